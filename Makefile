@@ -1,0 +1,39 @@
+# Marquee — the two set-up commands are `make run` and `make test`.
+SHELL := /bin/bash
+SHARED ?= $(abspath ../shared)
+export MARQUEE_SHARED := $(SHARED)
+CONFIG ?= debug
+
+.PHONY: run test bench fuzz setup setup-test build build-release clean
+
+setup:
+	@scripts/setup.sh
+
+setup-test:
+	@scripts/setup.sh --test
+
+build: setup
+	swift build -c $(CONFIG) --product marquee
+
+build-release: setup
+	swift build -c release --product marquee
+	swift build -c release --product marquee-bench
+
+# The main job: build, then run Marquee.
+run: build
+	@scripts/run.sh $(CONFIG)
+
+# Every test: Swift unit and integration tests, then the Python end-to-end tests.
+test: setup-test
+	swift build --build-tests
+	swift test --skip-build 2>&1 | tee .build/swift-test.log; test $${PIPESTATUS[0]} -eq 0
+	@if ls tests-e2e/test_*.py >/dev/null 2>&1; then python3 -m pytest -q tests-e2e; fi
+
+bench: setup-test build-release
+	@scripts/bench.sh
+
+fuzz: setup
+	@scripts/fuzz.sh $(or $(RUNS),1000000)
+
+clean:
+	rm -rf .build

@@ -1,0 +1,30 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "Marquee",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "marquee", targets: ["marquee"]),
+        .library(name: "HLS", targets: ["HLS"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+    ],
+    targets: [
+        // Playlists: model, parser, writer, inspection. Pure Swift, no I/O.
+        .target(name: "HLS"),
+        .executableTarget(
+            name: "marquee",
+            dependencies: [
+                "HLS",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
+        ),
+        .executableTarget(name: "marquee-bench", dependencies: ["HLS"], path: "Benchmarks/marquee-bench"),
+        .testTarget(name: "HLSTests", dependencies: ["HLS"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

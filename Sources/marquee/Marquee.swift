@@ -1,0 +1,2 @@
+import ArgumentParser
+@main struct Marquee: AsyncParsableCommand { func run() async throws {} }

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Installs what Marquee needs on Debian 12, only what is missing. Idempotent.
+#   scripts/setup.sh          system packages for building and running
+#   scripts/setup.sh --test   plus the tools the tests and benchmarks use
+set -euo pipefail
+
+system_packages=(pkg-config libsqlite3-dev ffmpeg libavformat-dev libavcodec-dev libavutil-dev
+  libswscale-dev libswresample-dev libavfilter-dev)
+test_packages=(python3 python3-pip nginx-light chromium chromium-driver ffmpegthumbnailer wrk
+  fonts-dejavu-core fonts-noto-cjk)
+python_test_packages=(pytest m3u8 selenium yt-dlp)
+
+want=("${system_packages[@]}")
+if [[ "${1:-}" == "--test" ]]; then want+=("${test_packages[@]}"); fi
+
+missing=()
+for p in "${want[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}"
+  SUDO=""; [[ $(id -u) -eq 0 ]] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+if [[ "${1:-}" == "--test" ]]; then
+  py_missing=()
+  for p in "${python_test_packages[@]}"; do
+    python3 -m pip show -q "$p" >/dev/null 2>&1 || py_missing+=("$p")
+  done
+  if ((${#py_missing[@]})); then
+    echo "setup: pip installing ${py_missing[*]}"
+    python3 -m pip install -q --disable-pip-version-check "${py_missing[@]}" 2>/dev/null \
+      || python3 -m pip install -q --disable-pip-version-check --break-system-packages "${py_missing[@]}"
+  fi
+fi
