@@ -43,6 +43,13 @@ public struct MediaPlaylist: Sendable, Hashable {
         return segments.map { s in defer { t += s.duration }; return t }
     }
 
+    /// The encryption methods the segments use, each once, in order of first use.
+    public var encryptionMethods: [EncryptionMethod] {
+        var seen: [EncryptionMethod] = []
+        for s in segments { for k in s.keys where !seen.contains(k.method) { seen.append(k.method) } }
+        return seen
+    }
+
     /// Interstitial date ranges (`CLASS="com.apple.hls.interstitial"`).
     public var interstitials: [DateRange] { dateRanges.filter(\.isInterstitial) }
 
