@@ -124,6 +124,42 @@ extension ParserState {
         }
     }
 
+    /// `#EXTINF:<decimal>,<title>` read straight from bytes; false (nothing consumed) for
+    /// anything unusual, which then takes the general path with its diagnostics.
+    mutating func fastEXTINF(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, line: Int) -> Bool {
+        var i = start
+        var mantissa: UInt64 = 0
+        var digits = 0
+        var fraction = 0
+        var inFraction = false
+        while i < end {
+            let c = b[i]
+            if c >= 0x30, c <= 0x39 {
+                guard digits < 15 else { return false }
+                mantissa = mantissa * 10 + UInt64(c - 0x30)
+                digits += 1
+                if inFraction { fraction += 1 }
+            } else if c == UInt8(ascii: "."), !inFraction {
+                inFraction = true
+            } else {
+                break
+            }
+            i += 1
+        }
+        guard digits > 0, i == end || b[i] == UInt8(ascii: ",") else { return false }
+        // Exact integers divided by an exact power of ten: correctly rounded, like strtod.
+        let duration = Double(mantissa) / Self.powersOfTen[fraction]
+        segment.duration = duration
+        segment.extinfLine = line
+        if i < end, i + 1 < end {
+            segment.title = String(decoding: UnsafeBufferPointer(rebasing: b[(i + 1)..<end]), as: UTF8.self)
+        }
+        if mediaLine == nil { mediaLine = line }
+        return true
+    }
+
+    static let powersOfTen: [Double] = (0...15).map { pow(10, Double($0)) }
+
     mutating func handleEXTINF(_ tag: TagLine) {
         if segment.duration != nil {
             sink.report(.specViolation, line: tag.line, column: 1, tag: tag.name,
