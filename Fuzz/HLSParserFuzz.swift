@@ -21,7 +21,7 @@ public func hlsParserFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         let text = PlaylistWriter.write(playlist)
         let again = PlaylistParser.parse(text, options: options)
         if again.playlist != playlist {
-            FileHandle.standardError.write(Data("round trip changed the playlist:\n---input\n\(String(decoding: bytes, as: UTF8.self))\n---written\n\(text)\n---errors \(again.errors)\n".utf8))
+            FileHandle.standardError.write(Data("round trip changed the playlist:\n---input\n\(String(decoding: bytes, as: UTF8.self))\n---written\n\(text)\n---errors \(again.errors)\n---first \(playlist)\n---again \(String(describing: again.playlist))\n".utf8))
             abort()
         }
     }

@@ -148,7 +148,7 @@ struct ParserState {
             // Trim white space; strict reports it.
             var s = lineStart, e = end
             while s < e, bytes[s] == 0x20 || bytes[s] == 0x09 { s += 1 }
-            while e > s, bytes[e - 1] == 0x20 || bytes[e - 1] == 0x09 { e -= 1 }
+            while e > s, bytes[e - 1] == 0x20 || bytes[e - 1] == 0x09 || bytes[e - 1] == 0x0D { e -= 1 }
             if s == e { continue } // blank line
             if s != lineStart || e != end {
                 sink.report(.whitespace, line: lineNumber, column: s != lineStart ? 1 : e - lineStart + 1, tag: tagName(bytes, s, e),
@@ -412,8 +412,9 @@ struct TagLine {
     /// The attribute list, or nil (after a diagnostic) when it cannot be used.
     func attributes(_ sink: inout DiagnosticSink) -> AttributeReader? {
         if !hasValue || valueStart == end {
+            // An empty list is a list without attributes: the tag's own rules report what is missing.
             sink.report(.specViolation, line: line, column: column, tag: name, message: "expected an attribute list")
-            return nil
+            return AttributeReader(tag: name, line: line, parsed: AttributeListParser.Parsed())
         }
         let parsed = AttributeListParser.parse(bytes, valueStart, end, baseColumn: column, tag: name, line: line, sink: &sink)
         if !parsed.complete { return nil }
