@@ -359,6 +359,6 @@ extension ParserState {
     }
 
     static func format(_ d: Double) -> String {
-        d == d.rounded() ? String(Int(d)) : String(d)
+        d == d.rounded() && abs(d) < 1e15 ? String(Int(d)) : String(d)
     }
 }
