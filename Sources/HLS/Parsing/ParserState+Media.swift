@@ -274,9 +274,22 @@ extension ParserState {
             sink.report(.specViolation, line: tag.line, column: r.column(of: "END-ON-NEXT"), tag: tag.name, attribute: "END-ON-NEXT",
                         message: "END-ON-NEXT requires a CLASS attribute")
         }
-        if range.isInterstitial {
-            let hasURI = range.clientAttributes[named: "X-ASSET-URI"] != nil
-            let hasList = range.clientAttributes[named: "X-ASSET-LIST"] != nil
+        let existingIndex = media.dateRanges.firstIndex(where: { $0.id == id })
+        if let i = existingIndex {
+            let firstLine = dateRangeLines[id] ?? 0
+            if let conflict = Self.conflictingAttribute(media.dateRanges[i], range) {
+                sink.report(.specViolation, line: tag.line, column: r.column(of: conflict), tag: tag.name, attribute: conflict,
+                            message: "date range \"\(id)\" redefines \(conflict) with a different value (conflicts with line \(firstLine))"
+                                + (sink.isStrict ? "" : "; first definition kept"))
+                return
+            }
+        }
+        // The rules apply to what the date range is after this tag: a later tag with the
+        // same ID adds to the earlier one.
+        let effective = existingIndex.map { Self.merge(media.dateRanges[$0], range) } ?? range
+        if effective.isInterstitial {
+            let hasURI = effective.clientAttributes[named: "X-ASSET-URI"] != nil
+            let hasList = effective.clientAttributes[named: "X-ASSET-LIST"] != nil
             if hasURI == hasList {
                 sink.report(.specViolation, line: tag.line, column: tag.column, tag: tag.name,
                             attribute: hasURI ? "X-ASSET-LIST" : "X-ASSET-URI",
@@ -284,21 +297,13 @@ extension ParserState {
                                 + (sink.isStrict ? "" : "; interstitial ignored"))
                 return
             }
-            for cue in range.cue where !["PRE", "POST", "ONCE"].contains(cue) {
+            for cue in effective.cue where !["PRE", "POST", "ONCE"].contains(cue) {
                 sink.report(.invalidValue, line: tag.line, column: r.column(of: "CUE"), tag: tag.name, attribute: "CUE",
                             message: "unknown cue \(cue); expected PRE, POST or ONCE")
             }
         }
-        if let i = media.dateRanges.firstIndex(where: { $0.id == id }) {
-            let firstLine = dateRangeLines[id] ?? 0
-            let existing = media.dateRanges[i]
-            if let conflict = Self.conflictingAttribute(existing, range) {
-                sink.report(.specViolation, line: tag.line, column: r.column(of: conflict), tag: tag.name, attribute: conflict,
-                            message: "date range \"\(id)\" redefines \(conflict) with a different value (conflicts with line \(firstLine))"
-                                + (sink.isStrict ? "" : "; first definition kept"))
-                return
-            }
-            media.dateRanges[i] = Self.merge(existing, range)
+        if let i = existingIndex {
+            media.dateRanges[i] = effective
             return
         }
         dateRangeLines[id] = tag.line
