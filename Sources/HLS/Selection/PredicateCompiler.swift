@@ -4,7 +4,7 @@
 enum PredicateCompiler {
     typealias Syntax = PredicateSyntax
 
-    static func compile(_ syntax: Syntax) throws(PredicateError) -> PredicateNode {
+    static func compile(_ syntax: Syntax) throws(PredicateFormatError) -> PredicateNode {
         switch syntax {
         case .constant(let b): return .constant(b)
         case .and(let a, let b): return .and(try compile(a), try compile(b))
@@ -13,7 +13,7 @@ enum PredicateCompiler {
         case .keyPath(let quantifier, let k):
             let key = try VariantKeyPath.resolve(k.name, column: k.column)
             guard key.valueType == .boolean else {
-                throw PredicateError(.typeMismatch, column: k.column + k.name.count,
+                throw PredicateFormatError(.typeMismatch, column: k.column + k.name.count,
                                      "\(key.name) is a \(key.valueType.rawValue), not a boolean; expected an operator after it")
             }
             try checkQuantifier(quantifier.map { ($0, k.column) }, key: key, keyColumn: k.column, op: nil)
@@ -23,23 +23,23 @@ enum PredicateCompiler {
         }
     }
 
-    private static func comparison(_ c: Syntax.Comparison) throws(PredicateError) -> PredicateNode {
+    private static func comparison(_ c: Syntax.Comparison) throws(PredicateFormatError) -> PredicateNode {
         var op = c.op
         let keyPath: Syntax.KeyPath, value: Syntax.Operand
         switch (c.lhs, c.rhs) {
         case (.keyPath(let k), .keyPath(let r)):
-            throw PredicateError(.typeMismatch, column: r.column,
+            throw PredicateFormatError(.typeMismatch, column: r.column,
                                  "comparing key path \(k.name) with key path \(r.name) is not supported; expected a literal")
         case (.keyPath(let k), _):
             keyPath = k; value = c.rhs
         case (_, .keyPath(let k)):
             guard let s = op.swapped else {
-                throw PredicateError(.unsupportedOperator, column: c.opColumn,
+                throw PredicateFormatError(.unsupportedOperator, column: c.opColumn,
                                      "\(op.rawValue) with a literal on its left is not supported; expected the key path first")
             }
             keyPath = k; value = c.lhs; op = s
         default:
-            throw PredicateError(.unexpectedToken, column: c.lhs.column, "expected a key path on one side of \(op.rawValue)")
+            throw PredicateFormatError(.unexpectedToken, column: c.lhs.column, "expected a key path on one side of \(op.rawValue)")
         }
         let key = try VariantKeyPath.resolve(keyPath.name, column: keyPath.column)
         try checkQuantifier(c.quantifier, key: key, keyColumn: keyPath.column, op: op)
@@ -53,21 +53,21 @@ enum PredicateCompiler {
     }
 
     private static func checkQuantifier(_ q: (Quantifier, column: Int)?, key: VariantKeyPath, keyColumn: Int,
-                                        op: PredicateOperator?) throws(PredicateError) {
+                                        op: PredicateOperator?) throws(PredicateFormatError) {
         if let q, !key.isCollection {
-            throw PredicateError(.typeMismatch, column: q.column,
+            throw PredicateFormatError(.typeMismatch, column: q.column,
                                  "\(q.0.rawValue) applies to collection key paths; \(key.name) has a single value")
         }
         if q == nil, key.isCollection, op != .contains {
-            throw PredicateError(.typeMismatch, column: keyColumn,
+            throw PredicateFormatError(.typeMismatch, column: keyColumn,
                                  "\(key.name) is a collection; expected ANY, ALL or NONE before it, or CONTAINS after it")
         }
     }
 
     private static func single(_ operand: Syntax.Operand, for key: VariantKeyPath,
-                               op: PredicateOperator) throws(PredicateError) -> Syntax.Literal {
+                               op: PredicateOperator) throws(PredicateFormatError) -> Syntax.Literal {
         guard case .literal(let l) = operand else {
-            throw PredicateError(.typeMismatch, column: operand.column,
+            throw PredicateFormatError(.typeMismatch, column: operand.column,
                                  "expected a single \(key.valueType.rawValue) after \(op.rawValue), found a list")
         }
         return l
@@ -85,8 +85,8 @@ enum PredicateCompiler {
     }
 
     /// The literal as a value of the key path's type, or a type-mismatch error at its column.
-    private static func scalar(_ l: Syntax.Literal, for key: VariantKeyPath) throws(PredicateError) -> PredicateScalar {
-        let mismatch = PredicateError(.typeMismatch, column: l.column,
+    private static func scalar(_ l: Syntax.Literal, for key: VariantKeyPath) throws(PredicateFormatError) -> PredicateScalar {
+        let mismatch = PredicateFormatError(.typeMismatch, column: l.column,
                                       "\(key.name) is \(article(key.valueType)); expected \(article(key.valueType)), found \(found(l))")
         switch (key.valueType, l.value) {
         case (.number, .number(let n)): return .number(n)
@@ -94,7 +94,7 @@ enum PredicateCompiler {
         case (.string, .string(let s)):
             if let allowed = key.allowedValues {
                 guard let canonical = allowed.first(where: { $0.lowercased() == s.lowercased() }) else {
-                    throw PredicateError(.invalidValue, column: l.column,
+                    throw PredicateFormatError(.invalidValue, column: l.column,
                                          "\(key.name) is never \(l.text); expected one of \(allowed.map { "\"\($0)\"" }.joined(separator: ", "))")
                 }
                 return .string(canonical)
@@ -105,11 +105,11 @@ enum PredicateCompiler {
     }
 
     private static func test(_ op: PredicateOperator, options: StringComparisonOptions, opColumn: Int,
-                             value: Syntax.Operand, key: VariantKeyPath) throws(PredicateError) -> PredicateNode.ValueTest {
+                             value: Syntax.Operand, key: VariantKeyPath) throws(PredicateFormatError) -> PredicateNode.ValueTest {
         let type = key.valueType
-        func needs(_ t: VariantKeyPath.ValueType) throws(PredicateError) {
+        func needs(_ t: VariantKeyPath.ValueType) throws(PredicateFormatError) {
             guard type == t else {
-                throw PredicateError(.unsupportedOperator, column: opColumn,
+                throw PredicateFormatError(.unsupportedOperator, column: opColumn,
                                      "\(op.rawValue) needs \(article(t)); \(key.name) is \(article(type))")
             }
         }
@@ -122,7 +122,7 @@ enum PredicateCompiler {
         case .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual:
             try needs(.number)
             guard case .number(let n) = try scalar(try single(value, for: key, op: op), for: key) else {
-                throw PredicateError(.typeMismatch, column: value.column, "expected a number")
+                throw PredicateFormatError(.typeMismatch, column: value.column, "expected a number")
             }
             let map: [PredicateOperator: ComparisonOperator] = [
                 .lessThan: .lessThan, .lessThanOrEqual: .lessThanOrEqual, .greaterThan: .greaterThan,
@@ -132,16 +132,16 @@ enum PredicateCompiler {
         case .between:
             try needs(.number)
             guard case .list(let items, _) = value, items.count == 2 else {
-                throw PredicateError(.typeMismatch, column: value.column, "BETWEEN expects a list of two numbers, {low, high}")
+                throw PredicateFormatError(.typeMismatch, column: value.column, "BETWEEN expects a list of two numbers, {low, high}")
             }
             guard case .number(let lo) = try scalar(items[0], for: key),
                   case .number(let hi) = try scalar(items[1], for: key) else {
-                throw PredicateError(.typeMismatch, column: value.column, "BETWEEN expects a list of two numbers")
+                throw PredicateFormatError(.typeMismatch, column: value.column, "BETWEEN expects a list of two numbers")
             }
             return .between(lo, hi)
         case .in:
             guard case .list(let items, _) = value else {
-                throw PredicateError(.typeMismatch, column: value.column,
+                throw PredicateFormatError(.typeMismatch, column: value.column,
                                      "IN expects a list such as {\"PQ\", \"HLG\"}, found a single value")
             }
             var scalars: [PredicateScalar] = []
@@ -151,7 +151,7 @@ enum PredicateCompiler {
             try needs(.string)
             let l = try single(value, for: key, op: op)
             guard case .string(let s) = l.value else {
-                throw PredicateError(.typeMismatch, column: l.column,
+                throw PredicateFormatError(.typeMismatch, column: l.column,
                                      "\(op.rawValue) expects a string, found \(found(l))")
             }
             switch op {

@@ -22,7 +22,7 @@ struct PredicateLexer {
 
     init(_ format: String) { chars = Array(format) }
 
-    static func tokens(_ format: String) throws(PredicateError) -> [PredicateToken] {
+    static func tokens(_ format: String) throws(PredicateFormatError) -> [PredicateToken] {
         var lexer = PredicateLexer(format)
         var result: [PredicateToken] = []
         while true {
@@ -37,7 +37,7 @@ struct PredicateLexer {
         index + offset < chars.count ? chars[index + offset] : nil
     }
 
-    mutating func next() throws(PredicateError) -> PredicateToken {
+    mutating func next() throws(PredicateFormatError) -> PredicateToken {
         while let c = peek(), c.isWhitespace { index += 1 }
         let start = column
         guard let c = peek() else { return PredicateToken(kind: .end, column: start, text: "end of predicate") }
@@ -59,7 +59,7 @@ struct PredicateLexer {
             var text = ""
             while j < chars.count, chars[j].isLetter { text.append(chars[j]); j += 1 }
             guard j < chars.count, chars[j] == "]", !text.isEmpty else {
-                throw PredicateError(.unexpectedCharacter, column: start,
+                throw PredicateFormatError(.unexpectedCharacter, column: start,
                                      "unexpected '['; expected a comparison option such as [c], [d] or [cd] after an operator")
             }
             index = j + 1
@@ -75,13 +75,13 @@ struct PredicateLexer {
             return PredicateToken(kind: .symbol(String(c)), column: start, text: String(c))
         }
         if c == "&" || c == "|" {
-            throw PredicateError(.unexpectedCharacter, column: start, "unexpected '\(c)'; expected '\(c)\(c)'")
+            throw PredicateFormatError(.unexpectedCharacter, column: start, "unexpected '\(c)'; expected '\(c)\(c)'")
         }
-        throw PredicateError(.unexpectedCharacter, column: start,
+        throw PredicateFormatError(.unexpectedCharacter, column: start,
                              "unexpected character '\(c)'; expected a key path, a literal, an operator or a parenthesis")
     }
 
-    private mutating func string(quote: Character) throws(PredicateError) -> PredicateToken {
+    private mutating func string(quote: Character) throws(PredicateFormatError) -> PredicateToken {
         let start = column
         index += 1
         var value = ""
@@ -102,10 +102,10 @@ struct PredicateLexer {
                 value.append(c)
             }
         }
-        throw PredicateError(.unterminatedString, column: start, "unterminated string; expected a closing \(quote)")
+        throw PredicateFormatError(.unterminatedString, column: start, "unterminated string; expected a closing \(quote)")
     }
 
-    private mutating func number() throws(PredicateError) -> PredicateToken {
+    private mutating func number() throws(PredicateFormatError) -> PredicateToken {
         let start = column
         var text = ""
         if peek() == "-" { text.append("-"); index += 1 }
@@ -117,10 +117,10 @@ struct PredicateLexer {
             while let c = peek(), c.isASCIIDigit { text.append(c); index += 1 }
         }
         if let c = peek(), c.isLetter {
-            throw PredicateError(.invalidNumber, column: start, "invalid number '\(text)\(c)'; expected digits")
+            throw PredicateFormatError(.invalidNumber, column: start, "invalid number '\(text)\(c)'; expected digits")
         }
         guard let value = Double(text) else {
-            throw PredicateError(.invalidNumber, column: start, "invalid number '\(text)'")
+            throw PredicateFormatError(.invalidNumber, column: start, "invalid number '\(text)'")
         }
         return PredicateToken(kind: .number(value), column: start, text: text)
     }

@@ -20,12 +20,12 @@ struct PredicateParser {
     private var tokens: [PredicateToken]
     private var position = 0
 
-    static func parse(_ format: String) throws(PredicateError) -> PredicateSyntax {
+    static func parse(_ format: String) throws(PredicateFormatError) -> PredicateSyntax {
         var parser = PredicateParser(tokens: try PredicateLexer.tokens(format))
         let syntax = try parser.orExpression()
         let t = parser.current
         guard t.kind == .end else {
-            throw PredicateError(.unexpectedToken, column: t.column, "unexpected '\(t.text)'; expected AND, OR or the end of the predicate")
+            throw PredicateFormatError(.unexpectedToken, column: t.column, "unexpected '\(t.text)'; expected AND, OR or the end of the predicate")
         }
         return syntax
     }
@@ -49,7 +49,7 @@ struct PredicateParser {
         "BETWEEN", "TRUE", "FALSE", "YES", "NO", "NIL", "NULL", "TRUEPREDICATE", "FALSEPREDICATE", "MATCHES",
     ]
 
-    private mutating func orExpression() throws(PredicateError) -> PredicateSyntax {
+    private mutating func orExpression() throws(PredicateFormatError) -> PredicateSyntax {
         var lhs = try andExpression()
         while keyword(current) == "OR" || isSymbol(current, "||") {
             advance()
@@ -58,7 +58,7 @@ struct PredicateParser {
         return lhs
     }
 
-    private mutating func andExpression() throws(PredicateError) -> PredicateSyntax {
+    private mutating func andExpression() throws(PredicateFormatError) -> PredicateSyntax {
         var lhs = try notExpression()
         while keyword(current) == "AND" || isSymbol(current, "&&") {
             advance()
@@ -67,7 +67,7 @@ struct PredicateParser {
         return lhs
     }
 
-    private mutating func notExpression() throws(PredicateError) -> PredicateSyntax {
+    private mutating func notExpression() throws(PredicateFormatError) -> PredicateSyntax {
         if keyword(current) == "NOT" || isSymbol(current, "!") {
             advance()
             return .not(try notExpression())
@@ -75,13 +75,13 @@ struct PredicateParser {
         return try primary()
     }
 
-    private mutating func primary() throws(PredicateError) -> PredicateSyntax {
+    private mutating func primary() throws(PredicateFormatError) -> PredicateSyntax {
         let t = current
         if isSymbol(t, "(") {
             advance()
             let inner = try orExpression()
             guard isSymbol(current, ")") else {
-                throw PredicateError(current.kind == .end ? .unexpectedEnd : .unexpectedToken, column: current.column,
+                throw PredicateFormatError(current.kind == .end ? .unexpectedEnd : .unexpectedToken, column: current.column,
                                      "expected ')' to close the '(' at column \(t.column), found \(describe(current))")
             }
             advance()
@@ -95,7 +95,7 @@ struct PredicateParser {
         return try comparison()
     }
 
-    private mutating func comparison() throws(PredicateError) -> PredicateSyntax {
+    private mutating func comparison() throws(PredicateFormatError) -> PredicateSyntax {
         var quantifier: (Quantifier, column: Int)?
         switch keyword(current) {
         case "ANY", "SOME": quantifier = (.any, current.column); advance()
@@ -105,8 +105,10 @@ struct PredicateParser {
         }
         let lhs = try operand()
         guard let (op, opColumn) = try comparisonOperator() else {
-            if case .keyPath(let k) = lhs { return .keyPath(quantifier?.0, k) }
-            throw PredicateError(current.kind == .end ? .unexpectedEnd : .unsupportedOperator, column: current.column,
+            let endsOperand = current.kind == .end || isSymbol(current, ")", "&&", "||")
+                || keyword(current) == "AND" || keyword(current) == "OR"
+            if case .keyPath(let k) = lhs, endsOperand { return .keyPath(quantifier?.0, k) }
+            throw PredicateFormatError(current.kind == .end ? .unexpectedEnd : .unsupportedOperator, column: current.column,
                                  "expected an operator (==, !=, <, <=, >, >=, IN, CONTAINS, BEGINSWITH, ENDSWITH, LIKE, BETWEEN), found \(describe(current))")
         }
         var options: StringComparisonOptions = []
@@ -116,7 +118,7 @@ struct PredicateParser {
                 case "c": options.insert(.caseInsensitive)
                 case "d": options.insert(.diacriticInsensitive)
                 default:
-                    throw PredicateError(.unsupportedOperator, column: current.column,
+                    throw PredicateFormatError(.unsupportedOperator, column: current.column,
                                          "unknown comparison option '\(c)' in \(current.text); expected [c], [d] or [cd]")
                 }
             }
@@ -126,7 +128,7 @@ struct PredicateParser {
         return .comparison(.init(quantifier: quantifier, lhs: lhs, op: op, options: options, opColumn: opColumn, rhs: rhs))
     }
 
-    private mutating func comparisonOperator() throws(PredicateError) -> (PredicateOperator, Int)? {
+    private mutating func comparisonOperator() throws(PredicateFormatError) -> (PredicateOperator, Int)? {
         let t = current
         let op: PredicateOperator?
         switch t.kind {
@@ -145,7 +147,7 @@ struct PredicateParser {
             case "LIKE": op = .like
             case "BETWEEN": op = .between
             case "MATCHES":
-                throw PredicateError(.unsupportedOperator, column: t.column,
+                throw PredicateFormatError(.unsupportedOperator, column: t.column,
                                      "MATCHES (regular expressions) is not supported; use LIKE with * and ? wildcards")
             default: op = nil
             }
@@ -156,7 +158,7 @@ struct PredicateParser {
         return (op, t.column)
     }
 
-    private mutating func operand() throws(PredicateError) -> PredicateSyntax.Operand {
+    private mutating func operand() throws(PredicateFormatError) -> PredicateSyntax.Operand {
         let t = current
         if isSymbol(t, "{") {
             advance()
@@ -164,13 +166,13 @@ struct PredicateParser {
             if isSymbol(current, "}") { advance(); return .list(items, column: t.column) }
             while true {
                 guard let l = try literal() else {
-                    throw PredicateError(current.kind == .end ? .unexpectedEnd : .unexpectedToken, column: current.column,
+                    throw PredicateFormatError(current.kind == .end ? .unexpectedEnd : .unexpectedToken, column: current.column,
                                          "expected a number or a string in the list, found \(describe(current))")
                 }
                 items.append(l)
                 if isSymbol(current, ",") { advance(); continue }
                 if isSymbol(current, "}") { advance(); return .list(items, column: t.column) }
-                throw PredicateError(current.kind == .end ? .unexpectedEnd : .unexpectedToken, column: current.column,
+                throw PredicateFormatError(current.kind == .end ? .unexpectedEnd : .unexpectedToken, column: current.column,
                                      "expected ',' or '}' in the list opened at column \(t.column), found \(describe(current))")
             }
         }
@@ -181,7 +183,7 @@ struct PredicateParser {
             while isSymbol(current, ".") {
                 advance()
                 guard case .identifier(let part) = current.kind else {
-                    throw PredicateError(.unexpectedToken, column: current.column,
+                    throw PredicateFormatError(.unexpectedToken, column: current.column,
                                          "expected a key path component after '\(name).', found \(describe(current))")
                 }
                 name += "." + part
@@ -189,11 +191,11 @@ struct PredicateParser {
             }
             return .keyPath(.init(name: name, column: t.column))
         }
-        throw PredicateError(t.kind == .end ? .unexpectedEnd : .unexpectedToken, column: t.column,
+        throw PredicateFormatError(t.kind == .end ? .unexpectedEnd : .unexpectedToken, column: t.column,
                              "expected a key path, a number, a string or a {list}, found \(describe(t))")
     }
 
-    private mutating func literal() throws(PredicateError) -> PredicateSyntax.Literal? {
+    private mutating func literal() throws(PredicateFormatError) -> PredicateSyntax.Literal? {
         let t = current
         let value: PredicateSyntax.Value
         switch t.kind {

@@ -115,14 +115,14 @@ public enum VariantKeyPath: String, CaseIterable, Sendable, Hashable, Codable {
     }
 
     /// Resolves `name` or throws an error at `column` naming the closest key path.
-    static func resolve(_ name: String, column: Int) throws(PredicateError) -> VariantKeyPath {
+    static func resolve(_ name: String, column: Int) throws(PredicateFormatError) -> VariantKeyPath {
         if let k = VariantKeyPath(name: name) { return k }
         let lower = name.lowercased()
         let suggestion = allCases.first { $0.rawValue.lowercased() == lower }
             ?? allCases.first { $0.rawValue.lowercased().hasSuffix("." + lower) }
             ?? allCases.first { $0.rawValue.lowercased().hasSuffix(lower) || lower.hasSuffix($0.rawValue.lowercased()) }
         let hint = suggestion.map { "did you mean \($0.rawValue)? " } ?? ""
-        throw PredicateError(.unknownKeyPath, column: column,
+        throw PredicateFormatError(.unknownKeyPath, column: column,
                              "unknown key path '\(name)'; \(hint)expected one of \(allCases.map(\.rawValue).joined(separator: ", "))")
     }
 }

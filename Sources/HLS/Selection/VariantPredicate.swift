@@ -17,9 +17,9 @@ public struct VariantPredicate: Sendable, Hashable, CustomStringConvertible {
 
     init(node: PredicateNode) { self.node = node }
 
-    /// Parses and type-checks `format`; throws a `PredicateError` with the column of the
+    /// Parses and type-checks `format`; throws a `PredicateFormatError` with the column of the
     /// unknown key path, type mismatch, bad operator or unterminated string.
-    public init(format: String) throws(PredicateError) {
+    public init(format: String) throws(PredicateFormatError) {
         node = try PredicateCompiler.compile(try PredicateParser.parse(format))
     }
 

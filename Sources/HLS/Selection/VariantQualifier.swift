@@ -25,7 +25,7 @@ public struct VariantQualifier: Sendable, Hashable, CustomStringConvertible {
     public init(predicate: VariantPredicate) { kind = .predicate(predicate) }
 
     /// Variants satisfying the format string; throws what `VariantPredicate(format:)` throws.
-    public init(format: String) throws(PredicateError) { kind = .predicate(try VariantPredicate(format: format)) }
+    public init(format: String) throws(PredicateFormatError) { kind = .predicate(try VariantPredicate(format: format)) }
 
     /// Exactly this variant (`AVAssetVariantQualifier(variant:)`): chosen as is when the
     /// playlist has it, with no further ranking; matches nothing otherwise.
@@ -45,19 +45,19 @@ public struct VariantQualifier: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `minimumValue(of:)` by name; throws for an unknown or non-numeric, multi-valued key path.
-    public static func minimumValue(forKeyPath name: String, among predicate: VariantPredicate = .always) throws(PredicateError) -> VariantQualifier {
+    public static func minimumValue(forKeyPath name: String, among predicate: VariantPredicate = .always) throws(PredicateFormatError) -> VariantQualifier {
         .minimumValue(of: try numericKeyPath(name), among: predicate)
     }
 
     /// `maximumValue(of:)` by name; throws for an unknown or non-numeric, multi-valued key path.
-    public static func maximumValue(forKeyPath name: String, among predicate: VariantPredicate = .always) throws(PredicateError) -> VariantQualifier {
+    public static func maximumValue(forKeyPath name: String, among predicate: VariantPredicate = .always) throws(PredicateFormatError) -> VariantQualifier {
         .maximumValue(of: try numericKeyPath(name), among: predicate)
     }
 
-    static func numericKeyPath(_ name: String) throws(PredicateError) -> VariantKeyPath {
+    static func numericKeyPath(_ name: String) throws(PredicateFormatError) -> VariantKeyPath {
         let key = try VariantKeyPath.resolve(name, column: 1)
         guard key.valueType == .number, !key.isCollection else {
-            throw PredicateError(.typeMismatch, column: 1,
+            throw PredicateFormatError(.typeMismatch, column: 1,
                                  "\(key.name) is \(key.isCollection ? "a collection" : "a \(key.valueType.rawValue)"); expected a single-valued numeric key path")
         }
         return key

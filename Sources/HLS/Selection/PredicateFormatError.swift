@@ -1,6 +1,6 @@
 /// Why a variant predicate format string was rejected, and where: `column` is 1-based and
 /// counts characters of the format string, so a caller can draw a caret under it.
-public struct PredicateError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct PredicateFormatError: Error, Sendable, Hashable, CustomStringConvertible {
     public enum Kind: String, Sendable, Hashable {
         case unexpectedCharacter, unterminatedString, invalidNumber, unexpectedToken, unexpectedEnd
         case unknownKeyPath, typeMismatch, unsupportedOperator, invalidValue
