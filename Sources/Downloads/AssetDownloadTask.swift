@@ -14,6 +14,8 @@ public final class AssetDownloadTask: Sendable {
     public let output: URL
     public let metadata: BundleMetadataInput
     public let concurrency: Int
+    /// Recorded in the journal so the download can be resumed from its folder alone.
+    public let journalSettings: [String: String]
     /// Files as a Foundation progress (unit count = files; throughput and time remaining set).
     public let progress: Progress
     /// Snapshots, finished when the download ends.
@@ -26,7 +28,9 @@ public final class AssetDownloadTask: Sendable {
     /// The journal's folder inside the bundle; removed when the download completes.
     public static let journalFolder = ".marquee-download"
 
-    public init(plan: DownloadPlan, output: URL, metadata: BundleMetadataInput, concurrency: Int = 8, fetcher: HTTPFetcher) {
+    public init(plan: DownloadPlan, output: URL, metadata: BundleMetadataInput, concurrency: Int = 8,
+                journalSettings: [String: String] = [:], fetcher: HTTPFetcher) {
+        self.journalSettings = journalSettings
         self.plan = plan
         self.output = output
         self.metadata = metadata
@@ -52,6 +56,14 @@ public final class AssetDownloadTask: Sendable {
 
     /// A retry happened (the fetcher's hook); counted in the snapshots.
     public func noteRetry() async { await tracker.retried() }
+
+    /// The settings a download in `folder` was started with, or nil when there is no
+    /// unfinished download there.
+    public static func unfinishedSettings(in folder: URL, key: String) async throws -> String? {
+        let url = folder.appendingPathComponent(journalFolder).appendingPathComponent("journal.sqlite")
+        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+        return try await DownloadJournal(url: url).setting(key)
+    }
 
     /// Runs the download to completion; throws `DownloadError` or `CancellationError`.
     @discardableResult
@@ -98,6 +110,7 @@ public final class AssetDownloadTask: Sendable {
 
         // 2. The journal, and what earlier runs already finished.
         let journal = try DownloadJournal(url: output.appendingPathComponent(Self.journalFolder).appendingPathComponent("journal.sqlite"))
+        for (key, value) in journalSettings { try await journal.setSetting(key, value) }
         let startedAt: String
         if let earlier = try await journal.setting("startedAt") { startedAt = earlier } else {
             startedAt = ISO8601DateFormatter().string(from: Date())

@@ -53,9 +53,10 @@ public enum BundleWriter {
             renditions.append(r)
         }
         var groups = Set(renditions.map { "\($0.type.rawValue)/\($0.groupID)" })
-        for e in plan.videoEntries {
-            guard var v = e.variant else { continue }
-            v.uri = "\(e.folder)/index.m3u8"
+        for declared in plan.declaredVariants {
+            guard let folder = plan.folder(for: declared) else { continue }
+            var v = declared
+            v.uri = "\(folder)/index.m3u8"
             // In-band (URI-less) renditions of a group the variant uses stay described.
             for (type, group) in [(MediaType.audio, v.audio), (.subtitles, v.subtitles), (.closedCaptions, v.closedCaptions)] {
                 guard let group else { continue }

@@ -10,6 +10,10 @@ public struct DownloadPlan: Sendable, Hashable {
     public var source: URL
     public var multivariant: MultivariantPlaylist
     public var entries: [Entry]
+    /// The variant streams the bundle's multivariant playlist declares: each chosen variant
+    /// as the source declared it (one video playlist may be declared with several audio
+    /// groups, and is still downloaded once).
+    public var declaredVariants: [VariantStream] = []
 
     public enum Role: String, Sendable, Hashable, Codable { case video, audio, subtitles }
 
@@ -34,6 +38,7 @@ public struct DownloadPlan: Sendable, Hashable {
 
     /// Adds a video variant (nothing if it is already planned).
     public mutating func addVariant(_ variant: VariantStream) {
+        if !declaredVariants.contains(variant) { declaredVariants.append(variant) }
         let url = URIResolution.resolve(variant.uri, against: source)
         guard !entries.contains(where: { $0.role == .video && $0.url.absoluteString == url }), let u = URL(string: url) else { return }
         let size = variant.attributes.resolution.map { "\($0.width)x\($0.height)" } ?? "audio"
@@ -56,6 +61,12 @@ public struct DownloadPlan: Sendable, Hashable {
     }
 
     public var videoEntries: [Entry] { entries.filter { $0.role == .video } }
+
+    /// The folder a declared variant's video playlist is downloaded to.
+    public func folder(for variant: VariantStream) -> String? {
+        let url = URIResolution.resolve(variant.uri, against: source)
+        return entries.first { $0.role == .video && $0.url.absoluteString == url }?.folder
+    }
 
     private func uniqueFolder(_ base: String) -> String {
         var name = Self.slug(base)
