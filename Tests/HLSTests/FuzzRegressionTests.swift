@@ -19,6 +19,8 @@ struct FuzzRegressionTests {
         "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-KEY:METHOD=SAMPLE-AES,URI=\"skd://a\",KEYFORMAT=\"com.apple.streamingkeydelivery\"\n#EXTINF:6,\na.ts\n#EXT-X-KEY:METHOD=NONE\n#EXT-X-KEY:METHOD=AES-128,URI=\"k\"\n#EXTINF:6,\nb.ts\n",
         // A date range completed by a later tag with the same ID into an invalid interstitial.
         "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-PROGRAM-DATE-TIME:2024-05-01T12:00:00Z\n#EXT-X-DATERANGE:ID=\"m\",START-DATE=\"2024-05-01T12:00:06Z\",X-ASSET-URI=\"a.m3u8\",X-ASSET-LIST=\"l.json\"\n#EXT-X-DATERANGE:ID=\"m\",CLASS=\"com.apple.hls.interstitial\",X-ASSET-LIST=\"l.json\"\n#EXTINF:6,\na.ts\n",
+        // An END-DATE before START-DATE arriving in a second tag with the same ID.
+        "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-DATERANGE:ID=\"a\",START-DATE=\"2024-05-01T12:00:10Z\"\n#EXT-X-DATERANGE:ID=\"a\",END-DATE=\"2024-05-01T12:00:05Z\"\n#EXTINF:6,\na.ts\n",
     ]
 
     @Test(arguments: inputs)

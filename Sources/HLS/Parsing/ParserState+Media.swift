@@ -265,11 +265,6 @@ extension ParserState {
             sink.report(.missingRequired, line: tag.line, column: tag.column, tag: tag.name, attribute: "START-DATE",
                         message: "required attribute START-DATE is missing")
         }
-        if let s = range.startDate, let e = range.endDate, e.date < s.date {
-            sink.report(.specViolation, line: tag.line, column: r.column(of: "END-DATE"), tag: tag.name, attribute: "END-DATE",
-                        message: "END-DATE \(e.text) is before START-DATE \(s.text)" + (sink.isStrict ? "" : "; date range ignored"))
-            return
-        }
         if range.endOnNext, range.classValue == nil {
             sink.report(.specViolation, line: tag.line, column: r.column(of: "END-ON-NEXT"), tag: tag.name, attribute: "END-ON-NEXT",
                         message: "END-ON-NEXT requires a CLASS attribute")
@@ -287,6 +282,12 @@ extension ParserState {
         // The rules apply to what the date range is after this tag: a later tag with the
         // same ID adds to the earlier one.
         let effective = existingIndex.map { Self.merge(media.dateRanges[$0], range) } ?? range
+        if let s = effective.startDate, let e = effective.endDate, e.date < s.date {
+            sink.report(.specViolation, line: tag.line, column: r.column(of: r.has("END-DATE") ? "END-DATE" : "START-DATE"), tag: tag.name,
+                        attribute: r.has("END-DATE") ? "END-DATE" : "START-DATE",
+                        message: "END-DATE \(e.text) is before START-DATE \(s.text)" + (sink.isStrict ? "" : "; date range ignored"))
+            return
+        }
         if effective.isInterstitial {
             let hasURI = effective.clientAttributes[named: "X-ASSET-URI"] != nil
             let hasList = effective.clientAttributes[named: "X-ASSET-LIST"] != nil
