@@ -193,3 +193,18 @@ struct SelectionPredicateTests {
         #expect(swapped.kind == .unsupportedOperator && swapped.column == 6)
     }
 }
+
+extension SelectionPredicateTests {
+    @Test func diacriticAndCaseInsensitiveOptions() throws {
+        let v = try variants("apple-bipbop-16x9-multilingual-subtitles-multivariant.m3u8")
+        func count(_ f: String) throws -> Int { v.filter(try VariantPredicate(format: f).evaluate).count }
+        #expect(try count(#"ANY subtitleRenditions.name ==[cd] "francais""#) == 6)
+        #expect(try count(#"ANY subtitleRenditions.name ==[c] "francais""#) == 0)
+        #expect(try count(#"ANY subtitleRenditions.name ==[d] "francais""#) == 0)
+        #expect(try count(#"ANY subtitleRenditions.name == "Français""#) == 6)
+        // Language key paths compare as tags: "eng" and "en-GB" name English.
+        #expect(try count(#"ANY subtitleRenditions.language == "eng""#) == 6)
+        #expect(try count(#"ANY subtitleRenditions.language IN {"de", "en-GB"}"#) == 6)
+        #expect(try count(#"NONE subtitleRenditions.language == "de""#) == 6)
+    }
+}

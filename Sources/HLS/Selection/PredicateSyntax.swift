@@ -8,10 +8,26 @@ indirect enum PredicateSyntax: Sendable, Hashable {
     case comparison(Comparison)
     /// A boolean key path used as a predicate on its own (`ANY audioAttributes.renditions.isImmersive`).
     case keyPath(Quantifier?, KeyPath)
+    /// `SUBQUERY(collection, $variable, body).@count op count`.
+    case subquery(Subquery)
 
     struct KeyPath: Sendable, Hashable {
         var name: String
         var column: Int
+        /// `r` in `$r.channelCount`; nil for a key path of the variant.
+        var variable: String? = nil
+
+        var text: String { variable.map { "$\($0)" + (name.isEmpty ? "" : ".") + name } ?? name }
+    }
+
+    struct Subquery: Sendable, Hashable {
+        var column: Int
+        var collection: KeyPath
+        var variable: String
+        var body: PredicateSyntax
+        var op: PredicateOperator
+        var opColumn: Int
+        var count: Literal
     }
 
     enum Value: Sendable, Hashable {
