@@ -32,7 +32,8 @@ public struct ContentConfiguration: Sendable, Hashable, Codable, CustomStringCon
     /// whole group. Subtitles likewise from the SUBTITLES group, preferring non-forced
     /// renditions unless the option asks for forced ones. A rendition without URI is carried
     /// in the variant stream itself. Selections that match nothing are reported in
-    /// `unsatisfiedSelections`, not thrown.
+    /// `unsatisfiedSelections`, not thrown; so are closed-caption and video selections (closed
+    /// captions travel inside the video, alternative video renditions are not chosen here).
     public func resolve(_ playlist: MultivariantPlaylist, baseURL: URL? = nil) throws(SelectionError) -> ResolvedContent {
         try resolve(variants: playlist.inspectedVariants(baseURL: baseURL), in: playlist)
     }

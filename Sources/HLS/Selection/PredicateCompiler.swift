@@ -17,6 +17,11 @@ enum PredicateCompiler {
             return .key(key, quantifier, .isTrue)
         case .comparison(let c):
             let (k, op, value) = try normalise(c)
+            if k.variable == nil, k.name.hasSuffix(".@count") {
+                let base = try countedKey(k)
+                let (_, test) = try keyTest(CountKey(base: base, text: k.name), c, op: op, keyColumn: k.column, value: value)
+                return .count(base, test)
+            }
             let key = try variantKey(k)
             let (q, test) = try keyTest(key, c, op: op, keyColumn: k.column, value: value)
             return .key(key, q, test)
@@ -70,6 +75,34 @@ enum PredicateCompiler {
         }
     }
 
+    /// The collection counted by `collection.@count`; `audioAttributes.renditions` and
+    /// `subtitleRenditions` count renditions.
+    private static func countedKey(_ k: Syntax.KeyPath) throws(PredicateFormatError) -> VariantKeyPath {
+        let name = String(k.name.dropLast(".@count".count))
+        switch name {
+        case "audioAttributes.renditions": return .audioName
+        case "subtitleRenditions": return .subtitleName
+        default:
+            let key = try VariantKeyPath.resolve(name, column: k.column)
+            guard key.isCollection else {
+                throw PredicateFormatError(.typeMismatch, column: k.column,
+                                           "\(key.name) has a single value; @count applies to collections")
+            }
+            return key
+        }
+    }
+
+    /// `collection.@count` as a number key path, for the type checker.
+    private struct CountKey: PredicateKey {
+        var base: VariantKeyPath
+        var text: String
+        var name: String { text }
+        var valueType: VariantKeyPath.ValueType { .number }
+        var isCollection: Bool { false }
+        var allowedValues: [String]? { nil }
+        var isLanguage: Bool { false }
+    }
+
     private static func variantKey(_ k: Syntax.KeyPath) throws(PredicateFormatError) -> VariantKeyPath {
         if k.variable != nil {
             throw PredicateFormatError(.unknownKeyPath, column: k.column,
@@ -108,9 +141,11 @@ enum PredicateCompiler {
                                 value: Syntax.Operand) throws(PredicateFormatError) -> (Quantifier?, PredicateNode.ValueTest) {
         try checkQuantifier(c.quantifier, key: key, keyColumn: keyColumn, op: op)
         if key.isCollection && c.quantifier == nil {
-            // CONTAINS on a collection: one element equals the value.
+            // CONTAINS on a collection: one element equals the value (names the language).
             let literal = try single(value, for: key, op: op)
-            return (nil, .collectionContains(try scalar(literal, for: key), c.options))
+            let element = try scalar(literal, for: key)
+            if key.isLanguage, case .string(let tag) = element { return (.any, .language([tag], negated: false)) }
+            return (nil, .collectionContains(element, c.options))
         }
         return (c.quantifier?.0, try test(op, options: c.options, opColumn: c.opColumn, value: value, key: key))
     }

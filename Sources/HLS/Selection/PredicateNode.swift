@@ -8,6 +8,8 @@ indirect enum PredicateNode: Sendable, Hashable {
     case or(PredicateNode, PredicateNode)
     case not(PredicateNode)
     case key(VariantKeyPath, Quantifier?, ValueTest)
+    /// `collection.@count` tested as a number (the key path's number of values).
+    case count(VariantKeyPath, ValueTest)
     /// `SUBQUERY(audioAttributes.renditions, $r, node).@count op count`.
     case renditions(RenditionPredicateNode, ComparisonOperator, Int)
 
@@ -47,6 +49,8 @@ indirect enum PredicateNode: Sendable, Hashable {
             return (x ?? []).union(y ?? [])
         case .not(let a):
             return a.evaluate(v) == nil ? [] : nil
+        case .count(let key, let test):
+            return test.matches(.number(Double(key.values(in: v).count))) ? [] : nil
         case .renditions(let node, let op, let count):
             let renditions = v.audioAttributes?.renditions ?? []
             let hits = renditions.indices.filter { node.matches(renditions[$0]) }

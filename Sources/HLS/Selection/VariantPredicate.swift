@@ -8,7 +8,8 @@
 /// `==` `!=` `<` `<=` `>` `>=`; `IN {…}`; `BETWEEN {low, high}`; `CONTAINS` (substring of a
 /// string, or element of a collection); `BEGINSWITH`, `ENDSWITH`, `LIKE` (`*`, `?`), with
 /// `[c]` / `[d]` options; `ANY` / `ALL` / `NONE` before collection key paths; `AND` `OR`
-/// `NOT` (`&&` `||` `!`); parentheses; 'single' or "double" quoted strings, numbers,
+/// `NOT` (`&&` `||` `!`); `collection.@count` (also `audioAttributes.renditions.@count`,
+/// `subtitleRenditions.@count`); parentheses; 'single' or "double" quoted strings, numbers,
 /// `TRUE`/`FALSE`/`YES`/`NO`, `nil`. A missing value (no AVERAGE-BANDWIDTH, an audio-only
 /// variant's width) makes every comparison false except `== nil`; `ALL` over an empty
 /// collection is false, `NONE` is true. Language key paths compare as language tags (`en`
@@ -136,6 +137,13 @@ public struct VariantPredicate: Sendable, Hashable, CustomStringConvertible {
             return "SUBQUERY(audioAttributes.renditions, $r, \(describe(body, parentIsAnd: nil))).@count \(op.rawValue) \(count)"
         case .key(let key, let q, let test):
             return describe(test, key: (q.map { $0.rawValue + " " } ?? "") + key.name)
+        case .count(let key, let test):
+            let collection = switch key {
+            case .audioName: "audioAttributes.renditions"
+            case .subtitleName: "subtitleRenditions"
+            default: key.name
+            }
+            return describe(test, key: collection + ".@count")
         }
     }
 
