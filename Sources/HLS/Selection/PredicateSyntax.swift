@@ -97,11 +97,10 @@ enum PredicateOperator: String, Sendable, Hashable {
 }
 
 /// String comparison options: `[c]` case-insensitive, `[d]` diacritic-insensitive.
-public struct StringComparisonOptions: OptionSet, Sendable, Hashable {
-    public let rawValue: Int
-    public init(rawValue: Int) { self.rawValue = rawValue }
-    public static let caseInsensitive = StringComparisonOptions(rawValue: 1)
-    public static let diacriticInsensitive = StringComparisonOptions(rawValue: 2)
+struct StringComparisonOptions: OptionSet, Sendable, Hashable {
+    let rawValue: Int
+    static let caseInsensitive = StringComparisonOptions(rawValue: 1)
+    static let diacriticInsensitive = StringComparisonOptions(rawValue: 2)
 
     var suffix: String {
         if isEmpty { return "" }
