@@ -91,6 +91,65 @@ struct SelectionContentConfigurationTests {
         #expect(binaural.audioRenditions.map(\.name) == ["English Binaural"])
     }
 
+    @Test func auxiliaryResolvedAmongVariantsSharingThePrimaryVideo() throws {
+        let name = "apple-bipbop-advanced-fmp4-multivariant.m3u8"
+        let p = try #require(try Corpus.parse(name).playlist?.multivariant)
+        let primary = try ContentConfiguration(variantQualifiers: [VariantQualifier(format: "peakBitRate < 2200000")])
+            .resolve(p, baseURL: Self.base)
+        #expect(primary.variant.stream.uri == "v5/prog_index.m3u8" && primary.variant.stream.audio == "aud1")
+        #expect(primary.audioRenditions.map(\.uri) == ["https://cdn.example.com/show/a1/prog_index.m3u8"])
+
+        // 5.1 audio exists beside the same video (v5 with aud2 and aud3): only its audio is new.
+        let surround = ContentConfiguration(variantQualifiers: [VariantQualifier(predicate: .channelCount(.equal, 6))])
+        let shared = try #require(surround.resolve(p, baseURL: Self.base, sharingVideoWith: primary.variant))
+        #expect(shared.variant.stream.uri == primary.variant.stream.uri)
+        #expect(shared.choice.index == 8 && shared.choice.candidates == [8, 16])
+        #expect(shared.variant.stream.audio == "aud2")
+        #expect(shared.audioRenditions.map(\.uri) == ["https://cdn.example.com/show/a2/prog_index.m3u8"])
+        // Evaluated on its own, the same configuration brings its own (1080p) video.
+        #expect(try surround.resolve(p, baseURL: Self.base).variant.stream.uri == "v9/prog_index.m3u8")
+
+        // Nothing beside v5 is 1080p, and no rendition is in German: not satisfiable that way.
+        let tall = ContentConfiguration(variantQualifiers: [VariantQualifier(predicate: .presentationHeight(.equal, 1080))])
+        #expect(tall.resolve(p, baseURL: Self.base, sharingVideoWith: primary.variant) == nil)
+        let german = ContentConfiguration(mediaSelections: [.audio(language: "de")])
+        #expect(german.resolve(p, baseURL: Self.base, sharingVideoWith: primary.variant) == nil)
+    }
+
+    @Test func configurationsRoundTripThroughJSON() throws {
+        let name = "apple-bipbop-advanced-fmp4-multivariant.m3u8"
+        let p = try #require(try Corpus.parse(name).playlist?.multivariant)
+        let variants = p.inspectedVariants(baseURL: Self.base)
+        let configuration = ContentConfiguration(
+            variantQualifiers: [
+                try VariantQualifier(format: #"peakBitRate < 5000000 AND videoAttributes.videoRange == "PQ""#),
+                VariantQualifier(predicate: .channelCount(.lessThanOrEqual, 6, for: .language("en")) && .presentationWidth(.greaterThan, 900)),
+                VariantQualifier(variant: variants[17]),
+                .variant(uri: "v2/prog_index.m3u8"),
+                .minimumValue(of: .peakBitRate, among: .immersiveAudio()),
+                .maximumValue(of: .averageBitRate),
+            ],
+            mediaSelections: [.audio(language: "en"), .subtitles(MediaSelectionOption(language: "fr", forced: false))])
+        let json = try JSONEncoder().encode(configuration)
+        let decoded = try JSONDecoder().decode(ContentConfiguration.self, from: json)
+        #expect(decoded.mediaSelections == configuration.mediaSelections)
+        #expect(decoded.variantQualifiers.count == 6)
+        #expect(decoded.description == configuration.description)
+        #expect(configuration.description.hasPrefix(#"1. peakBitRate < 5000000 AND videoAttributes.videoRange == "PQ""#))
+        // Every decoded qualifier chooses what the original chooses, the explicit variant included.
+        for (a, b) in zip(configuration.variantQualifiers, decoded.variantQualifiers) {
+            #expect(VariantSelection.choose(from: variants, qualifiers: [a]) == VariantSelection.choose(from: variants, qualifiers: [b]), "\(a)")
+        }
+        #expect(VariantSelection.choose(from: variants, qualifiers: [decoded.variantQualifiers[2]])?.index == 17)
+
+        // The explicit variant still matches after the playlist is parsed again.
+        let again = try #require(try Corpus.parse(name).playlist?.multivariant).inspectedVariants()
+        #expect(VariantSelection.choose(from: again, qualifiers: [decoded.variantQualifiers[2]])?.index == 17)
+
+        let bad = Data(#"{"variantQualifiers":[{"predicate":"peakBitRate == \"PQ\""}],"mediaSelections":[]}"#.utf8)
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(ContentConfiguration.self, from: bad) }
+    }
+
     @Test func playlistWithoutVariantsIsAnError() throws {
         #expect(throws: SelectionError.noVariants) {
             try ContentConfiguration().resolve(MultivariantPlaylist())

@@ -193,3 +193,38 @@ struct SelectionPredicateTests {
         #expect(swapped.kind == .unsupportedOperator && swapped.column == 6)
     }
 }
+
+extension SelectionPredicateTests {
+    @Test func diacriticAndCaseInsensitiveOptions() throws {
+        let v = try variants("apple-bipbop-16x9-multilingual-subtitles-multivariant.m3u8")
+        func count(_ f: String) throws -> Int { v.filter(try VariantPredicate(format: f).evaluate).count }
+        #expect(try count(#"ANY subtitleRenditions.name ==[cd] "francais""#) == 6)
+        #expect(try count(#"ANY subtitleRenditions.name ==[c] "francais""#) == 0)
+        #expect(try count(#"ANY subtitleRenditions.name ==[d] "francais""#) == 0)
+        #expect(try count(#"ANY subtitleRenditions.name == "Français""#) == 6)
+        // Language key paths compare as tags: "eng" and "en-GB" name English.
+        #expect(try count(#"ANY subtitleRenditions.language == "eng""#) == 6)
+        #expect(try count(#"ANY subtitleRenditions.language IN {"de", "en-GB"}"#) == 6)
+        #expect(try count(#"NONE subtitleRenditions.language == "de""#) == 6)
+    }
+}
+
+extension SelectionPredicateTests {
+    @Test func countsOfCollections() throws {
+        let mixed = try SelectionQualifierTests.mixedAudioVariants()
+        func matches(_ f: String) throws -> [Bool] { mixed.map(try VariantPredicate(format: f).evaluate) }
+        #expect(try matches("audioAttributes.renditions.@count >= 2") == [false, true])
+        #expect(try matches("audioAttributes.renditions.@count == 4 AND subtitleRenditions.@count == 0") == [false, true])
+        #expect(try matches("videoAttributes.codecTypes.@count == 1 AND audioAttributes.formatIDs.@count BETWEEN {1, 1}") == [true, true])
+        // Language CONTAINS on a collection names the language, like ==.
+        #expect(try matches(#"audioAttributes.renditions.language CONTAINS "fre""#) == [false, true])
+        #expect(try matches(#"NOT audioAttributes.renditions.language CONTAINS "en-US""#) == [false, false])
+        let p = try VariantPredicate(format: "audioAttributes.renditions.@count > 1 OR videoAttributes.codecTypes.@count != 1")
+        #expect(try VariantPredicate(format: p.description) == p)
+
+        let single = try #require(error("peakBitRate.@count > 1"))
+        #expect(single.kind == .typeMismatch && single.column == 1)
+        let type = try #require(error(#"badges.@count == "two""#))
+        #expect(type.kind == .typeMismatch && type.column == 18)
+    }
+}

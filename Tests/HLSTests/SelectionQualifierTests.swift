@@ -202,3 +202,77 @@ struct SelectionQualifierTests {
         #expect((!VariantPredicate.binauralAudio(for: .language("fr"))).matchingAudioRenditions(in: v[1]) == [])
     }
 }
+
+/// Per-rendition conditions written as format strings with SUBQUERY.
+@Suite("Selection: SUBQUERY over audio renditions")
+struct SelectionSubqueryTests {
+    func error(_ format: String) -> PredicateFormatError? {
+        do {
+            _ = try VariantPredicate(format: format)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test func subqueryMatchesLikeTheConstructor() throws {
+        let v = try SelectionQualifierTests.mixedAudioVariants()
+        let format = try VariantPredicate(format:
+            #"SUBQUERY(audioAttributes.renditions, $r, $r.language == "eng" AND $r.channelCount <= 6).@count > 0"#)
+        #expect(v.map(format.evaluate) == [true, true])
+        #expect(format.matchingAudioRenditions(in: v[1])?.map(\.name) == ["English", "English Binaural"])
+        let c = try #require(VariantSelection.choose(from: v, qualifiers: [VariantQualifier(predicate: format)]))
+        #expect(c.variant.stream.uri == "v-atmos.m3u8")
+
+        let noImmersive = try VariantPredicate(format: "SUBQUERY(audioAttributes.renditions, $a, $a.isImmersive).@count == 0")
+        #expect(v.map(noImmersive.evaluate) == [true, false])
+        let twoAtmos = try VariantPredicate(format:
+            "subquery(audioAttributes.renditions, $r, $r.channelCount >= 16 && NOT $r.isDefault).@COUNT >= 2 AND peakBitRate > 4500000")
+        #expect(v.map(twoAtmos.evaluate) == [false, true])
+        let names = try VariantPredicate(format:
+            #"SUBQUERY(audioAttributes.renditions, $r, $r.name BEGINSWITH[cd] "francais" OR $r.language IN {"de", "en-GB"}).@count == 4"#)
+        #expect(v.map(names.evaluate) == [false, true])
+    }
+
+    @Test func constructorsPrintAsParseableSubqueries() throws {
+        let mixed = try SelectionQualifierTests.mixedAudioVariants()
+        let bipbop = try #require(try Corpus.parse("apple-bipbop-advanced-fmp4-multivariant.m3u8").playlist?.multivariant)
+            .inspectedVariants()
+        let predicates: [VariantPredicate] = [
+            .channelCount(.lessThanOrEqual, 6, for: .name("English")),
+            .immersiveAudio(for: .language("fr")),
+            .audioRendition(.init(language: "en", groupID: "atmos"), where: [.binaural(true), .downmix(false)]),
+            .channelCount(.greaterThanOrEqual, 6) || .presentationWidth(.lessThan, 600),
+            !.audioSampleRate(.equal, 48000, for: .init(characteristics: ["public.accessibility.describes-video"])),
+        ]
+        #expect(predicates[0].description
+            == #"SUBQUERY(audioAttributes.renditions, $r, $r.name ==[c] "English" AND $r.channelCount <= 6).@count > 0"#)
+        for p in predicates {
+            let parsed = try VariantPredicate(format: p.description)
+            for variant in mixed + bipbop {
+                #expect(parsed.matchingAudioRenditions(in: variant) == p.matchingAudioRenditions(in: variant), "\(p)")
+            }
+        }
+    }
+
+    @Test func subqueryErrorsHaveColumns() throws {
+        let collection = try #require(error(#"SUBQUERY(codecs, $c, $c == "x").@count > 0"#))
+        #expect(collection.kind == .unknownKeyPath && collection.column == 10)
+        let variable = try #require(error("SUBQUERY(audioAttributes.renditions, $r, $x.channelCount > 2).@count > 0"))
+        #expect(variable.kind == .unknownKeyPath && variable.column == 42 && variable.message.contains("start with $r"))
+        let outer = try #require(error("SUBQUERY(audioAttributes.renditions, $r, peakBitRate > 2).@count > 0"))
+        #expect(outer.kind == .unknownKeyPath && outer.column == 42)
+        let outside = try #require(error("$r.channelCount > 2"))
+        #expect(outside.kind == .unknownKeyPath && outside.column == 1 && outside.message.contains("only defined inside SUBQUERY"))
+        let key = try #require(error("SUBQUERY(audioAttributes.renditions, $r, $r.channelcount > 2).@count > 0"))
+        #expect(key.kind == .unknownKeyPath && key.column == 42 && key.message.contains("did you mean $r.channelCount?"))
+        let type = try #require(error(#"SUBQUERY(audioAttributes.renditions, $r, $r.channelCount == "6").@count > 0"#))
+        #expect(type.kind == .typeMismatch && type.column == 61)
+        let count = try #require(error("SUBQUERY(audioAttributes.renditions, $r, $r.isBinaural).count > 0"))
+        #expect(count.kind == .unexpectedToken && count.column == 57 && count.message.contains("@count"))
+        let fraction = try #require(error("SUBQUERY(audioAttributes.renditions, $r, $r.isBinaural).@count > 0.5"))
+        #expect(fraction.kind == .typeMismatch && fraction.column == 66)
+        let unclosed = try #require(error("SUBQUERY(audioAttributes.renditions, $r, $r.isBinaural"))
+        #expect(unclosed.kind == .unexpectedEnd && unclosed.column == 55)
+    }
+}

@@ -5,7 +5,7 @@ import Foundation
 /// preference, and the audio and subtitle renditions wanted. `resolve` turns it into the
 /// concrete variant and renditions; a download configuration holds one primary and any
 /// number of auxiliary content configurations.
-public struct ContentConfiguration: Sendable, Hashable {
+public struct ContentConfiguration: Sendable, Hashable, Codable, CustomStringConvertible {
     public var variantQualifiers: [VariantQualifier]
     /// Audio and subtitle renditions by language, name or characteristics. With no audio
     /// selection, the variant's default audio rendition; with no subtitle selection, the
@@ -14,6 +14,13 @@ public struct ContentConfiguration: Sendable, Hashable {
 
     public init(variantQualifiers: [VariantQualifier] = [], mediaSelections: [MediaSelection] = []) {
         self.variantQualifiers = variantQualifiers; self.mediaSelections = mediaSelections
+    }
+
+    /// One line per qualifier in order, then the media selections, for reports.
+    public var description: String {
+        let qualifiers = variantQualifiers.isEmpty ? ["highest bandwidth"] : variantQualifiers.map(\.description)
+        let selections = mediaSelections.isEmpty ? "playlist defaults" : mediaSelections.map(\.description).joined(separator: ", ")
+        return qualifiers.enumerated().map { "\($0.offset + 1). \($0.element)" }.joined(separator: "\n") + "\nmedia: " + selections
     }
 
     /// Chooses the variant (see `VariantSelection.choose`) and its renditions.
@@ -25,7 +32,8 @@ public struct ContentConfiguration: Sendable, Hashable {
     /// whole group. Subtitles likewise from the SUBTITLES group, preferring non-forced
     /// renditions unless the option asks for forced ones. A rendition without URI is carried
     /// in the variant stream itself. Selections that match nothing are reported in
-    /// `unsatisfiedSelections`, not thrown.
+    /// `unsatisfiedSelections`, not thrown; so are closed-caption and video selections (closed
+    /// captions travel inside the video, alternative video renditions are not chosen here).
     public func resolve(_ playlist: MultivariantPlaylist, baseURL: URL? = nil) throws(SelectionError) -> ResolvedContent {
         try resolve(variants: playlist.inspectedVariants(baseURL: baseURL), in: playlist)
     }
@@ -88,6 +96,22 @@ public struct ContentConfiguration: Sendable, Hashable {
         unsatisfied += mediaSelections.filter { $0.mediaType != .audio && $0.mediaType != .subtitles }
         return ResolvedContent(choice: choice, audioRenditions: chosenAudio, subtitleRenditions: chosenSubtitles,
                                unsatisfiedSelections: unsatisfied)
+    }
+
+    /// Resolves this configuration among the variants that share `primary`'s video — the
+    /// same variant URI, so the same video segments — which is the check behind
+    /// `optimizesAuxiliaryContentConfigurations`: when it succeeds, only the audio and
+    /// subtitle renditions the result adds to the primary's need downloading. Nil when no
+    /// such variant satisfies a qualifier (given qualifiers) or a media selection is left
+    /// unsatisfied. Indices in the result refer to the playlist's full variant list.
+    public func resolve(_ playlist: MultivariantPlaylist, baseURL: URL? = nil, sharingVideoWith primary: Variant) -> ResolvedContent? {
+        let all = playlist.inspectedVariants(baseURL: baseURL)
+        let indices = all.indices.filter { all[$0].stream.uri == primary.stream.uri }
+        guard var resolved = try? resolve(variants: indices.map { all[$0] }, in: playlist),
+              resolved.choice.reason != .noQualifierMatched, resolved.unsatisfiedSelections.isEmpty else { return nil }
+        resolved.choice.index = indices[resolved.choice.index]
+        resolved.choice.candidates = resolved.choice.candidates.map { indices[$0] }
+        return resolved
     }
 
     /// `a < b` comparing flags in order, false before true.

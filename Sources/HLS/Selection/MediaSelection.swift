@@ -5,7 +5,7 @@
 /// Languages match by primary subtag, case-insensitively, and a two-letter code matches its
 /// ISO 639-2 forms (`en` matches `en`, `en-US`, `eng`; `fr` matches `fre` and `fra`). A
 /// rendition without LANGUAGE (such as audio muxed into the variant) matches no language.
-public struct MediaSelectionOption: Sendable, Hashable, CustomStringConvertible {
+public struct MediaSelectionOption: Sendable, Hashable, Codable, CustomStringConvertible {
     public var language: String?
     public var name: String?
     public var groupID: String?
@@ -73,7 +73,7 @@ public struct MediaSelectionOption: Sendable, Hashable, CustomStringConvertible 
 
 /// A rendition the user wants: audio or subtitles, and which ones. Plays the part of
 /// `AVMediaSelection` in a `ContentConfiguration`.
-public struct MediaSelection: Sendable, Hashable, CustomStringConvertible {
+public struct MediaSelection: Sendable, Hashable, Codable, CustomStringConvertible {
     public var mediaType: MediaType
     public var option: MediaSelectionOption
 

@@ -5,6 +5,7 @@ struct PredicateToken: Sendable, Hashable {
         case string(String)
         case number(Double)
         case symbol(String)               // == != < <= > >= = <> && || ! ( ) { } , . [c]
+        case variable(String)             // $r
         case end
     }
     var kind: Kind
@@ -52,6 +53,15 @@ struct PredicateLexer {
             index += 1
             while let d = peek(), d.isLetter || d.isNumber || d == "_" { text.append(d); index += 1 }
             return PredicateToken(kind: .identifier(text), column: start, text: text)
+        }
+        if c == "$" {
+            var name = ""
+            index += 1
+            while let d = peek(), d.isLetter || d.isNumber || d == "_" { name.append(d); index += 1 }
+            guard !name.isEmpty else {
+                throw PredicateFormatError(.unexpectedCharacter, column: start, "expected a variable name after '$'")
+            }
+            return PredicateToken(kind: .variable(name), column: start, text: "$" + name)
         }
         if c == "[" {
             // comparison options: [c], [d], [cd], [n]

@@ -8,7 +8,10 @@ indirect enum PredicateNode: Sendable, Hashable {
     case or(PredicateNode, PredicateNode)
     case not(PredicateNode)
     case key(VariantKeyPath, Quantifier?, ValueTest)
-    case audioRendition(MediaSelectionOption, [AudioRenditionCondition])
+    /// `collection.@count` tested as a number (the key path's number of values).
+    case count(VariantKeyPath, ValueTest)
+    /// `SUBQUERY(audioAttributes.renditions, $r, node).@count op count`.
+    case renditions(RenditionPredicateNode, ComparisonOperator, Int)
 
     /// What is checked of one value at a key path. Type checking guarantees that the value
     /// and the literals have the same type, so a mismatch at run time just fails.
@@ -27,6 +30,8 @@ indirect enum PredicateNode: Sendable, Hashable {
         case like(String, StringComparisonOptions)
         /// A collection key path without quantifier: one element equals the value.
         case collectionContains(PredicateScalar, StringComparisonOptions)
+        /// A language tag naming one of these languages (or, negated, none of them).
+        case language([String], negated: Bool)
     }
 
     /// Evaluates against `v`: nil when false, otherwise the indices of the audio renditions
@@ -44,12 +49,12 @@ indirect enum PredicateNode: Sendable, Hashable {
             return (x ?? []).union(y ?? [])
         case .not(let a):
             return a.evaluate(v) == nil ? [] : nil
-        case .audioRendition(let option, let conditions):
+        case .count(let key, let test):
+            return test.matches(.number(Double(key.values(in: v).count))) ? [] : nil
+        case .renditions(let node, let op, let count):
             let renditions = v.audioAttributes?.renditions ?? []
-            let hits = renditions.indices.filter { i in
-                option.matches(renditions[i]) && conditions.allSatisfy { $0.matches(renditions[i]) }
-            }
-            return hits.isEmpty ? nil : Set(hits)
+            let hits = renditions.indices.filter { node.matches(renditions[$0]) }
+            return op.compare(Double(hits.count), Double(count)) ? Set(hits) : nil
         case .key(let key, let quantifier, let test):
             let values = key.values(in: v)
             switch quantifier {
@@ -116,6 +121,9 @@ extension PredicateNode.ValueTest {
             guard case .number(let v) = value else { return false }
             return lo <= v && v <= hi
         case .oneOf(let xs, let o): return xs.contains { PredicateNode.equal(value, $0, o) }
+        case .language(let tags, let negated):
+            guard case .string(let v) = value else { return false }
+            return tags.contains { MediaSelectionOption.languagesMatch($0, v) } != negated
         case .contains(let s, let o), .beginsWith(let s, let o), .endsWith(let s, let o), .like(let s, let o):
             guard case .string(let v) = value else { return false }
             let text = PredicateNode.fold(v, o), pattern = PredicateNode.fold(s, o)
@@ -124,6 +132,41 @@ extension PredicateNode.ValueTest {
             case .beginsWith: return text.hasPrefix(pattern)
             case .endsWith: return text.hasSuffix(pattern)
             default: return PredicateNode.like(text[...], pattern[...])
+            }
+        }
+    }
+}
+
+/// A type-checked predicate on one audio rendition: the body of a `SUBQUERY`, or what the
+/// per-rendition constructors build from a media selection option and conditions.
+indirect enum RenditionPredicateNode: Sendable, Hashable {
+    case constant(Bool)
+    case and(RenditionPredicateNode, RenditionPredicateNode)
+    case or(RenditionPredicateNode, RenditionPredicateNode)
+    case not(RenditionPredicateNode)
+    case key(AudioRenditionKeyPath, Quantifier?, PredicateNode.ValueTest)
+    case option(MediaSelectionOption)
+    case condition(AudioRenditionCondition)
+
+    func matches(_ r: Variant.AudioRendition) -> Bool {
+        switch self {
+        case .constant(let b): return b
+        case .and(let a, let b): return a.matches(r) && b.matches(r)
+        case .or(let a, let b): return a.matches(r) || b.matches(r)
+        case .not(let a): return !a.matches(r)
+        case .option(let o): return o.matches(r)
+        case .condition(let c): return c.matches(r)
+        case .key(let key, let quantifier, let test):
+            let values = key.values(in: r)
+            switch quantifier {
+            case nil:
+                if case .collectionContains(let wanted, let o) = test {
+                    return values.contains { $0.map { PredicateNode.equal($0, wanted, o) } ?? false }
+                }
+                return test.matches(values.first ?? nil)
+            case .any?: return values.contains { test.matches($0) }
+            case .all?: return !values.isEmpty && values.allSatisfy { test.matches($0) }
+            case .none?: return !values.contains { test.matches($0) }
             }
         }
     }

@@ -5,14 +5,16 @@
 /// or         := and (("OR" | "||") and)*
 /// and        := not (("AND" | "&&") not)*
 /// not        := ("NOT" | "!") not | primary
-/// primary    := "(" predicate ")" | "TRUEPREDICATE" | "FALSEPREDICATE" | comparison
+/// primary    := "(" predicate ")" | "TRUEPREDICATE" | "FALSEPREDICATE" | subquery | comparison
+/// subquery   := "SUBQUERY" "(" keypath "," variable "," predicate ")" "." "@count" operator number
 /// comparison := [quantifier] operand [operator [options] operand]   -- no operator: a boolean key path
 /// quantifier := "ANY" | "SOME" | "ALL" | "NONE"
 /// operator   := "==" | "=" | "!=" | "<>" | "<" | "<=" | "=<" | ">" | ">=" | "=>"
 ///             | "IN" | "CONTAINS" | "BEGINSWITH" | "ENDSWITH" | "LIKE" | "BETWEEN"
 /// options    := "[c]" | "[d]" | "[cd]"
 /// operand    := keypath | literal | "{" [literal ("," literal)*] "}"
-/// keypath    := identifier ("." identifier)*
+/// keypath    := identifier ("." identifier)* | variable ("." identifier)*
+/// variable   := "$" identifier
 /// literal    := number | 'string' | "string" | TRUE | YES | FALSE | NO | NIL | NULL
 /// ```
 /// Keywords are case-insensitive, as in NSPredicate; key paths are case-sensitive.
@@ -46,7 +48,7 @@ struct PredicateParser {
 
     private static let reserved: Set<String> = [
         "AND", "OR", "NOT", "ANY", "SOME", "ALL", "NONE", "IN", "CONTAINS", "BEGINSWITH", "ENDSWITH", "LIKE",
-        "BETWEEN", "TRUE", "FALSE", "YES", "NO", "NIL", "NULL", "TRUEPREDICATE", "FALSEPREDICATE", "MATCHES",
+        "BETWEEN", "TRUE", "FALSE", "YES", "NO", "NIL", "NULL", "TRUEPREDICATE", "FALSEPREDICATE", "MATCHES", "SUBQUERY",
     ]
 
     private mutating func orExpression() throws(PredicateFormatError) -> PredicateSyntax {
@@ -90,9 +92,52 @@ struct PredicateParser {
         switch keyword(t) {
         case "TRUEPREDICATE": advance(); return .constant(true)
         case "FALSEPREDICATE": advance(); return .constant(false)
+        case "SUBQUERY": return try subquery()
         default: break
         }
         return try comparison()
+    }
+
+    private mutating func expect(_ symbol: String, _ what: String) throws(PredicateFormatError) {
+        guard isSymbol(current, symbol) else {
+            throw PredicateFormatError(current.kind == .end ? .unexpectedEnd : .unexpectedToken, column: current.column,
+                                       "expected '\(symbol)' \(what), found \(describe(current))")
+        }
+        advance()
+    }
+
+    private mutating func subquery() throws(PredicateFormatError) -> PredicateSyntax {
+        let start = current.column
+        advance()
+        try expect("(", "after SUBQUERY")
+        guard case .keyPath(let collection) = try operand() else {
+            throw PredicateFormatError(.unexpectedToken, column: tokens[position - 1].column,
+                                       "expected the collection key path as SUBQUERY's first argument")
+        }
+        try expect(",", "after SUBQUERY's collection")
+        guard case .variable(let variable) = current.kind else {
+            throw PredicateFormatError(.unexpectedToken, column: current.column,
+                                       "expected a variable such as $r as SUBQUERY's second argument, found \(describe(current))")
+        }
+        advance()
+        try expect(",", "after SUBQUERY's variable")
+        let body = try orExpression()
+        try expect(")", "to close the SUBQUERY at column \(start)")
+        try expect(".", "and @count after SUBQUERY(…)")
+        guard case .identifier(let count) = current.kind, count.lowercased() == "@count" else {
+            throw PredicateFormatError(.unexpectedToken, column: current.column, "expected @count after SUBQUERY(…)., found \(describe(current))")
+        }
+        advance()
+        guard let (op, opColumn) = try comparisonOperator() else {
+            throw PredicateFormatError(current.kind == .end ? .unexpectedEnd : .unsupportedOperator, column: current.column,
+                                       "expected a comparison operator after SUBQUERY(…).@count, found \(describe(current))")
+        }
+        guard let n = try literal() else {
+            throw PredicateFormatError(current.kind == .end ? .unexpectedEnd : .unexpectedToken, column: current.column,
+                                       "expected a number after SUBQUERY(…).@count \(op.rawValue), found \(describe(current))")
+        }
+        return .subquery(.init(column: start, collection: collection, variable: variable, body: body, op: op,
+                               opColumn: opColumn, count: n))
     }
 
     private mutating func comparison() throws(PredicateFormatError) -> PredicateSyntax {
@@ -177,6 +222,20 @@ struct PredicateParser {
             }
         }
         if let l = try literal() { return .literal(l) }
+        if case .variable(let variable) = t.kind {
+            advance()
+            var parts: [String] = []
+            while isSymbol(current, ".") {
+                advance()
+                guard case .identifier(let part) = current.kind else {
+                    throw PredicateFormatError(.unexpectedToken, column: current.column,
+                                               "expected a key path component after '$\(variable).', found \(describe(current))")
+                }
+                parts.append(part)
+                advance()
+            }
+            return .keyPath(.init(name: parts.joined(separator: "."), column: t.column, variable: variable))
+        }
         if case .identifier(let first) = t.kind, !Self.reserved.contains(first.uppercased()) {
             var name = first
             advance()

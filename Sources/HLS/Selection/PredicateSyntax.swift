@@ -8,10 +8,26 @@ indirect enum PredicateSyntax: Sendable, Hashable {
     case comparison(Comparison)
     /// A boolean key path used as a predicate on its own (`ANY audioAttributes.renditions.isImmersive`).
     case keyPath(Quantifier?, KeyPath)
+    /// `SUBQUERY(collection, $variable, body).@count op count`.
+    case subquery(Subquery)
 
     struct KeyPath: Sendable, Hashable {
         var name: String
         var column: Int
+        /// `r` in `$r.channelCount`; nil for a key path of the variant.
+        var variable: String? = nil
+
+        var text: String { variable.map { "$\($0)" + (name.isEmpty ? "" : ".") + name } ?? name }
+    }
+
+    struct Subquery: Sendable, Hashable {
+        var column: Int
+        var collection: KeyPath
+        var variable: String
+        var body: PredicateSyntax
+        var op: PredicateOperator
+        var opColumn: Int
+        var count: Literal
     }
 
     enum Value: Sendable, Hashable {
@@ -81,11 +97,10 @@ enum PredicateOperator: String, Sendable, Hashable {
 }
 
 /// String comparison options: `[c]` case-insensitive, `[d]` diacritic-insensitive.
-public struct StringComparisonOptions: OptionSet, Sendable, Hashable {
-    public let rawValue: Int
-    public init(rawValue: Int) { self.rawValue = rawValue }
-    public static let caseInsensitive = StringComparisonOptions(rawValue: 1)
-    public static let diacriticInsensitive = StringComparisonOptions(rawValue: 2)
+struct StringComparisonOptions: OptionSet, Sendable, Hashable {
+    let rawValue: Int
+    static let caseInsensitive = StringComparisonOptions(rawValue: 1)
+    static let diacriticInsensitive = StringComparisonOptions(rawValue: 2)
 
     var suffix: String {
         if isEmpty { return "" }

@@ -3,7 +3,7 @@
 /// and `subtitleRenditions` have one value per rendition; `videoAttributes.codecTypes`,
 /// `audioAttributes.formatIDs`, `codecs` and `badges` are lists. Both kinds are collections:
 /// a predicate uses `CONTAINS` on them or puts `ANY`, `ALL` or `NONE` in front.
-public enum VariantKeyPath: String, CaseIterable, Sendable, Hashable, Codable {
+public enum VariantKeyPath: String, CaseIterable, Sendable, Hashable, Codable, PredicateKey {
     case peakBitRate
     case averageBitRate
     case score
@@ -53,6 +53,8 @@ public enum VariantKeyPath: String, CaseIterable, Sendable, Hashable, Codable {
         default: isPerAudioRendition
         }
     }
+
+    var isLanguage: Bool { self == .audioLanguage || self == .subtitleLanguage }
 
     /// True for the key paths with one value per audio rendition, in rendition order.
     public var isPerAudioRendition: Bool { rawValue.hasPrefix("audioAttributes.renditions.") }

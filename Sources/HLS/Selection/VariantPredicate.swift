@@ -8,10 +8,15 @@
 /// `==` `!=` `<` `<=` `>` `>=`; `IN {…}`; `BETWEEN {low, high}`; `CONTAINS` (substring of a
 /// string, or element of a collection); `BEGINSWITH`, `ENDSWITH`, `LIKE` (`*`, `?`), with
 /// `[c]` / `[d]` options; `ANY` / `ALL` / `NONE` before collection key paths; `AND` `OR`
-/// `NOT` (`&&` `||` `!`); parentheses; 'single' or "double" quoted strings, numbers,
+/// `NOT` (`&&` `||` `!`); `collection.@count` (also `audioAttributes.renditions.@count`,
+/// `subtitleRenditions.@count`); parentheses; 'single' or "double" quoted strings, numbers,
 /// `TRUE`/`FALSE`/`YES`/`NO`, `nil`. A missing value (no AVERAGE-BANDWIDTH, an audio-only
 /// variant's width) makes every comparison false except `== nil`; `ALL` over an empty
-/// collection is false, `NONE` is true.
+/// collection is false, `NONE` is true. Language key paths compare as language tags (`en`
+/// equals `eng` and `en-US`). Conditions that one audio rendition must meet together use
+/// NSPredicate's `SUBQUERY`:
+/// `SUBQUERY(audioAttributes.renditions, $r, $r.language == "en" AND $r.channelCount <= 6).@count > 0`
+/// (rendition key paths: `AudioRenditionKeyPath`).
 public struct VariantPredicate: Sendable, Hashable, CustomStringConvertible {
     let node: PredicateNode
 
@@ -27,8 +32,9 @@ public struct VariantPredicate: Sendable, Hashable, CustomStringConvertible {
     public func evaluate(_ variant: Variant) -> Bool { node.evaluate(variant) != nil }
 
     /// The audio renditions of `variant` that satisfied the per-rendition parts of the
-    /// predicate (the `audioRendition` constructors and `ANY`/`ALL` over
-    /// `audioAttributes.renditions`), in rendition order; nil when the predicate is false.
+    /// predicate (`SUBQUERY(audioAttributes.renditions, …)`, the `audioRendition`
+    /// constructors, `ANY`/`ALL` over `audioAttributes.renditions.…`), in rendition order;
+    /// nil when the predicate is false.
     /// Empty when it holds without a per-rendition part.
     public func matchingAudioRenditions(in variant: Variant) -> [Variant.AudioRendition]? {
         guard let hits = node.evaluate(variant) else { return nil }
@@ -53,7 +59,9 @@ public struct VariantPredicate: Sendable, Hashable, CustomStringConvertible {
     /// `audioRendition(.language("en"), where: [.channelCount(.lessThanOrEqual, 6)])`.
     public static func audioRendition(_ option: MediaSelectionOption = .any,
                                       where conditions: [AudioRenditionCondition]) -> Self {
-        .init(node: .audioRendition(option, conditions))
+        let parts: [RenditionPredicateNode] = (option == .any ? [] : [.option(option)]) + conditions.map { .condition($0) }
+        let body = parts.dropFirst().reduce(parts.first ?? .constant(true)) { .and($0, $1) }
+        return .init(node: .renditions(body, .greaterThan, 0))
     }
 
     /// The rendition matching `option` has a channel count (`CHANNELS`) satisfying `op count`.
@@ -105,49 +113,84 @@ public struct VariantPredicate: Sendable, Hashable, CustomStringConvertible {
 
     // MARK: Description
 
-    /// The predicate as a format string; per-rendition constructors show as
-    /// `audioRendition(option: conditions)`, which is for reading, not for parsing.
+    /// The predicate as a format string that parses back to an equivalent predicate;
+    /// per-rendition constructors print as `SUBQUERY(audioAttributes.renditions, $r, …)`.
     public var description: String { Self.describe(node, parentIsAnd: nil) }
+
+    private static func group(_ s: String, isAnd: Bool, parentIsAnd: Bool?) -> String {
+        parentIsAnd == nil || parentIsAnd == isAnd ? s : "(\(s))"
+    }
 
     private static func describe(_ n: PredicateNode, parentIsAnd: Bool?) -> String {
         switch n {
         case .constant(let b): return b ? "TRUEPREDICATE" : "FALSEPREDICATE"
         case .and(let a, let b):
-            let s = describe(a, parentIsAnd: true) + " AND " + describe(b, parentIsAnd: true)
-            return parentIsAnd == false ? "(\(s))" : s
+            return group(describe(a, parentIsAnd: true) + " AND " + describe(b, parentIsAnd: true), isAnd: true, parentIsAnd: parentIsAnd)
         case .or(let a, let b):
-            let s = describe(a, parentIsAnd: false) + " OR " + describe(b, parentIsAnd: false)
-            return parentIsAnd == true ? "(\(s))" : s
+            return group(describe(a, parentIsAnd: false) + " OR " + describe(b, parentIsAnd: false), isAnd: false, parentIsAnd: parentIsAnd)
         case .not(let a):
-            return "NOT " + (isAtom(a) ? describe(a, parentIsAnd: nil) : "(\(describe(a, parentIsAnd: nil)))")
-        case .audioRendition(let option, let conditions):
-            return "audioRendition(\(option): \(conditions.map(\.description).joined(separator: ", ")))"
+            let inner = describe(a, parentIsAnd: nil)
+            if case .and = a { return "NOT (\(inner))" }
+            if case .or = a { return "NOT (\(inner))" }
+            return "NOT " + inner
+        case .renditions(let body, let op, let count):
+            return "SUBQUERY(audioAttributes.renditions, $r, \(describe(body, parentIsAnd: nil))).@count \(op.rawValue) \(count)"
         case .key(let key, let q, let test):
-            let prefix = q.map { $0.rawValue + " " } ?? ""
-            let k = prefix + key.name
-            switch test {
-            case .isNil: return "\(k) == nil"
-            case .isNotNil: return "\(k) != nil"
-            case .isTrue: return k
-            case .equal(let v, let o): return "\(k) ==\(o.suffix) \(v)"
-            case .notEqual(let v, let o): return "\(k) !=\(o.suffix) \(v)"
-            case .order(let op, let v): return "\(k) \(op.rawValue) \(PredicateScalar.number(v))"
-            case .between(let lo, let hi): return "\(k) BETWEEN {\(PredicateScalar.number(lo)), \(PredicateScalar.number(hi))}"
-            case .oneOf(let vs, let o): return "\(k) IN\(o.suffix) {\(vs.map(\.description).joined(separator: ", "))}"
-            case .contains(let s, let o), .collectionContains(.string(let s), let o):
-                return "\(k) CONTAINS\(o.suffix) \(PredicateScalar.string(s))"
-            case .collectionContains(let v, let o): return "\(k) CONTAINS\(o.suffix) \(v)"
-            case .beginsWith(let s, let o): return "\(k) BEGINSWITH\(o.suffix) \(PredicateScalar.string(s))"
-            case .endsWith(let s, let o): return "\(k) ENDSWITH\(o.suffix) \(PredicateScalar.string(s))"
-            case .like(let s, let o): return "\(k) LIKE\(o.suffix) \(PredicateScalar.string(s))"
+            return describe(test, key: (q.map { $0.rawValue + " " } ?? "") + key.name)
+        case .count(let key, let test):
+            let collection = switch key {
+            case .audioName: "audioAttributes.renditions"
+            case .subtitleName: "subtitleRenditions"
+            default: key.name
             }
+            return describe(test, key: collection + ".@count")
         }
     }
 
-    private static func isAtom(_ n: PredicateNode) -> Bool {
+    private static func describe(_ n: RenditionPredicateNode, parentIsAnd: Bool?) -> String {
         switch n {
-        case .and, .or: false
-        default: true
+        case .constant(let b): return b ? "TRUEPREDICATE" : "FALSEPREDICATE"
+        case .and(let a, let b):
+            return group(describe(a, parentIsAnd: true) + " AND " + describe(b, parentIsAnd: true), isAnd: true, parentIsAnd: parentIsAnd)
+        case .or(let a, let b):
+            return group(describe(a, parentIsAnd: false) + " OR " + describe(b, parentIsAnd: false), isAnd: false, parentIsAnd: parentIsAnd)
+        case .not(let a):
+            return "NOT (\(describe(a, parentIsAnd: nil)))"
+        case .key(let key, let q, let test):
+            return describe(test, key: (q.map { $0.rawValue + " " } ?? "") + "$r." + key.name)
+        case .condition(let c):
+            return "$r." + c.description
+        case .option(let o):
+            var parts: [String] = []
+            if let l = o.language { parts.append("$r.language == \(PredicateScalar.string(l))") }
+            if let name = o.name { parts.append("$r.name ==[c] \(PredicateScalar.string(name))") }
+            if let g = o.groupID { parts.append("$r.groupID == \(PredicateScalar.string(g))") }
+            parts += o.characteristics.map { "$r.characteristics CONTAINS \(PredicateScalar.string($0))" }
+            if parts.isEmpty { return "TRUEPREDICATE" }
+            return parts.count == 1 ? parts[0] : group(parts.joined(separator: " AND "), isAnd: true, parentIsAnd: parentIsAnd)
+        }
+    }
+
+    private static func describe(_ test: PredicateNode.ValueTest, key k: String) -> String {
+        switch test {
+        case .isNil: return "\(k) == nil"
+        case .isNotNil: return "\(k) != nil"
+        case .isTrue: return k
+        case .equal(let v, let o): return "\(k) ==\(o.suffix) \(v)"
+        case .notEqual(let v, let o): return "\(k) !=\(o.suffix) \(v)"
+        case .order(let op, let v): return "\(k) \(op.rawValue) \(PredicateScalar.number(v))"
+        case .between(let lo, let hi): return "\(k) BETWEEN {\(PredicateScalar.number(lo)), \(PredicateScalar.number(hi))}"
+        case .oneOf(let vs, let o): return "\(k) IN\(o.suffix) {\(vs.map(\.description).joined(separator: ", "))}"
+        case .language(let tags, let negated):
+            if tags.count == 1 { return "\(k) \(negated ? "!=" : "==") \(PredicateScalar.string(tags[0]))" }
+            let list = "\(k) IN {\(tags.map { PredicateScalar.string($0).description }.joined(separator: ", "))}"
+            return negated ? "NOT \(list)" : list
+        case .contains(let s, let o), .collectionContains(.string(let s), let o):
+            return "\(k) CONTAINS\(o.suffix) \(PredicateScalar.string(s))"
+        case .collectionContains(let v, let o): return "\(k) CONTAINS\(o.suffix) \(v)"
+        case .beginsWith(let s, let o): return "\(k) BEGINSWITH\(o.suffix) \(PredicateScalar.string(s))"
+        case .endsWith(let s, let o): return "\(k) ENDSWITH\(o.suffix) \(PredicateScalar.string(s))"
+        case .like(let s, let o): return "\(k) LIKE\(o.suffix) \(PredicateScalar.string(s))"
         }
     }
 }

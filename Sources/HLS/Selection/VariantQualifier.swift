@@ -28,7 +28,7 @@ public struct VariantQualifier: Sendable, Hashable, CustomStringConvertible {
     public init(format: String) throws(PredicateFormatError) { kind = .predicate(try VariantPredicate(format: format)) }
 
     /// Exactly this variant (`AVAssetVariantQualifier(variant:)`): chosen as is when the
-    /// playlist has it, with no further ranking; matches nothing otherwise.
+    /// playlist has it (see `identifies`), with no further ranking; matches nothing otherwise.
     public init(variant: Variant) { kind = .variant(variant.stream) }
 
     /// The variant(s) with this URI, as written in the playlist or resolved.
@@ -70,7 +70,7 @@ public struct VariantQualifier: Sendable, Hashable, CustomStringConvertible {
         case .predicate(let p):
             return variants.indices.compactMap { i in p.evaluateRenditions(variants[i]).map { (i, $0) } }
         case .variant(let stream):
-            return variants.firstIndex { $0.stream == stream }.map { [($0, Set<Int>())] } ?? []
+            return variants.firstIndex { Self.identifies(stream, $0.stream) }.map { [($0, Set<Int>())] } ?? []
         case .uri(let uri):
             return variants.indices.filter { variants[$0].uri == uri || variants[$0].stream.uri == uri }.map { ($0, Set<Int>()) }
         case .extremum(let extremum, let key, let among):
@@ -82,6 +82,15 @@ public struct VariantQualifier: Sendable, Hashable, CustomStringConvertible {
             guard let target = extremum == .minimum ? values.min() : values.max() else { return [] }
             return candidates.filter { $0.1 == target }.map { ($0.0, $0.2) }
         }
+    }
+
+    /// True when `a` and `b` are the same variant of a playlist, also after the playlist was
+    /// fetched again or the qualifier stored and read back: the same URI, BANDWIDTH,
+    /// rendition groups, PATHWAY-ID and STABLE-VARIANT-ID.
+    static func identifies(_ a: VariantStream, _ b: VariantStream) -> Bool {
+        a.uri == b.uri && a.attributes.bandwidth == b.attributes.bandwidth && a.audio == b.audio
+            && a.subtitles == b.subtitles && a.attributes.video == b.attributes.video
+            && a.attributes.pathwayID == b.attributes.pathwayID && a.attributes.stableVariantID == b.attributes.stableVariantID
     }
 
     public var description: String {
