@@ -4,7 +4,11 @@ import NIOPosix
 /// File-system work the download does, run on NIO's thread pool so no blocking call lands
 /// on the cooperative pool: atomic writes (temporary name, flush, rename), sizes, removal.
 enum BlockingFileIO {
-    /// Writes `data` to `path` atomically: `path.part`, fsync, rename.
+    /// Writes `data` to `path` atomically: written in full to `path.part`, closed (flushed to
+    /// the kernel), then renamed, so a file under its final name is always complete. A killed
+    /// process leaves no partial file under a final name; there is no fsync per file (the
+    /// journal only records a file after its rename, and a resume re-checks sizes, which is
+    /// what an unclean power loss on a data=ordered file system can leave short).
     static func writeAtomically(_ data: Data, to url: URL) async throws {
         try await NIOThreadPool.singleton.runIfActive {
             let fm = FileManager.default
@@ -16,7 +20,6 @@ enum BlockingFileIO {
             let handle = try FileHandle(forWritingTo: temporary)
             do {
                 try handle.write(contentsOf: data)
-                try handle.synchronize()
                 try handle.close()
             } catch {
                 try? handle.close()
