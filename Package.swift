@@ -3,10 +3,11 @@ import PackageDescription
 
 let package = Package(
     name: "Marquee",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "marquee", targets: ["marquee"]),
         .library(name: "HLS", targets: ["HLS"]),
+        .library(name: "MediaCore", targets: ["MediaCore"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -15,16 +16,26 @@ let package = Package(
     targets: [
         // Playlists: model, parser, writer, inspection. Pure Swift, no I/O.
         .target(name: "HLS"),
+        // FFmpeg's libraries (libavformat, libavcodec, libavutil, libswscale, libswresample).
+        .systemLibrary(
+            name: "CFFmpeg",
+            pkgConfig: "libavformat libavcodec libavutil libswscale libswresample",
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev", "libswresample-dev"])]
+        ),
+        // Assets, thumbnails, compositions, resource loaders and packaging on FFmpeg.
+        .target(name: "MediaCore", dependencies: ["CFFmpeg", "HLS"]),
         .executableTarget(
             name: "marquee",
             dependencies: [
                 "HLS",
+                "MediaCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
-        .executableTarget(name: "marquee-bench", dependencies: ["HLS"], path: "Benchmarks/marquee-bench"),
+        .executableTarget(name: "marquee-bench", dependencies: ["HLS", "MediaCore"], path: "Benchmarks/marquee-bench"),
         .testTarget(name: "HLSTests", dependencies: ["HLS"]),
+        .testTarget(name: "MediaCoreTests", dependencies: ["MediaCore"]),
     ],
     swiftLanguageModes: [.v6]
 )
