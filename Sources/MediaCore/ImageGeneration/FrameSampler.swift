@@ -1,0 +1,159 @@
+import CFFmpeg
+
+/// Finds, for a sequence of ascending time windows, the frame to show for each one on one
+/// open demuxer and decoder. Lives on one pool thread.
+///
+/// For each window it prefers an indexed keyframe inside the window nearest the requested
+/// time and decodes that one packet alone. Otherwise it decodes forward from the keyframe
+/// before the window — continuing from where the previous request left the decoder when no
+/// keyframe lies in between — and takes the first frame inside the window, or, when the
+/// window falls between two frames, the frame on screen at the window's start.
+final class FrameSampler {
+    let reader: VideoFrameReader
+    /// The last decoded frame, still valid for the next request.
+    private var previous: UnsafeMutablePointer<AVFrame>?
+    private var previousValid = false
+    /// A decoded frame not yet looked at (it went past the last window).
+    private var pending: UnsafeMutablePointer<AVFrame>?
+    private var pendingValid = false
+    /// Whether the decoder continues from `previous` (false after a keyframe-only decode).
+    private var positioned = false
+    private var scratch: UnsafeMutablePointer<AVFrame>?
+    /// Presentation time minus index time of the last keyframe decoded alone.
+    private var keyframeShift: Int64 = 0
+
+    /// Counters for tests and benchmarks.
+    private(set) var seeks = 0
+    private(set) var decodedFrames = 0
+    private(set) var keyframeDecodes = 0
+
+    init(reader: VideoFrameReader) {
+        self.reader = reader
+        previous = av_frame_alloc()
+        pending = av_frame_alloc()
+        scratch = av_frame_alloc()
+    }
+
+    deinit {
+        av_frame_free(&previous)
+        av_frame_free(&pending)
+        av_frame_free(&scratch)
+    }
+
+    /// The frame to show for the window `lower...upper` around `target` (stream units). The
+    /// returned frame stays valid until the next call.
+    func frame(target: Int64, lower: Int64, upper: Int64, boundedAfter: Bool) throws -> UnsafeMutablePointer<AVFrame> {
+        let frameDuration = reader.nominalFrameDuration
+        // The frame already held may answer (repeated or very close requests).
+        if previousValid {
+            let pts = VideoFrameReader.timestamp(of: previous!)
+            if pts >= lower && pts <= upper && (!pendingValid || VideoFrameReader.timestamp(of: pending!) > target || pts == target) {
+                return previous!
+            }
+        }
+        // A keyframe inside the window: decode that packet alone. Index timestamps may be
+        // decode times (MP4); `keyframeShift` learns how far presentation times lie after them.
+        if let indexed = reader.keyframe(nearest: target - keyframeShift, in: lower - keyframeShift, upper - keyframeShift),
+           lower < upper {
+            let keyframe = indexed + keyframeShift
+            let alreadyThere = positioned && previousValid && VideoFrameReader.timestamp(of: previous!) <= keyframe
+                && keyframe - VideoFrameReader.timestamp(of: previous!) <= frameDuration
+            if !alreadyThere {
+                try reader.seek(to: reader.seekPoint(forKeyframe: indexed))
+                seeks += 1
+                positioned = false
+                pendingValid = false
+                if try reader.decodeKeyframe(into: scratch!) {
+                    keyframeDecodes += 1
+                    decodedFrames += 1
+                    let pts = VideoFrameReader.timestamp(of: scratch!)
+                    if pts != LibAV.noPTS { keyframeShift = pts - indexed }
+                    if pts >= lower && pts <= upper {
+                        store(scratch!)
+                        return previous!
+                    }
+                }
+            }
+        }
+        return try decodeForward(target: target, lower: lower, upper: upper, boundedAfter: boundedAfter)
+    }
+
+    private func decodeForward(target: Int64, lower: Int64, upper: Int64, boundedAfter: Bool) throws -> UnsafeMutablePointer<AVFrame> {
+        let exact = lower == upper
+        var seekPoint = boundedAfter ? upper : target
+        if exact { seekPoint = target }
+        var mustSeek = true
+        if positioned, previousValid {
+            let position = pendingValid ? VideoFrameReader.timestamp(of: pending!) : VideoFrameReader.timestamp(of: previous!)
+            if position <= seekPoint {
+                if let keyframe = reader.keyframe(atOrBefore: seekPoint) {
+                    mustSeek = keyframe > position
+                } else {
+                    mustSeek = seekPoint - position > 60 * reader.nominalFrameDuration
+                }
+            }
+        }
+        var attempts = 0
+        while true {
+            if mustSeek {
+                let backoff = Int64(attempts) * Int64(attempts) * 150 * reader.nominalFrameDuration
+                try reader.seek(to: seekPoint - backoff)
+                seeks += 1
+                previousValid = false
+                pendingValid = false
+                positioned = true
+            }
+            var firstAfterSeek = mustSeek
+            while true {
+                let frame: UnsafeMutablePointer<AVFrame>
+                if pendingValid {
+                    frame = pending!
+                    pendingValid = false
+                    av_frame_move_ref(scratch!, frame)
+                } else {
+                    guard try reader.decodeNext(into: scratch!) else { break }
+                    decodedFrames += 1
+                }
+                let pts = VideoFrameReader.timestamp(of: scratch!)
+                if pts == LibAV.noPTS { continue }
+                if pts < lower {
+                    store(scratch!)
+                    firstAfterSeek = false
+                    continue
+                }
+                if pts <= upper && !(exact && pts > target) {
+                    store(scratch!)
+                    return previous!
+                }
+                // Past the window: the frame on screen at its start is the one before.
+                if previousValid && !firstAfterSeek {
+                    av_frame_unref(pending!)
+                    av_frame_move_ref(pending!, scratch!)
+                    pendingValid = true
+                    return previous!
+                }
+                break
+            }
+            // The stream ended, or the seek landed after the window.
+            if previousValid {
+                let pts = VideoFrameReader.timestamp(of: previous!)
+                let duration = previous!.pointee.pkt_duration > 0 ? previous!.pointee.pkt_duration : reader.nominalFrameDuration
+                if pts <= upper && pts + duration > lower { return previous! }
+                if pts < lower {
+                    throw MediaError(.noFrame, url: reader.input.name, message: "no frame in the requested window (the video ends before it)")
+                }
+            }
+            attempts += 1
+            if attempts > 3 || seekPoint <= reader.startOffset {
+                throw MediaError(.noFrame, url: reader.input.name, message: "no frame in the requested window")
+            }
+            mustSeek = true
+        }
+    }
+
+    private func store(_ frame: UnsafeMutablePointer<AVFrame>) {
+        av_frame_unref(previous!)
+        av_frame_move_ref(previous!, frame)
+        previousValid = true
+    }
+}
