@@ -76,6 +76,15 @@ struct AssetInspection: Sendable {
             sampleRate: nil, estimatedDataRate: nil, colorTransfer: nil, bitDepth: nil, pixelFormat: nil,
             isDefault: disposition & AV_DISPOSITION_DEFAULT != 0,
             isAttachedPicture: disposition & AV_DISPOSITION_ATTACHED_PIC != 0)
+        var extradataHash = Hasher()
+        if let extradata = parameters.extradata, parameters.extradata_size > 0 {
+            extradataHash.combine(bytes: UnsafeRawBufferPointer(start: extradata, count: Int(parameters.extradata_size)))
+        }
+        track.codecSignature = [parameters.codec_id.rawValue, UInt32(bitPattern: parameters.profile),
+                                UInt32(bitPattern: parameters.level), UInt32(bitPattern: parameters.width),
+                                UInt32(bitPattern: parameters.height), UInt32(bitPattern: parameters.format),
+                                UInt32(bitPattern: parameters.sample_rate), UInt32(bitPattern: parameters.ch_layout.nb_channels)]
+            .map(String.init).joined(separator: ":") + ":\(parameters.extradata_size):\(extradataHash.finalize())"
         if parameters.bit_rate > 0 {
             track.estimatedDataRate = Int(parameters.bit_rate)
         } else if let bps = tag("bps").flatMap(Int.init) {

@@ -65,6 +65,9 @@ public struct AssetTrack: Sendable, Hashable, Identifiable {
     public var isDefault: Bool
     /// True for a still picture attached as cover art rather than video.
     public var isAttachedPicture: Bool
+    /// Codec, profile, level, geometry, sample format and decoder configuration: two tracks
+    /// with the same signature can be joined without re-encoding.
+    var codecSignature = ""
 
     public static func == (a: AssetTrack, b: AssetTrack) -> Bool { a.id == b.id && a.codec == b.codec && a.timeRange == b.timeRange }
     public func hash(into hasher: inout Hasher) { hasher.combine(id); hasher.combine(codec) }

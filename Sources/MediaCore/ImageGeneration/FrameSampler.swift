@@ -9,7 +9,7 @@ import CFFmpeg
 /// keyframe lies in between — and takes the first frame inside the window, or, when the
 /// window falls between two frames, the frame on screen at the window's start.
 final class FrameSampler {
-    let reader: VideoFrameReader
+    let reader: FrameReader
     /// The last decoded frame, still valid for the next request.
     private var previous: UnsafeMutablePointer<AVFrame>?
     private var previousValid = false
@@ -27,7 +27,7 @@ final class FrameSampler {
     private(set) var decodedFrames = 0
     private(set) var keyframeDecodes = 0
 
-    init(reader: VideoFrameReader) {
+    init(reader: FrameReader) {
         self.reader = reader
         previous = av_frame_alloc()
         pending = av_frame_alloc()
@@ -46,8 +46,8 @@ final class FrameSampler {
         let frameDuration = reader.nominalFrameDuration
         // The frame already held may answer (repeated or very close requests).
         if previousValid {
-            let pts = VideoFrameReader.timestamp(of: previous!)
-            if pts >= lower && pts <= upper && (!pendingValid || VideoFrameReader.timestamp(of: pending!) > target || pts == target) {
+            let pts = FrameReader.timestamp(of: previous!)
+            if pts >= lower && pts <= upper && (!pendingValid || FrameReader.timestamp(of: pending!) > target || pts == target) {
                 return previous!
             }
         }
@@ -56,8 +56,8 @@ final class FrameSampler {
         if let indexed = reader.keyframe(nearest: target - keyframeShift, in: lower - keyframeShift, upper - keyframeShift),
            lower < upper {
             let keyframe = indexed + keyframeShift
-            let alreadyThere = positioned && previousValid && VideoFrameReader.timestamp(of: previous!) <= keyframe
-                && keyframe - VideoFrameReader.timestamp(of: previous!) <= frameDuration
+            let alreadyThere = positioned && previousValid && FrameReader.timestamp(of: previous!) <= keyframe
+                && keyframe - FrameReader.timestamp(of: previous!) <= frameDuration
             if !alreadyThere {
                 try reader.seek(to: reader.seekPoint(forKeyframe: indexed))
                 seeks += 1
@@ -66,7 +66,7 @@ final class FrameSampler {
                 if try reader.decodeKeyframe(into: scratch!) {
                     keyframeDecodes += 1
                     decodedFrames += 1
-                    let pts = VideoFrameReader.timestamp(of: scratch!)
+                    let pts = FrameReader.timestamp(of: scratch!)
                     if pts != LibAV.noPTS { keyframeShift = pts - indexed }
                     if pts >= lower && pts <= upper {
                         store(scratch!)
@@ -84,7 +84,7 @@ final class FrameSampler {
         if exact { seekPoint = target }
         var mustSeek = true
         if positioned, previousValid {
-            let position = pendingValid ? VideoFrameReader.timestamp(of: pending!) : VideoFrameReader.timestamp(of: previous!)
+            let position = pendingValid ? FrameReader.timestamp(of: pending!) : FrameReader.timestamp(of: previous!)
             if position <= seekPoint {
                 if let keyframe = reader.keyframe(atOrBefore: seekPoint) {
                     mustSeek = keyframe > position
@@ -114,7 +114,7 @@ final class FrameSampler {
                     guard try reader.decodeNext(into: scratch!) else { break }
                     decodedFrames += 1
                 }
-                let pts = VideoFrameReader.timestamp(of: scratch!)
+                let pts = FrameReader.timestamp(of: scratch!)
                 if pts == LibAV.noPTS { continue }
                 if pts < lower {
                     store(scratch!)
@@ -136,7 +136,7 @@ final class FrameSampler {
             }
             // The stream ended, or the seek landed after the window.
             if previousValid {
-                let pts = VideoFrameReader.timestamp(of: previous!)
+                let pts = FrameReader.timestamp(of: previous!)
                 let duration = previous!.pointee.pkt_duration > 0 ? previous!.pointee.pkt_duration : reader.nominalFrameDuration
                 if pts <= upper && pts + duration > lower { return previous! }
                 if pts < lower {

@@ -38,7 +38,7 @@ struct ImageGenerationJob: Sendable {
         let converter: FrameConverter
         do {
             let input = try FormatInput(source: source, flag: flag)
-            let reader = try VideoFrameReader(input: input)
+            let reader = try FrameReader(input: input)
             sampler = FrameSampler(reader: reader)
             let rotation = appliesRotation ? AssetInspection.displayRotation(reader.stream) : 0
             var aspect = reader.stream.pointee.sample_aspect_ratio
@@ -64,7 +64,7 @@ struct ImageGenerationJob: Sendable {
             do {
                 let frame = try sampler.frame(target: target, lower: lower, upper: upper,
                                               boundedAfter: !toleranceAfter.isPositiveInfinity)
-                let pts = VideoFrameReader.timestamp(of: frame)
+                let pts = FrameReader.timestamp(of: frame)
                 let image = try converter.image(from: frame, name: source.displayName)
                 deliver(index, .success(requestedTime: time, image: image,
                                         actualTime: LibAV.time(pts - reader.startOffset, base)))

@@ -1,11 +1,12 @@
 import CFFmpeg
 
-/// Decodes one video stream of an open input frame by frame, with seeking and a
-/// keyframe-only fast path. Lives on one pool thread.
+/// Decodes one stream of an open input frame by frame, with seeking and a keyframe-only fast
+/// path (for video). Lives on one pool thread. Without a stream index it picks the main video
+/// stream, skipping cover art.
 ///
 /// Corrupt packets are skipped (FFmpeg conceals what it can); only a long run of failures, a
 /// read error that is not the end of the file, or cancellation end decoding with an error.
-final class VideoFrameReader {
+final class FrameReader {
     let input: FormatInput
     let stream: UnsafeMutablePointer<AVStream>
     let streamIndex: Int32
@@ -17,17 +18,26 @@ final class VideoFrameReader {
     /// Keyframe timestamps from the container's index (sorted), empty when there is none.
     let keyframes: [Int64]
     private var codec: UnsafeMutablePointer<AVCodecContext>?
+    /// The opened decoder (for its output format).
+    private(set) var codecContext: UnsafeMutablePointer<AVCodecContext>!
     private var packet: UnsafeMutablePointer<AVPacket>?
     private var inputEnded = false
     private var decoderDrained = false
 
-    init(input: FormatInput, threads: Int32 = 2) throws {
+    init(input: FormatInput, streamIndex requested: Int? = nil, threads: Int32 = 2) throws {
         self.input = input
         let context = input.formatContext
         var decoder: UnsafePointer<AVCodec>? = nil
-        let best = av_find_best_stream(context, AVMEDIA_TYPE_VIDEO, -1, -1, &decoder, 0)
+        var best = av_find_best_stream(context, AVMEDIA_TYPE_VIDEO, -1, -1, &decoder, 0)
+        if let requested {
+            guard requested >= 0, requested < Int(context.pointee.nb_streams) else {
+                throw MediaError(.unsupported, url: input.name, message: "no stream #\(requested)")
+            }
+            best = Int32(requested)
+            decoder = avcodec_find_decoder(context.pointee.streams[requested]!.pointee.codecpar.pointee.codec_id)
+        }
         var chosen: UnsafeMutablePointer<AVStream>? = best >= 0 ? context.pointee.streams[Int(best)] : nil
-        if let candidate = chosen, candidate.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC != 0 {
+        if requested == nil, let candidate = chosen, candidate.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC != 0 {
             chosen = input.streams.first {
                 $0.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_VIDEO
                     && $0.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC == 0
@@ -69,6 +79,7 @@ final class VideoFrameReader {
         var status = avcodec_parameters_to_context(codec, stream.pointee.codecpar)
         if status < 0 { throw LibAV.error(.decode, input.name, "cannot configure decoder", status) }
         codec.pointee.pkt_timebase = timeBase
+        self.codecContext = codec
         codec.pointee.thread_count = threads
         status = avcodec_open2(codec, decoder, nil)
         if status < 0 { throw LibAV.error(.decode, input.name, "cannot open decoder", status) }
