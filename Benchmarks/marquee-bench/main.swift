@@ -1,1 +1,6 @@
-print("bench")
+let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.first == "resource-loader" {
+    try await ResourceLoaderBenchmark.run(Array(arguments.dropFirst()))
+} else {
+    print("bench")
+}

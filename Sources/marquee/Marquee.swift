@@ -8,7 +8,7 @@ struct Marquee: AsyncParsableCommand {
         abstract: "An open media platform: inspect, download, package and serve HLS.",
         subcommands: [
             InspectCommand.self,
-            ProbeCommand.self, ThumbnailsCommand.self, ComposeCommand.self,
+            ProbeCommand.self, ThumbnailsCommand.self, ComposeCommand.self, PackageCommand.self,
         ]
     )
 }
