@@ -131,8 +131,9 @@ final class FrameReader {
         try input.flag.check()
         var status = av_seek_frame(input.formatContext, streamIndex, timestamp, AVSEEK_FLAG_BACKWARD)
         if status < 0 {
-            // Some demuxers cannot seek by timestamp backwards; try any direction, then bytes 0.
-            status = avformat_seek_file(input.formatContext, streamIndex, Int64.min, timestamp, Int64.max, 0)
+            // Some demuxers (HLS) only seek on the whole presentation's timeline.
+            let global = av_rescale_q(timestamp, timeBase, AVRational(num: 1, den: cff_time_base()))
+            status = avformat_seek_file(input.formatContext, -1, Int64.min, global, global, 0)
         }
         if status < 0 {
             throw input.failure(.seek, "cannot seek", status)

@@ -93,14 +93,36 @@ final class FrameSampler {
                 }
             }
         }
-        var attempts = 0
+        // Where to seek, in order, when a seek lands after the window or finds nothing: further
+        // back, then the very start and just before it (HLS seeks forward to a keyframe by
+        // decode time, so the first keyframe is only reached from slightly before the start).
+        let frame = reader.nominalFrameDuration
+        var candidates = [seekPoint] + [150, 600, 2400].map { max(reader.startOffset, seekPoint - $0 * frame) }
+        candidates += (0...12).map { reader.startOffset - Int64($0) * max(1, frame / 2) }
+        var seen = Set<Int64>()
+        candidates = candidates.filter { $0 <= seekPoint && seen.insert($0).inserted }
+        var candidateIndex = 0
+        var lastError: (any Error)?
         while true {
             if mustSeek {
-                let backoff = Int64(attempts) * Int64(attempts) * 150 * reader.nominalFrameDuration
-                try reader.seek(to: seekPoint - backoff)
-                seeks += 1
+                guard candidateIndex < candidates.count else {
+                    if let lastError, !(lastError is MediaError && (lastError as! MediaError).kind == .seek) { throw lastError }
+                    throw MediaError(.noFrame, url: reader.input.name, message: "no frame in the requested window")
+                }
+                let point = candidates[candidateIndex]
+                candidateIndex += 1
                 previousValid = false
                 pendingValid = false
+                positioned = false
+                do {
+                    try reader.seek(to: point)
+                } catch is CancellationError {
+                    throw CancellationError()
+                } catch {
+                    lastError = error
+                    continue
+                }
+                seeks += 1
                 positioned = true
             }
             var firstAfterSeek = mustSeek
@@ -142,10 +164,6 @@ final class FrameSampler {
                 if pts < lower {
                     throw MediaError(.noFrame, url: reader.input.name, message: "no frame in the requested window (the video ends before it)")
                 }
-            }
-            attempts += 1
-            if attempts > 3 || seekPoint <= reader.startOffset {
-                throw MediaError(.noFrame, url: reader.input.name, message: "no frame in the requested window")
             }
             mustSeek = true
         }

@@ -66,6 +66,13 @@ import Testing
         #expect(kinds.contains("video") && kinds.contains("audio"))
         let decoded = try FFmpegTool.videoFrameTimes((out as NSString).appendingPathComponent(variant.uri))
         #expect(decoded.count == 100)
+
+        // The package opens as an asset through its HLS playlists.
+        let hlsAsset = Asset(path: result.multivariantPath)
+        let (hlsDuration, hlsTracks) = try await hlsAsset.load(.duration, .tracks)
+        #expect(abs(hlsDuration.seconds - 4) < 0.2)
+        #expect(hlsTracks.contains { $0.mediaType == .video && $0.codec == "h264" })
+        #expect(hlsTracks.filter { $0.mediaType == .audio }.compactMap(\.language).sorted() == ["eng", "fra"])
     }
 
     @Test func ladderEncodesEachRungNoTallerThanTheSource() async throws {
