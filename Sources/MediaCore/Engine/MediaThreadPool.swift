@@ -28,28 +28,29 @@ public final class MediaThreadPool: @unchecked Sendable {
     }
 
     /// Runs `body` on a pool thread and returns its result. If the calling task is cancelled,
-    /// the flag passed to `body` is set and a job that has not started yet ends with
-    /// `CancellationError` without running.
+    /// the flag passed to `body` is set; a job still waiting for a thread ends at once with
+    /// `CancellationError` and never runs.
     public func run<T: Sendable>(
         _ body: @escaping @Sendable (CancellationFlag) throws -> T
     ) async throws -> T {
         let flag = CancellationFlag()
+        let job = PendingJob<T>()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+                guard job.install(continuation) else { return }
                 enqueue {
-                    if flag.isCancelled {
-                        continuation.resume(throwing: CancellationError())
-                        return
-                    }
+                    guard job.start() else { return }
                     do {
-                        continuation.resume(returning: try body(flag))
+                        let value = try body(flag)
+                        job.finish(.success(value))
                     } catch {
-                        continuation.resume(throwing: flag.isCancelled ? CancellationError() : error)
+                        job.finish(.failure(flag.isCancelled ? CancellationError() : error))
                     }
                 }
             }
         } onCancel: {
             flag.cancel()
+            job.cancelIfWaiting()
         }
     }
 
@@ -73,6 +74,66 @@ public final class MediaThreadPool: @unchecked Sendable {
             }
             condition.unlock()
             job()
+        }
+    }
+}
+
+/// The continuation of one `run` call and whether its job is waiting, running or done, so
+/// that cancellation can answer a job that has not started yet.
+private final class PendingJob<T: Sendable>: @unchecked Sendable {
+    private enum State { case new, waiting, running, done }
+    private let lock = NSLock()
+    private var state = State.new
+    private var continuation: CheckedContinuation<T, any Error>?
+    private var cancelledEarly = false
+
+    /// Stores the continuation; false (after resuming it) when cancellation came first.
+    func install(_ continuation: CheckedContinuation<T, any Error>) -> Bool {
+        lock.lock()
+        if cancelledEarly {
+            state = .done
+            lock.unlock()
+            continuation.resume(throwing: CancellationError())
+            return false
+        }
+        self.continuation = continuation
+        state = .waiting
+        lock.unlock()
+        return true
+    }
+
+    /// Marks the job running; false when it was cancelled while waiting.
+    func start() -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        guard state == .waiting else { return false }
+        state = .running
+        return true
+    }
+
+    func finish(_ result: Result<T, any Error>) {
+        lock.lock()
+        let continuation = self.continuation
+        self.continuation = nil
+        state = .done
+        lock.unlock()
+        continuation?.resume(with: result)
+    }
+
+    func cancelIfWaiting() {
+        lock.lock()
+        switch state {
+        case .new:
+            cancelledEarly = true
+            lock.unlock()
+        case .waiting:
+            let continuation = self.continuation
+            self.continuation = nil
+            state = .done
+            lock.unlock()
+            continuation?.resume(throwing: CancellationError())
+        case .running, .done:
+            lock.unlock()
         }
     }
 }

@@ -9,25 +9,51 @@ enum FFmpegTool {
     }
 
     /// Runs a tool and returns its standard output; throws with standard error on failure.
+    /// Uses posix_spawn and waitpid so the tool has certainly exited (and finished writing
+    /// its files) when this returns.
     @discardableResult
     static func run(_ tool: String, _ arguments: [String]) throws -> Data {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [tool] + arguments
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let collected = DataCollector(output.fileHandleForReading)
-        let errorData = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let data = collected.finish()
-        guard process.terminationStatus == 0 else {
-            throw Failure(command: ([tool] + arguments).joined(separator: " "),
-                          output: String(decoding: errorData, as: UTF8.self))
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("ffmpeg-tool-\(UUID().uuidString)")
+        let outPath = scratch.path + ".out", errPath = scratch.path + ".err"
+        defer {
+            try? FileManager.default.removeItem(atPath: outPath)
+            try? FileManager.default.removeItem(atPath: errPath)
         }
-        return data
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        let argv = (["/usr/bin/env", tool] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, "/usr/bin/env", &actions, nil, argv, environ)
+        guard spawned == 0 else { throw Failure(command: tool, output: "spawn failed: \(spawned)") }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let output = (try? Data(contentsOf: URL(fileURLWithPath: outPath))) ?? Data()
+        let errors = (try? Data(contentsOf: URL(fileURLWithPath: errPath))) ?? Data()
+        // Exited normally with status 0: (status & 0x7f) == 0 and (status >> 8) & 0xff == 0.
+        guard status & 0x7f == 0, (status >> 8) & 0xff == 0 else {
+            throw Failure(command: ([tool] + arguments).joined(separator: " "), output: String(decoding: errors, as: UTF8.self))
+        }
+        return output
+    }
+
+    /// Runs ffmpeg on a thread of its own, so a long encode does not hold one of the few
+    /// cooperative threads other tests (with timing expectations) need.
+    static func ffmpegOffPool(_ arguments: [String]) async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            Thread.detachNewThread {
+                do {
+                    try ffmpeg(arguments)
+                    continuation.resume()
+                } catch {
+                    continuation.resume(throwing: error)
+                }
+            }
+        }
     }
 
     static func ffmpeg(_ arguments: [String]) throws {
@@ -52,21 +78,5 @@ enum FFmpegTool {
         let json = try probe(path, ["-show_streams"])
         let stream = (json["streams"] as? [[String: Any]])?.first ?? [:]
         return (stream["width"] as? Int ?? 0, stream["height"] as? Int ?? 0, stream["codec_name"] as? String ?? "")
-    }
-}
-
-/// Reads a pipe to its end on a background thread so a chatty child cannot block on it.
-private final class DataCollector: @unchecked Sendable {
-    private var data = Data()
-    private let done = DispatchSemaphore(value: 0)
-    init(_ handle: FileHandle) {
-        Thread.detachNewThread { [self] in
-            data = handle.readDataToEndOfFile()
-            done.signal()
-        }
-    }
-    func finish() -> Data {
-        done.wait()
-        return data
     }
 }

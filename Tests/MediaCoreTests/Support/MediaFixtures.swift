@@ -25,7 +25,7 @@ actor MediaFixtures {
         if let task = made[name] { return try await task.value }
         let path = directory.appendingPathComponent(name).path
         let task = Task.detached {
-            try FFmpegTool.ffmpeg(arguments(path))
+            try await FFmpegTool.ffmpegOffPool(arguments(path))
             return path
         }
         made[name] = task
