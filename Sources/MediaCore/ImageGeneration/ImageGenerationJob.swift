@@ -10,6 +10,8 @@ struct ImageGenerationJob: Sendable {
     let toleranceAfter: MediaTime
     let maximumSize: PixelSize?
     let appliesRotation: Bool
+    /// Receives the decoder's work counts when the job ends (tests and benchmarks).
+    var statistics: (@Sendable (ImageGenerationStatistics) -> Void)?
 
     func run(flag: CancellationFlag, yield: (GeneratedImage) -> Void) {
         var results = [GeneratedImage?](repeating: nil, count: times.count)
@@ -49,6 +51,10 @@ struct ImageGenerationJob: Sendable {
             return
         }
         let reader = sampler.reader
+        defer {
+            statistics?(ImageGenerationStatistics(seeks: sampler.seeks, decodedFrames: sampler.decodedFrames,
+                                                  keyframeOnlyDecodes: sampler.keyframeDecodes))
+        }
         let base = reader.timeBase
         for index in order {
             let time = times[index]
@@ -73,4 +79,11 @@ struct ImageGenerationJob: Sendable {
             }
         }
     }
+}
+
+/// How much decoding one run of `images(for:)` did.
+struct ImageGenerationStatistics: Sendable {
+    var seeks: Int
+    var decodedFrames: Int
+    var keyframeOnlyDecodes: Int
 }

@@ -16,6 +16,8 @@ public struct ImageGenerator: Sendable {
     public var maximumSize: PixelSize?
     /// Whether to turn the picture by the track's display rotation (phone video); true by default.
     public var appliesPreferredTrackTransform = true
+    /// Receives decoding statistics at the end of each run (tests and benchmarks).
+    var statistics: (@Sendable (ImageGenerationStatistics) -> Void)?
 
     public init(asset: Asset) {
         self.asset = asset
@@ -44,7 +46,7 @@ public struct ImageGenerator: Sendable {
         ImageSequence(job: ImageGenerationJob(
             source: asset.source, times: times,
             toleranceBefore: requestedTimeToleranceBefore, toleranceAfter: requestedTimeToleranceAfter,
-            maximumSize: maximumSize, appliesRotation: appliesPreferredTrackTransform),
+            maximumSize: maximumSize, appliesRotation: appliesPreferredTrackTransform, statistics: statistics),
             pool: asset.pool)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import MediaCore
 
@@ -191,5 +192,41 @@ import Testing
         let file = try await fromFile.image(at: time)
         #expect(memory.actualTime == file.actualTime)
         #expect(memory.image == file.image)
+    }
+}
+
+@Suite struct ImageGeneratorWorkTests {
+    func run(_ generator: ImageGenerator, _ times: [MediaTime]) async throws -> ImageGenerationStatistics {
+        let box = Mutex<ImageGenerationStatistics?>(nil)
+        var generator = generator
+        generator.statistics = { stats in box.withLock { $0 = stats } }
+        for await result in generator.images(for: times) { _ = try result.image }
+        return try #require(box.withLock { $0 })
+    }
+
+    @Test func aToleranceWithAKeyframeInsideDecodesOneFramePerImage() async throws {
+        var generator = ImageGenerator(asset: Asset(path: try await MediaFixtures.shared.counter()))
+        generator.setTolerance(MediaTime(seconds: 1))
+        // Keyframes every 2 s: each ±1 s window around 0.5, 1.5, ... 8.5 holds one.
+        let times = stride(from: 0.5, through: 8.5, by: 1.0).map { MediaTime(seconds: $0) }
+        let stats = try await run(generator, times)
+        #expect(stats.decodedFrames <= times.count)
+        #expect(stats.keyframeOnlyDecodes == stats.decodedFrames)
+        // 9.5 s: the last keyframe (8 s) is outside 8.5...10.5, so frames are decoded up to 8.5 s.
+        let past = try await run(generator, [MediaTime(seconds: 9.5)])
+        #expect(past.keyframeOnlyDecodes == 0 && past.decodedFrames >= 15)
+    }
+
+    @Test func nearbyExactTimesReuseTheDecoderInsteadOfSeeking() async throws {
+        var generator = ImageGenerator(asset: Asset(path: try await MediaFixtures.shared.counter()))
+        generator.setTolerance(.zero)
+        // Ten times inside one GOP (2.0 ... 3.9 s): one seek, then decoding continues.
+        let times = stride(from: 2.05, to: 4.0, by: 0.2).map { MediaTime(seconds: $0, preferredTimescale: 1000) }
+        let stats = try await run(generator, times)
+        #expect(stats.seeks == 1)
+        #expect(stats.decodedFrames <= 62, "decoded \(stats.decodedFrames) frames for one GOP")
+        // Shuffled requests are visited in ascending order all the same.
+        let shuffled = try await run(generator, times.shuffled())
+        #expect(shuffled.seeks == 1)
     }
 }
