@@ -117,3 +117,29 @@ import Testing
         #expect(master.iFrameVariants.isEmpty && master.imageVariants.isEmpty)
     }
 }
+
+@Suite struct PackagerTranscodeTests {
+    @Test func incompatibleCodecsAreTranscodedToH264AndAAC() async throws {
+        let source = MediaFixtures.shared.scratch("mpeg4-mp3.mkv")
+        try await FFmpegTool.ffmpegOffPool([
+            "-f", "lavfi", "-i", "testsrc2=s=256x144:r=25:d=3", "-f", "lavfi", "-i", "sine=frequency=300:duration=3",
+            "-c:v", "mpeg4", "-c:a", "libmp3lame", "-metadata:s:a:0", "language=spa", source])
+        let out = MediaFixtures.shared.scratch("package-transcode")
+        var options = PackagingOptions()
+        options.segmentDuration = 1
+        options.makesImagePlaylist = false
+        let result = try await Packager(asset: Asset(path: source), options: options).package(to: out)
+        #expect(result.renditions.map(\.method) == [.encoded, .encoded])
+        let text = try String(contentsOfFile: result.multivariantPath, encoding: .utf8)
+        let master = try #require(PlaylistParser.parse(text, options: .strict).playlist?.multivariant)
+        let variant = try #require(master.variants.first)
+        #expect(variant.attributes.codecs.first?.hasPrefix("avc1.") == true)
+        #expect(variant.attributes.codecs.last == "mp4a.40.2")
+        #expect(master.renditions.first?.language == "spa")
+        #expect(master.renditions.first?.channels?.count == 2)
+        let (width, height, codec) = try FFmpegTool.dimensions((out as NSString).appendingPathComponent(variant.uri))
+        #expect(codec == "h264" && width == 256 && height == 144)
+        let audio = try FFmpegTool.probe((out as NSString).appendingPathComponent("audio-1/stream.m3u8"), ["-show_streams"])
+        #expect((audio["streams"] as? [[String: Any]])?.first?["codec_name"] as? String == "aac")
+    }
+}
