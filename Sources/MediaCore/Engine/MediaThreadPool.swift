@@ -13,15 +13,20 @@ public final class MediaThreadPool: @unchecked Sendable {
 
     public let threadCount: Int
     private let condition = NSCondition()
-    private var jobs: [@Sendable () -> Void] = []
+    private var jobs: [(@Sendable () -> Void)?] = []
     private var head = 0
 
     public init(threadCount: Int, name: String = "marquee.media") {
         precondition(threadCount > 0, "a thread pool needs at least one thread")
         self.threadCount = threadCount
         for index in 0..<threadCount {
-            let thread = Thread { [self] in self.workLoop() }
-            thread.name = "\(name).\(index)"
+            let threadName = "\(name).\(index)"
+            let thread = Thread { [self] in
+                // Named from inside so the OS thread (top, gdb, /proc) carries the name too.
+                Thread.current.name = threadName
+                self.workLoop()
+            }
+            thread.name = threadName
             thread.stackSize = 8 << 20
             thread.start()
         }
@@ -66,7 +71,9 @@ public final class MediaThreadPool: @unchecked Sendable {
         while true {
             condition.lock()
             while head == jobs.count { condition.wait() }
-            let job = jobs[head]
+            let job = jobs[head]!
+            // Drop the queue's reference at once: a job's closure may hold large values.
+            jobs[head] = nil
             head += 1
             if head > 64 && head * 2 > jobs.count {
                 jobs.removeFirst(head)

@@ -52,20 +52,42 @@ public struct ImageGenerator: Sendable {
 }
 
 /// The async sequence `ImageGenerator.images(for:)` returns; each iteration runs the work anew.
+///
+/// The generator runs at most `bufferLimit` images ahead of the consumer, so a slow consumer
+/// (encoding full-size JPEGs, say) holds a few decoded pictures in memory, not all of them.
 public struct ImageSequence: AsyncSequence, Sendable {
     public typealias Element = GeneratedImage
     let job: ImageGenerationJob
     let pool: MediaThreadPool
+    static let bufferLimit = 4
 
-    public func makeAsyncIterator() -> AsyncStream<GeneratedImage>.Iterator {
+    public struct Iterator: AsyncIteratorProtocol {
+        var base: AsyncStream<GeneratedImage>.Iterator
+        let window: DeliveryWindow
+
+        public mutating func next() async -> GeneratedImage? {
+            let element = await base.next()
+            if element != nil { window.consumed() }
+            return element
+        }
+    }
+
+    public func makeAsyncIterator() -> Iterator {
         let flag = CancellationFlag()
+        let window = DeliveryWindow(limit: Self.bufferLimit)
         let (stream, continuation) = AsyncStream.makeStream(of: GeneratedImage.self)
-        continuation.onTermination = { _ in flag.cancel() }
+        continuation.onTermination = { _ in
+            flag.cancel()
+            window.close()
+        }
         let job = self.job
         pool.enqueue {
-            job.run(flag: flag) { continuation.yield($0) }
+            job.run(flag: flag) { result in
+                window.reserve(flag: flag)
+                continuation.yield(result)
+            }
             continuation.finish()
         }
-        return stream.makeAsyncIterator()
+        return Iterator(base: stream.makeAsyncIterator(), window: window)
     }
 }
