@@ -9,7 +9,10 @@ import CFFmpeg
 /// keyframe lies in between — and takes the first frame inside the window, or, when the
 /// window falls between two frames, the frame on screen at the window's start.
 final class FrameSampler {
-    let reader: FrameReader
+    private(set) var reader: FrameReader
+    /// Opens the source afresh, for demuxers that cannot seek back once they reached the end.
+    private let reopen: (() throws -> FrameReader)?
+    private var reopened = false
     /// The last decoded frame, still valid for the next request.
     private var previous: UnsafeMutablePointer<AVFrame>?
     private var previousValid = false
@@ -27,8 +30,9 @@ final class FrameSampler {
     private(set) var decodedFrames = 0
     private(set) var keyframeDecodes = 0
 
-    init(reader: FrameReader) {
+    init(reader: FrameReader, reopen: (() throws -> FrameReader)? = nil) {
         self.reader = reader
+        self.reopen = reopen
         previous = av_frame_alloc()
         pending = av_frame_alloc()
         scratch = av_frame_alloc()
@@ -105,6 +109,16 @@ final class FrameSampler {
         var lastError: (any Error)?
         while true {
             if mustSeek {
+                if candidateIndex >= candidates.count, !reopened, let reopen {
+                    // Last resort: decode from the beginning of a freshly opened source.
+                    reopened = true
+                    reader = try reopen()
+                    previousValid = false
+                    pendingValid = false
+                    positioned = true
+                    mustSeek = false
+                    continue
+                }
                 guard candidateIndex < candidates.count else {
                     if let lastError, !(lastError is MediaError && (lastError as! MediaError).kind == .seek) { throw lastError }
                     throw MediaError(.noFrame, url: reader.input.name, message: "no frame in the requested window")

@@ -41,7 +41,10 @@ struct ImageGenerationJob: Sendable {
         do {
             let input = try FormatInput(source: source, flag: flag)
             let reader = try FrameReader(input: input)
-            sampler = FrameSampler(reader: reader)
+            let source = self.source
+            sampler = FrameSampler(reader: reader) {
+                try FrameReader(input: FormatInput(source: source, flag: flag))
+            }
             let rotation = appliesRotation ? AssetInspection.displayRotation(reader.stream) : 0
             var aspect = reader.stream.pointee.sample_aspect_ratio
             if aspect.num <= 0 { aspect = reader.stream.pointee.codecpar.pointee.sample_aspect_ratio }

@@ -73,6 +73,16 @@ import Testing
         #expect(abs(hlsDuration.seconds - 4) < 0.2)
         #expect(hlsTracks.contains { $0.mediaType == .video && $0.codec == "h264" })
         #expect(hlsTracks.filter { $0.mediaType == .audio }.compactMap(\.language).sorted() == ["eng", "fra"])
+        // Thumbnails from the video variant's playlist (FFmpeg's HLS demuxer cannot seek back
+        // once a short playlist was read to its end; the generator reopens it).
+        var hlsGenerator = ImageGenerator(asset: Asset(path: (out as NSString).appendingPathComponent(variant.uri)))
+        hlsGenerator.setTolerance(.zero)
+        var hlsTimes: [Double] = []
+        for await result in hlsGenerator.images(for: [MediaTime(seconds: 1), MediaTime(seconds: 3)]) {
+            #expect(try result.image.size == PixelSize(width: 160, height: 90))
+            hlsTimes.append(try result.actualTime.seconds)
+        }
+        #expect(hlsTimes.count == 2 && abs(hlsTimes[0] - 1) < 0.05 && abs(hlsTimes[1] - 3) < 0.05, "\(hlsTimes)")
     }
 
     @Test func ladderEncodesEachRungNoTallerThanTheSource() async throws {
