@@ -3,10 +3,11 @@ import PackageDescription
 
 let package = Package(
     name: "Marquee",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "marquee", targets: ["marquee"]),
         .library(name: "HLS", targets: ["HLS"]),
+        .library(name: "MediaCore", targets: ["MediaCore"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -34,20 +35,30 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
+        // FFmpeg's libraries (libavformat, libavcodec, libavutil, libswscale, libswresample).
+        .systemLibrary(
+            name: "CFFmpeg",
+            pkgConfig: "libavformat libavcodec libavutil libswscale libswresample",
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev", "libswresample-dev"])]
+        ),
+        // Assets, thumbnails, compositions, resource loaders and packaging on FFmpeg.
+        .target(name: "MediaCore", dependencies: ["CFFmpeg", "HLS"]),
         .executableTarget(
             name: "marquee",
             dependencies: [
                 "HLS",
                 "Downloads",
+                "MediaCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
             ]
         ),
-        .executableTarget(name: "marquee-bench", dependencies: ["HLS"], path: "Benchmarks/marquee-bench"),
+        .executableTarget(name: "marquee-bench", dependencies: ["HLS", "MediaCore"], path: "Benchmarks/marquee-bench"),
         .testTarget(name: "HLSTests", dependencies: ["HLS"]),
         .testTarget(name: "DownloadsTests", dependencies: ["Downloads", "HLS"]),
+        .testTarget(name: "MediaCoreTests", dependencies: ["MediaCore"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,200 @@
+import CFFmpeg
+
+/// The re-encoding export: H.264 video fitted (letterboxed) into the render size and AAC
+/// stereo 48 kHz audio, with black frames and silence for empty segments. Runs on one pool
+/// thread.
+struct ReencodeExport {
+    let composition: MutableComposition
+    let videoComposition: VideoComposition
+    let path: String
+    let flag: CancellationFlag
+    let progress: @Sendable (Double) -> Void
+
+    static let sampleRate: Int32 = 48_000
+    static let videoTimeBase = AVRational(num: 1, den: 90_000)
+
+    func run() throws {
+        let output = try OutputFile(path: path, flag: flag)
+        var video: VideoEncoder?
+        var audio: AudioEncoder?
+        var items: [(CompositionTrackSegment, AssetTrack.MediaType)] = []
+        for track in composition.tracks {
+            switch track.mediaType {
+            case .video where video == nil:
+                video = try VideoEncoder(output: output, size: videoComposition.renderSize,
+                                         frameDuration: videoComposition.frameDuration, flag: flag)
+            case .audio where audio == nil:
+                audio = try AudioEncoder(output: output, flag: flag)
+            default:
+                continue
+            }
+            items += track.segments.map { ($0, track.mediaType) }
+        }
+        try output.writeHeader()
+        items.sort { $0.0.targetRange.start < $1.0.targetRange.start }
+        let total = max(composition.duration.seconds, 0.001)
+        for (segment, type) in items {
+            if type == .video { try video?.append(segment) } else { try audio?.append(segment) }
+            progress(min(0.99, segment.targetRange.end.seconds / total))
+        }
+        try video?.finish()
+        try audio?.finish()
+        try output.finish()
+    }
+}
+
+/// Encodes a composition's video track with libx264.
+final class VideoEncoder {
+    let output: OutputFile
+    let flag: CancellationFlag
+    let size: PixelSize
+    let frameDuration: MediaTime
+    let streamIndex: Int32
+    private var codec: UnsafeMutablePointer<AVCodecContext>?
+    private var frame: UnsafeMutablePointer<AVFrame>?
+    private var packet: UnsafeMutablePointer<AVPacket>?
+    private var scaler: OpaquePointer?
+    private var lastPTS: Int64 = Int64.min
+
+    init(output: OutputFile, size: PixelSize, frameDuration: MediaTime, flag: CancellationFlag) throws {
+        self.output = output
+        self.flag = flag
+        self.size = PixelSize(width: max(2, size.width), height: max(2, size.height))
+        self.frameDuration = frameDuration
+        guard let encoder = avcodec_find_encoder_by_name("libx264") ?? avcodec_find_encoder(AV_CODEC_ID_H264) else {
+            throw MediaError(.export, url: output.path, message: "no H.264 encoder in this FFmpeg")
+        }
+        codec = avcodec_alloc_context3(encoder)
+        frame = av_frame_alloc()
+        packet = av_packet_alloc()
+        guard let codec, let frame else { throw MediaError(.export, url: output.path, message: "out of memory") }
+        codec.pointee.width = Int32(self.size.width)
+        codec.pointee.height = Int32(self.size.height)
+        codec.pointee.pix_fmt = AV_PIX_FMT_YUV420P
+        codec.pointee.time_base = ReencodeExport.videoTimeBase
+        let fps = frameDuration.isNumeric && frameDuration > .zero ? 1 / frameDuration.seconds : 30
+        codec.pointee.framerate = av_d2q(fps, 100_000)
+        codec.pointee.gop_size = Int32((fps * 2).rounded())
+        codec.pointee.thread_count = 2
+        if output.needsGlobalHeader { codec.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
+        av_opt_set(codec.pointee.priv_data, "preset", "veryfast", 0)
+        av_opt_set(codec.pointee.priv_data, "crf", "21", 0)
+        var status = avcodec_open2(codec, encoder, nil)
+        if status < 0 { throw LibAV.error(.export, output.path, "cannot open H.264 encoder", status) }
+        let parameters = avcodec_parameters_alloc()
+        defer { var p = parameters; avcodec_parameters_free(&p) }
+        avcodec_parameters_from_context(parameters, codec)
+        let stream = try output.addStream(parameters: parameters!, timeBase: ReencodeExport.videoTimeBase)
+        stream.pointee.avg_frame_rate = codec.pointee.framerate
+        streamIndex = stream.pointee.index
+        frame.pointee.width = codec.pointee.width
+        frame.pointee.height = codec.pointee.height
+        frame.pointee.format = AV_PIX_FMT_YUV420P.rawValue
+        status = av_frame_get_buffer(frame, 0)
+        if status < 0 { throw LibAV.error(.export, output.path, "cannot allocate frame", status) }
+    }
+
+    deinit {
+        avcodec_free_context(&codec)
+        av_frame_free(&frame)
+        av_packet_free(&packet)
+        sws_freeContext(scaler)
+    }
+
+    func append(_ segment: CompositionTrackSegment) throws {
+        let targetStart = LibAV.timestamp(segment.targetRange.start, ReencodeExport.videoTimeBase)
+        let targetEnd = LibAV.timestamp(segment.targetRange.end, ReencodeExport.videoTimeBase)
+        guard let asset = segment.asset, let track = segment.sourceTrack else {
+            let step = max(1, LibAV.timestamp(frameDuration, ReencodeExport.videoTimeBase))
+            try blank()
+            var pts = targetStart
+            while pts < targetEnd {
+                try encode(pts: pts)
+                pts += step
+            }
+            return
+        }
+        let input = try FormatInput(source: asset.source, flag: flag)
+        let reader = try FrameReader(input: input, streamIndex: track.id)
+        let base = reader.timeBase
+        let start = LibAV.timestamp(segment.sourceRange.start, base)
+        let end = LibAV.timestamp(segment.sourceRange.end, base)
+        try reader.seek(to: start)
+        var decoded = av_frame_alloc()
+        defer { av_frame_free(&decoded) }
+        var held = false
+        while try reader.decodeNext(into: decoded!) {
+            let pts = FrameReader.timestamp(of: decoded!)
+            if pts >= end { break }
+            if pts + reader.nominalFrameDuration <= start { av_frame_unref(decoded); continue }
+            let shown = max(pts, start)
+            let outputPTS = targetStart + av_rescale_q(shown - start, base, ReencodeExport.videoTimeBase)
+            try draw(decoded!)
+            try encode(pts: outputPTS)
+            held = true
+            av_frame_unref(decoded)
+        }
+        if !held { try blank(); try encode(pts: targetStart) }
+    }
+
+    /// Fills the output frame with black.
+    private func blank() throws {
+        av_frame_make_writable(frame)
+        let height = Int(frame!.pointee.height)
+        memset(frame!.pointee.data.0!, 16, Int(frame!.pointee.linesize.0) * height)
+        memset(frame!.pointee.data.1!, 128, Int(frame!.pointee.linesize.1) * (height + 1) / 2)
+        memset(frame!.pointee.data.2!, 128, Int(frame!.pointee.linesize.2) * (height + 1) / 2)
+    }
+
+    /// Scales `source` into the output frame, fitted with black bars.
+    private func draw(_ source: UnsafeMutablePointer<AVFrame>) throws {
+        try blank()
+        var displayWidth = Double(source.pointee.width)
+        let sar = source.pointee.sample_aspect_ratio
+        if sar.num > 0 && sar.den > 0 { displayWidth *= Double(sar.num) / Double(sar.den) }
+        let scale = min(Double(size.width) / displayWidth, Double(size.height) / Double(source.pointee.height))
+        let width = max(2, Int(displayWidth * scale) & ~1), height = max(2, Int(Double(source.pointee.height) * scale) & ~1)
+        let x = ((size.width - width) / 2) & ~1, y = ((size.height - height) / 2) & ~1
+        scaler = sws_getCachedContext(scaler, source.pointee.width, source.pointee.height,
+                                      AVPixelFormat(rawValue: source.pointee.format), Int32(width), Int32(height),
+                                      AV_PIX_FMT_YUV420P, SWS_BICUBIC, nil, nil, nil)
+        guard let scaler else { throw MediaError(.export, url: output.path, message: "cannot convert video frame") }
+        let target = frame!.pointee
+        var planes: [UnsafeMutablePointer<UInt8>?] = [
+            target.data.0! + y * Int(target.linesize.0) + x,
+            target.data.1! + (y / 2) * Int(target.linesize.1) + x / 2,
+            target.data.2! + (y / 2) * Int(target.linesize.2) + x / 2, nil]
+        var strides: [Int32] = [target.linesize.0, target.linesize.1, target.linesize.2, 0]
+        _ = withUnsafePointer(to: &source.pointee.data) { data in
+            withUnsafePointer(to: &source.pointee.linesize) { linesize in
+                data.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: 8) { data in
+                    linesize.withMemoryRebound(to: Int32.self, capacity: 8) { linesize in
+                        sws_scale(scaler, data, linesize, 0, source.pointee.height, &planes, &strides)
+                    }
+                }
+            }
+        }
+    }
+
+    private func encode(pts: Int64) throws {
+        guard pts > lastPTS else { return }
+        lastPTS = pts
+        frame!.pointee.pts = pts
+        try send(frame)
+    }
+
+    func finish() throws { try send(nil) }
+
+    private func send(_ frame: UnsafeMutablePointer<AVFrame>?) throws {
+        try flag.check()
+        var status = avcodec_send_frame(codec, frame)
+        if status < 0 && status != LibAV.eof { throw LibAV.error(.export, output.path, "cannot encode video", status) }
+        while true {
+            status = avcodec_receive_packet(codec, packet)
+            if status == LibAV.eagain || status == LibAV.eof { return }
+            if status < 0 { throw LibAV.error(.export, output.path, "cannot encode video", status) }
+            try output.write(packet!, stream: streamIndex, timeBase: codec!.pointee.time_base)
+            av_packet_unref(packet)
+        }
+    }
+}

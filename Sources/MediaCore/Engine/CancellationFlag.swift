@@ -1,0 +1,20 @@
+import Synchronization
+
+/// A one-way flag set when the Swift task that owns some libav* work is cancelled.
+///
+/// FFmpeg polls it through the AVIO interrupt callback during blocking reads and MediaCore's
+/// decode loops check it between packets, so cancellation ends slow work promptly.
+public final class CancellationFlag: Sendable {
+    private let state = Atomic<Bool>(false)
+
+    public init() {}
+
+    public var isCancelled: Bool { state.load(ordering: .relaxed) }
+
+    public func cancel() { state.store(true, ordering: .relaxed) }
+
+    /// Throws `CancellationError` once the flag is set.
+    public func check() throws(CancellationError) {
+        if isCancelled { throw CancellationError() }
+    }
+}

@@ -1,0 +1,127 @@
+import CFFmpeg
+import Foundation
+
+/// Writes one stream of a source as a CMAF (fMP4) HLS media playlist with libavformat's HLS
+/// muxer: by copying packets, copying only keyframes (for I-frame playlists), or through the
+/// export encoders. Runs on one pool thread.
+enum HLSSegmenter {
+    /// Muxer options for a VOD fMP4 playlist in `directory`.
+    static func options(directory: String, segmentDuration: Double, singleFramesSegments: Bool = false) -> [String: String] {
+        [
+            "hls_segment_type": "fmp4",
+            "hls_time": singleFramesSegments ? "0.001" : String(segmentDuration),
+            "hls_playlist_type": "vod",
+            "hls_list_size": "0",
+            "hls_segment_filename": (directory as NSString).appendingPathComponent("segment-%05d.m4s"),
+            "hls_fmp4_init_filename": "init.mp4",
+            "hls_flags": "independent_segments",
+        ]
+    }
+
+    /// Copies stream `index` of `source` into `directory/stream.m3u8`. With `keyframesOnly`
+    /// every keyframe becomes its own segment (an I-frame rendition).
+    static func copy(source: AssetSource, streamIndex index: Int, directory: String, segmentDuration: Double,
+                     keyframesOnly: Bool = false, flag: CancellationFlag) throws -> String {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let playlist = (directory as NSString).appendingPathComponent("stream.m3u8")
+        let input = try FormatInput(source: source, flag: flag)
+        guard index < input.streams.count else {
+            throw MediaError(.packaging, url: input.name, message: "no stream #\(index)")
+        }
+        let stream = input.streams[index]
+        let output = try OutputFile(path: playlist, format: "hls", flag: flag)
+        let outputStream = try output.addStream(parameters: stream.pointee.codecpar, timeBase: stream.pointee.time_base)
+        if stream.pointee.codecpar.pointee.codec_id == AV_CODEC_ID_HEVC {
+            outputStream.pointee.codecpar.pointee.codec_tag = fourCC("hvc1")
+        }
+        outputStream.pointee.avg_frame_rate = stream.pointee.avg_frame_rate
+        outputStream.pointee.r_frame_rate = stream.pointee.r_frame_rate
+        try output.writeHeader(options: options(directory: directory, segmentDuration: segmentDuration,
+                                                singleFramesSegments: keyframesOnly))
+        var packet = av_packet_alloc()
+        defer { av_packet_free(&packet) }
+        // Asset time zero is the container's start, so all renditions stay in step.
+        let formatStart = input.formatContext.pointee.start_time
+        let start = formatStart == LibAV.noPTS ? 0
+            : av_rescale_q(formatStart, AVRational(num: 1, den: cff_time_base()), stream.pointee.time_base)
+        var lastKeyframePTS: Int64?
+        var pendingKeyframe: UnsafeMutablePointer<AVPacket>? = nil
+        defer { av_packet_free(&pendingKeyframe) }
+        while true {
+            try flag.check()
+            let read = av_read_frame(input.formatContext, packet)
+            if read < 0 {
+                if flag.isCancelled { throw CancellationError() }
+                break
+            }
+            defer { av_packet_unref(packet) }
+            guard packet!.pointee.stream_index == Int32(index) else { continue }
+            if packet!.pointee.pts != LibAV.noPTS { packet!.pointee.pts -= start }
+            if packet!.pointee.dts != LibAV.noPTS { packet!.pointee.dts -= start }
+            packet!.pointee.pos = -1
+            if keyframesOnly {
+                guard packet!.pointee.flags & AV_PKT_FLAG_KEY != 0 else { continue }
+                // Each keyframe lasts until the next one, so segment durations are the gaps.
+                if let held = pendingKeyframe, let last = lastKeyframePTS {
+                    held.pointee.duration = max(1, packet!.pointee.pts - last)
+                    try output.write(held, stream: 0, timeBase: stream.pointee.time_base)
+                }
+                if pendingKeyframe == nil { pendingKeyframe = av_packet_alloc() }
+                av_packet_unref(pendingKeyframe)
+                av_packet_ref(pendingKeyframe, packet)
+                lastKeyframePTS = packet!.pointee.pts
+                continue
+            }
+            try output.write(packet!, stream: 0, timeBase: stream.pointee.time_base)
+        }
+        if let held = pendingKeyframe, held.pointee.size > 0 {
+            let formatDuration = input.formatContext.pointee.duration
+            let end = stream.pointee.duration != LibAV.noPTS ? stream.pointee.duration
+                : formatDuration != LibAV.noPTS
+                    ? av_rescale_q(formatDuration, AVRational(num: 1, den: cff_time_base()), stream.pointee.time_base)
+                    : held.pointee.pts + 1
+            held.pointee.duration = max(1, end - held.pointee.pts)
+            try output.write(held, stream: 0, timeBase: stream.pointee.time_base)
+        }
+        try output.finish()
+        return playlist
+    }
+
+    /// Encodes the video track (H.264 at `size`) into `directory/stream.m3u8`.
+    static func encodeVideo(asset: Asset, track: AssetTrack, duration: MediaTime, size: PixelSize, frameDuration: MediaTime, directory: String,
+                            segmentDuration: Double, flag: CancellationFlag) throws -> String {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let playlist = (directory as NSString).appendingPathComponent("stream.m3u8")
+        let output = try OutputFile(path: playlist, format: "hls", flag: flag)
+        let encoder = try VideoEncoder(output: output, size: size, frameDuration: frameDuration, flag: flag)
+        try output.writeHeader(options: options(directory: directory, segmentDuration: segmentDuration))
+        try encoder.append(wholeTrack(asset, track, duration))
+        try encoder.finish()
+        try output.finish()
+        return playlist
+    }
+
+    /// Encodes an audio track as AAC stereo into `directory/stream.m3u8`.
+    static func encodeAudio(asset: Asset, track: AssetTrack, duration: MediaTime, directory: String, segmentDuration: Double,
+                            flag: CancellationFlag) throws -> String {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let playlist = (directory as NSString).appendingPathComponent("stream.m3u8")
+        let output = try OutputFile(path: playlist, format: "hls", flag: flag)
+        let encoder = try AudioEncoder(output: output, flag: flag)
+        try output.writeHeader(options: options(directory: directory, segmentDuration: segmentDuration))
+        try encoder.append(wholeTrack(asset, track, duration))
+        try encoder.finish()
+        try output.finish()
+        return playlist
+    }
+
+    private static func wholeTrack(_ asset: Asset, _ track: AssetTrack, _ duration: MediaTime) -> CompositionTrackSegment {
+        let range = MediaTimeRange(start: .zero, duration: track.timeRange.duration.isNumeric ? track.timeRange.end : duration)
+        return CompositionTrackSegment(asset: asset, sourceTrack: track, sourceRange: range, targetRange: range)
+    }
+
+    static func fourCC(_ text: String) -> UInt32 {
+        let bytes = Array(text.utf8)
+        return UInt32(bytes[0]) | UInt32(bytes[1]) << 8 | UInt32(bytes[2]) << 16 | UInt32(bytes[3]) << 24
+    }
+}

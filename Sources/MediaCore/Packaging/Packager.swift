@@ -1,0 +1,167 @@
+import CFFmpeg
+import Foundation
+import HLS
+
+/// Turns a media file into CMAF (fMP4) HLS: a multivariant playlist with video variants,
+/// every audio track as an `EXT-X-MEDIA` rendition, text subtitles as WebVTT renditions, and
+/// I-frame and image (trick-play) playlists.
+///
+/// Video and audio are copied when their codecs are HLS-compatible (H.264, HEVC; AAC, AC-3,
+/// E-AC-3) and encoded otherwise (H.264, AAC); a ladder encodes one H.264 variant per
+/// height. BANDWIDTH, AVERAGE-BANDWIDTH, CODECS, RESOLUTION, FRAME-RATE and VIDEO-RANGE are
+/// computed from the written files, and every playlist is checked with the `HLS` parser in
+/// strict mode before the result is returned.
+public struct Packager: Sendable {
+    public let asset: Asset
+    public var options: PackagingOptions
+
+    static let copyableVideo: Set<String> = ["h264", "hevc"]
+    static let copyableAudio: Set<String> = ["aac", "ac3", "eac3"]
+
+    public init(asset: Asset, options: PackagingOptions = PackagingOptions()) {
+        self.asset = asset
+        self.options = options
+    }
+
+    /// Writes the package into `directory` (created if needed) and returns what was written.
+    public func package(to directory: String, progress: @escaping @Sendable (Double) -> Void = { _ in }) async throws -> PackagingResult {
+        let (tracks, duration) = try await asset.load(.tracks, .duration)
+        guard duration.isNumeric, duration > .zero else {
+            throw MediaError(.packaging, url: asset.source.displayName, message: "only media with a known duration can be packaged")
+        }
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let pool = asset.pool
+        let source = asset.source
+        let asset = self.asset
+        let options = self.options
+        let segmentDuration = options.segmentDuration
+        @Sendable func path(_ relative: String) -> String { (directory as NSString).appendingPathComponent(relative) }
+
+        let video = tracks.first { $0.mediaType == .video && !$0.isAttachedPicture }
+        let audios = tracks.filter { $0.mediaType == .audio }
+        let subtitles = tracks.filter { $0.mediaType == .subtitle && WebVTTWriter.textCodecs.contains($0.codec) }
+        guard video != nil || !audios.isEmpty else {
+            throw MediaError(.packaging, url: source.displayName, message: "no audio or video track to package")
+        }
+        var renditions: [PackagingResult.Rendition] = []
+        var steps = Double((video == nil ? 0 : (options.ladder?.count ?? 1) + 2) + audios.count + subtitles.count)
+        steps = max(steps, 1)
+        var done = 0.0
+        func advance() { done += 1; progress(min(0.99, done / steps)) }
+
+        // Video variants.
+        struct VideoOutput { var relative: String; var size: PixelSize; var frameRate: Double? }
+        var videoOutputs: [VideoOutput] = []
+        if let video, let natural = video.naturalSize {
+            let display = video.presentationSize ?? natural
+            let frameRate = video.nominalFrameRate
+            let frameDuration = frameRate.map { MediaTime(value: 1000, timescale: Int32(($0 * 1000).rounded())) } ?? MediaTime(value: 1, timescale: 30)
+            if let ladder = options.ladder, !ladder.isEmpty {
+                var heights = ladder.filter { $0 <= display.height }.sorted(by: >)
+                if heights.isEmpty { heights = [display.height] }
+                for height in heights {
+                    let width = max(2, Int((Double(display.width) * Double(height) / Double(display.height)).rounded()) & ~1)
+                    let size = PixelSize(width: width, height: height & ~1)
+                    let relative = "video-\(size.height)/stream.m3u8"
+                    _ = try await pool.run { flag in
+                        try HLSSegmenter.encodeVideo(asset: asset, track: video, duration: duration, size: size, frameDuration: frameDuration,
+                                                     directory: path("video-\(size.height)"), segmentDuration: segmentDuration, flag: flag)
+                    }
+                    videoOutputs.append(VideoOutput(relative: relative, size: size, frameRate: frameRate))
+                    renditions.append(.init(kind: .video, playlist: relative, method: .encoded, sourceTrack: video.id))
+                    advance()
+                }
+            } else if Self.copyableVideo.contains(video.codec) {
+                _ = try await pool.run { flag in
+                    try HLSSegmenter.copy(source: source, streamIndex: video.id, directory: path("video"),
+                                          segmentDuration: segmentDuration, flag: flag)
+                }
+                videoOutputs.append(VideoOutput(relative: "video/stream.m3u8", size: display, frameRate: frameRate))
+                renditions.append(.init(kind: .video, playlist: "video/stream.m3u8", method: .copied, sourceTrack: video.id))
+                advance()
+            } else {
+                let size = PixelSize(width: display.width & ~1, height: display.height & ~1)
+                _ = try await pool.run { flag in
+                    try HLSSegmenter.encodeVideo(asset: asset, track: video, duration: duration, size: size, frameDuration: frameDuration,
+                                                 directory: path("video"), segmentDuration: segmentDuration, flag: flag)
+                }
+                videoOutputs.append(VideoOutput(relative: "video/stream.m3u8", size: size, frameRate: frameRate))
+                renditions.append(.init(kind: .video, playlist: "video/stream.m3u8", method: .encoded, sourceTrack: video.id))
+                advance()
+            }
+        }
+
+        // Audio renditions.
+        var audioRelatives: [String] = []
+        for (index, audio) in audios.enumerated() {
+            let folder = "audio-\(index + 1)"
+            let copy = Self.copyableAudio.contains(audio.codec)
+            _ = try await pool.run { flag in
+                copy
+                    ? try HLSSegmenter.copy(source: source, streamIndex: audio.id, directory: path(folder),
+                                            segmentDuration: segmentDuration, flag: flag)
+                    : try HLSSegmenter.encodeAudio(asset: asset, track: audio, duration: duration, directory: path(folder),
+                                                   segmentDuration: segmentDuration, flag: flag)
+            }
+            audioRelatives.append("\(folder)/stream.m3u8")
+            renditions.append(.init(kind: .audio, playlist: "\(folder)/stream.m3u8", method: copy ? .copied : .encoded, sourceTrack: audio.id))
+            advance()
+        }
+
+        // Subtitle renditions: one WebVTT file each, in a one-segment playlist.
+        var subtitleRelatives: [String] = []
+        for (index, subtitle) in subtitles.enumerated() {
+            let folder = "subtitles-\(index + 1)"
+            try FileManager.default.createDirectory(atPath: path(folder), withIntermediateDirectories: true)
+            try await pool.run { flag in
+                try WebVTTWriter.convert(source: source, streamIndex: subtitle.id, to: path("\(folder)/subtitles.vtt"), flag: flag)
+            }
+            var playlist = MediaPlaylist()
+            playlist.version = 7
+            playlist.playlistType = .vod
+            playlist.endList = true
+            playlist.targetDuration = Int(duration.seconds.rounded(.up))
+            playlist.segments = [MediaSegment(uri: "subtitles.vtt", duration: duration.seconds)]
+            try PlaylistWriter.write(playlist).write(toFile: path("\(folder)/stream.m3u8"), atomically: true, encoding: .utf8)
+            subtitleRelatives.append("\(folder)/stream.m3u8")
+            renditions.append(.init(kind: .subtitle, playlist: "\(folder)/stream.m3u8", method: .encoded, sourceTrack: subtitle.id))
+            advance()
+        }
+
+        // I-frame playlist from the first (largest) video variant.
+        var iFrameRelative: String?
+        if options.makesIFramePlaylist, let top = videoOutputs.first {
+            let variantPlaylist = path(top.relative)
+            _ = try await pool.run { flag in
+                try HLSSegmenter.copy(source: .url(URL(fileURLWithPath: variantPlaylist)), streamIndex: 0,
+                                      directory: path("iframes"), segmentDuration: segmentDuration, keyframesOnly: true, flag: flag)
+            }
+            let text = try String(contentsOfFile: path("iframes/stream.m3u8"), encoding: .utf8)
+            guard var playlist = PlaylistParser.parse(text, options: .strict).playlist?.media else {
+                throw MediaError(.packaging, url: path("iframes/stream.m3u8"), message: "FFmpeg's I-frame segment playlist does not parse")
+            }
+            playlist.iFramesOnly = true
+            playlist.version = 7
+            try PlaylistWriter.write(playlist).write(toFile: path("iframes/iframes.m3u8"), atomically: true, encoding: .utf8)
+            try? FileManager.default.removeItem(atPath: path("iframes/stream.m3u8"))
+            iFrameRelative = "iframes/iframes.m3u8"
+            advance()
+        }
+
+        // Image playlist and WebVTT sprites.
+        var tiles: ThumbnailTiles.Output?
+        if options.makesImagePlaylist, video != nil {
+            tiles = try await ThumbnailTiles.make(asset: asset, duration: duration, options: options, directory: path("images"))
+            advance()
+        }
+
+        let result = try await MultivariantBuilder(
+            directory: directory, video: video, audios: audios, subtitles: subtitles,
+            videoRelatives: videoOutputs.map { ($0.relative, $0.size, $0.frameRate) },
+            audioRelatives: audioRelatives, subtitleRelatives: subtitleRelatives,
+            iFrameRelative: iFrameRelative, tiles: tiles, pool: pool).build()
+        progress(1)
+        return PackagingResult(directory: directory, multivariantPath: result.path, multivariant: result.playlist,
+                               renditions: renditions, warnings: result.warnings)
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import HLS
+
+/// Trick-play thumbnails for players: JPEG tile sheets with an image media playlist
+/// (`EXT-X-IMAGES-ONLY` + `EXT-X-TILES`) and a WebVTT track pointing into the sheets
+/// (`sheet.jpg#xywh=…`).
+enum ThumbnailTiles {
+    struct Output {
+        var playlistPath: String
+        var tileSize: PixelSize
+        var peakBitRate: Int
+        var averageBitRate: Int
+    }
+
+    static func make(asset: Asset, duration: MediaTime, options: PackagingOptions, directory: String) async throws -> Output? {
+        guard duration.isNumeric, duration.seconds > 0 else { return nil }
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let interval = options.thumbnailInterval
+        let times = stride(from: 0.0, to: duration.seconds, by: interval).map { MediaTime(seconds: $0, preferredTimescale: 1000) }
+        var generator = ImageGenerator(asset: asset)
+        generator.maximumSize = PixelSize(width: options.thumbnailWidth, height: 0)
+        generator.setTolerance(MediaTime(seconds: interval / 2, preferredTimescale: 1000))
+        var images: [VideoImage] = []
+        for await result in generator.images(for: times) {
+            guard let image = try? result.image else { continue }
+            images.append(image)
+        }
+        guard let first = images.first else { return nil }
+        // Pictures that came out another size (a stream change) are fitted to the first's.
+        let tile = first.size
+        let perSheet = options.tileColumns * options.tileRows
+        var playlist = MediaPlaylist()
+        playlist.version = 7
+        playlist.imagesOnly = true
+        playlist.playlistType = .vod
+        playlist.endList = true
+        var vtt = "WEBVTT\n\n"
+        var peak = 0, totalBytes = 0
+        for (sheetIndex, start) in stride(from: 0, to: images.count, by: perSheet).enumerated() {
+            let chunk = Array(images[start..<min(images.count, start + perSheet)])
+            var pixels = [UInt8](repeating: 0, count: tile.width * options.tileColumns * tile.height * options.tileRows * 3)
+            let sheetWidth = tile.width * options.tileColumns
+            for (index, image) in chunk.enumerated() {
+                let column = index % options.tileColumns, row = index / options.tileColumns
+                for y in 0..<min(tile.height, image.height) {
+                    let source = y * image.width * 3
+                    let target = ((row * tile.height + y) * sheetWidth + column * tile.width) * 3
+                    let count = min(tile.width, image.width) * 3
+                    pixels.replaceSubrange(target..<target + count, with: image.pixels[source..<source + count])
+                }
+            }
+            let sheet = VideoImage(width: sheetWidth, height: tile.height * options.tileRows, pixels: pixels)
+            let data = try await sheet.encoded(as: .jpeg(quality: 0.7))
+            let name = String(format: "tiles-%05d.jpg", sheetIndex + 1)
+            try Data(data).write(to: URL(fileURLWithPath: (directory as NSString).appendingPathComponent(name)))
+            let sheetStart = Double(start) * interval
+            let sheetDuration = min(Double(chunk.count) * interval, duration.seconds - sheetStart)
+            var segment = MediaSegment(uri: name, duration: sheetDuration)
+            segment.tiles = Tiles(resolution: Resolution(width: tile.width, height: tile.height),
+                                  columns: options.tileColumns, rows: options.tileRows, duration: interval)
+            playlist.segments.append(segment)
+            peak = max(peak, Int(Double(data.count * 8) / max(sheetDuration, 0.001)))
+            totalBytes += data.count
+            for index in chunk.indices {
+                let cueStart = sheetStart + Double(index) * interval
+                let cueEnd = min(cueStart + interval, duration.seconds)
+                let x = (index % options.tileColumns) * tile.width, y = (index / options.tileColumns) * tile.height
+                vtt += "\(WebVTTWriter.timestamp(cueStart)) --> \(WebVTTWriter.timestamp(cueEnd))\n"
+                vtt += "\(name)#xywh=\(x),\(y),\(tile.width),\(tile.height)\n\n"
+            }
+        }
+        playlist.targetDuration = Int((playlist.segments.map(\.duration).max() ?? interval).rounded(.up))
+        let path = (directory as NSString).appendingPathComponent("images.m3u8")
+        try PlaylistWriter.write(playlist).write(toFile: path, atomically: true, encoding: .utf8)
+        try vtt.write(toFile: (directory as NSString).appendingPathComponent("thumbnails.vtt"), atomically: true, encoding: .utf8)
+        return Output(playlistPath: path, tileSize: tile, peakBitRate: peak,
+                      averageBitRate: Int(Double(totalBytes * 8) / duration.seconds))
+    }
+}

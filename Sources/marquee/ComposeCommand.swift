@@ -1,0 +1,67 @@
+import ArgumentParser
+import Foundation
+import MediaCore
+
+/// `marquee compose`: joins time ranges of media files into one MP4.
+struct ComposeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "compose",
+        abstract: "Join ranges of media files into an MP4 (stream copy when possible, re-encode otherwise).")
+
+    @Option(name: .customLong("insert"), help: "SRC@START-END in seconds, appended in order; repeat for more.")
+    var inserts: [String] = []
+
+    @Option(help: "Output MP4 file.")
+    var out: String
+
+    @Flag(help: "Re-encode even when the ranges could be copied.")
+    var reencode = false
+
+    @Flag(help: "Print progress and the result as JSON lines.")
+    var json = false
+
+    func validate() throws {
+        if inserts.isEmpty { throw ValidationError("give at least one --insert SRC@START-END") }
+        for insert in inserts where Self.parse(insert) == nil {
+            throw ValidationError("cannot read \(insert); expected SRC@START-END, such as movie.mp4@10-20.5")
+        }
+    }
+
+    static func parse(_ text: String) -> (source: String, range: MediaTimeRange)? {
+        guard let at = text.lastIndex(of: "@") else { return nil }
+        let bounds = text[text.index(after: at)...].split(separator: "-")
+        guard bounds.count == 2, let start = Double(bounds[0]), let end = Double(bounds[1]), end > start, start >= 0 else {
+            return nil
+        }
+        return (String(text[..<at]), MediaTimeRange(start: MediaTime(seconds: start, preferredTimescale: 1000),
+                                                    end: MediaTime(seconds: end, preferredTimescale: 1000)))
+    }
+
+    func run() async throws {
+        var composition = MutableComposition()
+        var assets: [String: Asset] = [:]
+        do {
+            for insert in inserts {
+                let (source, range) = Self.parse(insert)!
+                let asset = assets[source] ?? MediaSourceArgument.asset(source)
+                assets[source] = asset
+                try await composition.insertTimeRange(range, of: asset, at: composition.duration)
+            }
+            let exporter = CompositionExporter(composition: composition)
+            let bar = ProgressState(json: json)
+            let outcome = try await exporter.export(to: out, forceReencode: reencode) { bar.update($0) }
+            bar.clear()
+            if json {
+                let payload: [String: Any] = ["out": out, "method": outcome.method.rawValue, "reasons": outcome.reasons,
+                                              "duration": composition.duration.seconds]
+                print(String(decoding: try JSONSerialization.data(withJSONObject: payload, options: [.sortedKeys, .withoutEscapingSlashes]), as: UTF8.self))
+            } else {
+                print("\(out): \(String(format: "%.3f", composition.duration.seconds)) s by \(outcome.method == .streamCopy ? "stream copy" : "re-encoding")")
+                for reason in outcome.reasons { print("  re-encoded because \(reason)") }
+            }
+        } catch let error as MediaError {
+            FileHandle.standardError.write(Data("marquee compose: \(error)\n".utf8))
+            throw ExitCode(2)
+        }
+    }
+}

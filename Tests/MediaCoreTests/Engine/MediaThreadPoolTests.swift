@@ -1,0 +1,57 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import MediaCore
+
+@Suite struct MediaThreadPoolTests {
+    final class Payload: Sendable {}
+
+    static func currentThreadName() -> String {
+        // The kernel's name for the calling thread (Linux).
+        ((try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)) ?? "")
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    @Test func workRunsOnThePoolsOwnNamedThreads() async throws {
+        let pool = MediaThreadPool(threadCount: 2, name: "test.pool")
+        let names = try await withThrowingTaskGroup(of: String.self) { group in
+            for _ in 0..<6 { group.addTask { try await pool.run { _ in Self.currentThreadName() } } }
+            return try await group.reduce(into: Set<String>()) { $0.insert($1) }
+        }
+        #expect(!names.isEmpty && names.isSubset(of: ["test.pool.0", "test.pool.1"]), "\(names)")
+    }
+
+    @Test func finishedJobsReleaseWhatTheyCaptured() async throws {
+        let pool = MediaThreadPool(threadCount: 1)
+        weak var released: Payload?
+        do {
+            let payload = Payload()
+            released = payload
+            try await pool.run { _ in _ = payload }
+        }
+        // The queue must not keep the closure (and a captured decoded image) alive.
+        try await pool.run { _ in }
+        #expect(released == nil)
+    }
+
+    @Test func aJobWaitingForAThreadIsCancelledAtOnceAndNeverRuns() async throws {
+        let pool = MediaThreadPool(threadCount: 1)
+        let secondRan = Atomic<Bool>(false)
+        let blocker = Task {
+            try await pool.run { flag in
+                let end = Date().addingTimeInterval(1.5)
+                while Date() < end && !flag.isCancelled { usleep(5_000) }
+            }
+        }
+        try await Task.sleep(for: .milliseconds(50))
+        let waiting = Task { try await pool.run { _ in secondRan.store(true, ordering: .relaxed) } }
+        try await Task.sleep(for: .milliseconds(50))
+        let started = ContinuousClock.now
+        waiting.cancel()
+        await #expect(throws: CancellationError.self) { try await waiting.value }
+        #expect(ContinuousClock.now - started < .milliseconds(500))
+        try await blocker.value
+        try await pool.run { _ in }
+        #expect(secondRan.load(ordering: .relaxed) == false)
+    }
+}

@@ -1,0 +1,155 @@
+import Foundation
+import HLS
+import Testing
+@testable import MediaCore
+
+@Suite struct PackagerTests {
+    /// Every playlist the package links to, parsed strictly.
+    func strictlyParse(_ path: String) throws -> Playlist {
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let result = PlaylistParser.parse(text, options: .strict)
+        #expect(result.errors.isEmpty, "\(path): \(result.errors)")
+        return try #require(result.playlist)
+    }
+
+    @Test func copiedPackageIsStrictValidAndPlaysWithFFprobe() async throws {
+        let source = try await MediaFixtures.shared.multiLanguage()
+        let out = MediaFixtures.shared.scratch("package-copy")
+        var options = PackagingOptions()
+        options.segmentDuration = 2
+        options.thumbnailInterval = 1
+        let result = try await Packager(asset: Asset(path: source), options: options).package(to: out)
+        #expect(result.renditions.filter { $0.kind == .video }.map(\.method) == [.copied])
+        #expect(result.renditions.filter { $0.kind == .audio }.count == 2)
+
+        let master = try #require(try strictlyParse(result.multivariantPath).multivariant)
+        let audio = master.renditions.filter { $0.type == .audio }
+        #expect(audio.map(\.language) == ["eng", "fra"])
+        #expect(audio.map { $0.channels?.count } == [2, 6])
+        #expect(audio.first?.isDefault == true)
+        let subtitles = master.renditions.filter { $0.type == .subtitles }
+        #expect(subtitles.map(\.language) == ["eng", "ger"])
+        let variant = try #require(master.variants.first)
+        #expect(variant.attributes.resolution == Resolution(width: 160, height: 90))
+        #expect(variant.attributes.codecs.first?.hasPrefix("avc1.") == true)
+        #expect(variant.attributes.codecs.contains("mp4a.40.2"))
+        #expect(variant.frameRate == 25)
+        #expect(variant.attributes.videoRange == .sdr)
+        let bandwidth = try #require(variant.attributes.bandwidth)
+        let average = try #require(variant.attributes.averageBandwidth)
+        #expect(average <= bandwidth && average > 50_000)
+        #expect(master.iFrameVariants.count == 1)
+        #expect(master.imageVariants.count == 1)
+
+        for relative in [variant.uri] + master.renditions.compactMap(\.uri) + master.iFrameVariants.map(\.uri) + master.imageVariants.map(\.uri) {
+            _ = try strictlyParse((out as NSString).appendingPathComponent(relative))
+        }
+        let iframes = try #require(try strictlyParse((out as NSString).appendingPathComponent(master.iFrameVariants[0].uri)).media)
+        #expect(iframes.iFramesOnly)
+        #expect(iframes.segments.count >= 1)
+        let images = try #require(try strictlyParse((out as NSString).appendingPathComponent(master.imageVariants[0].uri)).media)
+        #expect(images.imagesOnly)
+        #expect(images.segments.first?.tiles?.columns == 5)
+        let vtt = try String(contentsOfFile: (out as NSString).appendingPathComponent("subtitles-1/subtitles.vtt"), encoding: .utf8)
+        #expect(vtt.hasPrefix("WEBVTT"))
+        // Cue times are the container's (ffmpeg shifted the SubRip input by the video's start).
+        let packets = try FFmpegTool.probe(source, ["-select_streams", "s:0", "-show_entries", "packet=pts_time"])
+        let firstText = (packets["packets"] as? [[String: Any]])?.first?["pts_time"] as? String
+        let firstCue = try #require(firstText.flatMap { Double($0) })
+        #expect(vtt.contains("\(WebVTTWriter.timestamp(firstCue)) --> \(WebVTTWriter.timestamp(firstCue + 1))\nHello"), "\(vtt)")
+        let sprites = try String(contentsOfFile: (out as NSString).appendingPathComponent("images/thumbnails.vtt"), encoding: .utf8)
+        #expect(sprites.contains("tiles-00001.jpg#xywh=0,0,"))
+
+        // ffprobe reads the package through the multivariant playlist.
+        let probe = try FFmpegTool.probe(result.multivariantPath, ["-show_streams"])
+        let kinds = (probe["streams"] as? [[String: Any]] ?? []).compactMap { $0["codec_type"] as? String }
+        #expect(kinds.contains("video") && kinds.contains("audio"))
+        let decoded = try FFmpegTool.videoFrameTimes((out as NSString).appendingPathComponent(variant.uri))
+        #expect(decoded.count == 100)
+
+        // The package opens as an asset through its HLS playlists.
+        let hlsAsset = Asset(path: result.multivariantPath)
+        let (hlsDuration, hlsTracks) = try await hlsAsset.load(.duration, .tracks)
+        #expect(abs(hlsDuration.seconds - 4) < 0.2)
+        #expect(hlsTracks.contains { $0.mediaType == .video && $0.codec == "h264" })
+        #expect(hlsTracks.filter { $0.mediaType == .audio }.compactMap(\.language).sorted() == ["eng", "fra"])
+        // Thumbnails from the video variant's playlist (FFmpeg's HLS demuxer cannot seek back
+        // once a short playlist was read to its end; the generator reopens it).
+        var hlsGenerator = ImageGenerator(asset: Asset(path: (out as NSString).appendingPathComponent(variant.uri)))
+        hlsGenerator.setTolerance(.zero)
+        var hlsTimes: [Double] = []
+        for await result in hlsGenerator.images(for: [MediaTime(seconds: 1), MediaTime(seconds: 3)]) {
+            #expect(try result.image.size == PixelSize(width: 160, height: 90))
+            hlsTimes.append(try result.actualTime.seconds)
+        }
+        #expect(hlsTimes.count == 2 && abs(hlsTimes[0] - 1) < 0.05 && abs(hlsTimes[1] - 3) < 0.05, "\(hlsTimes)")
+    }
+
+    @Test func ladderEncodesEachRungNoTallerThanTheSource() async throws {
+        let source = try await MediaFixtures.shared.counter()
+        let out = MediaFixtures.shared.scratch("package-ladder")
+        var options = PackagingOptions(ladder: [1080, 240, 120])
+        options.segmentDuration = 2
+        options.makesImagePlaylist = false
+        let result = try await Packager(asset: Asset(path: source), options: options).package(to: out)
+        let master = try #require(try strictlyParse(result.multivariantPath).multivariant)
+        #expect(master.variants.map { $0.attributes.resolution } == [Resolution(width: 320, height: 240), Resolution(width: 160, height: 120)])
+        #expect(result.renditions.filter { $0.kind == .video }.allSatisfy { $0.method == .encoded })
+        let bandwidths = master.variants.compactMap { $0.attributes.bandwidth }
+        #expect(bandwidths.count == 2 && bandwidths[0] > bandwidths[1])
+        for variant in master.variants {
+            let media = try #require(try strictlyParse((out as NSString).appendingPathComponent(variant.uri)).media)
+            #expect(abs(media.duration - 10) < 0.2)
+            #expect(media.segments.allSatisfy { $0.duration <= Double(media.targetDuration ?? 0) + 0.5 })
+            let (width, height, codec) = try FFmpegTool.dimensions((out as NSString).appendingPathComponent(variant.uri))
+            #expect(codec == "h264")
+            #expect(Resolution(width: width, height: height) == variant.attributes.resolution)
+        }
+    }
+
+    @Test func tenBitHEVCIsCopiedWithPQVideoRange() async throws {
+        let out = MediaFixtures.shared.scratch("package-hevc")
+        var options = PackagingOptions()
+        options.makesImagePlaylist = false
+        let result = try await Packager(asset: Asset(path: try await MediaFixtures.shared.hevc10bit()), options: options).package(to: out)
+        let master = try #require(try strictlyParse(result.multivariantPath).multivariant)
+        let variant = try #require(master.variants.first)
+        #expect(variant.attributes.videoRange == .pq)
+        #expect(variant.attributes.codecs.first?.hasPrefix("hvc1.2.4.L") == true, "\(variant.attributes.codecs)")
+        #expect(master.renditions.isEmpty)
+    }
+
+    @Test func audioOnlyPackagesAsAnAudioVariant() async throws {
+        let out = MediaFixtures.shared.scratch("package-audio")
+        let result = try await Packager(asset: Asset(path: try await MediaFixtures.shared.audioOnly())).package(to: out)
+        let master = try #require(try strictlyParse(result.multivariantPath).multivariant)
+        #expect(master.variants.first?.attributes.codecs == ["mp4a.40.2"])
+        #expect(master.iFrameVariants.isEmpty && master.imageVariants.isEmpty)
+    }
+}
+
+@Suite struct PackagerTranscodeTests {
+    @Test func incompatibleCodecsAreTranscodedToH264AndAAC() async throws {
+        let source = MediaFixtures.shared.scratch("mpeg4-mp3.mkv")
+        try await FFmpegTool.ffmpegOffPool([
+            "-f", "lavfi", "-i", "testsrc2=s=256x144:r=25:d=3", "-f", "lavfi", "-i", "sine=frequency=300:duration=3",
+            "-c:v", "mpeg4", "-c:a", "libmp3lame", "-metadata:s:a:0", "language=spa", source])
+        let out = MediaFixtures.shared.scratch("package-transcode")
+        var options = PackagingOptions()
+        options.segmentDuration = 1
+        options.makesImagePlaylist = false
+        let result = try await Packager(asset: Asset(path: source), options: options).package(to: out)
+        #expect(result.renditions.map(\.method) == [.encoded, .encoded])
+        let text = try String(contentsOfFile: result.multivariantPath, encoding: .utf8)
+        let master = try #require(PlaylistParser.parse(text, options: .strict).playlist?.multivariant)
+        let variant = try #require(master.variants.first)
+        #expect(variant.attributes.codecs.first?.hasPrefix("avc1.") == true)
+        #expect(variant.attributes.codecs.last == "mp4a.40.2")
+        #expect(master.renditions.first?.language == "spa")
+        #expect(master.renditions.first?.channels?.count == 2)
+        let (width, height, codec) = try FFmpegTool.dimensions((out as NSString).appendingPathComponent(variant.uri))
+        #expect(codec == "h264" && width == 256 && height == 144)
+        let audio = try FFmpegTool.probe((out as NSString).appendingPathComponent("audio-1/stream.m3u8"), ["-show_streams"])
+        #expect((audio["streams"] as? [[String: Any]])?.first?["codec_name"] as? String == "aac")
+    }
+}
