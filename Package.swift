@@ -7,24 +7,60 @@ let package = Package(
     products: [
         .executable(name: "marquee", targets: ["marquee"]),
         .library(name: "HLS", targets: ["HLS"]),
+        .library(name: "Playback", targets: ["Playback"]),
+        .library(name: "Library", targets: ["Library"]),
+        .library(name: "MarqueeServer", targets: ["MarqueeServer"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
     ],
     targets: [
         // Playlists: model, parser, writer, inspection. Pure Swift, no I/O.
         .target(name: "HLS"),
+        // The authoritative player state: sessions, speeds, interstitials. Pure logic.
+        .target(name: "Playback"),
+        // The media library: SQLite store, ingest jobs, metadata overrides.
+        .target(
+            name: "Library",
+            dependencies: [
+                "HLS",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        // The HTTP server: REST API, HLS routes, the web player, renderer WebSockets.
+        .target(
+            name: "MarqueeServer",
+            dependencies: [
+                "HLS", "Library", "Playback",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+            ],
+            resources: [.copy("Public")]
+        ),
         .executableTarget(
             name: "marquee",
             dependencies: [
-                "HLS",
+                "HLS", "Library", "MarqueeServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
         .executableTarget(name: "marquee-bench", dependencies: ["HLS"], path: "Benchmarks/marquee-bench"),
         .testTarget(name: "HLSTests", dependencies: ["HLS"]),
+        .testTarget(name: "PlaybackTests", dependencies: ["Playback"]),
+        .testTarget(name: "LibraryTests", dependencies: ["Library"]),
+        .testTarget(
+            name: "MarqueeServerTests",
+            dependencies: [
+                "MarqueeServer", "Library", "Playback",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
