@@ -1,0 +1,12 @@
+/// Settings every new player starts from, stored in the library.
+public struct PlayerSettings: Codable, Sendable, Hashable {
+    /// The rates the speed menu offers; `nil` means the system default speeds, empty hides the menu.
+    public var speeds: [Double]?
+    /// Whether skipping is by 10 seconds (the only interval today; kept for the API's shape).
+    public var skipInterval: Double
+
+    public init(speeds: [Double]? = nil, skipInterval: Double = 10) {
+        self.speeds = speeds
+        self.skipInterval = skipInterval
+    }
+}
