@@ -1,2 +1,13 @@
 import ArgumentParser
-@main struct Marquee: AsyncParsableCommand { func run() async throws {} }
+
+/// The `marquee` command line: one subcommand per capability.
+@main
+struct Marquee: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "marquee",
+        abstract: "An open media platform: inspect, download, package and serve HLS.",
+        subcommands: [
+            InspectCommand.self,
+        ]
+    )
+}
