@@ -7,7 +7,7 @@ struct Marquee: AsyncParsableCommand {
         commandName: "marquee",
         abstract: "An open media platform: inspect, download, package and serve HLS.",
         subcommands: [
-            InspectCommand.self,
+            InspectCommand.self, ServeCommand.self, AddCommand.self,
         ]
     )
 }

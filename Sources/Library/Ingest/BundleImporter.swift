@@ -1,4 +1,5 @@
 import Foundation
+import HLS
 
 /// Copies an HLS bundle (a folder with a multivariant playlist, such as an offline download)
 /// into the library, naming its entry playlist `master.m3u8`.
@@ -21,16 +22,13 @@ struct BundleImporter {
             try FileManager.default.copyItem(at: bundle.appendingPathComponent(entry.lastPathComponent), to: master)
         }
         let text = try String(contentsOf: master, encoding: .utf8)
-        let variants = BadgeInspector.variants(in: text)
+        let variants = PlaylistParser.parse(text).playlist?.multivariant?.variants ?? []
         var imported = Imported()
-        if let best = variants.max(by: { ($0.height ?? 0) < ($1.height ?? 0) }) {
-            imported.width = best.width
-            imported.height = best.height
-            if let uri = best.uri, let media = try? String(contentsOf: bundle.appendingPathComponent(uri), encoding: .utf8) {
-                imported.duration = media.components(separatedBy: .newlines)
-                    .filter { $0.hasPrefix("#EXTINF:") }
-                    .compactMap { Double($0.dropFirst(8).prefix { $0 != "," }) }
-                    .reduce(0, +)
+        if let best = variants.max(by: { ($0.attributes.resolution?.height ?? 0) < ($1.attributes.resolution?.height ?? 0) }) {
+            imported.width = best.attributes.resolution?.width
+            imported.height = best.attributes.resolution?.height
+            if let media = try? String(contentsOf: bundle.appendingPathComponent(best.uri), encoding: .utf8) {
+                imported.duration = PlaylistParser.parse(media).playlist?.media?.duration
             }
         }
         return imported
