@@ -9,4 +9,18 @@ public struct PlayerSettings: Codable, Sendable, Hashable {
         self.speeds = speeds
         self.skipInterval = skipInterval
     }
+
+    enum CodingKeys: String, CodingKey { case speeds, skipInterval }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        speeds = try container.decodeIfPresent([Double].self, forKey: .speeds)
+        skipInterval = try container.decodeIfPresent(Double.self, forKey: .skipInterval) ?? 10
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(speeds, forKey: .speeds)
+        try container.encode(skipInterval, forKey: .skipInterval)
+    }
 }

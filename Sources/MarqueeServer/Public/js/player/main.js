@@ -290,7 +290,7 @@ function applyStrings() {
 // MARK: Session state and commands
 
 function applyState(state) {
-  const first = session === null;
+  const wasPlaying = Boolean(session?.desiresPlayback);
   session = state;
   const playing = state.desiresPlayback;
   player.dataset.playing = String(playing);
@@ -313,10 +313,10 @@ function applyState(state) {
   if (state.activeInterstitial) $('ad-badge').textContent = t('ad');
   if (state.duration) timeline.setDuration(state.duration);
   timeline.setMarkers(state.interstitials);
-  $('loading').hidden = !(state.status === 'waiting' || (state.status === 'loading' && !first));
+  $('loading').hidden = !(state.status === 'waiting');
   if (state.status === 'failed') showError(state.failureMessage ?? '');
   for (const menu of menus) if (menu.isOpen) menu.render();
-  if (!playing) visibility.show(); else if (first) visibility.activity();
+  if (!playing) visibility.show(); else if (!wasPlaying) visibility.activity();
   mediaSession.update({ playing, duration: duration(), time: video.currentTime, rate: state.rate });
 }
 
