@@ -25,6 +25,19 @@ public final class MediaLibrary: Sendable {
     /// Adds files, folders of media, and HLS bundles; returns the new assets (queued for ingest).
     @discardableResult
     public func add(paths: [String], role: Asset.Role = .feature) async throws -> [Asset] {
+        let sources = try await BlockingIO.run { try Self.sources(for: paths) }
+        var added: [Asset] = []
+        for (url, name) in sources {
+            let asset = Asset(title: name, sourcePath: url.path, role: role)
+            _ = try await store.insert(asset, job: true)
+            added.append(asset)
+        }
+        await worker.wake()
+        return added
+    }
+
+    /// The media files and bundles the given paths stand for, each with a default title.
+    static func sources(for paths: [String]) throws -> [(URL, String)] {
         var sources: [(URL, String)] = []
         for path in paths {
             let url = URL(fileURLWithPath: path).standardizedFileURL
@@ -42,14 +55,7 @@ public final class MediaLibrary: Sendable {
                 sources += found.map { ($0, $0.deletingPathExtension().lastPathComponent) }
             }
         }
-        var added: [Asset] = []
-        for (url, name) in sources {
-            let asset = Asset(title: name, sourcePath: url.path, role: role)
-            _ = try await store.insert(asset, job: true)
-            added.append(asset)
-        }
-        await worker.wake()
-        return added
+        return sources
     }
 
     static func mediaFiles(in folder: URL) -> [URL] {
@@ -65,14 +71,19 @@ public final class MediaLibrary: Sendable {
     public func delete(assetID: String) async throws {
         guard try await store.deleteAsset(id: assetID) else { throw LibraryError.assetNotFound(assetID) }
         guard LibraryLocation.isSafeComponent(assetID) else { return }
-        try? FileManager.default.removeItem(at: location.bundleDirectory(for: assetID))
+        let bundle = location.bundleDirectory(for: assetID)
+        _ = try? await BlockingIO.run { try FileManager.default.removeItem(at: bundle) }
     }
 
     /// Marks assets whose source file is gone as missing (and back when it returns).
     public func refreshSourceAvailability() async throws {
-        for var asset in try await store.assets() {
+        let assets = try await store.assets()
+        let present = try await BlockingIO.run {
+            Set(assets.compactMap(\.sourcePath).filter { FileManager.default.fileExists(atPath: $0) })
+        }
+        for var asset in assets {
             guard let path = asset.sourcePath else { continue }
-            let missing = !FileManager.default.fileExists(atPath: path)
+            let missing = !present.contains(path)
             if missing != asset.sourceMissing {
                 asset.sourceMissing = missing
                 try await store.save(asset)

@@ -30,8 +30,9 @@ public struct MarqueeServer: Sendable {
         let router = Router(context: MarqueeRequestContext.self)
         router.middlewares.add(JSONErrorMiddleware())
         router.get("api/health") { _, _ in "ok" }
-        LibraryRoutes(library: library).register(on: router)
-        SessionRoutes(library: library, sessions: sessions).register(on: router)
+        let manifests = PlaybackManifestStore(library: library)
+        LibraryRoutes(library: library, manifests: manifests).register(on: router)
+        SessionRoutes(library: library, sessions: sessions, manifests: manifests).register(on: router)
         FileRoutes(library: library, webRoot: webRoot, responder: MediaFileResponder()).register(on: router)
         return router
     }

@@ -3,8 +3,8 @@ import HLS
 
 /// Copies an HLS bundle (a folder with a multivariant playlist, such as an offline download)
 /// into the library, naming its entry playlist `master.m3u8`.
-struct BundleImporter {
-    struct Imported {
+struct BundleImporter: Sendable {
+    struct Imported: Sendable {
         var duration: Double?
         var width: Int?
         var height: Int?

@@ -64,11 +64,11 @@ public actor IngestWorker {
                 throw LibraryError.sourceNotFound(source.path)
             }
             let bundle = location.bundleDirectory(for: asset.id)
-            try? FileManager.default.removeItem(at: bundle)
+            _ = try? await BlockingIO.run { try FileManager.default.removeItem(at: bundle) }
             if isDirectory.boolValue {
                 job.message = "Importing bundle"
                 try await store.save(job)
-                let imported = try BundleImporter().importBundle(at: source, into: bundle)
+                let imported = try await BlockingIO.run { try BundleImporter().importBundle(at: source, into: bundle) }
                 asset.duration = imported.duration
                 asset.width = imported.width
                 asset.height = imported.height
@@ -92,7 +92,7 @@ public actor IngestWorker {
                 job = await reporter.job
             }
             let master = bundle.appendingPathComponent("master.m3u8")
-            asset.badges = (try? BadgeInspector.badges(forMultivariantAt: master)) ?? []
+            asset.badges = (try? await BlockingIO.run { try BadgeInspector.badges(forMultivariantAt: master) }) ?? []
             asset.status = .ready
             asset.sourceMissing = false
             try await store.save(asset)

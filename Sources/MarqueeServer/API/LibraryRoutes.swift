@@ -5,6 +5,7 @@ import Library
 /// `/api/assets`, `/api/jobs` and `/api/settings/player`: the library over REST.
 struct LibraryRoutes: Sendable {
     let library: MediaLibrary
+    let manifests: PlaybackManifestStore
 
     func register(on router: Router<MarqueeRequestContext>) {
         let api = router.group("api")
@@ -44,13 +45,7 @@ struct LibraryRoutes: Sendable {
             guard asset.status == .ready else {
                 throw APIError(.conflict, "\(asset.title) is not ready to play yet (\(asset.status.rawValue))")
             }
-            let manifest: PlaybackManifest
-            do {
-                manifest = try PlaybackManifest.build(
-                    assetID: asset.id, bundle: library.location.bundleDirectory(for: asset.id), urlPrefix: "/media/\(asset.id)")
-            } catch {
-                throw APIError(.internalServerError, "The packaged playlists of \(asset.title) could not be read: \(error)")
-            }
+            let manifest = try await manifests.manifest(for: asset)
             var response = try context.responseEncoder.encode(manifest, from: request, context: context)
             response.headers[.cacheControl] = ServedFileKind.shortLived
             return response

@@ -10,6 +10,7 @@ import Playback
 struct SessionRoutes: Sendable {
     let library: MediaLibrary
     let sessions: PlaybackSessions
+    let manifests: PlaybackManifestStore
 
     /// The body of `POST /api/sessions`.
     struct CreateRequest: Decodable {
@@ -137,12 +138,7 @@ struct SessionRoutes: Sendable {
         }
         let speeds = rates.map { $0.map { PlaybackSpeed(rate: $0, language: language) } }
 
-        let manifest: PlaybackManifest
-        do {
-            manifest = try PlaybackManifest.build(assetID: asset.id, bundle: library.location.bundleDirectory(for: asset.id), urlPrefix: "/media/\(asset.id)")
-        } catch {
-            throw APIError(.internalServerError, "The packaged playlists of \(asset.title) could not be read: \(error)")
-        }
+        let manifest = try await manifests.manifest(for: asset)
         let audio = manifest.audio.map {
             MediaOption(id: $0.id, kind: .audio, name: $0.name ?? $0.language ?? $0.id, language: $0.language, isDefault: $0.isDefault ?? false)
         }
