@@ -3,11 +3,15 @@ import PackageDescription
 
 let package = Package(
     name: "Marquee",
-    platforms: [.macOS(.v15)],
+    platforms: [.macOS(.v14)],
     products: [
         .executable(name: "marquee", targets: ["marquee"]),
         .library(name: "HLS", targets: ["HLS"]),
         .library(name: "MediaCore", targets: ["MediaCore"]),
+        .library(name: "Downloads", targets: ["Downloads"]),
+        .library(name: "Playback", targets: ["Playback"]),
+        .library(name: "Library", targets: ["Library"]),
+        .library(name: "MarqueeServer", targets: ["MarqueeServer"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -15,9 +19,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
     ],
     targets: [
-        // Playlists: model, parser, writer, inspection. Pure Swift, no I/O.
+        // Playlists: model, parser, writer, inspection, variant selection. Pure Swift, no I/O.
         .target(name: "HLS"),
         // Offline downloads: plans from variant choices, concurrent fetching with retries,
         // a resume journal, AES-128 decryption, offline bundles.
@@ -43,12 +49,32 @@ let package = Package(
         ),
         // Assets, thumbnails, compositions, resource loaders and packaging on FFmpeg.
         .target(name: "MediaCore", dependencies: ["CFFmpeg", "HLS"]),
+        // The authoritative player state: sessions, speeds, interstitials. Pure logic.
+        .target(name: "Playback"),
+        // The media library: SQLite store, ingest jobs, metadata overrides.
+        .target(
+            name: "Library",
+            dependencies: [
+                "HLS",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        // The HTTP server: REST API, HLS routes, the web player, renderer WebSockets.
+        .target(
+            name: "MarqueeServer",
+            dependencies: [
+                "HLS", "Library", "Playback",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            resources: [.copy("Public")]
+        ),
         .executableTarget(
             name: "marquee",
             dependencies: [
-                "HLS",
-                "Downloads",
-                "MediaCore",
+                "HLS", "Downloads", "MediaCore", "Library", "MarqueeServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -59,6 +85,16 @@ let package = Package(
         .testTarget(name: "HLSTests", dependencies: ["HLS"]),
         .testTarget(name: "DownloadsTests", dependencies: ["Downloads", "HLS"]),
         .testTarget(name: "MediaCoreTests", dependencies: ["MediaCore"]),
+        .testTarget(name: "PlaybackTests", dependencies: ["Playback"]),
+        .testTarget(name: "LibraryTests", dependencies: ["Library"]),
+        .testTarget(
+            name: "MarqueeServerTests",
+            dependencies: [
+                "MarqueeServer", "Library", "Playback",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

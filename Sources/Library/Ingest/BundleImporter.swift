@@ -1,0 +1,46 @@
+import Foundation
+import HLS
+
+/// Copies an HLS bundle (a folder with a multivariant playlist, such as an offline download)
+/// into the library, naming its entry playlist `master.m3u8`.
+struct BundleImporter: Sendable {
+    struct Imported: Sendable {
+        var duration: Double?
+        var width: Int?
+        var height: Int?
+    }
+
+    func importBundle(at source: URL, into bundle: URL) throws -> Imported {
+        guard let entry = Self.multivariantPlaylist(in: source) else {
+            throw LibraryError.unsupportedSource(source.path)
+        }
+        try FileManager.default.createDirectory(at: bundle.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: source, to: bundle)
+        let master = bundle.appendingPathComponent("master.m3u8")
+        if entry.lastPathComponent != "master.m3u8" {
+            try? FileManager.default.removeItem(at: master)
+            try FileManager.default.copyItem(at: bundle.appendingPathComponent(entry.lastPathComponent), to: master)
+        }
+        let text = try String(contentsOf: master, encoding: .utf8)
+        let variants = PlaylistParser.parse(text).playlist?.multivariant?.variants ?? []
+        var imported = Imported()
+        if let best = variants.max(by: { ($0.attributes.resolution?.height ?? 0) < ($1.attributes.resolution?.height ?? 0) }) {
+            imported.width = best.attributes.resolution?.width
+            imported.height = best.attributes.resolution?.height
+            if let media = try? String(contentsOf: bundle.appendingPathComponent(best.uri), encoding: .utf8) {
+                imported.duration = PlaylistParser.parse(media).playlist?.media?.duration
+            }
+        }
+        return imported
+    }
+
+    /// The folder's multivariant playlist: `master.m3u8` or the first playlist with variants.
+    static func multivariantPlaylist(in folder: URL) -> URL? {
+        let master = folder.appendingPathComponent("master.m3u8")
+        if FileManager.default.fileExists(atPath: master.path) { return master }
+        let files = (try? FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)) ?? []
+        return files.filter { $0.pathExtension.lowercased() == "m3u8" }.sorted { $0.path < $1.path }.first { url in
+            (try? String(contentsOf: url, encoding: .utf8))?.contains("#EXT-X-STREAM-INF") ?? false
+        }
+    }
+}

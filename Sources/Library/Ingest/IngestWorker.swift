@@ -1,0 +1,131 @@
+import Foundation
+
+/// Runs queued ingest jobs one at a time in the background: probe, package, thumbnails.
+///
+/// Progress and failures are written to the job's row as they happen, so the API and the
+/// library page show them; a failure keeps the tool's message as the reason.
+public actor IngestWorker {
+    let store: LibraryStore
+    let location: LibraryLocation
+    let packager: any MediaPackager
+    private var loop: Task<Void, Never>?
+    private var wakeUp: AsyncStream<Void>.Continuation?
+
+    public init(store: LibraryStore, location: LibraryLocation, packager: any MediaPackager) {
+        self.store = store
+        self.location = location
+        self.packager = packager
+    }
+
+    /// Starts working through the queue; call `wake()` after queueing a job.
+    public func start() async {
+        guard loop == nil else { return }
+        try? await store.requeueInterruptedJobs()
+        let (signals, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        wakeUp = continuation
+        continuation.yield()
+        loop = Task { [weak self] in
+            for await _ in signals {
+                guard let self else { return }
+                await self.drain()
+            }
+        }
+    }
+
+    public func wake() {
+        wakeUp?.yield()
+    }
+
+    public func stop() {
+        loop?.cancel()
+        wakeUp?.finish()
+        loop = nil
+    }
+
+    /// Runs every queued job, then returns. Used by the loop and by `marquee add`.
+    public func drain() async {
+        while !Task.isCancelled, let job = try? await store.claimNextJob() {
+            await run(job)
+        }
+    }
+
+    func run(_ claimed: IngestJob) async {
+        var job = claimed
+        do {
+            guard var asset = try await store.asset(id: job.assetID) else { return }
+            asset.status = .processing
+            try await store.save(asset)
+            guard let sourcePath = asset.sourcePath else { throw LibraryError.unsupportedSource(asset.id) }
+            let source = URL(fileURLWithPath: sourcePath)
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: source.path, isDirectory: &isDirectory) else {
+                asset.sourceMissing = true
+                try await store.save(asset)
+                throw LibraryError.sourceNotFound(source.path)
+            }
+            let bundle = location.bundleDirectory(for: asset.id)
+            _ = try? await BlockingIO.run { try FileManager.default.removeItem(at: bundle) }
+            if isDirectory.boolValue {
+                job.message = "Importing bundle"
+                try await store.save(job)
+                let imported = try await BlockingIO.run { try BundleImporter().importBundle(at: source, into: bundle) }
+                asset.duration = imported.duration
+                asset.width = imported.width
+                asset.height = imported.height
+            } else {
+                try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true)
+                job.message = "Probing"
+                try await store.save(job)
+                let probe = try await packager.probe(source)
+                asset.duration = probe.duration
+                asset.width = probe.width
+                asset.height = probe.height
+                if let title = probe.title, !title.isEmpty { asset.title = title }
+                asset.subtitle = probe.subtitle ?? asset.subtitle
+                asset.summary = probe.summary ?? asset.summary
+                job.message = "Packaging"
+                try await store.save(job)
+                let reporter = ProgressReporter(store: store, job: job)
+                _ = try await packager.package(source, probe: probe, into: bundle) { fraction in
+                    await reporter.report(fraction)
+                }
+                job = await reporter.job
+            }
+            let master = bundle.appendingPathComponent("master.m3u8")
+            asset.badges = (try? await BlockingIO.run { try BadgeInspector.badges(forMultivariantAt: master) }) ?? []
+            asset.status = .ready
+            asset.sourceMissing = false
+            try await store.save(asset)
+            job.state = .succeeded
+            job.progress = 1
+            job.message = nil
+            try await store.save(job)
+        } catch {
+            job.state = .failed
+            job.message = (error as? LibraryError)?.description ?? String(describing: error)
+            try? await store.save(job)
+            if var asset = try? await store.asset(id: job.assetID) {
+                asset.status = .failed
+                try? await store.save(asset)
+            }
+        }
+    }
+}
+
+/// Writes a running job's progress to the store, at most once per whole percent.
+actor ProgressReporter {
+    let store: LibraryStore
+    private(set) var job: IngestJob
+
+    init(store: LibraryStore, job: IngestJob) {
+        self.store = store
+        self.job = job
+    }
+
+    func report(_ fraction: Double) async {
+        guard Int(fraction * 100) > Int(job.progress * 100) else { return }
+        job.progress = fraction
+        job.message = fraction < 0.9 ? "Packaging" : "Making thumbnails"
+        try? await store.save(job)
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+
+/// The seam between the library and whatever probes and packages media.
+///
+/// Today `FFmpegCommandLinePackager` implements it by running the `ffmpeg`/`ffprobe` tools;
+/// MediaCore's in-process packager (FFmpeg's libraries) will implement the same protocol.
+public protocol MediaPackager: Sendable {
+    /// Reads duration, picture size, tracks and embedded metadata.
+    func probe(_ source: URL) async throws -> MediaProbe
+
+    /// Packages `source` as CMAF (fMP4) HLS into `bundle` (which exists and is empty), with
+    /// `master.m3u8`, per-variant and per-rendition playlists, WebVTT subtitles, a poster
+    /// frame and trick-play thumbnails. Reports progress 0...1.
+    func package(
+        _ source: URL, probe: MediaProbe, into bundle: URL,
+        progress: @escaping @Sendable (Double) async -> Void
+    ) async throws -> PackagedBundle
+}
+
+/// What a probe found in a media file.
+public struct MediaProbe: Sendable, Hashable, Codable {
+    public struct Track: Sendable, Hashable, Codable {
+        /// Two-letter language code when the file says one.
+        public var language: String?
+        public var title: String?
+    }
+
+    public var duration: Double
+    public var width: Int?
+    public var height: Int?
+    public var title: String?
+    public var subtitle: String?
+    public var summary: String?
+    public var audioTracks: [Track]
+    public var subtitleTracks: [Track]
+
+    public var hasVideo: Bool { width != nil && height != nil }
+}
+
+/// The files a packager wrote, relative to the bundle folder.
+public struct PackagedBundle: Sendable, Hashable, Codable {
+    public var multivariantPlaylist: String
+    public var poster: String?
+    /// Trick-play sprite sheet and its JSON description (`TrickPlayImages`).
+    public var trickPlay: String?
+
+    public init(multivariantPlaylist: String, poster: String?, trickPlay: String?) {
+        self.multivariantPlaylist = multivariantPlaylist
+        self.poster = poster
+        self.trickPlay = trickPlay
+    }
+}
+
+/// How the trick-play sprite sheet is laid out: one tile per `interval` seconds, row by row.
+public struct TrickPlayImages: Sendable, Hashable, Codable {
+    public var image: String
+    public var interval: Double
+    public var columns: Int
+    public var rows: Int
+    public var tileWidth: Int
+    public var tileHeight: Int
+    public var count: Int
+}

@@ -1,0 +1,23 @@
+/// What went wrong in the library, with enough context to show a person.
+public enum LibraryError: Error, Sendable, Equatable, CustomStringConvertible {
+    case assetNotFound(String)
+    case jobNotFound(Int64)
+    case sourceNotFound(String)
+    case unsupportedSource(String)
+    case jobNotRetryable(Int64, state: String)
+    case invalidSettings(String)
+    /// A tool the ingest runs failed; carries its own message.
+    case toolFailed(tool: String, status: Int32, message: String)
+
+    public var description: String {
+        switch self {
+        case .assetNotFound(let id): "No asset with id \(id)"
+        case .jobNotFound(let id): "No job with id \(id)"
+        case .sourceNotFound(let path): "No file or folder at \(path)"
+        case .unsupportedSource(let path): "Not a media file, folder or HLS bundle: \(path)"
+        case .jobNotRetryable(let id, let state): "Job \(id) is \(state); only failed jobs can be retried"
+        case .invalidSettings(let reason): "Invalid player settings: \(reason)"
+        case .toolFailed(let tool, let status, let message): "\(tool) exited with status \(status): \(message)"
+        }
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import GRDB
+
+/// One item in the library: where it came from, what it is, and where its HLS bundle lives.
+///
+/// `title`, `subtitle` and `summary` are what the media itself says (embedded metadata or
+/// the file name); a `MetadataOverride` wins over them when shown (see `displayed(with:)`).
+public struct Asset: Codable, Sendable, Hashable, Identifiable {
+    /// Where an asset is in its life: waiting for ingest, being packaged, playable, or not.
+    public enum Status: String, Codable, Sendable, Hashable {
+        case pending, processing, ready, failed
+    }
+
+    /// What the asset is for: a feature to watch, or an interstitial (ad) to insert.
+    public enum Role: String, Codable, Sendable, Hashable {
+        case feature, interstitial
+    }
+
+    public var id: String
+    public var title: String
+    public var subtitle: String?
+    public var summary: String?
+    public var duration: Double?
+    public var width: Int?
+    public var height: Int?
+    /// The absolute path it was added from, if it came from a file or folder.
+    public var sourcePath: String?
+    /// Set when the source file has gone; the packaged bundle stays playable.
+    public var sourceMissing: Bool
+    public var status: Status
+    public var role: Role
+    /// Badges from variant inspection ("4K", "HD", "HDR", "CC", "Multichannel"…).
+    public var badges: [String]
+    public var createdAt: Date
+
+    public init(
+        id: String = UUID().uuidString.lowercased(), title: String, subtitle: String? = nil, summary: String? = nil,
+        duration: Double? = nil, width: Int? = nil, height: Int? = nil, sourcePath: String? = nil,
+        sourceMissing: Bool = false, status: Status = .pending, role: Role = .feature, badges: [String] = [],
+        createdAt: Date = Date()
+    ) {
+        self.id = id
+        self.title = title
+        self.subtitle = subtitle
+        self.summary = summary
+        self.duration = duration
+        self.width = width
+        self.height = height
+        self.sourcePath = sourcePath
+        self.sourceMissing = sourceMissing
+        self.status = status
+        self.role = role
+        self.badges = badges
+        self.createdAt = createdAt
+    }
+
+    /// Whether the picture is taller than it is wide.
+    public var isPortrait: Bool { (height ?? 0) > (width ?? 0) }
+}
+
+extension Asset: FetchableRecord, PersistableRecord {
+    public static let databaseTableName = "asset"
+
+    enum Field {
+        static let createdAt = Column(CodingKeys.createdAt)
+    }
+}

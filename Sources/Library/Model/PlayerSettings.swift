@@ -1,0 +1,26 @@
+/// Settings every new player starts from, stored in the library.
+public struct PlayerSettings: Codable, Sendable, Hashable {
+    /// The rates the speed menu offers; `nil` means the system default speeds, empty hides the menu.
+    public var speeds: [Double]?
+    /// Whether skipping is by 10 seconds (the only interval today; kept for the API's shape).
+    public var skipInterval: Double
+
+    public init(speeds: [Double]? = nil, skipInterval: Double = 10) {
+        self.speeds = speeds
+        self.skipInterval = skipInterval
+    }
+
+    enum CodingKeys: String, CodingKey { case speeds, skipInterval }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        speeds = try container.decodeIfPresent([Double].self, forKey: .speeds)
+        skipInterval = try container.decodeIfPresent(Double.self, forKey: .skipInterval) ?? 10
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(speeds, forKey: .speeds)
+        try container.encode(skipInterval, forKey: .skipInterval)
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+
+/// Where a library keeps its files inside its data directory.
+///
+/// Everything the server may serve lives under `mediaDirectory`; `resolve(_:in:)` is the one
+/// way to turn a request path into a file, and it refuses anything that leaves the folder.
+public struct LibraryLocation: Sendable, Hashable {
+    public let dataDirectory: URL
+
+    public init(dataDirectory: URL) {
+        self.dataDirectory = dataDirectory.standardizedFileURL
+    }
+
+    /// `$XDG_DATA_HOME/marquee`, or `~/.local/share/marquee`.
+    public static func defaultDataDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
+            return URL(fileURLWithPath: xdg).appendingPathComponent("marquee")
+        }
+        let home = environment["HOME"] ?? NSHomeDirectory()
+        return URL(fileURLWithPath: home).appendingPathComponent(".local/share/marquee")
+    }
+
+    public var databaseURL: URL { dataDirectory.appendingPathComponent("library.sqlite") }
+    public var mediaDirectory: URL { dataDirectory.appendingPathComponent("media") }
+    public var samplesDirectory: URL { dataDirectory.appendingPathComponent("samples") }
+
+    /// The folder holding one asset's HLS bundle, poster and trick-play images.
+    public func bundleDirectory(for assetID: String) -> URL {
+        mediaDirectory.appendingPathComponent(assetID)
+    }
+
+    /// The file for a relative path inside an asset's bundle, or `nil` if the path would
+    /// leave it (`..`, absolute paths, NUL bytes, symlinks pointing out).
+    public func resolve(_ relativePath: String, inBundleOf assetID: String) -> URL? {
+        guard Self.isSafeComponent(assetID) else { return nil }
+        let parts = relativePath.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        guard !parts.isEmpty, parts.allSatisfy(Self.isSafeComponent) else { return nil }
+        let root = bundleDirectory(for: assetID).resolvingSymlinksInPath()
+        let candidate = parts.reduce(root) { $0.appendingPathComponent($1) }.resolvingSymlinksInPath()
+        guard candidate.path.hasPrefix(root.path + "/") else { return nil }
+        return candidate
+    }
+
+    static func isSafeComponent(_ component: String) -> Bool {
+        !component.isEmpty && component != "." && component != ".." && !component.contains("/")
+            && !component.contains("\0") && !component.contains("\\")
+    }
+}

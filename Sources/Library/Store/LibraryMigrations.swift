@@ -1,0 +1,56 @@
+import GRDB
+
+/// The library's schema, one migration per change; never edit a shipped migration.
+enum LibraryMigrations {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1: assets, overrides, jobs, interstitials, settings") { db in
+            try db.create(table: "asset") { t in
+                t.primaryKey("id", .text)
+                t.column("title", .text).notNull()
+                t.column("subtitle", .text)
+                t.column("summary", .text)
+                t.column("duration", .double)
+                t.column("width", .integer)
+                t.column("height", .integer)
+                t.column("sourcePath", .text)
+                t.column("sourceMissing", .boolean).notNull().defaults(to: false)
+                t.column("status", .text).notNull()
+                t.column("role", .text).notNull().defaults(to: "feature")
+                t.column("badges", .jsonText).notNull().defaults(to: "[]")
+                t.column("createdAt", .datetime).notNull()
+            }
+            try db.create(table: "metadataOverride") { t in
+                t.primaryKey("assetID", .text).references("asset", onDelete: .cascade)
+                t.column("title", .text)
+                t.column("subtitle", .text)
+                t.column("summary", .text)
+                t.column("artworkURL", .text)
+            }
+            try db.create(table: "ingestJob") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("assetID", .text).notNull().indexed().references("asset", onDelete: .cascade)
+                t.column("state", .text).notNull().indexed()
+                t.column("progress", .double).notNull().defaults(to: 0)
+                t.column("message", .text)
+                t.column("attempts", .integer).notNull().defaults(to: 0)
+                t.column("createdAt", .datetime).notNull()
+                t.column("updatedAt", .datetime).notNull()
+            }
+            try db.create(table: "interstitial") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("assetID", .text).notNull().indexed().references("asset", onDelete: .cascade)
+                t.column("interstitialAssetID", .text).notNull().references("asset", onDelete: .cascade)
+                t.column("time", .double).notNull()
+                t.column("cue", .text).notNull().defaults(to: "none")
+                t.column("resumptionOffset", .double).notNull().defaults(to: 0)
+                t.column("restricted", .boolean).notNull().defaults(to: true)
+            }
+            try db.create(table: "setting") { t in
+                t.primaryKey("key", .text)
+                t.column("value", .text).notNull()
+            }
+        }
+        return migrator
+    }
+}

@@ -1,0 +1,182 @@
+import Foundation
+import GRDB
+
+/// The library's SQLite database: assets, overrides, jobs, interstitials and settings.
+///
+/// A WAL-mode `DatabasePool`, so reads never wait for writes and every access is async (GRDB
+/// runs it on its own serial queues, never on the cooperative pool).
+public final class LibraryStore: Sendable {
+    let database: DatabasePool
+
+    /// Opens (creating if needed) the database at `url` and runs pending migrations.
+    public init(url: URL) throws {
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        var configuration = Configuration()
+        configuration.foreignKeysEnabled = true
+        configuration.busyMode = .timeout(5)
+        database = try DatabasePool(path: url.path, configuration: configuration)
+        try LibraryMigrations.migrator.migrate(database)
+    }
+
+    // MARK: Assets
+
+    public func insert(_ asset: Asset, job: Bool) async throws -> IngestJob? {
+        try await database.write { db in
+            try asset.insert(db)
+            guard job else { return nil }
+            var newJob = IngestJob(assetID: asset.id)
+            try newJob.insert(db)
+            return newJob
+        }
+    }
+
+    public func save(_ asset: Asset) async throws {
+        try await database.write { db in try asset.update(db) }
+    }
+
+    public func asset(id: String) async throws -> Asset? {
+        try await database.read { db in try Asset.fetchOne(db, key: id) }
+    }
+
+    /// Assets whose title, subtitle or summary (own or overridden) contains `query`, newest first.
+    public func assets(matching query: String? = nil) async throws -> [Asset] {
+        try await database.read { db in
+            guard let query, !query.trimmingCharacters(in: .whitespaces).isEmpty else {
+                return try Asset.order(Asset.Field.createdAt.desc, Column("rowid").desc).fetchAll(db)
+            }
+            let pattern = "%" + query.replacingOccurrences(of: "\\", with: "\\\\")
+                .replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_") + "%"
+            return try Asset.fetchAll(db, sql: """
+                SELECT asset.* FROM asset LEFT JOIN metadataOverride o ON o.assetID = asset.id
+                WHERE asset.title LIKE ?1 ESCAPE '\\' OR asset.subtitle LIKE ?1 ESCAPE '\\'
+                   OR asset.summary LIKE ?1 ESCAPE '\\' OR o.title LIKE ?1 ESCAPE '\\'
+                   OR o.subtitle LIKE ?1 ESCAPE '\\' OR o.summary LIKE ?1 ESCAPE '\\'
+                ORDER BY asset.createdAt DESC, asset.rowid DESC
+                """, arguments: [pattern])
+        }
+    }
+
+    @discardableResult
+    public func deleteAsset(id: String) async throws -> Bool {
+        try await database.write { db in try Asset.deleteOne(db, key: id) }
+    }
+
+    public func assetCount() async throws -> Int {
+        try await database.read { db in try Asset.fetchCount(db) }
+    }
+
+    // MARK: Overrides
+
+    public func override(for assetID: String) async throws -> MetadataOverride? {
+        try await database.read { db in try MetadataOverride.fetchOne(db, key: assetID) }
+    }
+
+    public func overrides(for assetIDs: [String]) async throws -> [String: MetadataOverride] {
+        try await database.read { db in
+            let rows = try MetadataOverride.filter(keys: assetIDs).fetchAll(db)
+            return Dictionary(rows.map { ($0.assetID, $0) }, uniquingKeysWith: { first, _ in first })
+        }
+    }
+
+    public func setOverride(_ override: MetadataOverride) async throws {
+        try await database.write { db in try override.upsert(db) }
+    }
+
+    // MARK: Jobs
+
+    public func jobs(assetID: String? = nil) async throws -> [IngestJob] {
+        try await database.read { db in
+            var request = IngestJob.order(Column("id").desc)
+            if let assetID { request = request.filter(Column("assetID") == assetID) }
+            return try request.fetchAll(db)
+        }
+    }
+
+    public func job(id: Int64) async throws -> IngestJob? {
+        try await database.read { db in try IngestJob.fetchOne(db, key: id) }
+    }
+
+    public func save(_ job: IngestJob) async throws {
+        var job = job
+        job.updatedAt = Date()
+        try await database.write { [job] db in try job.update(db) }
+    }
+
+    /// Takes the oldest queued job and marks it running, atomically, so two processes
+    /// sharing a library never run the same job.
+    public func claimNextJob() async throws -> IngestJob? {
+        try await database.write { db in
+            guard var job = try IngestJob.filter(Column("state") == IngestJob.State.queued.rawValue)
+                .order(Column("id")).fetchOne(db) else { return nil }
+            job.state = .running
+            job.attempts += 1
+            job.progress = 0
+            job.message = "Starting"
+            job.updatedAt = Date()
+            try job.update(db)
+            return job
+        }
+    }
+
+    /// Puts jobs left running by a process that died back in the queue.
+    public func requeueInterruptedJobs() async throws {
+        _ = try await database.write { db in
+            try IngestJob.filter(Column("state") == IngestJob.State.running.rawValue)
+                .updateAll(db, Column("state").set(to: IngestJob.State.queued.rawValue))
+        }
+    }
+
+    /// Re-queues a failed job.
+    public func retry(jobID: Int64) async throws -> IngestJob {
+        try await database.write { db in
+            guard var job = try IngestJob.fetchOne(db, key: jobID) else { throw LibraryError.jobNotFound(jobID) }
+            guard job.state == .failed else { throw LibraryError.jobNotRetryable(jobID, state: job.state.rawValue) }
+            job.state = .queued
+            job.progress = 0
+            job.message = nil
+            job.updatedAt = Date()
+            try job.update(db)
+            if var asset = try Asset.fetchOne(db, key: job.assetID) {
+                asset.status = .pending
+                try asset.update(db)
+            }
+            return job
+        }
+    }
+
+    // MARK: Interstitials
+
+    public func interstitials(for assetID: String) async throws -> [ScheduledInterstitial] {
+        try await database.read { db in
+            try ScheduledInterstitial.filter(Column("assetID") == assetID).order(Column("time")).fetchAll(db)
+        }
+    }
+
+    public func schedule(_ interstitial: ScheduledInterstitial) async throws {
+        try await database.write { db in
+            var row = interstitial
+            try row.insert(db)
+        }
+    }
+
+    // MARK: Settings
+
+    public func playerSettings() async throws -> PlayerSettings {
+        try await database.read { db in
+            guard let text = try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = 'player'") else {
+                return PlayerSettings()
+            }
+            return (try? JSONDecoder().decode(PlayerSettings.self, from: Data(text.utf8))) ?? PlayerSettings()
+        }
+    }
+
+    public func setPlayerSettings(_ settings: PlayerSettings) async throws {
+        if let speeds = settings.speeds, let bad = speeds.first(where: { !($0 > 0 && $0 <= 16) }) {
+            throw LibraryError.invalidSettings("speed \(bad) is not between 0 and 16")
+        }
+        let text = String(decoding: try JSONEncoder().encode(settings), as: UTF8.self)
+        try await database.write { db in
+            try db.execute(sql: "INSERT INTO setting(key, value) VALUES ('player', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", arguments: [text])
+        }
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import Hummingbird
+import Library
+
+/// `/media/{asset}/…` (HLS bundles, posters, trick-play images) and the web pages and their
+/// ES modules. Paths are resolved through `LibraryLocation.resolve`, which refuses any that
+/// leave the asset's folder; web resources are confined to the web root the same way.
+struct FileRoutes: Sendable {
+    let library: MediaLibrary
+    let webRoot: URL
+    let responder: MediaFileResponder
+
+    func register(on router: Router<MarqueeRequestContext>) {
+        router.get("media/{asset}/**") { request, context -> Response in
+            let asset = try context.parameters.require("asset")
+            let rest = context.parameters.getCatchAll().joined(separator: "/")
+            guard let file = library.location.resolve(rest.removingPercentEncoding ?? rest, inBundleOf: asset) else {
+                throw APIError(.notFound, "No such media file")
+            }
+            return try await responder.respond(file: file, request: request, context: context)
+        }
+        router.head("media/{asset}/**") { request, context -> Response in
+            let asset = try context.parameters.require("asset")
+            let rest = context.parameters.getCatchAll().joined(separator: "/")
+            guard let file = library.location.resolve(rest, inBundleOf: asset) else { throw APIError(.notFound, "No such media file") }
+            return try await responder.respond(file: file, request: request, context: context)
+        }
+        router.get("/") { request, context in
+            try await page("index.html", request: request, context: context)
+        }
+        router.get("watch/{asset}") { request, context in
+            try await page("player.html", request: request, context: context)
+        }
+        router.get("ui/**") { request, context -> Response in
+            let parts = context.parameters.getCatchAll()
+            guard !parts.isEmpty, parts.allSatisfy({ !$0.isEmpty && $0 != ".." && $0 != "." && !$0.contains("\\") }) else {
+                throw APIError(.notFound, "No such file")
+            }
+            return try await responder.respond(
+                file: parts.reduce(webRoot) { $0.appendingPathComponent(String($1)) }, request: request, context: context,
+                kind: WebResourceKind.forExtension((String(parts.last!) as NSString).pathExtension))
+        }
+        router.get("api/openapi.json") { request, context in
+            try await responder.respond(file: webRoot.appendingPathComponent("openapi.json"), request: request, context: context,
+                                        kind: ServedFileKind(contentType: "application/json", cacheControl: "no-cache"))
+        }
+    }
+
+    func page(_ name: String, request: Request, context: MarqueeRequestContext) async throws -> Response {
+        try await responder.respond(file: webRoot.appendingPathComponent(name), request: request, context: context,
+                                    kind: WebResourceKind.forExtension("html"))
+    }
+}
+
+/// Content types of the web player's own files; revalidated on every load (no build step,
+/// so no hashed names to make them immutable).
+enum WebResourceKind {
+    static func forExtension(_ fileExtension: String) -> ServedFileKind {
+        let type = switch fileExtension.lowercased() {
+        case "html": "text/html; charset=utf-8"
+        case "js", "mjs": "text/javascript; charset=utf-8"
+        case "css": "text/css; charset=utf-8"
+        case "svg": "image/svg+xml"
+        case "json": "application/json"
+        case "png": "image/png"
+        case "webmanifest": "application/manifest+json"
+        default: "application/octet-stream"
+        }
+        return ServedFileKind(contentType: type, cacheControl: "no-cache")
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import Hummingbird
+import Library
+
+/// `/api/assets`, `/api/jobs` and `/api/settings/player`: the library over REST.
+struct LibraryRoutes: Sendable {
+    let library: MediaLibrary
+    let manifests: PlaybackManifestStore
+
+    func register(on router: Router<MarqueeRequestContext>) {
+        let api = router.group("api")
+        api.get("assets") { request, _ -> AssetList in
+            let query = request.uri.queryParameters.get("q")
+            let role = request.uri.queryParameters.get("role")
+            var assets = try await library.store.assets(matching: query)
+            if let role { assets = assets.filter { $0.role.rawValue == role } }
+            return AssetList(assets: try await resources(for: assets))
+        }
+        api.post("assets") { request, context -> Response in
+            let body = try await request.decode(as: AddAssetsRequest.self, context: context)
+            guard !body.paths.isEmpty else { throw APIError(.badRequest, "Give at least one path in \"paths\"") }
+            let added = try await library.add(paths: body.paths)
+            return try AssetList(assets: try await resources(for: added)).response(from: request, context: context).with(status: .accepted)
+        }
+        api.get("assets/{id}") { _, context -> AssetResource in
+            try await resource(for: try await asset(context))
+        }
+        api.delete("assets/{id}") { _, context -> Response in
+            try await library.delete(assetID: try context.parameters.require("id"))
+            return Response(status: .noContent)
+        }
+        api.get("assets/{id}/metadata") { _, context -> MetadataOverrideResource in
+            let asset = try await asset(context)
+            return MetadataOverrideResource(try await library.store.override(for: asset.id), assetID: asset.id)
+        }
+        api.put("assets/{id}/metadata") { request, context -> AssetResource in
+            let asset = try await asset(context)
+            let body = try await request.decode(as: MetadataOverrideRequest.self, context: context)
+            try await library.store.setOverride(MetadataOverride(
+                assetID: asset.id, title: body.title, subtitle: body.subtitle, summary: body.description, artworkURL: body.artworkURL))
+            return try await resource(for: asset)
+        }
+        api.get("assets/{id}/manifest.json") { request, context -> Response in
+            let asset = try await asset(context)
+            guard asset.status == .ready else {
+                throw APIError(.conflict, "\(asset.title) is not ready to play yet (\(asset.status.rawValue))")
+            }
+            let manifest = try await manifests.manifest(for: asset)
+            var response = try context.responseEncoder.encode(manifest, from: request, context: context)
+            response.headers[.cacheControl] = ServedFileKind.shortLived
+            return response
+        }
+
+        api.get("jobs") { request, _ -> JobList in
+            JobList(jobs: try await library.store.jobs(assetID: request.uri.queryParameters.get("asset")))
+        }
+        api.get("jobs/{id}") { _, context -> IngestJob in
+            let id = try context.parameters.require("id", as: Int64.self)
+            guard let job = try await library.store.job(id: id) else { throw LibraryError.jobNotFound(id) }
+            return job
+        }
+        api.post("jobs/{id}/retry") { request, context -> Response in
+            let job = try await library.store.retry(jobID: try context.parameters.require("id", as: Int64.self))
+            await library.worker.wake()
+            return try job.response(from: request, context: context).with(status: .accepted)
+        }
+
+        api.get("settings/player") { _, _ -> PlayerSettings in
+            try await library.store.playerSettings()
+        }
+        api.put("settings/player") { request, context -> PlayerSettings in
+            let settings = try await request.decode(as: PlayerSettings.self, context: context)
+            try await library.store.setPlayerSettings(settings)
+            return settings
+        }
+    }
+
+    func asset(_ context: MarqueeRequestContext) async throws -> Asset {
+        let id = try context.parameters.require("id")
+        guard let asset = try await library.store.asset(id: id) else { throw LibraryError.assetNotFound(id) }
+        return asset
+    }
+
+    func resource(for asset: Asset) async throws -> AssetResource {
+        AssetResource(try await library.displayed(asset), job: try await library.store.jobs(assetID: asset.id).first)
+    }
+
+    func resources(for assets: [Asset]) async throws -> [AssetResource] {
+        let overrides = try await library.store.overrides(for: assets.map(\.id))
+        var result: [AssetResource] = []
+        for asset in assets {
+            let shown = asset.displayed(with: overrides[asset.id], defaultArtworkURL: library.posterPath(for: asset))
+            result.append(AssetResource(shown, job: try await library.store.jobs(assetID: asset.id).first))
+        }
+        return result
+    }
+}
+
+extension Response {
+    func with(status: HTTPResponse.Status) -> Response {
+        var copy = self
+        copy.status = status
+        return copy
+    }
+}

@@ -1,0 +1,164 @@
+import Foundation
+import Hummingbird
+import HummingbirdWebSocket
+import Library
+import NIOCore
+import Playback
+
+/// `/api/sessions`: create a playback session for an asset, read it, send it intents
+/// (remotes), and the renderer WebSocket a player page connects to.
+struct SessionRoutes: Sendable {
+    let library: MediaLibrary
+    let sessions: PlaybackSessions
+    let manifests: PlaybackManifestStore
+
+    /// The body of `POST /api/sessions`.
+    struct CreateRequest: Decodable {
+        var assetID: String
+        /// "en" or "ja", or the browser's `navigator.languages`; else `Accept-Language` decides.
+        var language: String?
+        var languages: [String]?
+        /// Rates for this player's speed menu; `[]` hides it; absent uses the player settings.
+        var speeds: [Double]?
+    }
+
+    /// The body of `POST /api/sessions/{id}/intents`: the same fields as a renderer intent frame.
+    struct IntentRequest: Decodable {
+        var intent: String
+        var seconds: Double?
+        var time: Double?
+        var fraction: Double?
+        var rate: Double?
+        var step: Int?
+        var rendition: String?
+    }
+
+    struct IntentResponse: ResponseEncodable {
+        var commands: [CommandPayload]
+        var state: SessionSnapshot
+    }
+
+    func register(on router: Router<MarqueeRequestContext>) {
+        let api = router.group("api")
+        api.post("sessions") { request, context -> Response in
+            let body = try await request.decode(as: CreateRequest.self, context: context)
+            let session = try await makeSession(body, acceptLanguage: request.headers[.acceptLanguage])
+            await sessions.insert(session)
+            return try context.responseEncoder.encode(SessionSnapshot(session), from: request, context: context).with(status: .created)
+        }
+        api.get("sessions/{id}") { request, context -> Response in
+            let id = try context.parameters.require("id")
+            guard let session = await sessions.session(id: id) else { throw APIError(.notFound, "No playback session \(id)") }
+            var response = try context.responseEncoder.encode(SessionSnapshot(session), from: request, context: context)
+            response.headers[.cacheControl] = "no-store"
+            return response
+        }
+        api.delete("sessions/{id}") { _, context -> Response in
+            let id = try context.parameters.require("id")
+            guard await sessions.remove(id: id) else { throw APIError(.notFound, "No playback session \(id)") }
+            return Response(status: .noContent)
+        }
+        api.post("sessions/{id}/intents") { request, context -> IntentResponse in
+            let id = try context.parameters.require("id")
+            let body = try await request.decode(as: IntentRequest.self, context: context)
+            let frame = InboundRendererMessage(
+                v: RendererProtocol.version, type: "intent", intent: body.intent, seconds: body.seconds, time: body.time,
+                fraction: body.fraction, rate: body.rate, step: body.step, rendition: body.rendition)
+            guard case .intent(_, let intent) = try parse(frame) else { throw APIError(.badRequest, "Not an intent") }
+            guard let result = await sessions.apply(intent, to: id) else { throw APIError(.notFound, "No playback session \(id)") }
+            switch result {
+            case .success(let commands):
+                guard let session = await sessions.session(id: id) else { throw APIError(.notFound, "No playback session \(id)") }
+                return IntentResponse(commands: commands.map(CommandPayload.init), state: SessionSnapshot(session))
+            case .failure(let refusal):
+                throw APIError(.conflict, "The session refused \(body.intent): \(refusal.rawValue)")
+            }
+        }
+
+        router.ws("api/sessions/{id}/renderer") { _, context in
+            guard let id = context.parameters.get("id"), await sessions.session(id: id) != nil else { return .dontUpgrade }
+            return .upgrade([:])
+        } onUpgrade: { inbound, outbound, context in
+            guard let id = context.requestContext.parameters.get("id"),
+                  let (rendererID, messages) = await sessions.attachRenderer(to: id) else { return }
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    for await message in messages {
+                        let data = try encoder.encode(message)
+                        try await outbound.write(.text(String(decoding: data, as: UTF8.self)))
+                    }
+                }
+                for try await frame in inbound.messages(maxSize: 1 << 16) {
+                    guard case .text(let text) = frame else { continue }
+                    do {
+                        let message = try JSONDecoder().decode(InboundRendererMessage.self, from: Data(text.utf8))
+                        switch try parse(message) {
+                        case .intent(let replyTo, let intent):
+                            _ = await sessions.apply(intent, to: id, replyTo: replyTo)
+                        case .report(let report):
+                            await sessions.report(report, to: id)
+                        }
+                    } catch {
+                        let reason = (error as? APIError)?.message ?? "unreadable frame: \(error)"
+                        let data = try encoder.encode(OutboundRendererMessage.error(reason))
+                        try await outbound.write(.text(String(decoding: data, as: UTF8.self)))
+                    }
+                }
+                group.cancelAll()
+            }
+            await sessions.detachRenderer(rendererID, from: id)
+        }
+    }
+
+    func parse(_ message: InboundRendererMessage) throws -> InboundRendererMessage.Parsed {
+        do {
+            return try message.parsed()
+        } catch let invalid as InboundRendererMessage.Invalid {
+            throw APIError(.badRequest, invalid.reason)
+        }
+    }
+
+    func makeSession(_ body: CreateRequest, acceptLanguage: String?) async throws -> PlaybackSession {
+        guard let asset = try await library.store.asset(id: body.assetID) else { throw LibraryError.assetNotFound(body.assetID) }
+        guard asset.status == .ready else { throw APIError(.conflict, "\(asset.title) is not ready to play yet (\(asset.status.rawValue))") }
+        let language: PlayerLanguage
+        if let code = body.language {
+            language = PlayerLanguage(preferred: [code])
+        } else if let list = body.languages, !list.isEmpty {
+            language = PlayerLanguage(preferred: list)
+        } else {
+            language = PlayerLanguage(acceptLanguage: acceptLanguage ?? "")
+        }
+        let settings = try await library.store.playerSettings()
+        let rates = body.speeds ?? settings.speeds
+        if let rates, let bad = rates.first(where: { !($0 > 0 && $0 <= 16) }) {
+            throw APIError(.badRequest, "Speed \(bad) is not between 0 and 16")
+        }
+        let speeds = rates.map { $0.map { PlaybackSpeed(rate: $0, language: language) } }
+
+        let manifest = try await manifests.manifest(for: asset)
+        let audio = manifest.audio.map {
+            MediaOption(id: $0.id, kind: .audio, name: $0.name ?? $0.language ?? $0.id, language: $0.language, isDefault: $0.isDefault ?? false)
+        }
+        let subtitles = manifest.subtitles.map {
+            MediaOption(id: $0.id, kind: .subtitles, name: $0.name, language: $0.language, isDefault: $0.isDefault)
+        }
+        var events: [InterstitialEvent] = []
+        for scheduled in try await library.store.interstitials(for: asset.id) {
+            guard let ad = try await library.store.asset(id: scheduled.interstitialAssetID), ad.status == .ready else { continue }
+            events.append(InterstitialEvent(
+                id: "interstitial-\(scheduled.id ?? 0)", time: scheduled.time,
+                url: "/api/assets/\(ad.id)/manifest.json", duration: ad.duration ?? 0,
+                resumptionOffset: scheduled.resumptionOffset,
+                restrictions: scheduled.restricted ? [.constrainsSeekingForwardInPrimaryContent, .requiresPlaybackAtPreferredRateForAdvancement] : [],
+                cue: InterstitialEvent.Cue(rawValue: scheduled.cue) ?? .none))
+        }
+        let shown = try await library.displayed(asset)
+        return PlaybackSession(
+            id: UUID().uuidString.lowercased(), assetID: asset.id,
+            metadata: DisplayMetadata(title: shown.title, subtitle: shown.subtitle, description: shown.summary, artworkURL: shown.artworkURL),
+            language: language, speeds: speeds, audioOptions: audio, subtitleOptions: subtitles, interstitials: events)
+    }
+}

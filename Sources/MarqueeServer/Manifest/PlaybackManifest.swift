@@ -1,0 +1,144 @@
+import Foundation
+import HLS
+import Library
+
+/// The JSON a web player's Media Source Extensions loader plays from, derived on the server
+/// from the asset's HLS playlists with the `HLS` module, so JavaScript never parses a
+/// playlist. Version 1; see docs/renderer-protocol.md.
+public struct PlaybackManifest: Codable, Sendable, Hashable {
+    /// One fMP4 track to append to a `SourceBuffer`: an init section and timed segments.
+    public struct Track: Codable, Sendable, Hashable {
+        public struct Segment: Codable, Sendable, Hashable {
+            public var url: String
+            public var start: Double
+            public var duration: Double
+        }
+
+        public var id: String
+        /// `video/mp4; codecs="…"` or `audio/mp4; codecs="…"`, for `MediaSource.isTypeSupported`.
+        public var mimeType: String
+        public var initialization: String
+        public var segments: [Segment]
+        public var bandwidth: Int?
+        public var width: Int?
+        public var height: Int?
+        public var name: String?
+        public var language: String?
+        public var isDefault: Bool?
+    }
+
+    /// A WebVTT subtitle rendition.
+    public struct Subtitles: Codable, Sendable, Hashable {
+        public var id: String
+        public var name: String
+        public var language: String?
+        public var isDefault: Bool
+        public var urls: [String]
+    }
+
+    public var version: Int
+    public var assetID: String
+    public var duration: Double
+    /// The multivariant playlist, for players with native HLS (Safari).
+    public var hlsURL: String
+    public var video: [Track]
+    public var audio: [Track]
+    public var subtitles: [Subtitles]
+    public var trickPlay: TrickPlayImages?
+    public var trickPlayURL: String?
+    public var badges: [String]
+
+    /// What can go wrong deriving a manifest.
+    public enum Failure: Error, Sendable {
+        case unreadable(String)
+        case invalidPlaylist(String, String)
+    }
+
+    /// Reads `master.m3u8` and its media playlists from `bundle` and builds the manifest;
+    /// `urlPrefix` is where the bundle is served (e.g. `/media/ID`).
+    public static func build(assetID: String, bundle: URL, urlPrefix: String) throws -> PlaybackManifest {
+        let multivariant = try multivariantPlaylist(at: bundle.appendingPathComponent("master.m3u8"))
+        var duration = 0.0
+        func track(uri: String, id: String, mimeType: String) throws -> Track {
+            let mediaURL = bundle.appendingPathComponent(uri)
+            guard let text = try? String(contentsOf: mediaURL, encoding: .utf8) else { throw Failure.unreadable(uri) }
+            let result = PlaylistParser.parse(text)
+            guard let media = result.playlist?.media else {
+                throw Failure.invalidPlaylist(uri, result.errors.first?.fullMessage ?? "not a media playlist")
+            }
+            let directory = (uri as NSString).deletingLastPathComponent
+            func url(_ relative: String) -> String {
+                if relative.contains("://") || relative.hasPrefix("/") { return relative }
+                return urlPrefix + "/" + (directory.isEmpty ? relative : directory + "/" + relative)
+            }
+            let starts = media.segmentStartTimes
+            duration = max(duration, media.duration)
+            let initialization = media.segments.first?.map?.uri ?? ""
+            return Track(
+                id: id, mimeType: mimeType, initialization: initialization.isEmpty ? "" : url(initialization),
+                segments: zip(media.segments, starts).map { segment, start in
+                    Track.Segment(url: url(segment.uri), start: start, duration: segment.duration)
+                })
+        }
+
+        let variants = multivariant.inspectedVariants()
+        var video: [Track] = []
+        var audioGroups: [String] = []
+        var subtitleGroups: [String] = []
+        for (index, variant) in variants.enumerated() {
+            let videoCodecs = variant.codecs.filter { $0.kind == .video }.map(\.string)
+            let audioCodecs = variant.codecs.filter { $0.kind == .audio }.map(\.string)
+            let muxedAudio = variant.stream.audio == nil ? audioCodecs : []
+            let codecs = (videoCodecs + muxedAudio).joined(separator: ",")
+            var entry = try track(uri: variant.stream.uri, id: "video-\(index)", mimeType: "video/mp4; codecs=\"\(codecs)\"")
+            entry.bandwidth = variant.peakBitRate
+            entry.width = variant.videoAttributes?.presentationSize?.width
+            entry.height = variant.videoAttributes?.presentationSize?.height
+            video.append(entry)
+            if let group = variant.stream.audio, !audioGroups.contains(group) { audioGroups.append(group) }
+            if let group = variant.stream.subtitles, !subtitleGroups.contains(group) { subtitleGroups.append(group) }
+        }
+        video.sort { ($0.bandwidth ?? 0) < ($1.bandwidth ?? 0) }
+
+        let audioCodec = variants.first.flatMap { $0.codecs.first { $0.kind == .audio }?.string } ?? "mp4a.40.2"
+        var audio: [Track] = []
+        for group in audioGroups {
+            for (index, rendition) in multivariant.renditions(ofType: .audio, group: group).enumerated() {
+                guard let uri = rendition.uri else { continue }
+                var entry = try track(uri: uri, id: "audio-\(rendition.language ?? "und")-\(index)", mimeType: "audio/mp4; codecs=\"\(audioCodec)\"")
+                entry.name = rendition.name
+                entry.language = rendition.language
+                entry.isDefault = rendition.isDefault
+                audio.append(entry)
+            }
+        }
+
+        var subtitles: [Subtitles] = []
+        for group in subtitleGroups {
+            for (index, rendition) in multivariant.renditions(ofType: .subtitles, group: group).enumerated() {
+                guard let uri = rendition.uri else { continue }
+                let subtitleTrack = try track(uri: uri, id: "subtitles-\(index)", mimeType: "text/vtt")
+                subtitles.append(Subtitles(
+                    id: "subtitles-\(rendition.language ?? "und")-\(index)", name: rendition.name, language: rendition.language,
+                    isDefault: rendition.isDefault, urls: subtitleTrack.segments.map(\.url)))
+            }
+        }
+
+        let trickPlayFile = bundle.appendingPathComponent("trickplay.json")
+        let trickPlay = (try? Data(contentsOf: trickPlayFile)).flatMap { try? JSONDecoder().decode(TrickPlayImages.self, from: $0) }
+        return PlaybackManifest(
+            version: 1, assetID: assetID, duration: duration, hlsURL: urlPrefix + "/master.m3u8",
+            video: video, audio: audio, subtitles: subtitles, trickPlay: trickPlay,
+            trickPlayURL: trickPlay.map { urlPrefix + "/" + $0.image },
+            badges: multivariant.badges().map(\.rawValue))
+    }
+
+    static func multivariantPlaylist(at url: URL) throws -> MultivariantPlaylist {
+        guard let text = try? String(contentsOf: url, encoding: .utf8) else { throw Failure.unreadable(url.lastPathComponent) }
+        let result = PlaylistParser.parse(text)
+        guard let playlist = result.playlist?.multivariant else {
+            throw Failure.invalidPlaylist(url.lastPathComponent, result.errors.first?.fullMessage ?? "not a multivariant playlist")
+        }
+        return playlist
+    }
+}

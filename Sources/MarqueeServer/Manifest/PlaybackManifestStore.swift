@@ -1,0 +1,53 @@
+import Foundation
+import Library
+import NIOPosix
+
+/// Builds playback manifests off the cooperative pool (on NIO's thread pool, since it reads
+/// playlists from disk) and keeps each one until its multivariant playlist changes.
+final class PlaybackManifestStore: Sendable {
+    private let library: MediaLibrary
+    private let threadPool: NIOThreadPool
+    private let cache = NIOLockedCache()
+
+    init(library: MediaLibrary, threadPool: NIOThreadPool = .singleton) {
+        self.library = library
+        self.threadPool = threadPool
+    }
+
+    func manifest(for asset: Asset) async throws -> PlaybackManifest {
+        let bundle = library.location.bundleDirectory(for: asset.id)
+        let id = asset.id
+        let cache = cache
+        do {
+            return try await threadPool.runIfActive {
+                let master = bundle.appendingPathComponent("master.m3u8")
+                let modified = (try? FileManager.default.attributesOfItem(atPath: master.path)[.modificationDate] as? Date) ?? nil
+                if let modified, let hit = cache.value(for: id, modified: modified) { return hit }
+                let built = try PlaybackManifest.build(assetID: id, bundle: bundle, urlPrefix: "/media/\(id)")
+                if let modified { cache.store(built, for: id, modified: modified) }
+                return built
+            }
+        } catch {
+            throw APIError(.internalServerError, "The packaged playlists of \(asset.title) could not be read: \(error)")
+        }
+    }
+}
+
+/// Manifests by asset id and playlist modification date.
+private final class NIOLockedCache: @unchecked Sendable {
+    private let lock = NSLock()
+    private var entries: [String: (Date, PlaybackManifest)] = [:]
+
+    func value(for id: String, modified: Date) -> PlaybackManifest? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let (date, manifest) = entries[id], date == modified else { return nil }
+        return manifest
+    }
+
+    func store(_ manifest: PlaybackManifest, for id: String, modified: Date) {
+        lock.lock()
+        defer { lock.unlock() }
+        entries[id] = (modified, manifest)
+    }
+}

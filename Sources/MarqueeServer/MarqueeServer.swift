@@ -1,0 +1,55 @@
+import Foundation
+import Hummingbird
+import HummingbirdWebSocket
+import Library
+import Logging
+import NIOCore
+
+/// The Marquee HTTP server: REST API, HLS and image routes, the web player, and renderer
+/// WebSockets, in one Hummingbird application over a `MediaLibrary`.
+public struct MarqueeServer: Sendable {
+    public let library: MediaLibrary
+    public let sessions: PlaybackSessions
+    /// Where the web player's files are; the bundled copy unless `MARQUEE_WEB_ROOT` says otherwise.
+    public let webRoot: URL
+
+    public init(library: MediaLibrary, sessions: PlaybackSessions = PlaybackSessions(), webRoot: URL? = nil) {
+        self.library = library
+        self.sessions = sessions
+        self.webRoot = webRoot ?? Self.bundledWebRoot()
+    }
+
+    /// The web player shipped as a package resource, or `MARQUEE_WEB_ROOT` while developing.
+    public static func bundledWebRoot(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        if let override = environment["MARQUEE_WEB_ROOT"], !override.isEmpty { return URL(fileURLWithPath: override) }
+        return Bundle.module.url(forResource: "Public", withExtension: nil) ?? URL(fileURLWithPath: "Public")
+    }
+
+    /// Every route, for the application and for in-memory tests.
+    public func router() -> Router<MarqueeRequestContext> {
+        let router = Router(context: MarqueeRequestContext.self)
+        router.middlewares.add(JSONErrorMiddleware())
+        router.get("api/health") { _, _ in "ok" }
+        let manifests = PlaybackManifestStore(library: library)
+        LibraryRoutes(library: library, manifests: manifests).register(on: router)
+        SessionRoutes(library: library, sessions: sessions, manifests: manifests).register(on: router)
+        FileRoutes(library: library, webRoot: webRoot, responder: MediaFileResponder()).register(on: router)
+        return router
+    }
+
+    /// The application listening on `host:port`; `onReady` runs once it accepts connections,
+    /// with the port actually bound (useful with port 0).
+    public func application(
+        host: String, port: Int, logger: Logger? = nil,
+        onReady: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) -> some ApplicationProtocol {
+        let router = router()
+        return Application(
+            router: router,
+            server: .http1WebSocketUpgrade(webSocketRouter: router),
+            configuration: .init(address: .hostname(host, port: port), serverName: "Marquee"),
+            onServerRunning: { channel in await onReady(channel.localAddress?.port ?? port) },
+            logger: logger ?? { var l = Logger(label: "marquee"); l.logLevel = .warning; return l }()
+        )
+    }
+}

@@ -1,0 +1,69 @@
+// Interface strings in English and Japanese. The player takes its language from its
+// session (decided in Swift from the browser's languages); the library page picks the
+// first of navigator.languages that it speaks.
+
+const strings = {
+  en: {
+    library: 'Library', search: 'Search', searchPlaceholder: 'Search titles', noResults: 'Nothing matches “{q}”.',
+    empty: 'The library is empty. Sample clips are being made…', loadingLibrary: 'Loading…',
+    pending: 'Waiting to be packaged', processing: 'Packaging {p}%', failed: 'Failed: {m}', retry: 'Retry',
+    missing: 'Source file missing', play: 'Play', pause: 'Pause', skipBack: 'Back 10 seconds', skipForward: 'Forward 10 seconds',
+    moreInfo: 'More info', closeInfo: 'Close info', timeline: 'Timeline', elapsed: 'Elapsed', remaining: 'Remaining',
+    captions: 'Subtitles', captionsOn: 'Subtitles on', captionsOff: 'Subtitles off', audioAndSubtitles: 'Audio and subtitles',
+    audio: 'Audio', subtitles: 'Subtitles', off: 'Off', pip: 'Picture in Picture', fullscreen: 'Full screen',
+    exitFullscreen: 'Exit full screen', more: 'More', playbackSpeed: 'Playback speed', keyboardShortcuts: 'Keyboard shortcuts',
+    loading: 'Loading', errorTitle: 'This video can’t be played', ad: 'Ad', adRemaining: 'Ad · {t}',
+    back: 'Library', fit: 'Fit', fill: 'Fill', refused: 'Not available right now',
+    helpPlayPause: 'Play or pause', helpSkip: 'Back or forward 10 seconds', helpVolume: 'Volume up or down', helpMute: 'Mute',
+    helpFullscreen: 'Full screen', helpCaptions: 'Subtitles on or off', helpInfo: 'Info', helpSpeed: 'Slower or faster',
+    helpJump: 'Jump to 0%–90%', helpHelp: 'This help', duration: '{t}',
+  },
+  ja: {
+    library: 'ライブラリ', search: '検索', searchPlaceholder: 'タイトルを検索', noResults: '「{q}」に一致する項目はありません。',
+    empty: 'ライブラリは空です。サンプルを作成しています…', loadingLibrary: '読み込み中…',
+    pending: 'パッケージ化を待っています', processing: 'パッケージ化中 {p}%', failed: '失敗: {m}', retry: '再試行',
+    missing: '元のファイルが見つかりません', play: '再生', pause: '一時停止', skipBack: '10秒戻る', skipForward: '10秒進む',
+    moreInfo: '詳細情報', closeInfo: '詳細を閉じる', timeline: 'タイムライン', elapsed: '経過時間', remaining: '残り時間',
+    captions: '字幕', captionsOn: '字幕オン', captionsOff: '字幕オフ', audioAndSubtitles: 'オーディオと字幕',
+    audio: 'オーディオ', subtitles: '字幕', off: 'オフ', pip: 'ピクチャ・イン・ピクチャ', fullscreen: 'フルスクリーン',
+    exitFullscreen: 'フルスクリーンを終了', more: 'その他', playbackSpeed: '再生速度', keyboardShortcuts: 'キーボードショートカット',
+    loading: '読み込み中', errorTitle: 'このビデオは再生できません', ad: '広告', adRemaining: '広告 · {t}',
+    back: 'ライブラリ', fit: 'フィット', fill: 'フィル', refused: '現在は利用できません',
+    helpPlayPause: '再生/一時停止', helpSkip: '10秒戻る/進む', helpVolume: '音量を上げる/下げる', helpMute: '消音',
+    helpFullscreen: 'フルスクリーン', helpCaptions: '字幕のオン/オフ', helpInfo: '詳細情報', helpSpeed: '遅く/速く',
+    helpJump: '0%〜90%へ移動', helpHelp: 'このヘルプ', duration: '{t}',
+  },
+};
+
+let current = 'en';
+
+/** Picks "ja" or "en" from a list of BCP 47 tags, first match wins. */
+export function pickLanguage(tags) {
+  for (const tag of tags || []) {
+    const primary = String(tag).toLowerCase().split(/[-_]/)[0];
+    if (primary in strings) return primary;
+  }
+  return 'en';
+}
+
+export function setLanguage(language) {
+  current = language in strings ? language : 'en';
+  document.documentElement.lang = current;
+}
+
+export function language() { return current; }
+
+/** The string for `key` in the current language, with {placeholders} filled from `values`. */
+export function t(key, values = {}) {
+  const template = strings[current][key] ?? strings.en[key] ?? key;
+  return template.replace(/\{(\w+)\}/g, (_, name) => String(values[name] ?? ''));
+}
+
+/** 75 → "1:15", 3725 → "1:02:05". */
+export function formatTime(seconds) {
+  if (!Number.isFinite(seconds) || seconds < 0) seconds = 0;
+  const whole = Math.floor(seconds);
+  const h = Math.floor(whole / 3600), m = Math.floor((whole % 3600) / 60), s = whole % 60;
+  const pad = (n) => String(n).padStart(2, '0');
+  return h > 0 ? `${h}:${pad(m)}:${pad(s)}` : `${m}:${pad(s)}`;
+}

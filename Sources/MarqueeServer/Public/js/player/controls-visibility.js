@@ -1,0 +1,44 @@
+// Controls fade out during playback and come back on pointer movement, touch or focus;
+// they stay while paused, while a menu or panel is open, and while scrubbing (which hides
+// everything but the timeline).
+
+const IDLE_MS = 3000;
+
+export class ControlsVisibility {
+  constructor(player, { isPlaying, isBusy }) {
+    this.player = player;
+    this.isPlaying = isPlaying;
+    this.isBusy = isBusy;
+    this.timer = null;
+    player.addEventListener('pointermove', (event) => { if (event.pointerType === 'mouse') this.activity(); });
+    player.addEventListener('focusin', () => this.activity());
+  }
+
+  get visible() { return !this.player.classList.contains('controls-hidden'); }
+
+  show() {
+    this.player.classList.remove('controls-hidden');
+    this.player.classList.add('controls-visible');
+  }
+
+  hide() {
+    if (this.isBusy()) return;
+    this.player.classList.add('controls-hidden');
+    this.player.classList.remove('controls-visible');
+    clearTimeout(this.timer);
+  }
+
+  /** Something happened: show the controls and restart the idle timer. */
+  activity() {
+    this.show();
+    this.schedule();
+  }
+
+  schedule() {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      if (this.isPlaying() && !this.isBusy()) this.hide();
+      else this.schedule();
+    }, IDLE_MS);
+  }
+}

@@ -1,0 +1,63 @@
+// Plays an interstitial (an ad) in its own video element over the paused primary item,
+// from the interstitial's own playback manifest, and reports its time and end.
+import { MSELoader } from './mse-loader.js';
+
+export class InterstitialPlayer {
+  constructor(video, report) {
+    this.video = video;
+    this.report = report;
+    this.active = null;
+    this.lastReport = 0;
+    video.addEventListener('timeupdate', () => {
+      if (!this.active) return;
+      const now = performance.now();
+      if (now - this.lastReport > 250) {
+        this.lastReport = now;
+        this.report('time', { time: video.currentTime });
+      }
+    });
+    video.addEventListener('ended', () => { if (this.active) this.report('ended'); });
+    video.addEventListener('error', () => {
+      if (this.active) this.report('ended');
+    });
+  }
+
+  get isActive() { return this.active !== null; }
+
+  async start(event, rate) {
+    this.stop();
+    this.active = event;
+    this.video.hidden = false;
+    try {
+      const response = await fetch(event.url);
+      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      const manifest = await response.json();
+      if (this.active !== event) return;
+      this.engine = new MSELoader(this.video, manifest);
+      await this.engine.start();
+      this.video.defaultPlaybackRate = rate || 1;
+      this.video.playbackRate = rate || 1;
+      if (rate > 0) await this.video.play().catch(() => {});
+    } catch {
+      // An ad that cannot load is skipped rather than blocking the feature.
+      if (this.active === event) this.report('ended');
+    }
+  }
+
+  play(rate) {
+    this.video.playbackRate = rate;
+    return this.video.play();
+  }
+
+  pause() { this.video.pause(); }
+
+  stop() {
+    this.engine?.stop();
+    this.engine = null;
+    this.active = null;
+    this.video.pause();
+    this.video.removeAttribute('src');
+    this.video.load();
+    this.video.hidden = true;
+  }
+}

@@ -1,0 +1,205 @@
+// Plays a JSON playback manifest through Media Source Extensions: one SourceBuffer for
+// video and one for audio, filled a little ahead of the playhead, switching video variants
+// by measured throughput and audio renditions on request. It carries out seeks and rate
+// changes it is told about; it decides nothing about playback itself.
+
+const AHEAD_SECONDS = 16;
+const BEHIND_SECONDS = 60;
+
+export class MSELoader extends EventTarget {
+  constructor(video, manifest) {
+    super();
+    this.video = video;
+    this.manifest = manifest;
+    this.throughput = null; // bits per second, smoothed
+    this.variantIndex = 0;
+    this.audioIndex = Math.max(0, manifest.audio.findIndex((a) => a.isDefault));
+    this.tracks = {};
+    this.stopped = false;
+  }
+
+  static supported(manifest) {
+    const ms = window.MediaSource;
+    if (!ms) return false;
+    return manifest.video.some((v) => ms.isTypeSupported(v.mimeType)) &&
+      manifest.audio.every((a) => ms.isTypeSupported(a.mimeType));
+  }
+
+  /** Attaches a MediaSource to the video element and starts loading. */
+  async start(startTime = 0) {
+    this.variants = this.manifest.video.filter((v) => MediaSource.isTypeSupported(v.mimeType));
+    this.variantIndex = this.initialVariant();
+    const mediaSource = new MediaSource();
+    this.mediaSource = mediaSource;
+    this.video.src = URL.createObjectURL(mediaSource);
+    await new Promise((resolve) => mediaSource.addEventListener('sourceopen', resolve, { once: true }));
+    mediaSource.duration = this.manifest.duration;
+    this.tracks.video = this.makeTrack(this.variants[this.variantIndex].mimeType, () => this.variants[this.variantIndex]);
+    if (this.manifest.audio.length) {
+      this.tracks.audio = this.makeTrack(this.manifest.audio[this.audioIndex].mimeType, () => this.manifest.audio[this.audioIndex]);
+    }
+    if (startTime > 0) this.video.currentTime = startTime;
+    this.video.addEventListener('seeking', () => this.tick());
+    this.video.addEventListener('timeupdate', () => this.tick());
+    this.interval = setInterval(() => this.tick(), 250);
+    this.tick();
+  }
+
+  stop() {
+    this.stopped = true;
+    clearInterval(this.interval);
+    for (const track of Object.values(this.tracks)) track.abort?.abort();
+  }
+
+  initialVariant() {
+    const wanted = (this.video.clientHeight || 720) * (window.devicePixelRatio || 1);
+    let index = 0;
+    this.variants.forEach((v, i) => { if ((v.height ?? 0) <= Math.max(wanted, 360)) index = i; });
+    return Math.min(index, Math.max(0, this.variants.length - 1));
+  }
+
+  makeTrack(mimeType, current) {
+    const buffer = this.mediaSource.addSourceBuffer(mimeType);
+    return { buffer, current, initURL: null, busy: false, lastIndex: -1, lastSource: null, abort: null };
+  }
+
+  /** The currently chosen video variant (for the info panel and tests). */
+  get currentVariant() { return this.variants?.[this.variantIndex]; }
+
+  /** Switches audio to the rendition with this manifest id. */
+  selectAudio(id) {
+    const index = this.manifest.audio.findIndex((a) => a.id === id);
+    if (index < 0 || index === this.audioIndex || !this.tracks.audio) return;
+    this.audioIndex = index;
+    const track = this.tracks.audio;
+    track.abort?.abort();
+    track.pendingFlush = true;
+    this.tick();
+  }
+
+  tick() {
+    if (this.stopped || !this.mediaSource || this.mediaSource.readyState === 'closed') return;
+    for (const [kind, track] of Object.entries(this.tracks)) this.fill(kind, track);
+    this.maybeEnd();
+  }
+
+  bufferedEnd(buffer, time) {
+    const ranges = buffer.buffered;
+    for (let i = 0; i < ranges.length; i++) {
+      if (time >= ranges.start(i) - 0.3 && time <= ranges.end(i) + 0.1) return ranges.end(i);
+    }
+    return null;
+  }
+
+  async fill(kind, track) {
+    if (track.busy || track.buffer.updating) return;
+    const time = this.video.currentTime;
+    if (track.pendingFlush) {
+      track.busy = true;
+      track.pendingFlush = false;
+      track.initURL = null;
+      track.lastIndex = -1;
+      try { await this.update(track.buffer, (b) => b.remove(0, Infinity)); } finally { track.busy = false; }
+      return this.fill(kind, track);
+    }
+    const end = this.bufferedEnd(track.buffer, time);
+    const from = end ?? time;
+    if (from >= this.manifest.duration - 0.05) return;
+    if (end !== null && end - time > AHEAD_SECONDS) return;
+    const source = track.current();
+    let index = source.segments.findIndex((s) => from + 0.15 < s.start + s.duration);
+    if (index < 0) return;
+    if (end !== null && track.lastSource === source && index <= track.lastIndex &&
+        source.segments[track.lastIndex].start + source.segments[track.lastIndex].duration - end < 0.35) {
+      index = track.lastIndex + 1;
+      if (index >= source.segments.length) return;
+    }
+    track.busy = true;
+    const abort = new AbortController();
+    track.abort = abort;
+    try {
+      if (track.initURL !== source.initialization) {
+        const init = await this.fetchBytes(source.initialization, abort.signal);
+        await this.update(track.buffer, (b) => b.appendBuffer(init));
+        track.initURL = source.initialization;
+      }
+      const segment = source.segments[index];
+      const started = performance.now();
+      const bytes = await this.fetchBytes(segment.url, abort.signal);
+      if (kind === 'video') this.measure(bytes.byteLength, performance.now() - started);
+      await this.update(track.buffer, (b) => b.appendBuffer(bytes));
+      track.lastIndex = index;
+      track.lastSource = source;
+      this.trimBehind(track.buffer);
+      if (kind === 'video') this.adapt();
+    } catch (error) {
+      if (error.name !== 'AbortError' && !this.stopped) {
+        if (error.name === 'QuotaExceededError') {
+          await this.update(track.buffer, (b) => b.remove(0, Math.max(0, this.video.currentTime - 5))).catch(() => {});
+        } else {
+          this.dispatchEvent(new CustomEvent('error', { detail: error }));
+        }
+      }
+    } finally {
+      track.busy = false;
+      if (track.abort === abort) track.abort = null;
+    }
+    queueMicrotask(() => this.tick());
+  }
+
+  async fetchBytes(url, signal) {
+    const response = await fetch(url, { signal });
+    if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
+    return response.arrayBuffer();
+  }
+
+  update(buffer, action) {
+    return new Promise((resolve, reject) => {
+      const done = () => { cleanup(); resolve(); };
+      const failed = () => { cleanup(); reject(new Error('SourceBuffer error')); };
+      const cleanup = () => { buffer.removeEventListener('updateend', done); buffer.removeEventListener('error', failed); };
+      buffer.addEventListener('updateend', done);
+      buffer.addEventListener('error', failed);
+      try { action(buffer); } catch (error) { cleanup(); reject(error); }
+    });
+  }
+
+  trimBehind(buffer) {
+    const cutoff = this.video.currentTime - BEHIND_SECONDS;
+    if (cutoff > 0 && buffer.buffered.length && buffer.buffered.start(0) < cutoff && !buffer.updating) {
+      buffer.remove(0, cutoff);
+    }
+  }
+
+  measure(bytes, milliseconds) {
+    const bps = (bytes * 8) / Math.max(milliseconds, 1) * 1000;
+    this.throughput = this.throughput === null ? bps : this.throughput * 0.7 + bps * 0.3;
+  }
+
+  adapt() {
+    if (this.throughput === null) return;
+    const maxHeight = Math.max(360, (this.video.clientHeight || 720) * (window.devicePixelRatio || 1) * 1.5);
+    let chosen = 0;
+    this.variants.forEach((v, i) => {
+      if ((v.bandwidth ?? 0) < this.throughput * 0.7 && (v.height ?? 0) <= maxHeight) chosen = i;
+    });
+    if (chosen !== this.variantIndex) {
+      this.variantIndex = chosen;
+      this.dispatchEvent(new CustomEvent('variantchange', { detail: this.variants[chosen] }));
+    }
+  }
+
+  maybeEnd() {
+    if (this.mediaSource.readyState !== 'open') return;
+    const all = Object.values(this.tracks);
+    if (all.some((t) => t.busy || t.buffer.updating)) return;
+    const done = all.every((t) => {
+      const source = t.current();
+      return t.lastSource === source && t.lastIndex === source.segments.length - 1 &&
+        this.bufferedEnd(t.buffer, this.video.currentTime) !== null;
+    });
+    if (done) {
+      try { this.mediaSource.endOfStream(); } catch { /* already ended */ }
+    }
+  }
+}

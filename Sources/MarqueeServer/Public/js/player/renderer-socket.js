@@ -1,0 +1,62 @@
+// The page's side of the renderer WebSocket (protocol v1, docs/renderer-protocol.md):
+// sends intents and reports, receives state snapshots, commands and refusals.
+
+export class RendererSocket extends EventTarget {
+  constructor(sessionID) {
+    super();
+    this.sessionID = sessionID;
+    this.nextID = 1;
+    this.queue = [];
+    this.closed = false;
+    this.retryDelay = 250;
+  }
+
+  connect() {
+    const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
+    const socket = new WebSocket(`${scheme}://${location.host}/api/sessions/${this.sessionID}/renderer`);
+    this.socket = socket;
+    return new Promise((resolve) => {
+      socket.addEventListener('open', () => {
+        this.retryDelay = 250;
+        for (const frame of this.queue.splice(0)) socket.send(frame);
+        resolve();
+      });
+      socket.addEventListener('message', (event) => this.receive(event.data));
+      socket.addEventListener('close', () => {
+        if (this.closed) return;
+        setTimeout(() => this.connect(), this.retryDelay);
+        this.retryDelay = Math.min(this.retryDelay * 2, 4000);
+      });
+    });
+  }
+
+  close() {
+    this.closed = true;
+    this.socket?.close();
+  }
+
+  receive(text) {
+    let message;
+    try { message = JSON.parse(text); } catch { return; }
+    if (message.v !== 1) return;
+    this.dispatchEvent(new CustomEvent(message.type, { detail: message }));
+  }
+
+  send(frame) {
+    const text = JSON.stringify({ v: 1, ...frame });
+    if (this.socket?.readyState === WebSocket.OPEN) this.socket.send(text);
+    else this.queue.push(text);
+  }
+
+  /** Sends an intent ("play", "skip", …) and returns its id, which replies refer to. */
+  intent(intent, fields = {}) {
+    const id = this.nextID++;
+    this.send({ type: 'intent', id, intent, ...fields });
+    return id;
+  }
+
+  /** Reports what the media element did ("ready", "time", "playing", "stalled", "ended", "failed"). */
+  report(report, fields = {}) {
+    this.send({ type: 'report', report, ...fields });
+  }
+}

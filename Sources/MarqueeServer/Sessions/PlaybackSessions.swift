@@ -1,0 +1,104 @@
+import Foundation
+import Playback
+
+/// Every live playback session of the server, by id, and the renderer connected to each.
+///
+/// Each page that opens a player gets its own session, even for the same asset. Intents from
+/// the page's socket or from the REST API go through here; the resulting commands go to the
+/// session's renderer, and a fresh state snapshot to the renderer after every change.
+public actor PlaybackSessions {
+    struct Entry {
+        var session: PlaybackSession
+        var renderer: AsyncStream<OutboundRendererMessage>.Continuation?
+        var rendererID: UUID?
+        var lastActive: Date
+    }
+
+    private var entries: [String: Entry] = [:]
+    /// Sessions without a renderer for this long are dropped.
+    let idleTimeout: TimeInterval
+
+    public init(idleTimeout: TimeInterval = 30 * 60) {
+        self.idleTimeout = idleTimeout
+    }
+
+    public func insert(_ session: PlaybackSession) {
+        dropIdle()
+        entries[session.id] = Entry(session: session, lastActive: Date())
+    }
+
+    public func session(id: String) -> PlaybackSession? {
+        entries[id]?.session
+    }
+
+    public var count: Int { entries.count }
+
+    @discardableResult
+    public func remove(id: String) -> Bool {
+        guard let entry = entries.removeValue(forKey: id) else { return false }
+        entry.renderer?.finish()
+        return true
+    }
+
+    /// Applies an intent; on success sends the commands to the renderer (if any) and returns them.
+    public func apply(_ intent: PlaybackIntent, to id: String, replyTo: Int? = nil) -> Result<[RendererCommand], PlaybackRefusal>? {
+        guard var entry = entries[id] else { return nil }
+        let result = entry.session.handle(intent)
+        entry.lastActive = Date()
+        entries[id] = entry
+        switch result {
+        case .success(let commands):
+            entry.renderer?.yield(.commands(commands, replyTo: replyTo))
+        case .failure(let refusal):
+            entry.renderer?.yield(.refused(refusal, replyTo: replyTo))
+        }
+        entry.renderer?.yield(.state(entry.session))
+        return result
+    }
+
+    /// Takes a renderer report; sends any resulting commands and, when something a viewer
+    /// would notice changed, the new state.
+    func report(_ report: RendererReport, to id: String) {
+        guard var entry = entries[id] else { return }
+        let before = entry.session.status
+        let beforeInterstitial = entry.session.activeInterstitial
+        let commands = entry.session.handle(report)
+        entry.lastActive = Date()
+        entries[id] = entry
+        if !commands.isEmpty { entry.renderer?.yield(.commands(commands, replyTo: nil)) }
+        let isTimeTick: Bool = if case .time = report { true } else { false }
+        if !isTimeTick || !commands.isEmpty || before != entry.session.status || beforeInterstitial != entry.session.activeInterstitial {
+            entry.renderer?.yield(.state(entry.session))
+        }
+    }
+
+    /// Connects a renderer; a second renderer replaces the first (whose stream ends).
+    func attachRenderer(to id: String) -> (UUID, AsyncStream<OutboundRendererMessage>)? {
+        guard var entry = entries[id] else { return nil }
+        entry.renderer?.finish()
+        let (stream, continuation) = AsyncStream.makeStream(of: OutboundRendererMessage.self)
+        let rendererID = UUID()
+        entry.renderer = continuation
+        entry.rendererID = rendererID
+        entry.lastActive = Date()
+        entries[id] = entry
+        continuation.yield(.state(entry.session))
+        return (rendererID, stream)
+    }
+
+    func detachRenderer(_ rendererID: UUID, from id: String) {
+        guard var entry = entries[id], entry.rendererID == rendererID else { return }
+        entry.renderer?.finish()
+        entry.renderer = nil
+        entry.rendererID = nil
+        entry.lastActive = Date()
+        entries[id] = entry
+    }
+
+    private func dropIdle() {
+        let cutoff = Date().addingTimeInterval(-idleTimeout)
+        for (id, entry) in entries where entry.renderer == nil && entry.lastActive < cutoff {
+            entries.removeValue(forKey: id)
+        }
+    }
+}

@@ -1,0 +1,175 @@
+import Foundation
+import Playback
+
+/// The renderer WebSocket protocol, version 1: JSON text frames, each with `"v": 1` and a
+/// `"type"`. See docs/renderer-protocol.md for the full description and examples.
+enum RendererProtocol {
+    static let version = 1
+}
+
+/// A frame the page sends: an intent (with an id the answer refers to) or a report.
+struct InboundRendererMessage: Decodable {
+    var v: Int
+    var type: String
+    var id: Int?
+    var intent: String?
+    var report: String?
+    var seconds: Double?
+    var time: Double?
+    var fraction: Double?
+    var rate: Double?
+    var step: Int?
+    var rendition: String?
+    var duration: Double?
+    var message: String?
+
+    enum Parsed {
+        case intent(id: Int?, PlaybackIntent)
+        case report(RendererReport)
+    }
+
+    struct Invalid: Error {
+        var reason: String
+    }
+
+    func parsed() throws -> Parsed {
+        guard v == RendererProtocol.version else { throw Invalid(reason: "unsupported protocol version \(v); this server speaks 1") }
+        func need<T>(_ value: T?, _ name: String) throws -> T {
+            guard let value else { throw Invalid(reason: "\(type) \(intent ?? report ?? "") needs \"\(name)\"") }
+            return value
+        }
+        switch type {
+        case "intent":
+            let intent: PlaybackIntent
+            switch try need(self.intent, "intent") {
+            case "play": intent = .play
+            case "pause": intent = .pause
+            case "toggle-play-pause": intent = .togglePlayPause
+            case "skip": intent = .skip(by: try need(seconds, "seconds"))
+            case "seek": intent = .seek(to: try need(time, "time"))
+            case "seek-to-fraction": intent = .seekToFraction(try need(fraction, "fraction"))
+            case "select-speed": intent = .selectSpeed(rate: try need(rate, "rate"))
+            case "step-speed": intent = .stepSpeed(by: try need(step, "step"))
+            case "select-audio": intent = .selectAudio(id: try need(rendition, "rendition"))
+            case "select-subtitles": intent = .selectSubtitles(id: rendition)
+            case "toggle-captions": intent = .toggleCaptions
+            case let other: throw Invalid(reason: "unknown intent \"\(other)\"")
+            }
+            return .intent(id: id, intent)
+        case "report":
+            switch try need(report, "report") {
+            case "ready": return .report(.ready(duration: try need(duration, "duration")))
+            case "time": return .report(.time(try need(time, "time")))
+            case "playing": return .report(.playing)
+            case "stalled": return .report(.stalled)
+            case "ended": return .report(.ended)
+            case "failed": return .report(.failed(message: message ?? "The media element failed"))
+            case let other: throw Invalid(reason: "unknown report \"\(other)\"")
+            }
+        default:
+            throw Invalid(reason: "unknown message type \"\(type)\"")
+        }
+    }
+}
+
+/// A renderer command as JSON: `{"command": "play", "rate": 1.5}` and so on.
+struct CommandPayload: Codable, Sendable, Hashable {
+    var command: String
+    var rate: Double?
+    var time: Double?
+    var rendition: String?
+    var interstitial: InterstitialEvent?
+
+    init(_ command: RendererCommand) {
+        switch command {
+        case .play(let rate): self.command = "play"; self.rate = rate
+        case .pause: self.command = "pause"
+        case .seek(let time): self.command = "seek"; self.time = time
+        case .playInterstitial(let event, let rate): self.command = "play-interstitial"; interstitial = event; self.rate = rate
+        case .resumePrimary(let time, let rate): self.command = "resume-primary"; self.time = time; self.rate = rate
+        case .selectAudio(let id): self.command = "select-audio"; rendition = id
+        case .selectSubtitles(let id): self.command = "select-subtitles"; rendition = id
+        }
+    }
+}
+
+/// The session as the page and the API see it.
+public struct SessionSnapshot: Codable, Sendable, Hashable {
+    public struct Speed: Codable, Sendable, Hashable {
+        public var rate: Double
+        public var localizedName: String
+        public var localizedNumericName: String
+    }
+
+    public var id: String
+    public var assetID: String
+    public var manifestURL: String
+    public var language: String
+    public var status: String
+    public var desiresPlayback: Bool
+    public var currentTime: Double
+    public var duration: Double?
+    public var rate: Double
+    public var speeds: [Speed]
+    public var selectedSpeed: Speed?
+    public var audio: [MediaOption]
+    public var subtitles: [MediaOption]
+    public var selectedAudio: String?
+    public var selectedSubtitles: String?
+    public var interstitials: [InterstitialTimeRange]
+    public var activeInterstitial: InterstitialEvent?
+    public var failureMessage: String?
+    public var metadata: DisplayMetadata
+
+    init(_ session: PlaybackSession) {
+        func speed(_ value: PlaybackSpeed) -> Speed {
+            Speed(rate: value.rate, localizedName: value.localizedName, localizedNumericName: value.localizedNumericName)
+        }
+        id = session.id
+        assetID = session.assetID
+        manifestURL = "/api/assets/\(session.assetID)/manifest.json"
+        language = session.language.rawValue
+        status = session.status.rawValue
+        desiresPlayback = session.desiresPlayback
+        currentTime = session.currentTime
+        duration = session.duration
+        rate = session.rate
+        speeds = session.speeds.map(speed)
+        selectedSpeed = session.selectedSpeed.map(speed)
+        audio = session.audioOptions
+        subtitles = session.subtitleOptions
+        selectedAudio = session.selectedAudioID
+        selectedSubtitles = session.selectedSubtitleID
+        interstitials = session.interstitialTimeRanges
+        activeInterstitial = session.activeInterstitial
+        failureMessage = session.failureMessage
+        metadata = session.metadata
+    }
+}
+
+/// A frame the server sends to a renderer.
+struct OutboundRendererMessage: Encodable, Sendable {
+    var v = RendererProtocol.version
+    var type: String
+    var replyTo: Int?
+    var commands: [CommandPayload]?
+    var state: SessionSnapshot?
+    var reason: String?
+    var message: String?
+
+    static func state(_ session: PlaybackSession) -> Self {
+        Self(type: "state", state: SessionSnapshot(session))
+    }
+
+    static func commands(_ commands: [RendererCommand], replyTo: Int?) -> Self {
+        Self(type: "commands", replyTo: replyTo, commands: commands.map(CommandPayload.init))
+    }
+
+    static func refused(_ refusal: PlaybackRefusal, replyTo: Int?) -> Self {
+        Self(type: "refused", replyTo: replyTo, reason: refusal.rawValue)
+    }
+
+    static func error(_ message: String) -> Self {
+        Self(type: "error", message: message)
+    }
+}

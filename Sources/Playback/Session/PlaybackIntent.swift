@@ -1,0 +1,36 @@
+/// Something a viewer asks a player to do: a button, a gesture, a key, a remote's message.
+///
+/// Intents go to the `PlaybackSession`, which accepts or refuses them by its rules and
+/// answers with the `RendererCommand`s that carry them out.
+public enum PlaybackIntent: Sendable, Hashable {
+    case play
+    case pause
+    case togglePlayPause
+    /// Move the playhead by a signed number of seconds (the ±10 s buttons, J/L, arrows).
+    case skip(by: Double)
+    /// Move the playhead to a time (timeline drag, scrub release, number keys).
+    case seek(to: Double)
+    /// Jump to a fraction of the duration, 0...1 (the 0–9 keys).
+    case seekToFraction(Double)
+    /// Choose the speed with this rate from the player's list.
+    case selectSpeed(rate: Double)
+    /// Step to the next faster (+1) or slower (−1) speed in the list (the > and < keys).
+    case stepSpeed(by: Int)
+    case selectAudio(id: String)
+    /// Choose a subtitle rendition, or `nil` to turn subtitles off.
+    case selectSubtitles(id: String?)
+    /// Turn captions on (the last or best-matching rendition) or off.
+    case toggleCaptions
+}
+
+/// Why a session turned an intent down, so the page can undo its local feedback and say so.
+public enum PlaybackRefusal: String, Sendable, Hashable, Codable, Error {
+    case notReady = "not-ready"
+    case seekingRestrictedDuringInterstitial = "seeking-restricted-during-interstitial"
+    case rateRestrictedDuringInterstitial = "rate-restricted-during-interstitial"
+    case speedNotOffered = "speed-not-offered"
+    case noSpeedsOffered = "no-speeds-offered"
+    case unknownRendition = "unknown-rendition"
+    case noSubtitles = "no-subtitles"
+    case failed = "failed"
+}

@@ -1,0 +1,301 @@
+/// The authoritative state of one player, as a value: intents and renderer reports go in,
+/// renderer commands come out.
+///
+/// A page (or any renderer) reports what its media element does and carries out the
+/// commands; remotes and the page's own gestures send intents. The session applies the
+/// rules in one place: play always resumes at the selected speed, seeks stay inside the
+/// item, restricted interstitials cannot be skipped or sped up, a forward seek over a
+/// constraining interstitial plays it first, captions remember the last choice. It performs
+/// no I/O and reads no clock, so every rule is testable without a browser.
+public struct PlaybackSession: Sendable {
+    /// Where playback stands, as a viewer would describe it.
+    public enum Status: String, Sendable, Hashable, Codable {
+        /// The renderer has not reported the item's duration yet.
+        case loading
+        case paused
+        case playing
+        /// Playback is wanted but the renderer ran out of data.
+        case waiting
+        case ended
+        case failed
+    }
+
+    public let id: String
+    public let assetID: String
+    public var metadata: DisplayMetadata
+    public private(set) var language: PlayerLanguage
+    /// The speeds the speed menu offers; empty hides the menu.
+    public private(set) var speeds: [PlaybackSpeed]
+    /// The chosen speed; `nil` only when no speeds are offered (playback is then at 1×).
+    public private(set) var selectedSpeed: PlaybackSpeed?
+    public private(set) var status: Status = .loading
+    /// Whether the viewer wants playback to go on (true while playing or waiting for data).
+    public private(set) var desiresPlayback = false
+    /// The playhead on the primary item's timeline, in seconds.
+    public private(set) var currentTime: Double = 0
+    public private(set) var duration: Double?
+    public private(set) var schedule: InterstitialSchedule
+    /// The interstitial playing instead of the primary item, if any.
+    public private(set) var activeInterstitial: InterstitialEvent?
+    /// The playhead inside the active interstitial.
+    public private(set) var interstitialTime: Double = 0
+    public private(set) var audioOptions: [MediaOption]
+    public private(set) var subtitleOptions: [MediaOption]
+    public private(set) var selectedAudioID: String?
+    public private(set) var selectedSubtitleID: String?
+    /// What failed, when `status` is `.failed`.
+    public private(set) var failureMessage: String?
+
+    private var resumeTime: Double = 0
+    private var lastSubtitleID: String?
+
+    /// Time reports further apart than this are not treated as playback passing an event.
+    static let continuousPlaybackWindow = 3.0
+
+    public init(
+        id: String,
+        assetID: String,
+        metadata: DisplayMetadata,
+        language: PlayerLanguage = .english,
+        speeds: [PlaybackSpeed]? = nil,
+        audioOptions: [MediaOption] = [],
+        subtitleOptions: [MediaOption] = [],
+        interstitials: [InterstitialEvent] = []
+    ) {
+        self.id = id
+        self.assetID = assetID
+        self.metadata = metadata
+        self.language = language
+        self.speeds = []
+        self.schedule = InterstitialSchedule(events: interstitials)
+        self.audioOptions = audioOptions
+        self.subtitleOptions = subtitleOptions
+        self.selectedAudioID = (audioOptions.first(where: \.isDefault) ?? audioOptions.first)?.id
+        self.selectedSubtitleID = nil
+        setSpeeds(speeds ?? PlaybackSpeed.systemDefaultSpeeds(language: language))
+    }
+
+    // MARK: Derived state
+
+    /// The rate the renderer plays at now: 0 unless playing.
+    public var rate: Double {
+        guard status == .playing else { return 0 }
+        if let event = activeInterstitial { return rate(for: event) }
+        return preferredRate
+    }
+
+    /// The rate playback resumes at: the selected speed's, or 1 when no speeds are offered.
+    public var preferredRate: Double { selectedSpeed?.rate ?? 1 }
+
+    /// Interstitial marks for the timeline.
+    public var interstitialTimeRanges: [InterstitialTimeRange] { schedule.timeRanges(primaryDuration: duration) }
+
+    // MARK: Configuration
+
+    /// Replaces the offered speeds (a custom list, or empty to hide the menu). The selection
+    /// survives when its rate is still offered, otherwise falls back to 1× or the first speed.
+    public mutating func setSpeeds(_ newSpeeds: [PlaybackSpeed]) {
+        var seen = Set<Double>()
+        speeds = newSpeeds.filter { $0.rate > 0 && seen.insert($0.rate).inserted }.sorted { $0.rate < $1.rate }
+        if let selected = selectedSpeed, let kept = speeds.first(where: { $0.rate == selected.rate }) {
+            selectedSpeed = kept
+        } else {
+            selectedSpeed = speeds.first(where: { $0.rate == 1 }) ?? speeds.first
+        }
+    }
+
+    /// Renames speeds and sets the interface language; the selection stays.
+    public mutating func setLanguage(_ newLanguage: PlayerLanguage) {
+        language = newLanguage
+        speeds = speeds.map { $0.localized(newLanguage) }
+        selectedSpeed = selectedSpeed?.localized(newLanguage)
+    }
+
+    // MARK: Intents
+
+    /// Applies a viewer's intent. Returns the commands that carry it out, or why it was refused.
+    public mutating func handle(_ intent: PlaybackIntent) -> Result<[RendererCommand], PlaybackRefusal> {
+        if status == .failed { return .failure(.failed) }
+        switch intent {
+        case .play:
+            return .success(play())
+        case .pause:
+            return .success(pause())
+        case .togglePlayPause:
+            return .success(desiresPlayback ? pause() : play())
+        case .skip(let seconds):
+            let base = activeInterstitial == nil ? currentTime : interstitialTime
+            return seek(to: base + seconds)
+        case .seek(let time):
+            return seek(to: time)
+        case .seekToFraction(let fraction):
+            guard let duration else { return .failure(.notReady) }
+            return seek(to: duration * min(max(fraction, 0), 1))
+        case .selectSpeed(let rate):
+            guard !speeds.isEmpty else { return .failure(.noSpeedsOffered) }
+            guard let speed = speeds.first(where: { $0.rate == rate }) else { return .failure(.speedNotOffered) }
+            return select(speed)
+        case .stepSpeed(let step):
+            guard !speeds.isEmpty else { return .failure(.noSpeedsOffered) }
+            let index = selectedSpeed.flatMap { speeds.firstIndex(of: $0) } ?? 0
+            let target = min(max(index + step, 0), speeds.count - 1)
+            return select(speeds[target])
+        case .selectAudio(let id):
+            guard audioOptions.contains(where: { $0.id == id }) else { return .failure(.unknownRendition) }
+            selectedAudioID = id
+            return .success([.selectAudio(id: id)])
+        case .selectSubtitles(let id):
+            if let id, !subtitleOptions.contains(where: { $0.id == id }) { return .failure(.unknownRendition) }
+            return .success(showSubtitles(id))
+        case .toggleCaptions:
+            if selectedSubtitleID != nil { return .success(showSubtitles(nil)) }
+            guard !subtitleOptions.isEmpty else { return .failure(.noSubtitles) }
+            let choice = subtitleOptions.first(where: { $0.id == lastSubtitleID })
+                ?? subtitleOptions.first(where: { $0.language.map { PlayerLanguage(preferred: [$0]) == language } ?? false })
+                ?? subtitleOptions.first(where: \.isDefault)
+                ?? subtitleOptions[0]
+            return .success(showSubtitles(choice.id))
+        }
+    }
+
+    private mutating func play() -> [RendererCommand] {
+        desiresPlayback = true
+        guard let duration else { return [] }
+        if let event = activeInterstitial {
+            status = .playing
+            return [.play(rate: rate(for: event))]
+        }
+        if status == .ended || currentTime >= duration {
+            currentTime = 0
+            status = .playing
+            return [.seek(to: 0), .play(rate: preferredRate)]
+        }
+        if currentTime <= 0, let preRoll = schedule.preRoll() {
+            status = .playing
+            return [begin(preRoll, resumingAt: 0)]
+        }
+        status = .playing
+        return [.play(rate: preferredRate)]
+    }
+
+    private mutating func pause() -> [RendererCommand] {
+        desiresPlayback = false
+        if status == .playing || status == .waiting { status = .paused }
+        return [.pause]
+    }
+
+    private mutating func seek(to requested: Double) -> Result<[RendererCommand], PlaybackRefusal> {
+        guard let duration else { return .failure(.notReady) }
+        if let event = activeInterstitial {
+            if event.restrictions.contains(.requiresPlaybackAtPreferredRateForAdvancement) {
+                return .failure(.seekingRestrictedDuringInterstitial)
+            }
+            // Seeking out of an unrestricted interstitial skips the rest of it.
+            schedule.markPlayed(event)
+            activeInterstitial = nil
+            currentTime = min(max(requested, 0), duration)
+            return .success([.resumePrimary(at: currentTime, rate: desiresPlayback ? preferredRate : 0)])
+        }
+        let target = min(max(requested, 0), duration)
+        if let event = schedule.event(constrainingSeekFrom: currentTime, to: target) {
+            return .success([begin(event, resumingAt: target)])
+        }
+        currentTime = target
+        if status == .ended, target < duration {
+            status = desiresPlayback ? .playing : .paused
+        }
+        return .success([.seek(to: target)])
+    }
+
+    private mutating func select(_ speed: PlaybackSpeed) -> Result<[RendererCommand], PlaybackRefusal> {
+        if let event = activeInterstitial, event.restrictions.contains(.requiresPlaybackAtPreferredRateForAdvancement) {
+            return .failure(.rateRestrictedDuringInterstitial)
+        }
+        selectedSpeed = speed
+        return .success(status == .playing ? [.play(rate: speed.rate)] : [])
+    }
+
+    private mutating func showSubtitles(_ id: String?) -> [RendererCommand] {
+        selectedSubtitleID = id
+        if let id { lastSubtitleID = id }
+        return [.selectSubtitles(id: id)]
+    }
+
+    // MARK: Renderer reports
+
+    /// Takes in what the renderer saw. Returns commands when the rules call for any (an
+    /// interstitial starts or ends, playback was wanted before the item was ready).
+    public mutating func handle(_ report: RendererReport) -> [RendererCommand] {
+        if status == .failed { return [] }
+        switch report {
+        case .ready(let newDuration):
+            let firstReady = duration == nil
+            duration = max(newDuration, 0)
+            guard firstReady else { return [] }
+            status = .paused
+            return desiresPlayback ? play() : []
+        case .time(let time):
+            if activeInterstitial != nil {
+                interstitialTime = max(time, 0)
+                return []
+            }
+            let previous = currentTime
+            currentTime = min(max(time, 0), duration ?? time)
+            guard status == .playing, time - previous <= Self.continuousPlaybackWindow,
+                  let event = schedule.event(reachedBetween: previous, and: currentTime)
+            else { return [] }
+            return [begin(event, resumingAt: event.time + event.resumptionOffset)]
+        case .playing:
+            if status == .waiting || (status == .paused && desiresPlayback) { status = .playing }
+            return []
+        case .stalled:
+            if desiresPlayback && status == .playing { status = .waiting }
+            return []
+        case .ended:
+            return itemEnded()
+        case .failed(let message):
+            status = .failed
+            desiresPlayback = false
+            failureMessage = message
+            return []
+        }
+    }
+
+    private mutating func itemEnded() -> [RendererCommand] {
+        if let event = activeInterstitial {
+            schedule.markPlayed(event)
+            activeInterstitial = nil
+            interstitialTime = 0
+            if event.cue == .leaveCue {
+                return finishPrimary() + [.resumePrimary(at: currentTime, rate: 0)]
+            }
+            currentTime = min(resumeTime, duration ?? resumeTime)
+            if status == .waiting { status = .playing }
+            return [.resumePrimary(at: currentTime, rate: status == .playing ? preferredRate : 0)]
+        }
+        currentTime = duration ?? currentTime
+        if let postRoll = schedule.postRoll() {
+            return [begin(postRoll, resumingAt: currentTime)]
+        }
+        return finishPrimary()
+    }
+
+    private mutating func finishPrimary() -> [RendererCommand] {
+        currentTime = duration ?? currentTime
+        status = .ended
+        desiresPlayback = false
+        return []
+    }
+
+    private mutating func begin(_ event: InterstitialEvent, resumingAt time: Double) -> RendererCommand {
+        activeInterstitial = event
+        interstitialTime = 0
+        resumeTime = time
+        if event.cue == .none { currentTime = event.time }
+        return .playInterstitial(event, rate: desiresPlayback ? rate(for: event) : 0)
+    }
+
+    private func rate(for event: InterstitialEvent) -> Double {
+        event.restrictions.contains(.requiresPlaybackAtPreferredRateForAdvancement) ? 1 : preferredRate
+    }
+}

@@ -1,0 +1,16 @@
+/// What a session tells its renderer to do. The renderer carries these out in order.
+public enum RendererCommand: Sendable, Hashable {
+    /// Play the current item at this rate.
+    case play(rate: Double)
+    case pause
+    /// Move the current item's playhead to this time in seconds.
+    case seek(to: Double)
+    /// Leave the primary item and play this interstitial from its start at `rate`
+    /// (or load it paused when `rate` is 0).
+    case playInterstitial(InterstitialEvent, rate: Double)
+    /// Go back to the primary item at `time`, playing at `rate` (0 means stay paused).
+    case resumePrimary(at: Double, rate: Double)
+    case selectAudio(id: String)
+    /// Show this subtitle rendition, or none.
+    case selectSubtitles(id: String?)
+}

@@ -1,0 +1,15 @@
+/// What a renderer (the page's media element) tells its session it did or saw.
+public enum RendererReport: Sendable, Hashable {
+    /// The primary item's metadata loaded; its duration in seconds.
+    case ready(duration: Double)
+    /// The playhead of whatever is playing (primary item or interstitial) is here now.
+    case time(Double)
+    /// The media element is rendering frames again after waiting.
+    case playing
+    /// The media element ran out of data and waits.
+    case stalled
+    /// The current item (primary or interstitial) played to its end.
+    case ended
+    /// The media element failed; the message says what failed.
+    case failed(message: String)
+}

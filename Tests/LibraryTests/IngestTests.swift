@@ -1,0 +1,100 @@
+import Foundation
+import Testing
+@testable import Library
+
+@Suite("Ingest jobs", .serialized)
+struct IngestTests {
+    @Test func packagesAClipIntoCMAFHLS() async throws {
+        let temp = try TemporaryLibrary()
+        defer { temp.cleanUp() }
+        let clip = try await temp.makeClip()
+        let asset = try await temp.library.add(paths: [clip.path])[0]
+        await temp.library.worker.drain()
+
+        let job = try #require(try await temp.library.store.jobs(assetID: asset.id).first)
+        #expect(job.state == .succeeded, "\(job.message ?? "")")
+        #expect(job.progress == 1)
+        let ready = try #require(try await temp.library.store.asset(id: asset.id))
+        #expect(ready.status == .ready)
+        #expect(ready.title == "Embedded Title")
+        #expect(abs((ready.duration ?? 0) - 3) < 0.2)
+        #expect(ready.width == 320 && ready.height == 180)
+        #expect(ready.badges.contains("CC"))
+        #expect(ready.badges.contains("Multilingual"))
+        #expect(!ready.badges.contains("HD"))
+
+        let bundle = temp.library.location.bundleDirectory(for: asset.id)
+        let master = try String(contentsOf: bundle.appendingPathComponent("master.m3u8"), encoding: .utf8)
+        #expect(master.contains("TYPE=AUDIO"))
+        #expect(master.contains(#"NAME="English""#))
+        #expect(master.contains(#"NAME="Français""#))
+        #expect(master.contains(#"TYPE=SUBTITLES,GROUP-ID="subs""#))
+        #expect(master.contains(#"SUBTITLES="subs""#))
+        let variant = try String(contentsOf: bundle.appendingPathComponent("180p/index.m3u8"), encoding: .utf8)
+        #expect(variant.contains("#EXT-X-MAP:URI=\"init_"))
+        #expect(variant.contains(".m4s"))
+        let vtt = try String(contentsOf: bundle.appendingPathComponent("subtitles/en-0.vtt"), encoding: .utf8)
+        #expect(vtt.hasPrefix("WEBVTT"))
+        #expect(vtt.contains("Hello"))
+        #expect(FileManager.default.fileExists(atPath: bundle.appendingPathComponent("poster.jpg").path))
+        let trick = try JSONDecoder().decode(TrickPlayImages.self, from: Data(contentsOf: bundle.appendingPathComponent("trickplay.json")))
+        #expect(trick.count == 3)
+        #expect(trick.tileWidth == 160 && trick.tileHeight == 90)
+    }
+
+    @Test func aFailedJobSaysWhyAndCanBeRetried() async throws {
+        let temp = try TemporaryLibrary()
+        defer { temp.cleanUp() }
+        let bogus = temp.root.appendingPathComponent("broken.mp4")
+        try Data("this is not a video".utf8).write(to: bogus)
+        let asset = try await temp.library.add(paths: [bogus.path])[0]
+        await temp.library.worker.drain()
+        let failed = try #require(try await temp.library.store.jobs(assetID: asset.id).first)
+        #expect(failed.state == .failed)
+        #expect(failed.message?.contains("ffprobe") == true)
+        #expect(try await temp.library.store.asset(id: asset.id)?.status == .failed)
+
+        // Fix the file and retry: the same job succeeds.
+        try FileManager.default.removeItem(at: bogus)
+        try FileManager.default.moveItem(at: try await temp.makeClip(named: "fixed.mp4", seconds: 2), to: bogus)
+        let failedID = try #require(failed.id)
+        let retried = try await temp.library.store.retry(jobID: failedID)
+        #expect(retried.state == .queued)
+        await temp.library.worker.drain()
+        let done = try #require(try await temp.library.store.job(id: failedID))
+        #expect(done.state == .succeeded)
+        #expect(done.attempts == 2)
+    }
+
+    @Test func aVanishedSourceIsMarkedMissingNotDeleted() async throws {
+        let temp = try TemporaryLibrary()
+        defer { temp.cleanUp() }
+        let clip = try await temp.makeClip(seconds: 2)
+        let asset = try await temp.library.add(paths: [clip.path])[0]
+        await temp.library.worker.drain()
+        try FileManager.default.removeItem(at: clip)
+        try await temp.library.refreshSourceAvailability()
+        let after = try #require(try await temp.library.store.asset(id: asset.id))
+        #expect(after.sourceMissing)
+        #expect(after.status == .ready)
+    }
+
+    @Test func anHLSBundleFolderIsImported() async throws {
+        let temp = try TemporaryLibrary()
+        defer { temp.cleanUp() }
+        let clip = try await temp.makeClip(seconds: 2)
+        let first = try await temp.library.add(paths: [clip.path])[0]
+        await temp.library.worker.drain()
+        // Treat the packaged bundle as an offline download: copy it out and add the folder.
+        let download = temp.root.appendingPathComponent("Offline Download")
+        try FileManager.default.copyItem(at: temp.library.location.bundleDirectory(for: first.id), to: download)
+        try FileManager.default.moveItem(at: download.appendingPathComponent("master.m3u8"), to: download.appendingPathComponent("playlist.m3u8"))
+        let imported = try await temp.library.add(paths: [download.path])[0]
+        #expect(imported.title == "Offline Download")
+        await temp.library.worker.drain()
+        let ready = try #require(try await temp.library.store.asset(id: imported.id))
+        #expect(ready.status == .ready)
+        #expect(abs((ready.duration ?? 0) - 2) < 0.2)
+        #expect(FileManager.default.fileExists(atPath: temp.library.location.bundleDirectory(for: imported.id).appendingPathComponent("master.m3u8").path))
+    }
+}

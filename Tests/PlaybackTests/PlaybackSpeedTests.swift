@@ -1,0 +1,80 @@
+import Testing
+@testable import Playback
+
+@Suite("Playback speeds")
+struct PlaybackSpeedTests {
+    @Test func systemDefaultsAreHalfToDouble() {
+        #expect(PlaybackSpeed.systemDefaultSpeeds.map(\.rate) == [0.5, 1, 1.25, 1.5, 2])
+        #expect(PlaybackSpeed.systemDefaultSpeeds(language: .japanese).map(\.rate) == [0.5, 1, 1.25, 1.5, 2])
+    }
+
+    @Test(arguments: [
+        (0.5, "Half speed", "0.5×"),
+        (1.0, "Normal speed", "1×"),
+        (1.25, "1.25× speed", "1.25×"),
+        (1.5, "1.5× speed", "1.5×"),
+        (2.0, "Double speed", "2×"),
+        (3.0, "3× speed", "3×"),
+        (0.75, "0.75× speed", "0.75×"),
+    ])
+    func englishNames(rate: Double, name: String, numeric: String) {
+        let speed = PlaybackSpeed(rate: rate, language: .english)
+        #expect(speed.localizedName == name)
+        #expect(speed.localizedNumericName == numeric)
+    }
+
+    @Test(arguments: [
+        (0.5, "0.5倍速"),
+        (1.0, "標準速度"),
+        (1.25, "1.25倍速"),
+        (1.5, "1.5倍速"),
+        (2.0, "2倍速"),
+        (4.0, "4倍速"),
+    ])
+    func japaneseNames(rate: Double, name: String) {
+        let speed = PlaybackSpeed(rate: rate, language: .japanese)
+        #expect(speed.localizedName == name)
+        #expect(speed.localizedNumericName == PlaybackSpeed.numericName(for: rate))
+    }
+
+    @Test func customNamesAreKeptAndNumericNameIsDerived() {
+        let speed = PlaybackSpeed(rate: 1.1, localizedName: "A touch faster")
+        #expect(speed.localizedName == "A touch faster")
+        #expect(speed.localizedNumericName == "1.1×")
+    }
+
+    @Test func speedsWithTheSameRateAreEqual() {
+        #expect(PlaybackSpeed(rate: 2, language: .english) == PlaybackSpeed(rate: 2, language: .japanese))
+        #expect(PlaybackSpeed(rate: 2, language: .english) != PlaybackSpeed(rate: 1.5, language: .english))
+        #expect(Set(PlaybackSpeed.systemDefaultSpeeds + PlaybackSpeed.systemDefaultSpeeds(language: .japanese)).count == 5)
+    }
+
+    @Test func localizedSwitchesLanguageAndKeepsRate() {
+        let double = PlaybackSpeed(rate: 2, language: .english).localized(.japanese)
+        #expect(double.rate == 2)
+        #expect(double.localizedName == "2倍速")
+    }
+}
+
+@Suite("Player language")
+struct PlayerLanguageTests {
+    @Test(arguments: [
+        ("ja-JP,ja;q=0.9,en-US;q=0.8", PlayerLanguage.japanese),
+        ("en-US,en;q=0.9,ja;q=0.8", .english),
+        ("fr-FR, ja;q=0.5, en;q=0.4", .japanese),
+        ("en;q=0.2, ja;q=0.7", .japanese),
+        ("ja;q=0, en", .english),
+        ("", .english),
+        ("de, fr", .english),
+        ("JA", .japanese),
+    ])
+    func fromAcceptLanguage(header: String, expected: PlayerLanguage) {
+        #expect(PlayerLanguage(acceptLanguage: header) == expected)
+    }
+
+    @Test func fromNavigatorLanguages() {
+        #expect(PlayerLanguage(preferred: ["ja_JP"]) == .japanese)
+        #expect(PlayerLanguage(preferred: ["es", "en-GB", "ja"]) == .english)
+        #expect(PlayerLanguage(preferred: []) == .english)
+    }
+}

@@ -1,0 +1,114 @@
+"""End-to-end fixtures: one `marquee serve` on loopback with its sample library, and headless
+Debian Chromium driven by pip's selenium through Debian's chromedriver. Nothing leaves the
+machine: the browser runs with background networking, component updates and sync off, and
+selenium's usage statistics are disabled."""
+import json
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+os.environ["SE_AVOID_STATS"] = "true"
+from selenium import webdriver  # noqa: E402
+from selenium.webdriver.chrome.service import Service  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+ARTIFACTS = ROOT / "artifacts" / "e2e"
+
+
+def marquee_binary():
+    if os.environ.get("MARQUEE_BIN"):
+        return os.environ["MARQUEE_BIN"]
+    bin_dir = subprocess.run(["swift", "build", "--show-bin-path"], cwd=ROOT, capture_output=True, text=True, check=True).stdout.strip()
+    return str(Path(bin_dir) / "marquee")
+
+
+class Server:
+    def __init__(self, url, process, data):
+        self.url = url.rstrip("/")
+        self.process = process
+        self.data = data
+
+    def api(self, method, path, body=None):
+        request = urllib.request.Request(self.url + path, method=method,
+                                         data=None if body is None else json.dumps(body).encode(),
+                                         headers={"content-type": "application/json"})
+        try:
+            with urllib.request.urlopen(request, timeout=10) as response:
+                text = response.read()
+                return response.status, (json.loads(text) if text else None)
+        except urllib.error.HTTPError as error:
+            return error.code, json.loads(error.read() or b"null")
+
+    def asset(self, title):
+        _, listing = self.api("GET", "/api/assets")
+        return next(a for a in listing["assets"] if a["title"] == title)
+
+
+@pytest.fixture(scope="session")
+def server():
+    data = tempfile.mkdtemp(prefix="marquee-e2e-")
+    process = subprocess.Popen([marquee_binary(), "serve", "--data", data, "--port", "0"],
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    line = process.stdout.readline()
+    match = re.search(r"(http://127\.0\.0\.1:\d+)/", line)
+    assert match, f"marquee serve did not print its URL: {line!r}"
+    running = Server(match.group(1), process, data)
+    deadline = time.time() + 300
+    while time.time() < deadline:
+        _, listing = running.api("GET", "/api/assets")
+        assets = listing["assets"]
+        if len(assets) == 4 and all(a["status"] == "ready" for a in assets):
+            break
+        assert not any(a["status"] == "failed" for a in assets), assets
+        time.sleep(1)
+    else:
+        pytest.fail("sample library was not ready in time")
+    yield running
+    process.terminate()
+    process.wait(timeout=10)
+    shutil.rmtree(data, ignore_errors=True)
+
+
+def make_driver(language="en-US", width=1280, height=720):
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/bin/chromium"
+    for argument in ["--headless=new", "--no-first-run", "--disable-background-networking",
+                     "--disable-component-update", "--disable-sync", "--disable-default-apps",
+                     "--autoplay-policy=no-user-gesture-required", f"--window-size={width},{height}",
+                     f"--lang={language}", "--disable-features=Translate,MediaRouter,OptimizationHints"]:
+        options.add_argument(argument)
+    if os.geteuid() == 0:
+        options.add_argument("--no-sandbox")
+    options.add_experimental_option("prefs", {"intl.accept_languages": language})
+    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+
+
+@pytest.fixture
+def browser(request):
+    drivers = []
+
+    def open_browser(language="en-US", **size):
+        driver = make_driver(language, **size)
+        drivers.append(driver)
+        return driver
+
+    yield open_browser
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    for index, driver in enumerate(drivers):
+        name = request.node.name.replace("/", "_") + (f"-{index}" if index else "")
+        try:
+            driver.save_screenshot(str(ARTIFACTS / f"{name}.png"))
+        finally:
+            driver.quit()
+
+
+@pytest.fixture
+def driver(browser):
+    return browser()
