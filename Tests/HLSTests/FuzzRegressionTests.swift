@@ -23,6 +23,8 @@ struct FuzzRegressionTests {
         "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-DATERANGE:ID=\"a\",START-DATE=\"2024-05-01T12:00:10Z\"\n#EXT-X-DATERANGE:ID=\"a\",END-DATE=\"2024-05-01T12:00:05Z\"\n#EXTINF:6,\na.ts\n",
         // Keys of several formats where a new format arrives before an existing one is replaced.
         "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-KEY:METHOD=SAMPLE-AES,URI=\"skd://b\",KEYFORMAT=\"b\"\n#EXTINF:5,\n1.mp4\n#EXT-X-KEY:METHOD=SAMPLE-AES,URI=\"skd://a\"\n#EXTINF:5,\n2.mp4\n#EXT-X-KEY:METHOD=SAMPLE-AES,URI=\"skd://c\",KEYFORMAT=\"c\"\n#EXT-X-KEY:METHOD=SAMPLE-AES,URI=\"skd://b2\",KEYFORMAT=\"b\"\n#EXTINF:5,\n3.mp4\n",
+        // A CUE of blanks.
+        "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-DATERANGE:ID=\"a\",START-DATE=\"2024-05-01T12:00:10Z\",CUE=\"  \"\n#EXTINF:6,\na.ts\n",
     ]
 
     @Test(arguments: inputs)

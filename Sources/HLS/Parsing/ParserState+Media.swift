@@ -248,7 +248,7 @@ extension ParserState {
         var range = DateRange(id: id)
         range.classValue = r.quoted("CLASS", &sink)
         range.startDate = r.date("START-DATE", &sink)
-        range.cue = (r.quoted("CUE", &sink) ?? "").split(separator: ",").map { String($0.trimmingWhitespace()) }
+        range.cue = (r.quoted("CUE", &sink) ?? "").split(separator: ",").map { String($0.trimmingWhitespace()) }.filter { !$0.isEmpty }
         range.endDate = r.date("END-DATE", &sink)
         range.duration = r.float("DURATION", &sink)
         range.plannedDuration = r.float("PLANNED-DURATION", &sink)

@@ -1,0 +1,119 @@
+import Foundation
+import Testing
+@testable import Downloads
+import HLS
+
+/// The download task against a real HTTP server on loopback (Python's http.server over a
+/// folder of generated files): pause holds new files back, resume finishes, cancellation
+/// keeps finished files for the next run, and the Foundation `Progress` ends complete.
+@Suite("Asset download task", .serialized)
+struct AssetDownloadTaskTests {
+    final class Server {
+        let process = Process()
+        let root: URL
+        var port = 0
+
+        init(segments: Int) throws {
+            root = FileManager.default.temporaryDirectory.appendingPathComponent("marquee-dl-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+            var playlist = "#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-PLAYLIST-TYPE:VOD\n"
+            for i in 0..<segments {
+                let bytes = (0..<(40_000 + i * 997)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ i) }
+                try Data(bytes).write(to: root.appendingPathComponent("s\(i).ts"))
+                playlist += "#EXTINF:2.0,\ns\(i).ts\n"
+            }
+            try (playlist + "#EXT-X-ENDLIST\n").write(to: root.appendingPathComponent("media.m3u8"), atomically: true, encoding: .utf8)
+            let output = Pipe()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["python3", "-u", "-m", "http.server", "0", "--bind", "127.0.0.1", "--directory", root.path]
+            process.standardOutput = output
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            let line = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
+            guard let match = line.firstMatch(of: /port (\d+)/), let p = Int(match.1) else {
+                throw DownloadError.io(path: "http.server", reason: "no port in \(line)")
+            }
+            port = p
+        }
+
+        var playlistURL: URL { URL(string: "http://127.0.0.1:\(port)/media.m3u8")! }
+
+        func stop() {
+            // SIGKILL and no waitUntilExit: Foundation's wait can hang on Linux.
+            kill(process.processIdentifier, SIGKILL)
+            try? FileManager.default.removeItem(at: root)
+        }
+    }
+
+    func plan(_ server: Server) -> DownloadPlan {
+        var m = MultivariantPlaylist()
+        m.variants = [VariantStream(uri: server.playlistURL.absoluteString)]
+        var plan = DownloadPlan(source: server.playlistURL, multivariant: m)
+        plan.addVariant(m.variants[0])
+        return plan
+    }
+
+    func outputFolder() -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("marquee-bundle-\(UUID().uuidString)")
+    }
+
+    @Test func pauseHoldsNewFilesAndResumeFinishes() async throws {
+        let server = try Server(segments: 30)
+        defer { server.stop() }
+        let out = outputFolder()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let fetcher = HTTPFetcher(concurrency: 1)
+        let task = AssetDownloadTask(plan: plan(server), output: out, metadata: BundleMetadataInput(title: "t", sourceURL: server.playlistURL),
+                                     concurrency: 1, fetcher: fetcher)
+        await task.pause()
+        let running = Task { try await task.run() }
+        try await Task.sleep(nanoseconds: 700_000_000)
+        let folder = out.appendingPathComponent(plan(server).entries[0].folder)
+        let whilePaused = (try? FileManager.default.contentsOfDirectory(atPath: folder.path))?.filter { $0.hasPrefix("seg-") }.count ?? 0
+        #expect(whilePaused <= 1)  // at most the one file already in flight
+        try await Task.sleep(nanoseconds: 500_000_000)
+        let stillPaused = (try? FileManager.default.contentsOfDirectory(atPath: folder.path))?.filter { $0.hasPrefix("seg-") }.count ?? 0
+        #expect(stillPaused == whilePaused)
+        await task.resume()
+        let summary = try await running.value
+        #expect(summary.items.first?.bytes == Int64((0..<30).reduce(0) { $0 + 40_000 + $1 * 997 }))
+        #expect(task.progress.completedUnitCount == 30 && task.progress.totalUnitCount == 30)
+        #expect(task.progress.fractionCompleted == 1)
+        try await fetcher.shutdown()
+    }
+
+    @Test func cancellationKeepsFinishedFilesForTheNextRun() async throws {
+        let server = try Server(segments: 40)
+        defer { server.stop() }
+        let out = outputFolder()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let fetcher = HTTPFetcher(concurrency: 2)
+        let first = AssetDownloadTask(plan: plan(server), output: out, metadata: BundleMetadataInput(title: "t", sourceURL: server.playlistURL),
+                                      concurrency: 2, fetcher: fetcher)
+        let running = Task { try await first.run() }
+        var seen = 0
+        for await snapshot in first.snapshots where snapshot.completedFiles >= 5 {
+            seen = snapshot.completedFiles
+            running.cancel()
+            break
+        }
+        await #expect(throws: CancellationError.self) { try await running.value }
+        #expect(seen >= 5)
+        let journal = try await DownloadJournal(url: out.appendingPathComponent(AssetDownloadTask.journalFolder).appendingPathComponent("journal.sqlite")).completedFiles()
+        #expect(journal.count >= 5)
+
+        let second = AssetDownloadTask(plan: plan(server), output: out, metadata: BundleMetadataInput(title: "t", sourceURL: server.playlistURL),
+                                       concurrency: 2, fetcher: fetcher)
+        var firstSnapshot: DownloadProgress?
+        let collector = Task { () -> DownloadProgress? in
+            for await s in second.snapshots where s.phase == .downloading { return s }
+            return nil
+        }
+        _ = try await second.run()
+        firstSnapshot = await collector.value
+        #expect((firstSnapshot?.completedFiles ?? 0) >= journal.count)  // resumed, not restarted
+        #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("metadata.json").path))
+        #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent(AssetDownloadTask.journalFolder).path))
+        try await fetcher.shutdown()
+    }
+}
