@@ -13,6 +13,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // Playlists: model, parser, writer, inspection. Pure Swift, no I/O.
@@ -25,11 +27,28 @@ let package = Package(
         ),
         // Assets, thumbnails, compositions, resource loaders and packaging on FFmpeg.
         .target(name: "MediaCore", dependencies: ["CFFmpeg", "HLS"]),
+        // Offline downloads: plans from variant choices, concurrent fetching with retries,
+        // a resume journal, AES-128 decryption, offline bundles.
+        .target(
+            name: "Downloads",
+            dependencies: [
+                "HLS",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
         .executableTarget(
             name: "marquee",
             dependencies: [
                 "HLS",
                 "MediaCore",
+                "Downloads",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -39,6 +58,7 @@ let package = Package(
         .executableTarget(name: "marquee-bench", dependencies: ["HLS", "MediaCore"], path: "Benchmarks/marquee-bench"),
         .testTarget(name: "HLSTests", dependencies: ["HLS"]),
         .testTarget(name: "MediaCoreTests", dependencies: ["MediaCore"]),
+        .testTarget(name: "DownloadsTests", dependencies: ["Downloads", "HLS"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -9,6 +9,7 @@ struct Marquee: AsyncParsableCommand {
         subcommands: [
             InspectCommand.self,
             ProbeCommand.self, ThumbnailsCommand.self, ComposeCommand.self, PackageCommand.self,
+            DownloadCommand.self,
         ]
     )
 }

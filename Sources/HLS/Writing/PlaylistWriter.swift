@@ -94,11 +94,11 @@ public enum PlaylistWriter {
             for r in rangesByIndex[i] ?? [] { out += "#EXT-X-DATERANGE:\(dateRangeAttributes(r))\n" }
             for tag in s.unknownTags { unknown(&out, tag) }
             if s.keys != keys {
-                if s.keys.isEmpty {
-                    out += "#EXT-X-KEY:METHOD=NONE\n"
-                } else {
-                    for k in s.keys where !keys.contains(k) { out += "#EXT-X-KEY:\(keyAttributes(k))\n" }
-                }
+                // A key of one KEYFORMAT replaces the previous key of that format; dropping a
+                // format takes METHOD=NONE (which clears all) and then the keys still in force.
+                let formatDropped = keys.contains { old in !s.keys.contains { $0.keyFormat == old.keyFormat } }
+                if formatDropped { out += "#EXT-X-KEY:METHOD=NONE\n" }
+                for k in s.keys where formatDropped || !keys.contains(k) { out += "#EXT-X-KEY:\(keyAttributes(k))\n" }
                 keys = s.keys
             }
             if s.map != map, let m = s.map {
