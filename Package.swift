@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
     name: "Marquee",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "marquee", targets: ["marquee"]),
         .library(name: "HLS", targets: ["HLS"]),

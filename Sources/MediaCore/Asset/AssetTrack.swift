@@ -68,9 +68,6 @@ public struct AssetTrack: Sendable, Hashable, Identifiable {
     /// Codec, profile, level, geometry, sample format and decoder configuration: two tracks
     /// with the same signature can be joined without re-encoding.
     var codecSignature = ""
-
-    public static func == (a: AssetTrack, b: AssetTrack) -> Bool { a.id == b.id && a.codec == b.codec && a.timeRange == b.timeRange }
-    public func hash(into hasher: inout Hasher) { hasher.combine(id); hasher.combine(codec) }
 }
 
 /// A width and height in pixels.

@@ -29,6 +29,8 @@ enum ImageEncoder {
         context.pointee.height = Int32(image.height)
         context.pointee.pix_fmt = pixelFormat
         context.pointee.time_base = AVRational(num: 1, den: 25)
+        // Large pictures encode in slices on two threads (MJPEG supports slice threading).
+        if image.width * image.height >= 640 * 360 { context.pointee.thread_count = 2 }
         switch format {
         case .jpeg(let quality):
             let qscale = 2 + (1 - min(1, max(0, quality))) * 29

@@ -21,7 +21,6 @@ enum WebVTTWriter {
         var packet = av_packet_alloc()
         defer { av_packet_free(&packet) }
         var text = "WEBVTT\n\n"
-        var cueCount = 0
         while av_read_frame(input.formatContext, packet) >= 0 {
             defer { av_packet_unref(packet) }
             try flag.check()
@@ -45,10 +44,8 @@ enum WebVTTWriter {
             }
             let body = lines.joined(separator: "\n").trimmingCharacters(in: .whitespacesAndNewlines)
             guard !body.isEmpty, end > start else { continue }
-            cueCount += 1
             text += "\(timestamp(start)) --> \(timestamp(end))\n\(body)\n\n"
         }
-        _ = cueCount
         try text.write(toFile: path, atomically: true, encoding: .utf8)
     }
 

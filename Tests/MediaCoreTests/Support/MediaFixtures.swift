@@ -10,10 +10,14 @@ actor MediaFixtures {
     let directory: URL
     private var made: [String: Task<String, any Error>] = [:]
 
+    /// This test process's media directory; removed when the process exits.
+    static let directoryURL = FileManager.default.temporaryDirectory
+        .appendingPathComponent("marquee-mediacore-tests-\(ProcessInfo.processInfo.processIdentifier)")
+
     init() {
-        directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("marquee-mediacore-tests-\(ProcessInfo.processInfo.processIdentifier)")
+        directory = Self.directoryURL
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        atexit { try? FileManager.default.removeItem(at: MediaFixtures.directoryURL) }
     }
 
     /// A path for a scratch file under the fixture directory.
