@@ -18,6 +18,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         // Playlists: model, parser, writer, inspection. Pure Swift, no I/O.
@@ -44,10 +45,26 @@ let package = Package(
             ],
             resources: [.copy("Public")]
         ),
+        // Offline downloads: plans from variant choices, concurrent fetching with retries,
+        // a resume journal, AES-128 decryption, offline bundles.
+        .target(
+            name: "Downloads",
+            dependencies: [
+                "HLS",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
         .executableTarget(
             name: "marquee",
             dependencies: [
-                "HLS", "Library", "MarqueeServer",
+                "HLS", "Downloads", "Library", "MarqueeServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -66,6 +83,7 @@ let package = Package(
                 .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
             ]
         ),
+        .testTarget(name: "DownloadsTests", dependencies: ["Downloads", "HLS"]),
     ],
     swiftLanguageModes: [.v6]
 )

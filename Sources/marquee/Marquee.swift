@@ -7,7 +7,9 @@ struct Marquee: AsyncParsableCommand {
         commandName: "marquee",
         abstract: "An open media platform: inspect, download, package and serve HLS.",
         subcommands: [
-            InspectCommand.self, ServeCommand.self, AddCommand.self,
+            InspectCommand.self,
+            DownloadCommand.self,
+            ServeCommand.self, AddCommand.self,
         ]
     )
 }

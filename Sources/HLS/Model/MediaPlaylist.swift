@@ -34,7 +34,7 @@ public struct MediaPlaylist: Sendable, Hashable {
 
     /// The declared target duration, or the rounded-up longest segment when it is missing.
     public var effectiveTargetDuration: Int {
-        targetDuration ?? Int((segments.map(\.duration).max() ?? 0).rounded(.up))
+        targetDuration ?? Int(exactly: min((segments.map(\.duration).max() ?? 0).rounded(.up), 1e15)) ?? 0
     }
 
     /// Start time of each segment on the playlist timeline (seconds from the first segment).

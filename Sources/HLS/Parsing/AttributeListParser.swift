@@ -82,6 +82,12 @@ struct AttributeListParser {
                 if textEnd != i, i < end {
                     sink.report(.whitespace, line: line, column: column(textEnd), tag: tag, attribute: name, message: "white space before ','")
                 }
+                if let quote = (textStart..<textEnd).first(where: { bytes[$0] == UInt8(ascii: "\"") }) {
+                    sink.report(.malformedAttribute, line: line, column: column(quote), tag: tag, attribute: name,
+                                message: "unexpected '\"' inside an unquoted value; attribute ignored")
+                    if i < end { i += 1 }
+                    continue
+                }
                 value = .unquoted(String(decoding: UnsafeBufferPointer(rebasing: bytes[textStart..<textEnd]), as: UTF8.self))
             }
             if let first = result.attributes.firstIndex(where: { $0.name == name }) {

@@ -7,7 +7,9 @@ struct AttributeReader {
     let tag: String
     let line: Int
     var parsed: AttributeListParser.Parsed
-    private var consumed = Set<String>()
+    /// Which attributes a typed accessor has read: a bit per index (a set past 64).
+    private var consumed: UInt64 = 0
+    private var consumedBeyond64 = Set<Int>()
 
     init(tag: String, line: Int, parsed: AttributeListParser.Parsed) {
         self.tag = tag; self.line = line; self.parsed = parsed
@@ -19,12 +21,18 @@ struct AttributeReader {
     }
 
     mutating func raw(_ name: String) -> AttributeValue? {
-        consumed.insert(name)
-        return parsed.attributes[named: name]
+        guard let i = parsed.attributes.firstIndex(where: { $0.name == name }) else { return nil }
+        if i < 64 { consumed |= 1 << UInt64(i) } else { consumedBeyond64.insert(i) }
+        return parsed.attributes[i].value
     }
 
     /// Attributes not read by any typed accessor, in list order.
-    var others: [Attribute] { parsed.attributes.filter { !consumed.contains($0.name) } }
+    var others: [Attribute] {
+        guard consumed != (parsed.attributes.count >= 64 ? UInt64.max : (1 << UInt64(parsed.attributes.count)) - 1) || parsed.attributes.count > 64 else { return [] }
+        return parsed.attributes.indices.filter { i in
+            i < 64 ? consumed & (1 << UInt64(i)) == 0 : !consumedBeyond64.contains(i)
+        }.map { parsed.attributes[$0] }
+    }
 
     func has(_ name: String) -> Bool { parsed.attributes[named: name] != nil }
 

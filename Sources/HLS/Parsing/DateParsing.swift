@@ -4,7 +4,11 @@ import Foundation
 /// `…+08:00`, `…+0800`), parsed without a formatter so that long playlists stay fast.
 enum DateParsing {
     static func date(_ text: String) -> Date? {
-        let b = Array(text.utf8)
+        var text = text
+        return text.withUTF8 { date(bytes: $0) }
+    }
+
+    static func date(bytes b: UnsafeBufferPointer<UInt8>) -> Date? {
         var i = 0
         func digits(_ n: Int) -> Int? {
             guard i + n <= b.count else { return nil }

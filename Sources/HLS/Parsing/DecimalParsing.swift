@@ -48,7 +48,8 @@ enum DecimalParsing {
         guard let first = utf8.first, first >= 0x30 && first <= 0x39 || first == UInt8(ascii: ".") else { return nil }
         guard utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || $0 == UInt8(ascii: ".") }),
               utf8.lazy.filter({ $0 == UInt8(ascii: ".") }).count <= 1 else { return nil }
-        return Double(text)
+        guard let d = Double(text), d.isFinite else { return nil }
+        return d
     }
 
     /// `WIDTH<separator>HEIGHT`, both decimal-integers.

@@ -124,6 +124,42 @@ extension ParserState {
         }
     }
 
+    /// `#EXTINF:<decimal>,<title>` read straight from bytes; false (nothing consumed) for
+    /// anything unusual, which then takes the general path with its diagnostics.
+    mutating func fastEXTINF(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, line: Int) -> Bool {
+        var i = start
+        var mantissa: UInt64 = 0
+        var digits = 0
+        var fraction = 0
+        var inFraction = false
+        while i < end {
+            let c = b[i]
+            if c >= 0x30, c <= 0x39 {
+                guard digits < 15 else { return false }
+                mantissa = mantissa * 10 + UInt64(c - 0x30)
+                digits += 1
+                if inFraction { fraction += 1 }
+            } else if c == UInt8(ascii: "."), !inFraction {
+                inFraction = true
+            } else {
+                break
+            }
+            i += 1
+        }
+        guard digits > 0, i == end || b[i] == UInt8(ascii: ",") else { return false }
+        // Exact integers divided by an exact power of ten: correctly rounded, like strtod.
+        let duration = Double(mantissa) / Self.powersOfTen[fraction]
+        segment.duration = duration
+        segment.extinfLine = line
+        if i < end, i + 1 < end {
+            segment.title = String(decoding: UnsafeBufferPointer(rebasing: b[(i + 1)..<end]), as: UTF8.self)
+        }
+        if mediaLine == nil { mediaLine = line }
+        return true
+    }
+
+    static let powersOfTen: [Double] = (0...15).map { pow(10, Double($0)) }
+
     mutating func handleEXTINF(_ tag: TagLine) {
         if segment.duration != nil {
             sink.report(.specViolation, line: tag.line, column: 1, tag: tag.name,
@@ -229,18 +265,32 @@ extension ParserState {
             sink.report(.missingRequired, line: tag.line, column: tag.column, tag: tag.name, attribute: "START-DATE",
                         message: "required attribute START-DATE is missing")
         }
-        if let s = range.startDate, let e = range.endDate, e.date < s.date {
-            sink.report(.specViolation, line: tag.line, column: r.column(of: "END-DATE"), tag: tag.name, attribute: "END-DATE",
-                        message: "END-DATE \(e.text) is before START-DATE \(s.text)" + (sink.isStrict ? "" : "; date range ignored"))
-            return
-        }
         if range.endOnNext, range.classValue == nil {
             sink.report(.specViolation, line: tag.line, column: r.column(of: "END-ON-NEXT"), tag: tag.name, attribute: "END-ON-NEXT",
                         message: "END-ON-NEXT requires a CLASS attribute")
         }
-        if range.isInterstitial {
-            let hasURI = range.clientAttributes[named: "X-ASSET-URI"] != nil
-            let hasList = range.clientAttributes[named: "X-ASSET-LIST"] != nil
+        let existingIndex = media.dateRanges.firstIndex(where: { $0.id == id })
+        if let i = existingIndex {
+            let firstLine = dateRangeLines[id] ?? 0
+            if let conflict = Self.conflictingAttribute(media.dateRanges[i], range) {
+                sink.report(.specViolation, line: tag.line, column: r.column(of: conflict), tag: tag.name, attribute: conflict,
+                            message: "date range \"\(id)\" redefines \(conflict) with a different value (conflicts with line \(firstLine))"
+                                + (sink.isStrict ? "" : "; first definition kept"))
+                return
+            }
+        }
+        // The rules apply to what the date range is after this tag: a later tag with the
+        // same ID adds to the earlier one.
+        let effective = existingIndex.map { Self.merge(media.dateRanges[$0], range) } ?? range
+        if let s = effective.startDate, let e = effective.endDate, e.date < s.date {
+            sink.report(.specViolation, line: tag.line, column: r.column(of: r.has("END-DATE") ? "END-DATE" : "START-DATE"), tag: tag.name,
+                        attribute: r.has("END-DATE") ? "END-DATE" : "START-DATE",
+                        message: "END-DATE \(e.text) is before START-DATE \(s.text)" + (sink.isStrict ? "" : "; date range ignored"))
+            return
+        }
+        if effective.isInterstitial {
+            let hasURI = effective.clientAttributes[named: "X-ASSET-URI"] != nil
+            let hasList = effective.clientAttributes[named: "X-ASSET-LIST"] != nil
             if hasURI == hasList {
                 sink.report(.specViolation, line: tag.line, column: tag.column, tag: tag.name,
                             attribute: hasURI ? "X-ASSET-LIST" : "X-ASSET-URI",
@@ -248,21 +298,13 @@ extension ParserState {
                                 + (sink.isStrict ? "" : "; interstitial ignored"))
                 return
             }
-            for cue in range.cue where !["PRE", "POST", "ONCE"].contains(cue) {
+            for cue in effective.cue where !["PRE", "POST", "ONCE"].contains(cue) {
                 sink.report(.invalidValue, line: tag.line, column: r.column(of: "CUE"), tag: tag.name, attribute: "CUE",
                             message: "unknown cue \(cue); expected PRE, POST or ONCE")
             }
         }
-        if let i = media.dateRanges.firstIndex(where: { $0.id == id }) {
-            let firstLine = dateRangeLines[id] ?? 0
-            let existing = media.dateRanges[i]
-            if let conflict = Self.conflictingAttribute(existing, range) {
-                sink.report(.specViolation, line: tag.line, column: r.column(of: conflict), tag: tag.name, attribute: conflict,
-                            message: "date range \"\(id)\" redefines \(conflict) with a different value (conflicts with line \(firstLine))"
-                                + (sink.isStrict ? "" : "; first definition kept"))
-                return
-            }
-            media.dateRanges[i] = Self.merge(existing, range)
+        if let i = existingIndex {
+            media.dateRanges[i] = effective
             return
         }
         dateRangeLines[id] = tag.line
@@ -323,6 +365,6 @@ extension ParserState {
     }
 
     static func format(_ d: Double) -> String {
-        d == d.rounded() ? String(Int(d)) : String(d)
+        d == d.rounded() && abs(d) < 1e15 ? String(Int(d)) : String(d)
     }
 }

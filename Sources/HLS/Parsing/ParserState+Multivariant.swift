@@ -93,8 +93,9 @@ extension ParserState {
 
     mutating func handleStreamInf(_ tag: TagLine) {
         guard tag.hasValue, tag.valueStart < tag.end else {
-            sink.report(.specViolation, line: tag.line, column: tag.column, tag: tag.name, message: "expected an attribute list")
-            pendingVariant = PendingVariant(variant: VariantStream(uri: ""), line: tag.line, usable: false)
+            sink.report(.missingRequired, line: tag.line, column: tag.column, tag: tag.name, attribute: "BANDWIDTH",
+                        message: "expected an attribute list with BANDWIDTH" + (sink.isStrict ? "" : "; peak bit rate unknown"))
+            pendingVariant = PendingVariant(variant: VariantStream(uri: ""), line: tag.line, usable: true)
             return
         }
         var (r, complete) = tag.partialAttributes(&sink)

@@ -148,7 +148,7 @@ struct ParserState {
             // Trim white space; strict reports it.
             var s = lineStart, e = end
             while s < e, bytes[s] == 0x20 || bytes[s] == 0x09 { s += 1 }
-            while e > s, bytes[e - 1] == 0x20 || bytes[e - 1] == 0x09 { e -= 1 }
+            while e > s, bytes[e - 1] == 0x20 || bytes[e - 1] == 0x09 || bytes[e - 1] == 0x0D { e -= 1 }
             if s == e { continue } // blank line
             if s != lineStart || e != end {
                 sink.report(.whitespace, line: lineNumber, column: s != lineStart ? 1 : e - lineStart + 1, tag: tagName(bytes, s, e),
@@ -209,6 +209,18 @@ struct ParserState {
             return
         }
         guard startsWithEXT(b, s, e) else { return } // a comment
+        // The tag every segment has gets a byte-level path.
+        if e - s > 8, b[s + 1] == 0x45, b[s + 2] == 0x58, b[s + 3] == 0x54, b[s + 4] == 0x49, b[s + 5] == 0x4E,
+           b[s + 6] == 0x46, b[s + 7] == 0x3A, mediaLine != nil, pendingVariant == nil, segment.duration == nil,
+           fastEXTINF(b, s + 8, e, line: line) {
+            return
+        }
+        if mediaLine != nil, pendingVariant == nil, Self.hasPrefix(b, s, e, Self.programDateTimePrefix),
+           let date = DateParsing.date(bytes: UnsafeBufferPointer(rebasing: b[(s + Self.programDateTimePrefix.count)..<e])) {
+            let text = String(decoding: UnsafeBufferPointer(rebasing: b[(s + Self.programDateTimePrefix.count)..<e]), as: UTF8.self)
+            segment.programDateTime = PlaylistDate(text: text, date: date)
+            return
+        }
         var colon = s + 1
         while colon < e, b[colon] != UInt8(ascii: ":") { colon += 1 }
         let name = String(decoding: UnsafeBufferPointer(rebasing: b[(s + 1)..<colon]), as: UTF8.self)
@@ -239,6 +251,14 @@ struct ParserState {
         }
     }
 
+    static let programDateTimePrefix = Array("#EXT-X-PROGRAM-DATE-TIME:".utf8)
+
+    static func hasPrefix(_ b: UnsafeBufferPointer<UInt8>, _ s: Int, _ e: Int, _ prefix: [UInt8]) -> Bool {
+        guard e - s > prefix.count else { return false }
+        for k in 0..<prefix.count where b[s + k] != prefix[k] { return false }
+        return true
+    }
+
     /// Records which kind of playlist a tag belongs to; a playlist with both kinds is not parsed.
     mutating func claim(_ scope: TagScope, _ tag: TagLine) -> Bool {
         switch scope {
@@ -264,6 +284,25 @@ struct ParserState {
     }
 
     static func scope(of name: String) -> TagScope {
+        scopes[name] ?? .unknown
+    }
+
+    static let scopes: [String: TagScope] = {
+        var table: [String: TagScope] = [:]
+        for name in ["EXTM3U", "EXT-X-VERSION", "EXT-X-INDEPENDENT-SEGMENTS", "EXT-X-START", "EXT-X-DEFINE",
+                     "EXT-X-MEDIA", "EXT-X-STREAM-INF", "EXT-X-I-FRAME-STREAM-INF", "EXT-X-IMAGE-STREAM-INF",
+                     "EXT-X-SESSION-DATA", "EXT-X-SESSION-KEY", "EXT-X-CONTENT-STEERING",
+                     "EXTINF", "EXT-X-TARGETDURATION", "EXT-X-MEDIA-SEQUENCE", "EXT-X-DISCONTINUITY-SEQUENCE",
+                     "EXT-X-ENDLIST", "EXT-X-PLAYLIST-TYPE", "EXT-X-I-FRAMES-ONLY", "EXT-X-IMAGES-ONLY", "EXT-X-PART-INF",
+                     "EXT-X-SERVER-CONTROL", "EXT-X-BYTERANGE", "EXT-X-DISCONTINUITY", "EXT-X-KEY", "EXT-X-MAP",
+                     "EXT-X-PROGRAM-DATE-TIME", "EXT-X-DATERANGE", "EXT-X-SKIP", "EXT-X-PRELOAD-HINT",
+                     "EXT-X-RENDITION-REPORT", "EXT-X-GAP", "EXT-X-BITRATE", "EXT-X-PART", "EXT-X-TILES"] {
+            table[name] = classify(name)
+        }
+        return table
+    }()
+
+    static func classify(_ name: String) -> TagScope {
         switch name {
         case "EXTM3U", "EXT-X-VERSION", "EXT-X-INDEPENDENT-SEGMENTS", "EXT-X-START", "EXT-X-DEFINE":
             return .common
@@ -373,8 +412,9 @@ struct TagLine {
     /// The attribute list, or nil (after a diagnostic) when it cannot be used.
     func attributes(_ sink: inout DiagnosticSink) -> AttributeReader? {
         if !hasValue || valueStart == end {
+            // An empty list is a list without attributes: the tag's own rules report what is missing.
             sink.report(.specViolation, line: line, column: column, tag: name, message: "expected an attribute list")
-            return nil
+            return AttributeReader(tag: name, line: line, parsed: AttributeListParser.Parsed())
         }
         let parsed = AttributeListParser.parse(bytes, valueStart, end, baseColumn: column, tag: name, line: line, sink: &sink)
         if !parsed.complete { return nil }

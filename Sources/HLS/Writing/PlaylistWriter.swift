@@ -94,11 +94,12 @@ public enum PlaylistWriter {
             for r in rangesByIndex[i] ?? [] { out += "#EXT-X-DATERANGE:\(dateRangeAttributes(r))\n" }
             for tag in s.unknownTags { unknown(&out, tag) }
             if s.keys != keys {
-                if s.keys.isEmpty {
-                    out += "#EXT-X-KEY:METHOD=NONE\n"
-                } else {
-                    for k in s.keys where !keys.contains(k) { out += "#EXT-X-KEY:\(keyAttributes(k))\n" }
-                }
+                // A key of one KEYFORMAT replaces the previous key of that format in place. When
+                // the formats in force change in any other way, METHOD=NONE (which clears all)
+                // then every key in force, in order.
+                let sameFormats = keys.map(\.keyFormat) == s.keys.map(\.keyFormat)
+                if !sameFormats { out += "#EXT-X-KEY:METHOD=NONE\n" }
+                for k in s.keys where !sameFormats || !keys.contains(k) { out += "#EXT-X-KEY:\(keyAttributes(k))\n" }
                 keys = s.keys
             }
             if s.map != map, let m = s.map {

@@ -1,0 +1,194 @@
+import Foundation
+import HLS
+import NIOCore
+
+/// Downloads a planned set of media playlists into an offline bundle — the counterpart of
+/// `AVAssetDownloadTask`. Validates every playlist before writing anything, fetches files
+/// concurrently (bounded), decrypts AES-128 segments, writes each file under a temporary
+/// name then renames it, and journals completed files so a killed download resumes without
+/// fetching them again. Progress comes as a Foundation `Progress` and as an `AsyncStream`
+/// of `DownloadProgress` snapshots; `pause()`, `resume()` and cancelling the running task
+/// control it.
+public final class AssetDownloadTask: Sendable {
+    public let plan: DownloadPlan
+    public let output: URL
+    public let metadata: BundleMetadataInput
+    public let concurrency: Int
+    /// Recorded in the journal so the download can be resumed from its folder alone.
+    public let journalSettings: [String: String]
+    /// Files as a Foundation progress (unit count = files; throughput and time remaining set).
+    public let progress: Progress
+    /// Snapshots, finished when the download ends.
+    public let snapshots: AsyncStream<DownloadProgress>
+
+    let fetcher: HTTPFetcher
+    let gate = DownloadGate()
+    let tracker: ProgressTracker
+
+    /// The journal's folder inside the bundle; removed when the download completes.
+    public static let journalFolder = ".marquee-download"
+
+    public init(plan: DownloadPlan, output: URL, metadata: BundleMetadataInput, concurrency: Int = 8,
+                journalSettings: [String: String] = [:], fetcher: HTTPFetcher) {
+        self.journalSettings = journalSettings
+        self.plan = plan
+        self.output = output
+        self.metadata = metadata
+        self.concurrency = max(1, concurrency)
+        self.fetcher = fetcher
+        let progress = Progress(totalUnitCount: 0)
+        progress.kind = .file
+        self.progress = progress
+        let (stream, continuation) = AsyncStream<DownloadProgress>.makeStream(bufferingPolicy: .bufferingNewest(64))
+        snapshots = stream
+        tracker = ProgressTracker(continuation: continuation, progress: progress)
+    }
+
+    public func pause() async {
+        await gate.pause()
+        await tracker.phase(.paused)
+    }
+
+    public func resume() async {
+        await gate.resume()
+        await tracker.phase(.downloading)
+    }
+
+    /// A retry happened (the fetcher's hook); counted in the snapshots.
+    public func noteRetry() async { await tracker.retried() }
+
+    /// The settings a download in `folder` was started with, or nil when there is no
+    /// unfinished download there.
+    public static func unfinishedSettings(in folder: URL, key: String) async throws -> String? {
+        let url = folder.appendingPathComponent(journalFolder).appendingPathComponent("journal.sqlite")
+        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+        return try await DownloadJournal(url: url).setting(key)
+    }
+
+    /// Runs the download to completion; throws `DownloadError` or `CancellationError`.
+    @discardableResult
+    public func run() async throws -> BundleSummary {
+        do {
+            let summary = try await perform()
+            await tracker.finish()
+            return summary
+        } catch {
+            await tracker.fail()
+            throw error
+        }
+    }
+
+    private struct PreparedEntry: Sendable {
+        var entry: DownloadPlan.Entry
+        var jobs: [SegmentJob]
+        var playlist: MediaPlaylist
+        var duration: Double
+    }
+
+    private func perform() async throws -> BundleSummary {
+        // 1. Every media playlist, fetched and checked before anything is written.
+        let imported = Dictionary(plan.multivariant.definitions.compactMap { d -> (String, String)? in
+            if case .value(let n, let v) = d { return (n, v) } else { return nil }
+        }, uniquingKeysWith: { a, _ in a })
+        let prepared = try await withThrowingTaskGroup(of: (Int, PreparedEntry).self) { group in
+            for (index, entry) in plan.entries.enumerated() {
+                group.addTask { [fetcher] in
+                    let (data, finalURL) = try await fetcher.fetch(entry.url)
+                    let result = PlaylistParser.parse(data, options: ParseOptions(url: finalURL, importedVariables: imported))
+                    guard let media = result.playlist?.media, result.errors.isEmpty else {
+                        throw DownloadError.playlist(url: finalURL, errors: result.errors.isEmpty
+                            ? [Diagnostic(.error, line: 1, column: 1, message: "expected a media playlist")] : result.errors)
+                    }
+                    let (jobs, rewritten) = try MediaLayout.make(folder: entry.folder, playlist: media, url: finalURL)
+                    return (index, PreparedEntry(entry: entry, jobs: jobs, playlist: rewritten, duration: media.duration))
+                }
+            }
+            var all: [(Int, PreparedEntry)] = []
+            for try await item in group { all.append(item) }
+            return all.sorted { $0.0 < $1.0 }.map(\.1)
+        }
+
+        // 2. The journal, and what earlier runs already finished.
+        let journal = try DownloadJournal(url: output.appendingPathComponent(Self.journalFolder).appendingPathComponent("journal.sqlite"))
+        for (key, value) in journalSettings { try await journal.setSetting(key, value) }
+        let startedAt: String
+        if let earlier = try await journal.setting("startedAt") { startedAt = earlier } else {
+            startedAt = ISO8601DateFormatter().string(from: Date())
+            try await journal.setSetting("startedAt", startedAt)
+        }
+        let jobs = prepared.flatMap(\.jobs)
+        let recorded = try await journal.completedFiles()
+        var pending: [SegmentJob] = []
+        var doneBytes: Int64 = 0
+        var doneCount = 0
+        for job in jobs {
+            if let bytes = recorded[job.path], try await BlockingFileIO.size(of: output.appendingPathComponent(job.path)) == bytes {
+                doneBytes += bytes
+                doneCount += 1
+            } else {
+                pending.append(job)
+            }
+        }
+        let estimate = prepared.reduce(Int64(0)) { sum, p in
+            let bps = p.entry.variant?.attributes.averageBandwidth ?? p.entry.variant?.attributes.bandwidth ?? (p.entry.role == .audio ? 128_000 : 1_000)
+            return sum + Int64(Double(bps) * p.duration / 8)
+        }
+        await tracker.start(totalFiles: jobs.count, alreadyDone: doneCount, alreadyBytes: doneBytes, bandwidthEstimate: estimate)
+
+        // 3. Keys for what is left, fetched once each.
+        var keys: [URL: Data] = [:]
+        for keyURL in Set(pending.compactMap { $0.decryption?.keyURL }) {
+            keys[keyURL] = try await fetcher.fetch(keyURL).data
+        }
+        let keyTable = keys
+
+        // 4. The files, `concurrency` at a time.
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            var iterator = pending.makeIterator()
+            func startNext(_ group: inout ThrowingTaskGroup<Void, Error>) {
+                guard let job = iterator.next() else { return }
+                group.addTask { [self] in
+                    await gate.waitWhilePaused()
+                    try Task.checkCancellation()
+                    var (data, _) = try await fetcher.fetch(job.url, offset: job.offset, length: job.length)
+                    if let d = job.decryption {
+                        guard let key = keyTable[d.keyURL] else { throw DownloadError.badKey(url: d.keyURL, reason: "key was not fetched") }
+                        data = try SegmentDecryptor.decrypt(data, key: key, iv: d.iv, url: job.url)
+                    }
+                    try await BlockingFileIO.writeAtomically(data, to: output.appendingPathComponent(job.path))
+                    try await journal.markCompleted(path: job.path, bytes: Int64(data.count))
+                    await tracker.fileCompleted(bytes: Int64(data.count))
+                }
+            }
+            for _ in 0..<concurrency { startNext(&group) }
+            while try await group.next() != nil { startNext(&group) }
+        }
+
+        // 5. Playlists, artwork and metadata; then the journal goes.
+        await tracker.phase(.finishing)
+        var artworkName: String?
+        if let artwork = metadata.artworkURL {
+            let data = try await fetcher.fetch(artwork).data
+            artworkName = "artwork" + MediaLayout.fileExtension(artwork.path, fallback: ".jpg")
+            try await BlockingFileIO.writeAtomically(data, to: output.appendingPathComponent(artworkName!))
+        }
+        var sizes: [String: Int64] = [:]
+        for job in jobs {
+            let folder = String(job.path.split(separator: "/").first ?? "")
+            sizes[folder, default: 0] += try await BlockingFileIO.size(of: output.appendingPathComponent(job.path)) ?? 0
+        }
+        for p in prepared {
+            let text = PlaylistWriter.write(p.playlist)
+            try await BlockingFileIO.writeAtomically(Data(text.utf8), to: output.appendingPathComponent("\(p.entry.folder)/index.m3u8"))
+        }
+        let summary = BundleWriter.summary(plan: plan, sizes: sizes, artwork: artworkName)
+        try await BlockingFileIO.writeAtomically(Data(PlaylistWriter.write(BundleWriter.multivariant(for: plan)).utf8),
+                                                 to: output.appendingPathComponent(BundleWriter.playlistName))
+        let document = BundleWriter.metadata(summary: summary, input: metadata, startedAt: startedAt,
+                                             completedAt: ISO8601DateFormatter().string(from: Date()))
+        try await BlockingFileIO.writeAtomically(Data((document.serialized(pretty: true) + "\n").utf8),
+                                                 to: output.appendingPathComponent("metadata.json"))
+        try await BlockingFileIO.remove(output.appendingPathComponent(Self.journalFolder))
+        return summary
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import HLS
+
+/// What the caller says about a download for its `metadata.json`.
+public struct BundleMetadataInput: Sendable {
+    public var title: String
+    public var sourceURL: URL
+    public var artworkURL: URL?
+    /// The configuration as the user gave it (qualifiers, selections), recorded verbatim.
+    public var configuration: JSONValue
+
+    public init(title: String, sourceURL: URL, artworkURL: URL? = nil, configuration: JSONValue = .object([])) {
+        self.title = title; self.sourceURL = sourceURL; self.artworkURL = artworkURL; self.configuration = configuration
+    }
+}
+
+/// What ended up in a bundle: each downloaded playlist with its folder and size.
+public struct BundleSummary: Sendable, Hashable {
+    public struct Item: Sendable, Hashable {
+        public var role: DownloadPlan.Role
+        public var folder: String
+        public var sourceURL: URL
+        public var bytes: Int64
+        public var bandwidth: Int?
+        public var resolution: Resolution?
+        public var codecs: [String]
+        public var language: String?
+        public var name: String?
+        public var groupID: String?
+    }
+    public var items: [Item]
+    public var artwork: String?
+    public var totalBytes: Int64 { items.reduce(0) { $0 + $1.bytes } }
+}
+
+/// Writes the bundle's own files: the local multivariant playlist listing only what was
+/// downloaded (relative URIs), and `metadata.json`.
+public enum BundleWriter {
+    public static let playlistName = "index.m3u8"
+
+    /// The multivariant playlist of the bundle: downloaded variants and renditions only,
+    /// groups kept only where a downloaded rendition (or an in-band one) belongs to them.
+    public static func multivariant(for plan: DownloadPlan) -> MultivariantPlaylist {
+        var out = MultivariantPlaylist()
+        out.version = plan.multivariant.version
+        out.independentSegments = plan.multivariant.independentSegments
+        out.start = plan.multivariant.start
+        out.sessionData = plan.multivariant.sessionData.filter { $0.uri == nil }
+        var renditions: [Rendition] = []
+        for e in plan.entries where e.role != .video {
+            guard var r = e.rendition else { continue }
+            r.uri = "\(e.folder)/index.m3u8"
+            renditions.append(r)
+        }
+        var groups = Set(renditions.map { "\($0.type.rawValue)/\($0.groupID)" })
+        for declared in plan.declaredVariants {
+            guard let folder = plan.folder(for: declared) else { continue }
+            var v = declared
+            v.uri = "\(folder)/index.m3u8"
+            // In-band (URI-less) renditions of a group the variant uses stay described.
+            for (type, group) in [(MediaType.audio, v.audio), (.subtitles, v.subtitles), (.closedCaptions, v.closedCaptions)] {
+                guard let group else { continue }
+                for r in plan.multivariant.renditions(ofType: type, group: group) where r.uri == nil && !renditions.contains(r) {
+                    renditions.append(r)
+                    groups.insert("\(type.rawValue)/\(group)")
+                }
+            }
+            if let a = v.audio, !groups.contains("AUDIO/\(a)") { v.audio = nil }
+            if let s = v.subtitles, !groups.contains("SUBTITLES/\(s)") { v.subtitles = nil }
+            if let c = v.closedCaptions, !groups.contains("CLOSED-CAPTIONS/\(c)") { v.closedCaptions = nil }
+            v.attributes.pathwayID = nil
+            out.variants.append(v)
+        }
+        out.renditions = renditions
+        return out
+    }
+
+    static func summary(plan: DownloadPlan, sizes: [String: Int64], artwork: String?) -> BundleSummary {
+        BundleSummary(items: plan.entries.map { e in
+            BundleSummary.Item(role: e.role, folder: e.folder, sourceURL: e.url, bytes: sizes[e.folder] ?? 0,
+                               bandwidth: e.variant?.attributes.bandwidth, resolution: e.variant?.attributes.resolution,
+                               codecs: e.variant?.attributes.codecs ?? [], language: e.rendition?.language,
+                               name: e.rendition?.name, groupID: e.rendition?.groupID)
+        }, artwork: artwork)
+    }
+
+    static func metadata(summary: BundleSummary, input: BundleMetadataInput, startedAt: String, completedAt: String) -> JSONValue {
+        .object([
+            ("title", .string(input.title)),
+            ("sourceURL", .string(input.sourceURL.absoluteString)),
+            ("playlist", .string(playlistName)),
+            ("artwork", .optional(summary.artwork)),
+            ("configuration", input.configuration),
+            ("items", .array(summary.items.map { i in
+                .object([
+                    ("role", .string(i.role.rawValue)), ("folder", .string(i.folder)), ("sourceURL", .string(i.sourceURL.absoluteString)),
+                    ("bytes", .int(Int(i.bytes))), ("bandwidth", .optional(i.bandwidth)),
+                    ("resolution", i.resolution.map { .string($0.description) } ?? .null), ("codecs", .strings(i.codecs)),
+                    ("language", .optional(i.language)), ("name", .optional(i.name)), ("groupID", .optional(i.groupID)),
+                ])
+            })),
+            ("totalBytes", .int(Int(summary.totalBytes))),
+            ("startedAt", .string(startedAt)),
+            ("completedAt", .string(completedAt)),
+        ])
+    }
+}

@@ -1,0 +1,25 @@
+import Foundation
+
+/// A snapshot of a download's progress, as the `AsyncSequence` of a task delivers it and
+/// `marquee download` draws it.
+public struct DownloadProgress: Sendable, Hashable {
+    public enum Phase: String, Sendable, Hashable { case planning, downloading, paused, finishing, finished }
+
+    public var phase: Phase
+    public var completedFiles: Int
+    public var totalFiles: Int
+    /// Bytes in the bundle so far (resumed files included).
+    public var bytesWritten: Int64
+    /// Best estimate of the bundle's final size: from the sizes seen so far once there are
+    /// some, else from the variants' declared bandwidth × duration.
+    public var expectedBytes: Int64?
+    /// Throughput of this run, bytes per second.
+    public var bytesPerSecond: Double
+    public var estimatedTimeRemaining: Double?
+    public var retries: Int
+
+    public var fractionCompleted: Double {
+        if let expected = expectedBytes, expected > 0 { return min(1, Double(bytesWritten) / Double(expected)) }
+        return totalFiles == 0 ? 0 : Double(completedFiles) / Double(totalFiles)
+    }
+}

@@ -1,0 +1,125 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOFoundationCompat
+import NIOHTTP1
+
+/// Fetches whole resources and byte ranges over keep-alive connections with AsyncHTTPClient,
+/// retrying as `RetryPolicy` says. A body shorter than its Content-Length (or than the range
+/// asked for) is never returned as complete.
+public final class HTTPFetcher: Sendable {
+    /// One retry, reported so a progress display can say what happened.
+    public struct RetryEvent: Sendable {
+        public var url: URL
+        public var attempt: Int
+        public var delay: Double
+        public var reason: String
+    }
+
+    let client: HTTPClient
+    let ownsClient: Bool
+    let policy: RetryPolicy
+    let timeout: TimeAmount
+    let onRetry: @Sendable (RetryEvent) -> Void
+
+    public init(concurrency: Int = 8, policy: RetryPolicy = RetryPolicy(), timeout: TimeAmount = .seconds(30),
+                onRetry: @escaping @Sendable (RetryEvent) -> Void = { _ in }) {
+        var configuration = HTTPClient.Configuration(redirectConfiguration: .follow(max: 10, allowCycles: false))
+        configuration.timeout = .init(connect: .seconds(10), read: timeout)
+        configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: max(concurrency, 1))
+        configuration.decompression = .disabled
+        client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        ownsClient = true
+        self.policy = policy
+        self.timeout = timeout
+        self.onRetry = onRetry
+    }
+
+    public func shutdown() async throws {
+        if ownsClient { try await client.shutdown() }
+    }
+
+    /// The bytes of `url` (all of it, or `length` bytes from `offset`) and the final URL
+    /// after redirects.
+    public func fetch(_ url: URL, offset: UInt64? = nil, length: UInt64? = nil) async throws -> (data: Data, url: URL) {
+        var attempt = 0
+        while true {
+            attempt += 1
+            try Task.checkCancellation()
+            var failure: RetryPolicy.Failure = .transport
+            var reason = ""
+            do {
+                var request = HTTPClientRequest(url: url.absoluteString)
+                if let offset, let length, length > 0 {
+                    request.headers.add(name: "Range", value: "bytes=\(offset)-\(offset + length - 1)")
+                }
+                let response = try await client.execute(request, timeout: timeout)
+                let status = Int(response.status.code)
+                if !(200..<300).contains(status) {
+                    let retryAfter = RetryPolicy.retryAfter(response.headers.first(name: "Retry-After"))
+                    // Drain the (small) error body so the connection can be reused.
+                    _ = try? await response.body.collect(upTo: 1 << 16)
+                    failure = .status(status, retryAfter: retryAfter)
+                    reason = "HTTP \(status)"
+                    if policy.delay(after: failure, attempt: 1, random: 1) == nil {
+                        throw DownloadError.http(url: url, status: status)
+                    }
+                } else {
+                    let declared = response.headers.first(name: "Content-Length").flatMap { Int($0) }
+                    let buffer = try await response.body.collect(upTo: Int.max)
+                    var data = Data(buffer: buffer)
+                    if let declared, data.count != declared {
+                        failure = .truncated
+                        reason = "received \(data.count) of \(declared) bytes"
+                    } else if let offset, let length {
+                        if status == 206 {
+                            if UInt64(data.count) == length { return (data, response.url ?? url) }
+                            failure = .truncated
+                            reason = "received \(data.count) of \(length) range bytes"
+                        } else if UInt64(data.count) >= offset + length {
+                            // The server ignored Range and sent everything: take our slice.
+                            data = data.subdata(in: Int(offset)..<Int(offset + length))
+                            return (data, response.url ?? url)
+                        } else {
+                            failure = .truncated
+                            reason = "resource has \(data.count) bytes, range ends at \(offset + length)"
+                        }
+                    } else {
+                        return (data, response.url ?? url)
+                    }
+                }
+            } catch let error as DownloadError {
+                throw error
+            } catch is CancellationError {
+                throw CancellationError()
+            } catch {
+                if Task.isCancelled { throw CancellationError() }
+                failure = .transport
+                reason = Self.describe(error)
+            }
+            guard let delay = policy.delay(after: failure, attempt: attempt, random: Double.random(in: 0.5..<1)) else {
+                if case .status(let code, _) = failure, attempt >= policy.maximumAttempts, code < 500, code != 429 {
+                    throw DownloadError.http(url: url, status: code)
+                }
+                throw DownloadError.gaveUp(url: url, attempts: attempt, reason: reason)
+            }
+            onRetry(RetryEvent(url: url, attempt: attempt, delay: delay, reason: reason))
+            try await Task.sleep(nanoseconds: UInt64(delay * 1e9))
+        }
+    }
+
+    static func describe(_ error: Error) -> String {
+        if let e = error as? HTTPClientError {
+            switch e {
+            case .connectTimeout: return "connect timed out"
+            case .readTimeout, .deadlineExceeded: return "timed out"
+            case .remoteConnectionClosed: return "connection closed mid-response"
+            default: return "\(e)"
+            }
+        }
+        let text = String(describing: error)
+        if text.contains("connectionRefused") || text.contains("Connection refused") { return "connection refused" }
+        if text.contains("connectionReset") || text.contains("reset by peer") { return "connection reset" }
+        return text
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+
+/// Keeps the counters of one download and publishes snapshots: to the task's
+/// `AsyncStream` and to its Foundation `Progress` (file counts as units, bytes and
+/// throughput in `userInfo`-free properties).
+actor ProgressTracker {
+    private var snapshot = DownloadProgress(phase: .planning, completedFiles: 0, totalFiles: 0, bytesWritten: 0,
+                                            expectedBytes: nil, bytesPerSecond: 0, estimatedTimeRemaining: nil, retries: 0)
+    private var bandwidthEstimate: Int64?
+    private var bytesThisRun: Int64 = 0
+    private var startedAt = Date()
+    private var sizedFiles = 0
+    private var sizedBytes: Int64 = 0
+    private let continuation: AsyncStream<DownloadProgress>.Continuation
+    private let progress: Progress
+
+    init(continuation: AsyncStream<DownloadProgress>.Continuation, progress: Progress) {
+        self.continuation = continuation
+        self.progress = progress
+    }
+
+    var current: DownloadProgress { snapshot }
+
+    func start(totalFiles: Int, alreadyDone: Int, alreadyBytes: Int64, bandwidthEstimate: Int64?) {
+        snapshot.phase = .downloading
+        snapshot.totalFiles = totalFiles
+        snapshot.completedFiles = alreadyDone
+        snapshot.bytesWritten = alreadyBytes
+        sizedFiles = alreadyDone
+        sizedBytes = alreadyBytes
+        self.bandwidthEstimate = bandwidthEstimate
+        startedAt = Date()
+        publish()
+    }
+
+    func fileCompleted(bytes: Int64) {
+        snapshot.completedFiles += 1
+        snapshot.bytesWritten += bytes
+        bytesThisRun += bytes
+        sizedFiles += 1
+        sizedBytes += bytes
+        publish()
+    }
+
+    func retried() {
+        snapshot.retries += 1
+        publish()
+    }
+
+    func phase(_ phase: DownloadProgress.Phase) {
+        snapshot.phase = phase
+        publish()
+    }
+
+    func finish() {
+        snapshot.phase = .finished
+        snapshot.expectedBytes = snapshot.bytesWritten
+        snapshot.estimatedTimeRemaining = 0
+        publish()
+        continuation.finish()
+    }
+
+    func fail() { continuation.finish() }
+
+    private func publish() {
+        let elapsed = max(Date().timeIntervalSince(startedAt), 0.001)
+        snapshot.bytesPerSecond = Double(bytesThisRun) / elapsed
+        if sizedFiles >= 3, snapshot.totalFiles > 0 {
+            snapshot.expectedBytes = Int64(Double(sizedBytes) / Double(sizedFiles) * Double(snapshot.totalFiles))
+        } else {
+            snapshot.expectedBytes = bandwidthEstimate
+        }
+        if let expected = snapshot.expectedBytes, snapshot.bytesPerSecond > 0 {
+            snapshot.estimatedTimeRemaining = max(0, Double(expected - snapshot.bytesWritten) / snapshot.bytesPerSecond)
+        }
+        progress.totalUnitCount = Int64(snapshot.totalFiles)
+        progress.completedUnitCount = Int64(snapshot.completedFiles)
+        progress.setUserInfoObject(NSNumber(value: snapshot.bytesPerSecond), forKey: .throughputKey)
+        progress.setUserInfoObject(snapshot.estimatedTimeRemaining.map { NSNumber(value: $0) }, forKey: .estimatedTimeRemainingKey)
+        progress.setUserInfoObject(NSNumber(value: snapshot.completedFiles), forKey: .fileCompletedCountKey)
+        continuation.yield(snapshot)
+    }
+}

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Builds the playlist-parser fuzz target with libFuzzer (swiftc -sanitize=fuzzer,address)
+# and runs it for N inputs (default 1,000,000), seeded with the shared corpus.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+runs="${1:-1000000}"
+shared="${MARQUEE_SHARED:-../shared}"
+out=.build/fuzz
+mkdir -p "$out" fuzz-corpus
+swiftc -sanitize=fuzzer,address -parse-as-library -O -g -module-name HLSFuzz \
+  $(find Sources/HLS -name '*.swift' | sort) Fuzz/HLSParserFuzz.swift -o "$out/hls-parser-fuzz"
+seeds="$out/seeds"
+rm -rf "$seeds"; mkdir -p "$seeds"
+cp "$shared"/corpus/hls/*.m3u8 "$seeds"/ 2>/dev/null || true
+find "$shared"/corpus/hls-malformed -name '*.m3u8' -size -64k -exec cp {} "$seeds"/ \; 2>/dev/null || true
+echo "fuzz: $runs runs of hls-parser-fuzz (seeds: $(ls "$seeds" | wc -l) corpus playlists)"
+SWIFT_BACKTRACE=enable=no "$out/hls-parser-fuzz" -runs="$runs" -max_len=8192 -dict=Fuzz/hls.dict -print_final_stats=1 \
+  -rss_limit_mb=4096 -timeout=10 fuzz-corpus "$seeds" 2>&1 | tee "$out/last-run.log" | grep -E 'stat::|Done|ERROR|DEATH|crash|INFO: Running' || true
+grep -q 'Done [0-9]* runs' "$out/last-run.log"

@@ -1,0 +1,284 @@
+"""`marquee download` against a real FFmpeg-made HLS stream on a loopback server with
+injected faults: variant choice by predicate, auxiliary optimisation, AES-128, byte
+ranges, retries, truncation, SIGKILL + resume, and refusals."""
+import filecmp
+import json
+import os
+import pathlib
+import signal
+import subprocess
+import time
+
+import pytest
+
+import hls_fixture
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+
+
+def binary():
+    out = subprocess.run(["swift", "build", "--show-bin-path"], cwd=ROOT, capture_output=True, text=True, check=True)
+    return str(pathlib.Path(out.stdout.strip()) / "marquee")
+
+
+MARQUEE = binary()
+
+
+@pytest.fixture(scope="module")
+def stream(tmp_path_factory):
+    root = tmp_path_factory.mktemp("stream")
+    hls_fixture.make_stream(root)
+    return root
+
+
+@pytest.fixture
+def server(stream):
+    faults = hls_fixture.Faults()
+    httpd = hls_fixture.serve(stream, faults)
+    base = f"http://127.0.0.1:{httpd.server_address[1]}"
+    yield base, faults
+    httpd.shutdown()
+
+
+def download(*args, timeout=180):
+    r = subprocess.run([MARQUEE, "download", *args, "--json"], capture_output=True, text=True, timeout=timeout)
+    events = [json.loads(line) for line in r.stdout.splitlines() if line.startswith("{")]
+    return r, events
+
+
+def plan_of(events):
+    return next(e for e in events if e["event"] == "plan")["items"]
+
+
+def videos(events):
+    return [i["url"].split("/")[-2] for i in plan_of(events) if i["role"] == "video"]
+
+
+@pytest.mark.parametrize("predicate,expected", [
+    ("peakBitRate < 2000000", "v540aes"),
+    ('videoAttributes.videoRange == "PQ"', "v1080"),
+    ("videoAttributes.presentationSize.height <= 480", "v480br"),
+    ("peakBitRate < 1000000 AND videoAttributes.presentationSize.width >= 800", "v480br"),
+    ("peakBitRate > 99000000", None),
+])
+def test_predicate_picks_the_documented_variant(server, tmp_path, predicate, expected):
+    base, _ = server
+    r, events = download(f"{base}/master.m3u8", "--prefer", predicate, "--output", str(tmp_path / "b"))
+    if expected is None:
+        assert r.returncode != 0
+        assert "no variant" in r.stderr
+        return
+    assert r.returncode == 0, r.stderr
+    assert videos(events) == [expected]
+
+
+def test_no_qualifier_takes_highest_bandwidth_and_first_matching_qualifier_wins(server, tmp_path):
+    base, _ = server
+    r, events = download(f"{base}/master.m3u8", "--output", str(tmp_path / "a"))
+    assert r.returncode == 0, r.stderr
+    assert videos(events) == ["v1080"]
+    audio = [i for i in plan_of(events) if i["role"] == "audio"]
+    assert [(a["language"], a["channels"]) for a in audio] == [("en", "6")]  # the 4.9 Mb/s variant uses aud51
+    r, events = download(f"{base}/master.m3u8", "--prefer", "peakBitRate > 99000000", "--prefer", "peakBitRate < 700000",
+                         "--prefer", "peakBitRate < 3000000", "--output", str(tmp_path / "b"))
+    assert r.returncode == 0, r.stderr
+    assert videos(events) == ["v360"]
+
+
+def test_bad_predicate_names_the_column(server, tmp_path):
+    base, _ = server
+    r, _ = download(f"{base}/master.m3u8", "--prefer", "peakBitRate < 5000000 AND videoAttributes.colour == 1",
+                    "--output", str(tmp_path / "b"))
+    assert r.returncode == 2
+    assert "column 27" in r.stderr and "videoAttributes.colour" in r.stderr
+
+
+def test_primary_plus_auxiliary_downloads_no_second_video(server, stream, tmp_path):
+    base, faults = server
+    out = tmp_path / "bundle"
+    r, events = download(f"{base}/master.m3u8", "--prefer", 'videoAttributes.videoRange == "PQ" AND peakBitRate < 4600000',
+                         "--audio", "en,fr", "--subtitles", "en", "--auxiliary", "peakBitRate > 4600000; audio=en",
+                         "--title", "Flight", "--output", str(out))
+    assert r.returncode == 0, r.stderr
+    assert videos(events) == ["v1080"]
+    assert next(e for e in events if e["event"] == "plan")["sharedVideo"] == [True]
+    roles = sorted((i["role"], i["language"], i["channels"]) for i in plan_of(events) if i["role"] != "video")
+    assert roles == [("audio", "en", "2"), ("audio", "en", "6"), ("audio", "fr", "2"), ("subtitles", "en", None)]
+    # Each video segment was fetched once, and no other variant's media at all.
+    segs = faults.requests(r"^/v1080/seg")
+    assert len(segs) == len({p for p, _ in segs}) == 4
+    assert not faults.requests(r"^/v(360|480br|540aes|720)/")
+    # The bundle: local multivariant playlist with both declarations of the one video.
+    master = (out / "index.m3u8").read_text()
+    assert master.count("#EXT-X-STREAM-INF") == 2 and "http" not in master
+    assert master.count("#EXT-X-MEDIA:TYPE=AUDIO") == 3 and "TYPE=SUBTITLES" in master
+    meta = json.loads((out / "metadata.json").read_text())
+    assert meta["title"] == "Flight" and meta["sourceURL"] == f"{base}/master.m3u8"
+    assert {i["folder"] for i in meta["items"]} == {p.name for p in out.iterdir() if p.is_dir()}
+    assert meta["totalBytes"] == sum(f.stat().st_size for f in out.rglob("*") if f.is_file() and f.parent != out and f.suffix != ".m3u8")
+    assert not (out / ".marquee-download").exists()
+    # Clear segments are stored byte for byte.
+    video_folder = next(i["folder"] for i in meta["items"] if i["role"] == "video")
+    assert filecmp.cmp(out / video_folder / "seg-00001.m4s", stream / "v1080" / "seg000.m4s", shallow=False)
+    # ffprobe plays the bundle.
+    probe = subprocess.run(["ffprobe", "-v", "error", "-show_entries", "stream=codec_type", "-of", "json", str(out / "index.m3u8")],
+                           capture_output=True, text=True, timeout=60)
+    assert probe.returncode == 0, probe.stderr
+    kinds = [s["codec_type"] for s in json.loads(probe.stdout)["streams"]]
+    assert "video" in kinds and "audio" in kinds
+
+
+def test_without_optimisation_an_auxiliary_brings_its_own_video(server, tmp_path):
+    base, _ = server
+    r, events = download(f"{base}/master.m3u8", "--prefer", "videoAttributes.presentationSize.height == 720",
+                         "--auxiliary", "videoAttributes.presentationSize.height == 360; audio=fr",
+                         "--no-optimize-auxiliary", "--output", str(tmp_path / "b"))
+    assert r.returncode == 0, r.stderr
+    assert sorted(videos(events)) == ["v360", "v720"]
+    r, events = download(f"{base}/master.m3u8", "--prefer", "videoAttributes.presentationSize.height == 720",
+                         "--auxiliary", "videoAttributes.presentationSize.height == 360; audio=fr", "--output", str(tmp_path / "c"))
+    assert r.returncode == 0, r.stderr
+    assert sorted(videos(events)) == ["v360", "v720"]  # no variant of v720's video matches height 360
+
+
+def test_aes128_segments_are_stored_decrypted(server, stream, tmp_path):
+    base, faults = server
+    out = tmp_path / "aes"
+    r, _ = download(f"{base}/master.m3u8", "--variant", "v540aes/index.m3u8", "--audio", "en", "--output", str(out))
+    assert r.returncode == 0, r.stderr
+    folder = next(p for p in out.iterdir() if p.name.startswith("video-"))
+    playlist = (folder / "index.m3u8").read_text()
+    assert "EXT-X-KEY" not in playlist
+    first = (folder / "seg-00001.ts").read_bytes()
+    assert first[0] == 0x47 and first[188] == 0x47  # MPEG-TS sync bytes: clear
+    # Exactly the source segment decrypted with its key and implicit IV (media sequence 0).
+    from cryptography.hazmat.primitives import padding
+    from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
+    decryptor = Cipher(algorithms.AES(hls_fixture.KEY), modes.CBC(bytes(16))).decryptor()
+    padded = decryptor.update((stream / "v540aes" / "seg000.ts").read_bytes()) + decryptor.finalize()
+    unpadder = padding.PKCS7(128).unpadder()
+    assert first == unpadder.update(padded) + unpadder.finalize()
+    assert len(faults.requests(r"^/keys/k1.bin")) == 1
+    probe = subprocess.run(["ffprobe", "-v", "error", "-show_entries", "stream=codec_name", "-of", "csv=p=0", str(folder / "index.m3u8")],
+                           capture_output=True, text=True, timeout=60)
+    assert probe.returncode == 0 and "h264" in probe.stdout, probe.stderr
+
+
+def test_byte_ranges_are_merged_and_kept(server, stream, tmp_path):
+    base, faults = server
+    out = tmp_path / "br"
+    r, _ = download(f"{base}/master.m3u8", "--variant", "v480br/index.m3u8", "--output", str(out))
+    assert r.returncode == 0, r.stderr
+    source = (stream / "v480br" / "index.m3u8").read_text()
+    segment_count = source.count("#EXTINF")
+    ranged = [entry for entry in faults.requests(r"^/v480br/") if entry[1]]
+    assert 1 <= len(ranged) < segment_count  # init + one merged request, not one per segment
+    folder = next(p for p in out.iterdir() if p.name.startswith("video-"))
+    assert "#EXT-X-BYTERANGE" in (folder / "index.m3u8").read_text()
+    probe = subprocess.run(["ffprobe", "-v", "error", "-count_packets", "-show_entries", "stream=nb_read_packets", "-of", "csv=p=0",
+                            str(folder / "index.m3u8")], capture_output=True, text=True, timeout=60)
+    assert probe.returncode == 0, probe.stderr
+    assert int(probe.stdout.split()[0]) == hls_fixture.DURATION * 25
+
+
+def test_faults_are_retried_and_results_are_intact(server, stream, tmp_path):
+    base, faults = server
+    faults.add(r"^/v720/seg001", "drop", 2)
+    faults.add(r"^/v720/seg002", "500", 2)
+    faults.add(r"^/aud-en/seg001", "429", 1)
+    faults.add(r"^/v720/seg003", "drop", 1)
+    out = tmp_path / "faults"
+    r, events = download(f"{base}/master.m3u8", "--variant", "v720/index.m3u8", "--audio", "en", "--output", str(out))
+    assert r.returncode == 0, r.stderr
+    retries = [e for e in events if e["event"] == "retry"]
+    assert len(retries) >= 6
+    assert any("HTTP 429" in e["reason"] for e in retries)
+    assert any(e["delay"] >= 1 for e in retries if "429" in e["reason"])  # Retry-After honoured
+    folder = next(p for p in out.iterdir() if p.name.startswith("video-"))
+    for i in range(4):
+        assert filecmp.cmp(folder / f"seg-{i + 1:05d}.ts", stream / "v720" / f"seg{i:03d}.ts", shallow=False)
+    progress = [e for e in events if e["event"] == "progress"]
+    assert progress[-1]["phase"] == "finished" and progress[-1]["fraction"] == 1
+    assert all(a["bytes"] <= b["bytes"] for a, b in zip(progress, progress[1:]))
+
+
+def test_truncated_responses_are_never_stored(server, tmp_path):
+    base, faults = server
+    faults.add(r"^/v720/seg002", "truncate-always", -1)
+    out = tmp_path / "trunc"
+    r, events = download(f"{base}/master.m3u8", "--variant", "v720/index.m3u8", "--output", str(out), "--concurrency", "2")
+    assert r.returncode == 1
+    assert "/v720/seg002.ts" in r.stderr and "gave up" in r.stderr
+    folder = next(p for p in out.iterdir() if p.name.startswith("video-"))
+    assert not (folder / "seg-00003.ts").exists()
+    assert not (out / "metadata.json").exists()
+
+
+def test_missing_segment_fails_naming_the_url(server, tmp_path):
+    base, faults = server
+    faults.add(r"^/v360/seg001", "404", -1)
+    r, _ = download(f"{base}/master.m3u8", "--variant", "v360/index.m3u8", "--output", str(tmp_path / "b"))
+    assert r.returncode == 1
+    assert f"{base}/v360/seg001.m4s: HTTP 404" in r.stderr
+
+
+def test_live_and_drm_playlists_are_refused_before_writing(server, tmp_path):
+    base, _ = server
+    for name, message in [("live.m3u8", "live playlist"), ("fairplay.m3u8", "SAMPLE-AES")]:
+        out = tmp_path / name
+        r, _ = download(f"{base}/{name}", "--output", str(out))
+        assert r.returncode == 1
+        assert message in r.stderr
+        assert not out.exists()
+
+
+def files_of(folder):
+    return sorted(str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file())
+
+
+def test_sigkill_mid_download_resumes_to_identical_bundle(server, tmp_path):
+    base, faults = server
+    args = [f"{base}/master.m3u8", "--prefer", "videoAttributes.presentationSize.height == 1080", "--audio", "en,fr",
+            "--subtitles", "en", "--concurrency", "2"]
+    clean = tmp_path / "clean"
+    r, _ = download(*args, "--output", str(clean))
+    assert r.returncode == 0, r.stderr
+
+    faults.delay = 0.25
+    killed = tmp_path / "killed"
+    proc = subprocess.Popen([MARQUEE, "download", *args, "--output", str(killed), "--json"], stdout=subprocess.PIPE, text=True)
+    completed = 0
+    deadline = time.time() + 60
+    for line in proc.stdout:
+        event = json.loads(line)
+        if event["event"] == "progress":
+            completed = event["completedFiles"]
+            if completed >= 5:
+                break
+        assert time.time() < deadline
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    assert completed >= 5
+    assert (killed / ".marquee-download" / "journal.sqlite").exists()
+    assert not (killed / "metadata.json").exists()
+    done_before = {p for p in files_of(killed) if "/seg-" in p or "/init-" in p}
+    faults.delay = 0
+    first_count = len(faults.log)
+
+    r = subprocess.run([MARQUEE, "download", "--resume", str(killed), "--json"], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    refetched = [p for p, _ in faults.log[first_count:]]
+    # Files finished before the kill are not fetched again: only the rest are requested.
+    segments_total = sum(1 for p in files_of(clean) if "/seg-" in p or "/init-" in p or p.endswith(".vtt"))
+    media_requests = [p for p in refetched if not p.endswith(".m3u8") and "/keys/" not in p]
+    assert len(media_requests) <= segments_total - len(done_before)
+
+    assert files_of(killed) == files_of(clean)
+    for f in files_of(clean):
+        if f == "metadata.json":
+            a, b = json.loads((clean / f).read_text()), json.loads((killed / f).read_text())
+            for k in ("startedAt", "completedAt"):
+                a.pop(k), b.pop(k)
+            assert a == b
+        else:
+            assert filecmp.cmp(clean / f, killed / f, shallow=False), f
