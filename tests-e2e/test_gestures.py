@@ -36,6 +36,10 @@ def test_centre_tap_toggles_play_with_controls_hidden(server, driver):
     page.tap(640, 360)
     page.wait_for(lambda: page.video("paused") is False, "second centre tap did not play")
     page.wait_for_status("playing")
+    # Controls fade again during playback and come back when the pointer moves.
+    page.wait_for(page.controls_hidden, "controls did not fade again", timeout=8)
+    page.mouse("mouseMoved", 300, 200)
+    page.wait_for(lambda: not page.controls_hidden(), "pointer movement did not bring the controls back")
 
 
 def test_info_panel_shows_overridden_metadata(server, driver):

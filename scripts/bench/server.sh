@@ -17,11 +17,12 @@ duration="${DURATION:-10}"
 connections="${CONNECTIONS:-32}"
 runs="${RUNS:-5}"
 work="$(mktemp -d /tmp/marquee-bench.XXXXXX)"
+chmod 755 "$work"  # nginx workers run as an unprivileged user and must read the files
 pids=()
 cleanup() {
   for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
   wait 2>/dev/null || true
-  rm -rf "$work"
+  if [[ -n "${KEEP_BENCH:-}" ]]; then echo "kept $work"; else rm -rf "$work"; fi
 }
 trap cleanup EXIT
 
@@ -84,10 +85,17 @@ http {
 CONF
 nginx -c "$work/nginx/nginx.conf" -e "$work/nginx/error.log" &
 pids+=($!)
-for _ in $(seq 50); do curl -sf -o /dev/null "http://127.0.0.1:$nginx_port$(head -1 "$work/paths.txt")" && break; sleep 0.1; done
+first="$(head -1 "$work/paths.txt")"
+for _ in $(seq 50); do curl -sf -o /dev/null "http://127.0.0.1:$nginx_port$first" && break; sleep 0.1; done
+# Both servers must answer with the same bytes before their rates mean anything.
+curl -sf "http://127.0.0.1:$nginx_port$first" -o "$work/from-nginx" || { echo "server bench: nginx does not serve $first"; cat "$work/nginx/error.log"; exit 1; }
+curl -sf "$base$first" -o "$work/from-marquee" || { echo "server bench: marquee does not serve $first"; exit 1; }
+cmp -s "$work/from-nginx" "$work/from-marquee" || { echo "server bench: the two servers sent different bytes"; exit 1; }
 
-rate() { # url → requests/s
-  wrk -t2 -c"$connections" -d"${duration}s" -s "$work/rotate.lua" "$1" | tee "$work/wrk-$2.txt" | awk '/Requests\/sec/ {print $2}'
+rate() { # url → requests/s, refusing runs with error responses
+  wrk -t2 -c"$connections" -d"${duration}s" -s "$work/rotate.lua" "$1" > "$work/wrk-$2.txt"
+  if grep -q "Non-2xx" "$work/wrk-$2.txt"; then echo "server bench: $2 answered with errors" >&2; cat "$work/wrk-$2.txt" >&2; exit 1; fi
+  awk '/Requests\/sec/ {print $2}' "$work/wrk-$2.txt"
 }
 echo "segments: $segments fMP4 files, mean $((bytes / 1024)) KiB; wrk -t2 -c$connections -d${duration}s on loopback"
 rate "$base" warmup > /dev/null  # fills Marquee's segment cache, as nginx has the page cache

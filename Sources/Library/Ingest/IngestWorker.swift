@@ -9,7 +9,10 @@ public actor IngestWorker {
     let location: LibraryLocation
     let packager: any MediaPackager
     private var loop: Task<Void, Never>?
+    private var poll: Task<Void, Never>?
     private var wakeUp: AsyncStream<Void>.Continuation?
+    /// How often the queue is checked for jobs another process (`marquee add --queue-only`) queued.
+    static let pollInterval: Duration = .seconds(5)
 
     public init(store: LibraryStore, location: LibraryLocation, packager: any MediaPackager) {
         self.store = store
@@ -30,6 +33,12 @@ public actor IngestWorker {
                 await self.drain()
             }
         }
+        poll = Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: Self.pollInterval)
+                continuation.yield()
+            }
+        }
     }
 
     public func wake() {
@@ -37,6 +46,8 @@ public actor IngestWorker {
     }
 
     public func stop() {
+        poll?.cancel()
+        poll = nil
         loop?.cancel()
         wakeUp?.finish()
         loop = nil

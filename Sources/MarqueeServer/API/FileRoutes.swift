@@ -11,20 +11,8 @@ struct FileRoutes: Sendable {
     let responder: MediaFileResponder
 
     func register(on router: Router<MarqueeRequestContext>) {
-        router.get("media/{asset}/**") { request, context -> Response in
-            let asset = try context.parameters.require("asset")
-            let rest = context.parameters.getCatchAll().joined(separator: "/")
-            guard let file = library.location.resolve(rest.removingPercentEncoding ?? rest, inBundleOf: asset) else {
-                throw APIError(.notFound, "No such media file")
-            }
-            return try await responder.respond(file: file, request: request, context: context)
-        }
-        router.head("media/{asset}/**") { request, context -> Response in
-            let asset = try context.parameters.require("asset")
-            let rest = context.parameters.getCatchAll().joined(separator: "/")
-            guard let file = library.location.resolve(rest, inBundleOf: asset) else { throw APIError(.notFound, "No such media file") }
-            return try await responder.respond(file: file, request: request, context: context)
-        }
+        router.get("media/{asset}/**") { request, context in try await media(request, context) }
+        router.head("media/{asset}/**") { request, context in try await media(request, context) }
         router.get("/") { request, context in
             try await page("index.html", request: request, context: context)
         }
@@ -36,19 +24,39 @@ struct FileRoutes: Sendable {
             guard !parts.isEmpty, parts.allSatisfy({ !$0.isEmpty && $0 != ".." && $0 != "." && !$0.contains("\\") }) else {
                 throw APIError(.notFound, "No such file")
             }
+            let relative = parts.joined(separator: "/")
+            let webRoot = webRoot
             return try await responder.respond(
-                file: parts.reduce(webRoot) { $0.appendingPathComponent(String($1)) }, request: request, context: context,
-                kind: WebResourceKind.forExtension((String(parts.last!) as NSString).pathExtension))
+                key: "ui/" + relative, request: request, context: context,
+                kind: WebResourceKind.forExtension((String(parts.last!) as NSString).pathExtension)
+            ) { parts.reduce(webRoot) { $0.appendingPathComponent(String($1)) } }
         }
         router.get("api/openapi.json") { request, context in
-            try await responder.respond(file: webRoot.appendingPathComponent("openapi.json"), request: request, context: context,
-                                        kind: ServedFileKind(contentType: "application/json", cacheControl: "no-cache"))
+            let webRoot = webRoot
+            return try await responder.respond(
+                key: "ui/openapi.json", request: request, context: context,
+                kind: ServedFileKind(contentType: "application/json", cacheControl: "no-cache")
+            ) { webRoot.appendingPathComponent("openapi.json") }
         }
     }
 
+    /// A file from an asset's bundle; the path is checked (on the thread pool) not to leave it.
+    func media(_ request: Request, _ context: MarqueeRequestContext) async throws -> Response {
+        let asset = try context.parameters.require("asset")
+        let raw = context.parameters.getCatchAll().joined(separator: "/")
+        let rest = raw.removingPercentEncoding ?? raw
+        let location = library.location
+        return try await responder.respond(
+            key: "media/\(asset)/\(rest)", request: request, context: context,
+            kind: ServedFileKind.forExtension((rest as NSString).pathExtension)
+        ) { location.resolve(rest, inBundleOf: asset) }
+    }
+
     func page(_ name: String, request: Request, context: MarqueeRequestContext) async throws -> Response {
-        try await responder.respond(file: webRoot.appendingPathComponent(name), request: request, context: context,
-                                    kind: WebResourceKind.forExtension("html"))
+        let webRoot = webRoot
+        return try await responder.respond(key: "ui/" + name, request: request, context: context, kind: WebResourceKind.forExtension("html")) {
+            webRoot.appendingPathComponent(name)
+        }
     }
 }
 

@@ -1,147 +1,211 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Hummingbird
 import NIOCore
 import NIOPosix
 
-/// Serves files from asset bundles: right content types, byte ranges, ETags and caching.
+/// Serves files from asset bundles and the web root: right content types, byte ranges,
+/// ETags and caching headers.
 ///
-/// File system calls run on NIO's thread pool, never on an event loop or the cooperative
-/// pool. Small immutable files (segments, init sections, images) are kept in a bounded
-/// in-memory cache keyed by path, size and modification time, since they are read far more
-/// often than they change — which they never do once packaged.
+/// Finding, checking and reading a file happens on NIO's thread pool, never on an event loop
+/// or the cooperative pool. What it learns is kept in `ServedFileCache` — the resolved path,
+/// size, validators, ready-made headers and, for files up to 8 MiB (segments, init sections,
+/// images, playlists), the bytes — and rechecked against the file system at most once a
+/// second, so a hot segment is answered from memory without a system call.
 final class MediaFileResponder: Sendable {
     private let threadPool: NIOThreadPool
-    private let cache: SegmentCache
+    private let cache: ServedFileCache
+    /// How long a cached file is trusted before it is checked again.
+    static let revalidateAfter: Duration = .seconds(1)
 
     init(threadPool: NIOThreadPool = .singleton, cacheBytes: Int = 256 << 20) {
         self.threadPool = threadPool
-        cache = SegmentCache(limit: cacheBytes)
+        cache = ServedFileCache(limit: cacheBytes)
+    }
+
+    /// Answers `request` with the file `locate` finds (run on the thread pool; `nil` for
+    /// "no such file", which includes paths that would leave their folder). `key` names the
+    /// file for the cache.
+    func respond(
+        key: String, request: Request, context: some RequestContext, kind: ServedFileKind,
+        locate: @escaping @Sendable () -> URL?
+    ) async throws -> Response {
+        let file: ServedFile
+        if let fresh = cache.fresh(key) {
+            file = fresh
+        } else {
+            let cache = cache
+            let found: ServedFile? = try await threadPool.runIfActive {
+                guard let url = locate(), let info = Self.fileInfo(url.path) else { return nil }
+                if let known = cache.any(key), known.url == url, known.size == info.size, known.modified == info.modified {
+                    return cache.refresh(key)
+                }
+                let bytes: ByteBuffer? = info.size <= ServedFileCache.largestCachedFile
+                    ? ByteBuffer(bytes: try Data(contentsOf: url)) : nil
+                let served = ServedFile(url: url, size: info.size, modified: info.modified, kind: kind, bytes: bytes, checked: .now)
+                cache.store(served, for: key)
+                return served
+            }
+            guard let found else {
+                cache.remove(key)
+                throw APIError(.notFound, "No such file")
+            }
+            file = found
+        }
+        return try await response(for: file, request: request, context: context)
+    }
+
+    private func response(for file: ServedFile, request: Request, context: some RequestContext) async throws -> Response {
+        var headers = file.headers
+        if let match = request.headers[.ifNoneMatch], match == file.eTag || match == "*" {
+            return Response(status: .notModified, headers: headers)
+        }
+        var range = ByteRangeRequest(header: request.headers[.range], size: file.size)
+        if let ifRange = request.headers[.ifRange], ifRange != file.eTag { range = .whole }
+        if request.method == .head {
+            headers[.contentLength] = String(file.size)
+            return Response(status: .ok, headers: headers)
+        }
+        switch range {
+        case .unsatisfiable:
+            throw APIError(.rangeNotSatisfiable, "Range not satisfiable for a file of \(file.size) bytes",
+                           headers: [.contentRange: "bytes */\(file.size)"])
+        case .partial(let bytes):
+            headers[.contentRange] = "bytes \(bytes.lowerBound)-\(bytes.upperBound)/\(file.size)"
+            headers[.contentLength] = String(bytes.count)
+            if let buffer = file.bytes, let slice = buffer.getSlice(at: buffer.readerIndex + bytes.lowerBound, length: bytes.count) {
+                return Response(status: .partialContent, headers: headers, body: .init(byteBuffer: slice))
+            }
+            let body = try await FileIO(threadPool: threadPool).loadFile(path: file.url.path, range: bytes, context: context)
+            return Response(status: .partialContent, headers: headers, body: body)
+        case .whole:
+            headers[.contentLength] = String(file.size)
+            if let buffer = file.bytes {
+                return Response(status: .ok, headers: headers, body: .init(byteBuffer: buffer))
+            }
+            let body = try await FileIO(threadPool: threadPool).loadFile(path: file.url.path, context: context)
+            return Response(status: .ok, headers: headers, body: body)
+        }
     }
 
     struct FileInfo: Sendable {
         var size: Int
         var modified: Date
-        var eTag: String { "\"\(String(size, radix: 16))-\(String(Int(modified.timeIntervalSince1970 * 1000), radix: 16))\"" }
     }
 
-    func respond(file url: URL, request: Request, context: some RequestContext, kind overrideKind: ServedFileKind? = nil) async throws -> Response {
-        let path = url.path
-        guard let info = try await threadPool.runIfActive({ Self.stat(path) }) else {
-            throw APIError(.notFound, "No such file: \(url.lastPathComponent)")
-        }
-        let kind = overrideKind ?? ServedFileKind.forExtension(url.pathExtension)
-        var headers = HTTPFields()
-        headers[.contentType] = kind.contentType
-        headers[.cacheControl] = kind.cacheControl
-        headers[.acceptRanges] = "bytes"
-        headers[.eTag] = info.eTag
-        headers[.lastModified] = Self.httpDate(info.modified)
-
-        if let match = request.headers[.ifNoneMatch], match == info.eTag || match == "*" {
-            return Response(status: .notModified, headers: headers)
-        }
-        var range = ByteRangeRequest(header: request.headers[.range], size: info.size)
-        if let ifRange = request.headers[.ifRange], ifRange != info.eTag { range = .whole }
-        if request.method == .head {
-            headers[.contentLength] = String(info.size)
-            return Response(status: .ok, headers: headers)
-        }
-
-        let body: ByteBuffer
-        if info.size <= SegmentCache.largestCachedFile {
-            body = try await wholeFile(path: path, info: info)
-        } else {
-            switch range {
-            case .unsatisfiable:
-                throw APIError(.rangeNotSatisfiable, "Range not satisfiable for a file of \(info.size) bytes",
-                               headers: [.contentRange: "bytes */\(info.size)"])
-            case .partial(let bytes):
-                headers[.contentRange] = "bytes \(bytes.lowerBound)-\(bytes.upperBound)/\(info.size)"
-                headers[.contentLength] = String(bytes.count)
-                let stream = try await FileIO(threadPool: threadPool).loadFile(path: path, range: bytes, context: context)
-                return Response(status: .partialContent, headers: headers, body: stream)
-            case .whole:
-                headers[.contentLength] = String(info.size)
-                let stream = try await FileIO(threadPool: threadPool).loadFile(path: path, context: context)
-                return Response(status: .ok, headers: headers, body: stream)
-            }
-        }
-        switch range {
-        case .unsatisfiable:
-            throw APIError(.rangeNotSatisfiable, "Range not satisfiable for a file of \(info.size) bytes",
-                           headers: [.contentRange: "bytes */\(info.size)"])
-        case .partial(let bytes):
-            headers[.contentRange] = "bytes \(bytes.lowerBound)-\(bytes.upperBound)/\(info.size)"
-            return Response(status: .partialContent, headers: headers,
-                            body: .init(byteBuffer: body.getSlice(at: body.readerIndex + bytes.lowerBound, length: bytes.count) ?? body))
-        case .whole:
-            return Response(status: .ok, headers: headers, body: .init(byteBuffer: body))
-        }
-    }
-
-    private func wholeFile(path: String, info: FileInfo) async throws -> ByteBuffer {
-        let key = SegmentCache.Key(path: path, size: info.size, modified: info.modified)
-        if let cached = cache.value(for: key) { return cached }
-        let buffer = try await threadPool.runIfActive { () throws -> ByteBuffer in
-            let data = try Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe)
-            return ByteBuffer(bytes: data)
-        }
-        cache.store(buffer, for: key)
-        return buffer
-    }
-
-    static func stat(_ path: String) -> FileInfo? {
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
-              (attributes[.type] as? FileAttributeType) == .typeRegular,
-              let size = (attributes[.size] as? NSNumber)?.intValue
-        else { return nil }
-        return FileInfo(size: size, modified: attributes[.modificationDate] as? Date ?? Date(timeIntervalSince1970: 0))
-    }
-
-    static func httpDate(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
-        return formatter.string(from: date)
+    /// `stat(2)` of a regular file (following symlinks); `nil` when missing or not a regular file.
+    static func fileInfo(_ path: String) -> FileInfo? {
+        var status = Glibc.stat()
+        guard systemStat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
+        let seconds = Double(status.st_mtim.tv_sec) + Double(status.st_mtim.tv_nsec) / 1_000_000_000
+        return FileInfo(size: Int(status.st_size), modified: Date(timeIntervalSince1970: seconds))
     }
 }
 
-/// A bounded, least-recently-stored cache of whole small files.
-final class SegmentCache: @unchecked Sendable {
-    struct Key: Hashable {
-        var path: String
-        var size: Int
-        var modified: Date
+/// A file as last seen, with the headers every response for it carries.
+struct ServedFile: Sendable {
+    let url: URL
+    let size: Int
+    let modified: Date
+    let kind: ServedFileKind
+    /// The whole file, when small enough to keep in memory.
+    let bytes: ByteBuffer?
+    var checked: ContinuousClock.Instant
+
+    var eTag: String { "\"\(String(size, radix: 16))-\(String(Int64(modified.timeIntervalSince1970 * 1000), radix: 16))\"" }
+
+    var headers: HTTPFields {
+        var headers = HTTPFields()
+        headers.reserveCapacity(8)
+        headers[.contentType] = kind.contentType
+        headers[.cacheControl] = kind.cacheControl
+        headers[.acceptRanges] = "bytes"
+        headers[.eTag] = eTag
+        headers[.lastModified] = lastModified
+        return headers
     }
 
+    var lastModified: String { HTTPDate.format(modified) }
+}
+
+/// RFC 9110 IMF-fixdate without a `DateFormatter` per call.
+enum HTTPDate {
+    static func format(_ date: Date) -> String {
+        var seconds = time_t(date.timeIntervalSince1970)
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(days[Int(parts.tm_wday)]), \(two(parts.tm_mday)) \(months[Int(parts.tm_mon)]) \(parts.tm_year + 1900) "
+            + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) GMT"
+    }
+}
+
+/// Files by request key, bounded in bytes kept in memory, oldest stored evicted first.
+final class ServedFileCache: @unchecked Sendable {
     static let largestCachedFile = 8 << 20
     private let lock = NSLock()
     private let limit: Int
-    private var entries: [Key: ByteBuffer] = [:]
-    private var order: [Key] = []
+    private var entries: [String: ServedFile] = [:]
+    private var order: [String] = []
     private var total = 0
 
     init(limit: Int) {
         self.limit = limit
     }
 
-    func value(for key: Key) -> ByteBuffer? {
+    /// The entry when it was checked against the file system recently enough to trust.
+    func fresh(_ key: String) -> ServedFile? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let entry = entries[key], entry.checked.duration(to: .now) < MediaFileResponder.revalidateAfter else { return nil }
+        return entry
+    }
+
+    func any(_ key: String) -> ServedFile? {
         lock.lock()
         defer { lock.unlock() }
         return entries[key]
     }
 
-    func store(_ buffer: ByteBuffer, for key: Key) {
+    /// Marks an unchanged entry as just checked.
+    func refresh(_ key: String) -> ServedFile? {
         lock.lock()
         defer { lock.unlock() }
-        guard entries[key] == nil, buffer.readableBytes <= limit else { return }
-        entries[key] = buffer
+        entries[key]?.checked = .now
+        return entries[key]
+    }
+
+    func store(_ file: ServedFile, for key: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        if let old = entries.removeValue(forKey: key) {
+            total -= old.bytes?.readableBytes ?? 0
+            order.removeAll { $0 == key }
+        }
+        entries[key] = file
         order.append(key)
-        total += buffer.readableBytes
-        while total > limit, !order.isEmpty {
-            let evicted = order.removeFirst()
-            total -= entries.removeValue(forKey: evicted)?.readableBytes ?? 0
+        total += file.bytes?.readableBytes ?? 0
+        while total > limit, let evicted = order.first {
+            order.removeFirst()
+            total -= entries.removeValue(forKey: evicted)?.bytes?.readableBytes ?? 0
         }
     }
+
+    func remove(_ key: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        if let old = entries.removeValue(forKey: key) {
+            total -= old.bytes?.readableBytes ?? 0
+            order.removeAll { $0 == key }
+        }
+    }
+}
+
+/// The C `stat(2)` call (a free function, so the name does not collide with the struct).
+private func systemStat(_ path: String, _ status: inout Glibc.stat) -> Int32 {
+    stat(path, &status)
 }

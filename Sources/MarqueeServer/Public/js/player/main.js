@@ -416,7 +416,11 @@ async function start() {
   const body = { assetID, languages: [...navigator.languages] };
   if (params.has('speeds')) body.speeds = params.get('speeds') === '' ? [] : params.get('speeds').split(',').map(Number);
   if (params.has('lang')) body.language = params.get('lang');
-  const response = await fetch('/api/sessions', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  // The session and the manifest are fetched together; the manifest's URL follows from the asset.
+  const [response, manifestResponse] = await Promise.all([
+    fetch('/api/sessions', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+    fetch(`/api/assets/${encodeURIComponent(assetID)}/manifest.json`),
+  ]);
   const created = await response.json();
   if (!response.ok) {
     setLanguage(params.get('lang') ?? navigator.language?.slice(0, 2));
@@ -425,14 +429,10 @@ async function start() {
   setLanguage(created.language);
   applyStrings();
   applyState(created);
-
-  const manifestResponse = await fetch(created.manifestURL);
   manifest = await manifestResponse.json();
   if (!manifestResponse.ok) throw new Error(manifest.error?.message ?? manifestResponse.statusText);
   timeline.setDuration(manifest.duration);
   showTime(0);
-  addSubtitleTracks();
-  mediaSession = installMediaSession(created.metadata, actions);
 
   socket = new RendererSocket(created.id);
   socket.addEventListener('state', (event) => applyState(event.detail.state));
@@ -446,7 +446,7 @@ async function start() {
   });
   socket.addEventListener('error', (event) => console.warn('renderer protocol:', event.detail.message));
   wireReports();
-  await socket.connect();
+  const connected = socket.connect(); // frames sent before it opens are queued
 
   if (MSELoader.supported(manifest)) {
     engine = new MSELoader(video, manifest);
@@ -458,6 +458,9 @@ async function start() {
     throw new Error('This browser supports neither Media Source Extensions for these codecs nor HLS.');
   }
   if (params.get('autoplay') !== '0') intent('play');
+  addSubtitleTracks();
+  mediaSession = installMediaSession(created.metadata, actions);
+  await connected;
 }
 
 installKeyboard(actions);

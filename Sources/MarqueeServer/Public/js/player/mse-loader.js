@@ -51,11 +51,10 @@ export class MSELoader extends EventTarget {
     for (const track of Object.values(this.tracks)) track.abort?.abort();
   }
 
+  /** Starts with the lightest variant for a quick first frame; `adapt` moves up once the
+   *  first segment has measured the connection. */
   initialVariant() {
-    const wanted = (this.video.clientHeight || 720) * (window.devicePixelRatio || 1);
-    let index = 0;
-    this.variants.forEach((v, i) => { if ((v.height ?? 0) <= Math.max(wanted, 360)) index = i; });
-    return Math.min(index, Math.max(0, this.variants.length - 1));
+    return 0;
   }
 
   makeTrack(mimeType, current) {
