@@ -25,6 +25,8 @@ struct FuzzRegressionTests {
         "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-KEY:METHOD=SAMPLE-AES,URI=\"skd://b\",KEYFORMAT=\"b\"\n#EXTINF:5,\n1.mp4\n#EXT-X-KEY:METHOD=SAMPLE-AES,URI=\"skd://a\"\n#EXTINF:5,\n2.mp4\n#EXT-X-KEY:METHOD=SAMPLE-AES,URI=\"skd://c\",KEYFORMAT=\"c\"\n#EXT-X-KEY:METHOD=SAMPLE-AES,URI=\"skd://b2\",KEYFORMAT=\"b\"\n#EXTINF:5,\n3.mp4\n",
         // A CUE of blanks.
         "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-DATERANGE:ID=\"a\",START-DATE=\"2024-05-01T12:00:10Z\",CUE=\"  \"\n#EXTINF:6,\na.ts\n",
+        // A quoted METHOD holding a comma: must not be written back unquoted.
+        "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-KEY:METHOD=\"X ES,URI=\",URI=\"k\"\n#EXTINF:6,\na.ts\n",
     ]
 
     @Test(arguments: inputs)

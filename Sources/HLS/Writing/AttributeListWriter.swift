@@ -14,9 +14,15 @@ struct AttributeListWriter {
         add(name, "\"\(value)\"")
     }
 
+    /// An unquoted value; one that could not be read back unquoted (a leniently accepted
+    /// quoted enumerated string with a comma, space or control character) is quoted.
     mutating func enumerated(_ name: String, _ value: String?) {
         guard let value else { return }
-        add(name, value)
+        if value.isEmpty || value.utf8.contains(where: { $0 == UInt8(ascii: ",") || $0 <= 0x20 || $0 == 0x7F }) {
+            quoted(name, value)
+        } else {
+            add(name, value)
+        }
     }
 
     mutating func integer<I: BinaryInteger>(_ name: String, _ value: I?) {
