@@ -27,6 +27,8 @@ struct FuzzRegressionTests {
         "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-DATERANGE:ID=\"a\",START-DATE=\"2024-05-01T12:00:10Z\",CUE=\"  \"\n#EXTINF:6,\na.ts\n",
         // A quoted METHOD holding a comma: must not be written back unquoted.
         "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-KEY:METHOD=\"X ES,URI=\",URI=\"k\"\n#EXTINF:6,\na.ts\n",
+        // Unquoted values with a control character or inner space, and an empty unquoted value.
+        "#EXTM3U\n#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"a\",NAME=\"n\",X-A=\u{01}B,X-B=c d,X-C=\n#EXT-X-STREAM-INF:BANDWIDTH=1\nv.m3u8\n",
     ]
 
     @Test(arguments: inputs)

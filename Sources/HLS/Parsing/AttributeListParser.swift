@@ -82,9 +82,10 @@ struct AttributeListParser {
                 if textEnd != i, i < end {
                     sink.report(.whitespace, line: line, column: column(textEnd), tag: tag, attribute: name, message: "white space before ','")
                 }
-                if let quote = (textStart..<textEnd).first(where: { bytes[$0] == UInt8(ascii: "\"") }) {
-                    sink.report(.malformedAttribute, line: line, column: column(quote), tag: tag, attribute: name,
-                                message: "unexpected '\"' inside an unquoted value; attribute ignored")
+                if let bad = (textStart..<textEnd).first(where: { bytes[$0] == UInt8(ascii: "\"") || bytes[$0] <= 0x20 || bytes[$0] == 0x7F }) {
+                    sink.report(.malformedAttribute, line: line, column: column(bad), tag: tag, attribute: name,
+                                message: bytes[bad] == UInt8(ascii: "\"") ? "unexpected '\"' inside an unquoted value; attribute ignored"
+                                    : "white space or a control character inside an unquoted value; attribute ignored")
                     if i < end { i += 1 }
                     continue
                 }

@@ -60,7 +60,7 @@ struct AttributeListWriter {
         for a in list {
             switch a.value {
             case .quoted(let s): quoted(a.name, s)
-            case .unquoted(let s): enumerated(a.name, s)
+            case .unquoted(let s): add(a.name, s)  // the parser only keeps values that can stand unquoted
             }
         }
     }
