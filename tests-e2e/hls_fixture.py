@@ -86,6 +86,11 @@ def make_stream(root: pathlib.Path) -> pathlib.Path:
     lines.append("v1080/index.m3u8")
     master = root / "master.m3u8"
     master.write_text("\n".join(lines) + "\n")
+    # A clip with a mid-roll interstitial whose asset is the 720p variant.
+    clip = (root / "v360" / "index.m3u8").read_text().replace("#EXTINF", "#EXT-X-PROGRAM-DATE-TIME:2026-01-01T00:00:00Z\n#EXTINF", 1)
+    clip = clip.replace("#EXT-X-ENDLIST", '#EXT-X-DATERANGE:ID="ad1",CLASS="com.apple.hls.interstitial",START-DATE="2026-01-01T00:00:04Z",'
+                        'X-ASSET-URI="../v720/index.m3u8",X-RESTRICT="SKIP,JUMP"\n#EXT-X-ENDLIST')
+    (root / "v360" / "with-ad.m3u8").write_text(clip)
     # Playlists a downloader must refuse.
     (root / "live.m3u8").write_text("#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2,\nv360/seg000.m4s\n")
     (root / "fairplay.m3u8").write_text('#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-PLAYLIST-TYPE:VOD\n'

@@ -282,3 +282,33 @@ def test_sigkill_mid_download_resumes_to_identical_bundle(server, tmp_path):
             assert a == b
         else:
             assert filecmp.cmp(clean / f, killed / f, shallow=False), f
+
+
+def test_interstitial_assets_download_only_when_asked(server, stream, tmp_path):
+    base, faults = server
+    out = tmp_path / "plain"
+    r, _ = download(f"{base}/v360/with-ad.m3u8", "--output", str(out))
+    assert r.returncode == 0, r.stderr
+    assert not faults.requests(r"^/v720/")
+    folder = next(p for p in out.iterdir() if p.name.startswith("video-"))
+    assert f'X-ASSET-URI="{base}/v720/index.m3u8"' in (folder / "index.m3u8").read_text()
+
+    out = tmp_path / "with-ads"
+    r, _ = download(f"{base}/v360/with-ad.m3u8", "--interstitials", "--output", str(out))
+    assert r.returncode == 0, r.stderr
+    folder = next(p for p in out.iterdir() if p.name.startswith("video-"))
+    playlist = (folder / "index.m3u8").read_text()
+    assert 'X-ASSET-URI="../interstitial-1/index.m3u8"' in playlist and "http" not in playlist
+    ad = out / "interstitial-1"
+    assert (ad / "index.m3u8").exists()
+    for i in range(4):
+        assert filecmp.cmp(ad / f"seg-{i + 1:05d}.ts", stream / "v720" / f"seg{i:03d}.ts", shallow=False)
+    probe = subprocess.run(["ffprobe", "-v", "error", "-show_entries", "stream=codec_name", "-of", "csv=p=0", str(ad / "index.m3u8")],
+                           capture_output=True, text=True, timeout=60)
+    assert probe.returncode == 0 and "h264" in probe.stdout, probe.stderr
+    # The local playlist still parses with its interstitial intact.
+    inspect = subprocess.run([MARQUEE, "inspect", "--json", str(folder / "index.m3u8")], capture_output=True, text=True, timeout=60)
+    assert inspect.returncode == 0, inspect.stderr
+    ads = json.loads(inspect.stdout)["interstitials"]
+    assert [(a["id"], a["start"], a["restrict"]) for a in ads] == [("ad1", 4, ["SKIP", "JUMP"])]
+    assert ads[0]["assetURI"].endswith("/interstitial-1/index.m3u8")

@@ -16,6 +16,9 @@ public final class AssetDownloadTask: Sendable {
     public let concurrency: Int
     /// Recorded in the journal so the download can be resumed from its folder alone.
     public let journalSettings: [String: String]
+    /// Also downloads the assets of HLS interstitials (X-ASSET-URI) and points the bundle's
+    /// date ranges at the local copies — `downloadsInterstitialAssets`.
+    public let downloadsInterstitialAssets: Bool
     /// Files as a Foundation progress (unit count = files; throughput and time remaining set).
     public let progress: Progress
     /// Snapshots, finished when the download ends.
@@ -29,8 +32,9 @@ public final class AssetDownloadTask: Sendable {
     public static let journalFolder = ".marquee-download"
 
     public init(plan: DownloadPlan, output: URL, metadata: BundleMetadataInput, concurrency: Int = 8,
-                journalSettings: [String: String] = [:], fetcher: HTTPFetcher) {
+                journalSettings: [String: String] = [:], downloadsInterstitialAssets: Bool = false, fetcher: HTTPFetcher) {
         self.journalSettings = journalSettings
+        self.downloadsInterstitialAssets = downloadsInterstitialAssets
         self.plan = plan
         self.output = output
         self.metadata = metadata
@@ -83,6 +87,8 @@ public final class AssetDownloadTask: Sendable {
         var jobs: [SegmentJob]
         var playlist: MediaPlaylist
         var duration: Double
+        /// The media playlist's final URL (interstitial asset URIs resolve against it).
+        var sourceURL: URL
     }
 
     private func perform() async throws -> BundleSummary {
@@ -90,7 +96,7 @@ public final class AssetDownloadTask: Sendable {
         let imported = Dictionary(plan.multivariant.definitions.compactMap { d -> (String, String)? in
             if case .value(let n, let v) = d { return (n, v) } else { return nil }
         }, uniquingKeysWith: { a, _ in a })
-        let prepared = try await withThrowingTaskGroup(of: (Int, PreparedEntry).self) { group in
+        var prepared = try await withThrowingTaskGroup(of: (Int, PreparedEntry).self) { group in
             for (index, entry) in plan.entries.enumerated() {
                 group.addTask { [fetcher] in
                     let (data, finalURL) = try await fetcher.fetch(entry.url)
@@ -100,12 +106,21 @@ public final class AssetDownloadTask: Sendable {
                             ? [Diagnostic(.error, line: 1, column: 1, message: "expected a media playlist")] : result.errors)
                     }
                     let (jobs, rewritten) = try MediaLayout.make(folder: entry.folder, playlist: media, url: finalURL)
-                    return (index, PreparedEntry(entry: entry, jobs: jobs, playlist: rewritten, duration: media.duration))
+                    return (index, PreparedEntry(entry: entry, jobs: jobs, playlist: rewritten, duration: media.duration, sourceURL: finalURL))
                 }
             }
             var all: [(Int, PreparedEntry)] = []
             for try await item in group { all.append(item) }
             return all.sorted { $0.0 < $1.0 }.map(\.1)
+        }
+
+        var interstitialAssets: [InterstitialAssets.Asset] = []
+        if downloadsInterstitialAssets {
+            interstitialAssets = try await InterstitialAssets.prepare(
+                playlists: prepared.map { ($0.entry.folder, $0.playlist, $0.sourceURL) }, fetcher: fetcher)
+            for i in prepared.indices {
+                prepared[i].playlist = InterstitialAssets.rewrite(prepared[i].playlist, sourceURL: prepared[i].sourceURL, assets: interstitialAssets)
+            }
         }
 
         // 2. The journal, and what earlier runs already finished.
@@ -116,7 +131,7 @@ public final class AssetDownloadTask: Sendable {
             startedAt = ISO8601DateFormatter().string(from: Date())
             try await journal.setSetting("startedAt", startedAt)
         }
-        let jobs = prepared.flatMap(\.jobs)
+        let jobs = prepared.flatMap(\.jobs) + interstitialAssets.flatMap(\.jobs)
         let recorded = try await journal.completedFiles()
         var pending: [SegmentJob] = []
         var doneBytes: Int64 = 0
@@ -176,6 +191,10 @@ public final class AssetDownloadTask: Sendable {
         for job in jobs {
             let folder = String(job.path.split(separator: "/").first ?? "")
             sizes[folder, default: 0] += try await BlockingFileIO.size(of: output.appendingPathComponent(job.path)) ?? 0
+        }
+        for asset in interstitialAssets {
+            try await BlockingFileIO.writeAtomically(Data(PlaylistWriter.write(asset.playlist).utf8),
+                                                     to: output.appendingPathComponent("\(asset.folder)/index.m3u8"))
         }
         for p in prepared {
             let text = PlaylistWriter.write(p.playlist)

@@ -41,6 +41,9 @@ struct DownloadCommand: AsyncParsableCommand {
     @Flag(name: .customLong("no-optimize-auxiliary"), help: "Resolve auxiliary configurations on their own (may download another video).")
     var noOptimizeAuxiliary = false
 
+    @Flag(name: .customLong("interstitials"), help: "Also download interstitial (ad) assets given by X-ASSET-URI.")
+    var downloadsInterstitialAssets = false
+
     @Option(help: "Files fetched at once.")
     var concurrency: Int = 8
 
@@ -101,6 +104,7 @@ struct DownloadCommand: AsyncParsableCommand {
         if let subtitles { a += ["--subtitles", subtitles] }
         for x in auxiliaries { a += ["--auxiliary", x] }
         if noOptimizeAuxiliary { a.append("--no-optimize-auxiliary") }
+        if downloadsInterstitialAssets { a.append("--interstitials") }
         a += ["--concurrency", String(concurrency)]
         if let title { a += ["--title", title] }
         if let artwork { a += ["--artwork", artwork] }
@@ -142,7 +146,8 @@ struct DownloadCommand: AsyncParsableCommand {
                 plan: plan, output: folder,
                 metadata: BundleMetadataInput(title: title ?? finalURL.deletingPathExtension().lastPathComponent, sourceURL: finalURL,
                                               artworkURL: artwork.flatMap(URL.init(string:)), configuration: configurationJSON),
-                concurrency: concurrency, journalSettings: ["arguments": argumentsJSON], fetcher: fetcher)
+                concurrency: concurrency, journalSettings: ["arguments": argumentsJSON],
+                downloadsInterstitialAssets: configuration.downloadsInterstitialAssets, fetcher: fetcher)
             let watcher = Task { for await snapshot in task.snapshots { reporter.progress(snapshot) } }
             let summary = try await withTaskCancellationHandler {
                 try await task.run()
@@ -166,7 +171,8 @@ struct DownloadCommand: AsyncParsableCommand {
         let aux = try auxiliaries.map { try Self.auxiliary($0) }
         return DownloadConfiguration(asset: asset, title: title ?? asset.lastPathComponent, artworkURL: artwork.flatMap(URL.init(string:)),
                                      primaryContentConfiguration: primary, auxiliaryContentConfigurations: aux,
-                                     optimizesAuxiliaryContentConfigurations: !noOptimizeAuxiliary)
+                                     optimizesAuxiliaryContentConfigurations: !noOptimizeAuxiliary,
+                                     downloadsInterstitialAssets: downloadsInterstitialAssets)
     }
 
     static func selections(audio: String?, subtitles: String?) -> [MediaSelection] {
@@ -195,6 +201,7 @@ struct DownloadCommand: AsyncParsableCommand {
             ("prefer", .strings(preferences)), ("variant", .optional(variantURI)),
             ("audio", .optional(audio)), ("subtitles", .optional(subtitles)),
             ("auxiliary", .strings(auxiliaries)), ("optimizesAuxiliaryContentConfigurations", .bool(!noOptimizeAuxiliary)),
+            ("downloadsInterstitialAssets", .bool(downloadsInterstitialAssets)),
         ])
     }
 }

@@ -19,11 +19,15 @@ public struct DownloadConfiguration: Sendable {
     public var primaryContentConfiguration: ContentConfiguration
     public var auxiliaryContentConfigurations: [ContentConfiguration]
     public var optimizesAuxiliaryContentConfigurations: Bool
+    /// Also download the assets that HLS interstitials (X-ASSET-URI) play, so ads and other
+    /// interstitials work offline. Default false, as in AVFoundation.
+    public var downloadsInterstitialAssets: Bool
 
     public init(asset: URL, title: String, artworkURL: URL? = nil,
                 primaryContentConfiguration: ContentConfiguration = ContentConfiguration(),
                 auxiliaryContentConfigurations: [ContentConfiguration] = [],
-                optimizesAuxiliaryContentConfigurations: Bool = true) {
+                optimizesAuxiliaryContentConfigurations: Bool = true, downloadsInterstitialAssets: Bool = false) {
+        self.downloadsInterstitialAssets = downloadsInterstitialAssets
         self.asset = asset; self.title = title; self.artworkURL = artworkURL
         self.primaryContentConfiguration = primaryContentConfiguration
         self.auxiliaryContentConfigurations = auxiliaryContentConfigurations

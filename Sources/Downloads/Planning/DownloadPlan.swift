@@ -41,8 +41,10 @@ public struct DownloadPlan: Sendable, Hashable {
         if !declaredVariants.contains(variant) { declaredVariants.append(variant) }
         let url = URIResolution.resolve(variant.uri, against: source)
         guard !entries.contains(where: { $0.role == .video && $0.url.absoluteString == url }), let u = URL(string: url) else { return }
-        let size = variant.attributes.resolution.map { "\($0.width)x\($0.height)" } ?? "audio"
-        let folder = uniqueFolder("video-\(size)-\(variant.attributes.bandwidth ?? 0)")
+        let codecs = variant.attributes.codecs.map(CodecDescription.init)
+        let audioOnly = !codecs.isEmpty && codecs.allSatisfy { $0.kind == .audio }
+        let size = variant.attributes.resolution.map { "\($0.width)x\($0.height)" } ?? (audioOnly ? "audio" : "media")
+        let folder = uniqueFolder(["video", size, variant.attributes.bandwidth.map(String.init)].compactMap { $0 }.joined(separator: "-"))
         entries.append(Entry(role: .video, url: u, folder: folder, variant: variant, rendition: nil))
     }
 

@@ -52,6 +52,14 @@ public enum MediaLayout {
         out.trailingParts = []
         out.skip = nil
         out.endList = true
+        // References that stay remote must not be left relative to a folder they were never in.
+        for i in out.dateRanges.indices {
+            for j in out.dateRanges[i].clientAttributes.indices
+            where ["X-ASSET-URI", "X-ASSET-LIST"].contains(out.dateRanges[i].clientAttributes[j].name) {
+                let value = out.dateRanges[i].clientAttributes[j].value.text
+                out.dateRanges[i].clientAttributes[j].value = .quoted(URIResolution.resolve(value, against: url))
+            }
+        }
         var maps: [MediaInitializationSection: MediaInitializationSection] = [:]
         var i = 0
         let segments = playlist.segments
