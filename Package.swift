@@ -76,9 +76,8 @@ let package = Package(
             dependencies: [
                 "HLS", "Downloads", "MediaCore", "Library", "MarqueeServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
         .executableTarget(name: "marquee-bench", dependencies: ["HLS", "MediaCore"], path: "Benchmarks/marquee-bench"),

@@ -40,8 +40,9 @@ public final class HTTPFetcher: Sendable {
     }
 
     /// The bytes of `url` (all of it, or `length` bytes from `offset`) and the final URL
-    /// after redirects.
-    public func fetch(_ url: URL, offset: UInt64? = nil, length: UInt64? = nil) async throws -> (data: Data, url: URL) {
+    /// after redirects. A body larger than `maximumBytes` is an error, not retried.
+    public func fetch(_ url: URL, offset: UInt64? = nil, length: UInt64? = nil,
+                      maximumBytes: Int = .max) async throws -> (data: Data, url: URL) {
         var attempt = 0
         while true {
             attempt += 1
@@ -66,7 +67,10 @@ public final class HTTPFetcher: Sendable {
                     }
                 } else {
                     let declared = response.headers.first(name: "Content-Length").flatMap { Int($0) }
-                    let buffer = try await response.body.collect(upTo: Int.max)
+                    if let declared, declared > maximumBytes {
+                        throw DownloadError.gaveUp(url: url, attempts: attempt, reason: "response is \(declared) bytes, over the limit of \(maximumBytes)")
+                    }
+                    let buffer = try await response.body.collect(upTo: maximumBytes)
                     var data = Data(buffer: buffer)
                     if let declared, data.count != declared {
                         failure = .truncated
@@ -94,8 +98,15 @@ public final class HTTPFetcher: Sendable {
                 throw CancellationError()
             } catch {
                 if Task.isCancelled { throw CancellationError() }
+                reason = Self.describe(error, host: url.host ?? "")
+                // A redirect loop or an oversized body does not get better by asking again.
+                if let e = error as? HTTPClientError, [.redirectCycleDetected, .redirectLimitReached].contains(e) {
+                    throw DownloadError.gaveUp(url: url, attempts: attempt, reason: reason)
+                }
+                if String(describing: error).contains("ResponseTooBig") || String(describing: error).contains("tooManyBytes") {
+                    throw DownloadError.gaveUp(url: url, attempts: attempt, reason: "response is over the limit of \(maximumBytes) bytes")
+                }
                 failure = .transport
-                reason = Self.describe(error)
             }
             guard let delay = policy.delay(after: failure, attempt: attempt, random: Double.random(in: 0.5..<1)) else {
                 if case .status(let code, _) = failure, attempt >= policy.maximumAttempts, code < 500, code != 429 {
@@ -108,18 +119,29 @@ public final class HTTPFetcher: Sendable {
         }
     }
 
-    static func describe(_ error: Error) -> String {
+    /// Plain words for the usual transport failures (timeouts, DNS, refused or reset
+    /// connections, TLS, redirects).
+    static func describe(_ error: Error, host: String) -> String {
         if let e = error as? HTTPClientError {
             switch e {
-            case .connectTimeout: return "connect timed out"
-            case .readTimeout, .deadlineExceeded: return "timed out"
+            case .connectTimeout: return "timed out connecting to \(host)"
+            case .readTimeout, .deadlineExceeded: return "timed out waiting for the server"
             case .remoteConnectionClosed: return "connection closed mid-response"
+            case .redirectLimitReached: return "too many redirects"
+            case .redirectCycleDetected: return "redirect loop"
+            case .tlsHandshakeTimeout: return "TLS handshake timed out"
             default: return "\(e)"
             }
         }
-        let text = String(describing: error)
-        if text.contains("connectionRefused") || text.contains("Connection refused") { return "connection refused" }
+        let text = String(reflecting: error)
+        if text.contains("dnsAError") || text.contains("dnsAAAAError") || text.contains("SocketAddressError") || text.contains("unknown host") {
+            return "could not resolve host '\(host)' (DNS lookup failed)"
+        }
+        if text.contains("connectionRefused") || text.contains("Connection refused") { return "connection refused by \(host)" }
         if text.contains("connectionReset") || text.contains("reset by peer") { return "connection reset" }
+        if text.contains("NIOSSL") || text.contains("BoringSSL") || text.contains("handshake") || text.contains("certificate") {
+            return "TLS error talking to \(host): \(text)"
+        }
         return text
     }
 }
