@@ -3,7 +3,8 @@ byte ranges and injected faults (dropped connections, 500s, 429 + Retry-After, d
 
 The stream: five video variants of different sizes and bit rates (fMP4 and MPEG-TS, one
 AES-128 encrypted with implicit IVs, one single-file fMP4 with byte ranges), English and
-French stereo audio plus an English 6-channel rendition, and English WebVTT subtitles."""
+French stereo audio plus an English 6-channel rendition, English WebVTT subtitles, and
+I-frame playlists (byte ranges into the video segments) for 360p, 720p and 1080p."""
 import http.server
 import os
 import pathlib
@@ -81,6 +82,15 @@ def make_stream(root: pathlib.Path) -> pathlib.Path:
         lines.append(f'#EXT-X-STREAM-INF:BANDWIDTH={bandwidth},AVERAGE-BANDWIDTH={bandwidth * 8 // 10},CODECS="{codecs}",'
                      f'RESOLUTION={w}x{h},FRAME-RATE=25.000,VIDEO-RANGE={video_range},AUDIO="aud",SUBTITLES="subs"')
         lines.append(f"{name}/index.m3u8")
+    # I-frame playlists: 720p and 1080p point into their variant's own segments; the 360p one
+    # lives in a folder of its own (still pointing into v360's segments).
+    for variant, playlist, w, h, video_range in [("v720", root / "v720" / "iframes.m3u8", 1280, 720, "SDR"),
+                                                 ("v1080", root / "v1080" / "iframes.m3u8", 1920, 1080, "PQ"),
+                                                 ("v360", root / "iframes-360" / "index.m3u8", 640, 360, "SDR")]:
+        bandwidth = write_iframe_playlist(root / variant, playlist)
+        uri = playlist.relative_to(root).as_posix()
+        lines.append(f'#EXT-X-I-FRAME-STREAM-INF:BANDWIDTH={bandwidth},CODECS="avc1.640028",RESOLUTION={w}x{h},'
+                     f'VIDEO-RANGE={video_range},URI="{uri}"')
     lines.append('#EXT-X-STREAM-INF:BANDWIDTH=4900000,AVERAGE-BANDWIDTH=3900000,CODECS="avc1.640028,mp4a.40.2",'
                  'RESOLUTION=1920x1080,FRAME-RATE=25.000,VIDEO-RANGE=PQ,AUDIO="aud51",SUBTITLES="subs"')
     lines.append("v1080/index.m3u8")
@@ -97,6 +107,45 @@ def make_stream(root: pathlib.Path) -> pathlib.Path:
                                         '#EXT-X-KEY:METHOD=SAMPLE-AES,URI="skd://key",KEYFORMAT="com.apple.streamingkeydelivery",KEYFORMATVERSIONS="1"\n'
                                         '#EXTINF:2,\nv360/seg000.m4s\n#EXT-X-ENDLIST\n')
     return master
+
+
+def iframe_ranges(segment: pathlib.Path):
+    """(offset, length) of the segment's first video frame, a keyframe, from the segment's
+    start: container headers (PAT/PMT, or moof) and the whole frame."""
+    probed, skip = segment, 0
+    if segment.suffix == ".m4s":  # a fragment is read after its init section
+        init = (segment.parent / "init.mp4").read_bytes()
+        probed = segment.with_suffix(".probe.mp4")
+        probed.write_bytes(init + segment.read_bytes())
+        skip = len(init)
+    out = subprocess.run(["ffprobe", "-v", "error", "-select_streams", "v", "-show_entries", "packet=pos,size,flags",
+                          "-of", "csv=p=0", str(probed)], capture_output=True, text=True, check=True).stdout.split()
+    if probed != segment:
+        probed.unlink()
+    packets = [tuple(line.split(",")) for line in out if line]
+    size, pos, flags = int(packets[0][0]), int(packets[0][1]) - skip, packets[0][2]
+    assert flags.startswith("K"), f"{segment} does not start with a keyframe"
+    if segment.suffix == ".ts":
+        return 0, int(packets[1][1])  # up to the TS packet where the next frame starts
+    return 0, pos + size
+
+
+def write_iframe_playlist(variant: pathlib.Path, playlist: pathlib.Path) -> int:
+    """An EXT-X-I-FRAMES-ONLY playlist with byte ranges into `variant`'s segments; returns
+    its peak bit rate."""
+    playlist.parent.mkdir(exist_ok=True)
+    prefix = "" if playlist.parent == variant else f"../{variant.name}/"
+    segments = sorted(variant.glob("seg*.ts")) or sorted(variant.glob("seg*.m4s"))
+    lines = ["#EXTM3U", "#EXT-X-VERSION:7", f"#EXT-X-TARGETDURATION:{SEGMENT}", "#EXT-X-PLAYLIST-TYPE:VOD", "#EXT-X-I-FRAMES-ONLY"]
+    if segments[0].suffix == ".m4s":
+        lines.append(f'#EXT-X-MAP:URI="{prefix}init.mp4"')
+    peak = 0
+    for segment in segments:
+        offset, length = iframe_ranges(segment)
+        peak = max(peak, length * 8 // SEGMENT)
+        lines += [f"#EXTINF:{SEGMENT}.0,", f"#EXT-X-BYTERANGE:{length}@{offset}", prefix + segment.name]
+    playlist.write_text("\n".join(lines + ["#EXT-X-ENDLIST"]) + "\n")
+    return peak
 
 
 class Faults:

@@ -103,14 +103,17 @@ def test_primary_plus_auxiliary_downloads_no_second_video(server, stream, tmp_pa
     assert videos(events) == ["v1080"]
     assert next(e for e in events if e["event"] == "plan")["sharedVideo"] == [True]
     roles = sorted((i["role"], i["language"], i["channels"]) for i in plan_of(events) if i["role"] != "video")
-    assert roles == [("audio", "en", "2"), ("audio", "en", "6"), ("audio", "fr", "2"), ("subtitles", "en", None)]
-    # Each video segment was fetched once, and no other variant's media at all.
+    assert roles == [("audio", "en", "2"), ("audio", "en", "6"), ("audio", "fr", "2"), ("iFrames", None, None), ("subtitles", "en", None)]
+    # Each video segment was fetched once (the I-frame playlist points into them), and no other variant's media at all.
     segs = faults.requests(r"^/v1080/seg")
     assert len(segs) == len({p for p, _ in segs}) == 4
     assert not faults.requests(r"^/v(360|480br|540aes|720)/")
     # The bundle: local multivariant playlist with both declarations of the one video.
     master = (out / "index.m3u8").read_text()
     assert master.count("#EXT-X-STREAM-INF") == 2 and "http" not in master
+    assert master.count("#EXT-X-I-FRAME-STREAM-INF") == 1 and "VIDEO-RANGE=PQ" in master
+    iframes = next(i["folder"] for i in plan_of(events) if i["role"] == "iFrames")
+    assert_same_frames(out / iframes / "index.m3u8", stream / "v1080" / "iframes.m3u8")
     assert master.count("#EXT-X-MEDIA:TYPE=AUDIO") == 3 and "TYPE=SUBTITLES" in master
     meta = json.loads((out / "metadata.json").read_text())
     assert meta["title"] == "Flight" and meta["sourceURL"] == f"{base}/master.m3u8"
@@ -312,3 +315,91 @@ def test_interstitial_assets_download_only_when_asked(server, stream, tmp_path):
     ads = json.loads(inspect.stdout)["interstitials"]
     assert [(a["id"], a["start"], a["restrict"]) for a in ads] == [("ad1", 4, ["SKIP", "JUMP"])]
     assert ads[0]["assetURI"].endswith("/interstitial-1/index.m3u8")
+
+
+def byte_ranges(playlist: pathlib.Path):
+    """(file, offset, length) of each segment of an I-frame playlist, and its EXT-X-MAP file."""
+    ranges, pending, init = [], None, None
+    for line in playlist.read_text().splitlines():
+        if line.startswith("#EXT-X-BYTERANGE:"):
+            length, _, offset = line.split(":", 1)[1].partition("@")
+            pending = (int(offset), int(length))
+        elif line.startswith("#EXT-X-MAP:"):
+            init = playlist.parent / line.split('URI="', 1)[1].split('"', 1)[0]
+        elif line and not line.startswith("#"):
+            ranges.append((playlist.parent / line, *pending))
+    return ranges, init
+
+
+def assert_same_frames(local: pathlib.Path, source: pathlib.Path):
+    """Every range of the bundle's I-frame playlist holds exactly the source range's bytes."""
+    mine, my_init = byte_ranges(local)
+    theirs, their_init = byte_ranges(source)
+    assert len(mine) == len(theirs) > 0
+    for (f, o, n), (g, p, m) in zip(mine, theirs):
+        assert n == m and f.is_file(), f
+        assert f.read_bytes()[o:o + n] == g.read_bytes()[p:p + m]
+    if their_init:
+        assert my_init.read_bytes() == their_init.read_bytes()
+
+
+def iframe_items(events):
+    return [i for i in plan_of(events) if i["role"] == "iFrames"]
+
+
+def test_iframe_playlist_reuses_the_downloaded_segments(server, stream, tmp_path):
+    base, faults = server
+    out = tmp_path / "iframes"
+    r, events = download(f"{base}/master.m3u8", "--variant", "v720/index.m3u8", "--audio", "en", "--output", str(out))
+    assert r.returncode == 0, r.stderr
+    assert [i["url"].split("/")[-2:] for i in iframe_items(events)] == [["v720", "iframes.m3u8"]]
+    # No byte was fetched twice: four whole segments, no range requests for the I-frames.
+    segments = faults.requests(r"^/v720/seg")
+    assert sorted(p for p, _ in segments) == [f"/v720/seg{i:03d}.ts" for i in range(4)]
+    assert all(rng is None for _, rng in segments)
+    master = (out / "index.m3u8").read_text()
+    assert master.count("#EXT-X-I-FRAME-STREAM-INF") == 1 and "RESOLUTION=1280x720" in master
+    folder = next(i["folder"] for i in iframe_items(events))
+    local = out / folder / "index.m3u8"
+    assert f'URI="{folder}/index.m3u8"' in master
+    assert "../video-" in local.read_text() and "#EXT-X-I-FRAMES-ONLY" in local.read_text()
+    assert_same_frames(local, stream / "v720" / "iframes.m3u8")
+    assert not [p for p in (out / folder).iterdir() if p.name != "index.m3u8"]  # nothing of its own
+    # It plays: one picture per segment.
+    probe = subprocess.run(["ffprobe", "-v", "error", "-count_frames", "-show_entries", "stream=nb_read_frames", "-of", "csv=p=0",
+                            str(local)], capture_output=True, text=True, timeout=60)
+    assert probe.returncode == 0 and probe.stdout.split()[0] == "4", probe.stderr
+    meta = json.loads((out / "metadata.json").read_text())
+    assert [(i["role"], i["bytes"]) for i in meta["items"] if i["role"] == "iFrames"] == [("iFrames", 0)]
+
+
+def test_iframe_ranges_outside_the_download_are_fetched(server, stream, tmp_path):
+    base, faults = server
+    out = tmp_path / "iframes-elsewhere"
+    # 854x480 has no I-frame playlist of its own: the 360p one (ranges into v360's fMP4 segments) fits.
+    r, events = download(f"{base}/master.m3u8", "--variant", "v480br/index.m3u8", "--output", str(out))
+    assert r.returncode == 0, r.stderr
+    assert [i["resolution"] for i in iframe_items(events)] == ["640x360"]
+    ranged = faults.requests(r"^/v360/seg")
+    assert len(ranged) == 4 and all(rng and rng.startswith("bytes=0-") for _, rng in ranged)
+    assert len(faults.requests(r"^/v360/init.mp4")) == 1
+    folder = next(i["folder"] for i in iframe_items(events))
+    assert_same_frames(out / folder / "index.m3u8", stream / "iframes-360" / "index.m3u8")
+
+
+def test_iframes_can_be_left_out_and_a_missing_one_is_only_a_warning(server, tmp_path):
+    base, faults = server
+    r, events = download(f"{base}/master.m3u8", "--variant", "v720/index.m3u8", "--no-iframes", "--output", str(tmp_path / "none"))
+    assert r.returncode == 0, r.stderr
+    assert not iframe_items(events) and not faults.requests(r"iframes")
+    assert "I-FRAME" not in (tmp_path / "none" / "index.m3u8").read_text()
+
+    faults.add(r"^/v720/iframes", "404", 1)
+    out = tmp_path / "missing"
+    r, events = download(f"{base}/master.m3u8", "--variant", "v720/index.m3u8", "--output", str(out))
+    assert r.returncode == 0, r.stderr
+    finished = next(e for e in events if e["event"] == "finished")
+    assert len(finished["warnings"]) == 1 and "v720/iframes.m3u8" in finished["warnings"][0] and "404" in finished["warnings"][0]
+    assert "I-FRAME" not in (out / "index.m3u8").read_text()
+    assert json.loads((out / "metadata.json").read_text())["warnings"] == finished["warnings"]
+    assert not any(p.name.startswith("iframes") for p in out.iterdir())

@@ -91,27 +91,59 @@ public final class AssetDownloadTask: Sendable {
         var sourceURL: URL
     }
 
+    private enum FetchedPlaylist: Sendable {
+        case media(MediaPlaylist, URL)
+        case unavailable(String)
+    }
+
     private func perform() async throws -> BundleSummary {
         // 1. Every media playlist, fetched and checked before anything is written.
-        let imported = Dictionary(plan.multivariant.definitions.compactMap { d -> (String, String)? in
+        let imported = Dictionary(self.plan.multivariant.definitions.compactMap { d -> (String, String)? in
             if case .value(let n, let v) = d { return (n, v) } else { return nil }
         }, uniquingKeysWith: { a, _ in a })
-        var prepared = try await withThrowingTaskGroup(of: (Int, PreparedEntry).self) { group in
-            for (index, entry) in plan.entries.enumerated() {
+        let fetched = try await withThrowingTaskGroup(of: (Int, FetchedPlaylist).self) { group in
+            for (index, entry) in self.plan.entries.enumerated() {
                 group.addTask { [fetcher] in
-                    let (data, finalURL) = try await fetcher.fetch(entry.url)
-                    let result = PlaylistParser.parse(data, options: ParseOptions(url: finalURL, importedVariables: imported))
-                    guard let media = result.playlist?.media, result.errors.isEmpty else {
-                        throw DownloadError.playlist(url: finalURL, errors: result.errors.isEmpty
-                            ? [Diagnostic(.error, line: 1, column: 1, message: "expected a media playlist")] : result.errors)
+                    do {
+                        let (data, finalURL) = try await fetcher.fetch(entry.url)
+                        let result = PlaylistParser.parse(data, options: ParseOptions(url: finalURL, importedVariables: imported))
+                        guard let media = result.playlist?.media, result.errors.isEmpty else {
+                            throw DownloadError.playlist(url: finalURL, errors: result.errors.isEmpty
+                                ? [Diagnostic(.error, line: 1, column: 1, message: "expected a media playlist")] : result.errors)
+                        }
+                        return (index, .media(media, finalURL))
+                    } catch let error as DownloadError where entry.role == .iFrames {
+                        // Trick play is an extra: without it the download is still what was asked for.
+                        return (index, .unavailable("\(entry.url.absoluteString): I-frame playlist left out: \(error)"))
                     }
-                    let (jobs, rewritten) = try MediaLayout.make(folder: entry.folder, playlist: media, url: finalURL)
-                    return (index, PreparedEntry(entry: entry, jobs: jobs, playlist: rewritten, duration: media.duration, sourceURL: finalURL))
                 }
             }
-            var all: [(Int, PreparedEntry)] = []
+            var all: [(Int, FetchedPlaylist)] = []
             for try await item in group { all.append(item) }
             return all.sorted { $0.0 < $1.0 }.map(\.1)
+        }
+        // Video, audio and subtitles first; then I-frame playlists, which point into their files.
+        var prepared: [PreparedEntry] = []
+        var warnings: [String] = []
+        var plan = self.plan  // less what is left out
+        for pass in [false, true] {
+            let reusable = prepared.flatMap(\.jobs)
+            for (entry, result) in zip(self.plan.entries, fetched) where (entry.role == .iFrames) == pass {
+                switch result {
+                case .unavailable(let reason):
+                    warnings.append(reason)
+                    plan.entries.removeAll { $0.folder == entry.folder }
+                case .media(let media, let finalURL):
+                    if entry.role == .iFrames, media.segments.contains(where: { $0.keys.contains { $0.method != .none } }) {
+                        warnings.append("\(finalURL.absoluteString): I-frame playlist left out: encrypted I-frame playlists are not taken offline")
+                        plan.entries.removeAll { $0.folder == entry.folder }
+                        continue
+                    }
+                    let (jobs, rewritten) = try MediaLayout.make(folder: entry.folder, playlist: media, url: finalURL,
+                                                                 reusing: entry.role == .iFrames ? reusable : [])
+                    prepared.append(PreparedEntry(entry: entry, jobs: jobs, playlist: rewritten, duration: media.duration, sourceURL: finalURL))
+                }
+            }
         }
 
         var interstitialAssets: [InterstitialAssets.Asset] = []
@@ -145,6 +177,7 @@ public final class AssetDownloadTask: Sendable {
             }
         }
         let estimate = prepared.reduce(Int64(0)) { sum, p in
+            if p.entry.role == .iFrames { return sum + p.jobs.reduce(0) { $0 + Int64($1.length ?? 0) } }
             let bps = p.entry.variant?.attributes.averageBandwidth ?? p.entry.variant?.attributes.bandwidth ?? (p.entry.role == .audio ? 128_000 : 1_000)
             return sum + Int64(Double(bps) * p.duration / 8)
         }
@@ -200,7 +233,8 @@ public final class AssetDownloadTask: Sendable {
             let text = PlaylistWriter.write(p.playlist)
             try await BlockingFileIO.writeAtomically(Data(text.utf8), to: output.appendingPathComponent("\(p.entry.folder)/index.m3u8"))
         }
-        let summary = BundleWriter.summary(plan: plan, sizes: sizes, artwork: artworkName)
+        var summary = BundleWriter.summary(plan: plan, sizes: sizes, artwork: artworkName)
+        summary.warnings = warnings
         try await BlockingFileIO.writeAtomically(Data(PlaylistWriter.write(BundleWriter.multivariant(for: plan)).utf8),
                                                  to: output.appendingPathComponent(BundleWriter.playlistName))
         let document = BundleWriter.metadata(summary: summary, input: metadata, startedAt: startedAt,

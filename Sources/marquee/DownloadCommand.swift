@@ -41,8 +41,11 @@ struct DownloadCommand: AsyncParsableCommand {
     @Flag(name: .customLong("no-optimize-auxiliary"), help: "Resolve auxiliary configurations on their own (may download another video).")
     var noOptimizeAuxiliary = false
 
-    @Flag(name: .customLong("interstitials"), help: "Also download interstitial (ad) assets given by X-ASSET-URI.")
+    @Flag(name: .customLong("interstitials"), help: "Also download interstitial (ad) assets (X-ASSET-URI and X-ASSET-LIST).")
     var downloadsInterstitialAssets = false
+
+    @Flag(name: .customLong("no-iframes"), help: "Leave out the I-frame playlists that make scrubbing and fast-forward work offline.")
+    var noIFrames = false
 
     @Option(help: "Files fetched at once.")
     var concurrency: Int = 8
@@ -105,6 +108,7 @@ struct DownloadCommand: AsyncParsableCommand {
         for x in auxiliaries { a += ["--auxiliary", x] }
         if noOptimizeAuxiliary { a.append("--no-optimize-auxiliary") }
         if downloadsInterstitialAssets { a.append("--interstitials") }
+        if noIFrames { a.append("--no-iframes") }
         a += ["--concurrency", String(concurrency)]
         if let title { a += ["--title", title] }
         if let artwork { a += ["--artwork", artwork] }
@@ -172,7 +176,8 @@ struct DownloadCommand: AsyncParsableCommand {
         return DownloadConfiguration(asset: asset, title: title ?? asset.lastPathComponent, artworkURL: artwork.flatMap(URL.init(string:)),
                                      primaryContentConfiguration: primary, auxiliaryContentConfigurations: aux,
                                      optimizesAuxiliaryContentConfigurations: !noOptimizeAuxiliary,
-                                     downloadsInterstitialAssets: downloadsInterstitialAssets)
+                                     downloadsInterstitialAssets: downloadsInterstitialAssets,
+                                     downloadsIFramePlaylists: !noIFrames)
     }
 
     static func selections(audio: String?, subtitles: String?) -> [MediaSelection] {
@@ -202,6 +207,7 @@ struct DownloadCommand: AsyncParsableCommand {
             ("audio", .optional(audio)), ("subtitles", .optional(subtitles)),
             ("auxiliary", .strings(auxiliaries)), ("optimizesAuxiliaryContentConfigurations", .bool(!noOptimizeAuxiliary)),
             ("downloadsInterstitialAssets", .bool(downloadsInterstitialAssets)),
+            ("downloadsIFramePlaylists", .bool(!noIFrames)),
         ])
     }
 }

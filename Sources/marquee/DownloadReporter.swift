@@ -30,7 +30,7 @@ final class DownloadReporter: @unchecked Sendable {
             .object([
                 ("role", .string(e.role.rawValue)), ("url", .string(e.url.absoluteString)), ("folder", .string(e.folder)),
                 ("peakBitRate", .optional(e.variant?.attributes.bandwidth)),
-                ("resolution", e.variant?.attributes.resolution.map { .string($0.description) } ?? .null),
+                ("resolution", (e.variant?.attributes ?? e.iFrameVariant?.attributes)?.resolution.map { .string($0.description) } ?? .null),
                 ("videoRange", .optional(e.variant?.attributes.videoRange?.rawValue)),
                 ("codecs", .strings(e.variant?.attributes.codecs ?? [])),
                 ("language", .optional(e.rendition?.language)), ("name", .optional(e.rendition?.name)),
@@ -48,6 +48,9 @@ final class DownloadReporter: @unchecked Sendable {
             case .video:
                 let a = e.variant?.attributes
                 print("  video      \(a?.resolution?.description ?? "-")  \(a?.bandwidth.map { String(format: "%.2f Mb/s", Double($0) / 1e6) } ?? "-")  \(a?.videoRange?.rawValue ?? "SDR")  \((a?.codecs ?? []).joined(separator: ","))  → \(e.folder)")
+            case .iFrames:
+                let a = e.iFrameVariant?.attributes
+                print("  i-frames   \(a?.resolution?.description ?? "-")  for scrubbing offline  → \(e.folder)")
             case .audio, .subtitles:
                 let r = e.rendition
                 print("  \(e.role.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0))  \(r?.language ?? "-")  \(r?.name ?? "")\(r?.channels.map { " (\($0.text) ch)" } ?? "")  → \(e.folder)")
@@ -88,9 +91,11 @@ final class DownloadReporter: @unchecked Sendable {
     func finished(_ summary: BundleSummary, folder: URL) {
         if json {
             emit(.object([("event", .string("finished")), ("folder", .string(folder.path)), ("bytes", .int(Int(summary.totalBytes))),
-                          ("playlist", .string(folder.appendingPathComponent(BundleWriter.playlistName).path))]))
+                          ("playlist", .string(folder.appendingPathComponent(BundleWriter.playlistName).path)),
+                          ("warnings", .strings(summary.warnings))]))
         } else {
             err("\n")
+            for warning in summary.warnings { err("warning: \(warning)\n") }
             print("Done: \(Self.bytes(summary.totalBytes)) in \(folder.path) — play \(folder.appendingPathComponent(BundleWriter.playlistName).path)")
         }
     }

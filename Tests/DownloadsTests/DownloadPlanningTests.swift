@@ -49,6 +49,95 @@ struct DownloadPlanningTests {
         #expect(resolution2.auxiliary.map(\.sharesPrimaryVideo) == [false])
     }
 
+    @Test func eachDownloadedVideoBringsItsIFramePlaylist() throws {
+        let playlist = try multivariant("apple-bipbop-advanced-fmp4-multivariant.m3u8")
+        let primary = ContentConfiguration(variantQualifiers: [try VariantQualifier(format: "peakBitRate < 3000000 AND audioAttributes.formatIDs CONTAINS 'mp4a'")])
+        let aux = ContentConfiguration(variantQualifiers: [try VariantQualifier(format: "peakBitRate > 7000000 AND audioAttributes.formatIDs CONTAINS 'mp4a'")])
+        let config = DownloadConfiguration(asset: Self.base, title: "t", primaryContentConfiguration: primary, auxiliaryContentConfigurations: [aux])
+        let (plan, _) = try config.plan(for: playlist, url: Self.base)
+        // v5 (960x540) has its own; v9 (1080p) has none in its folder and takes v7's 1080p one.
+        #expect(plan.videoEntries.map { $0.url.lastPathComponent == "prog_index.m3u8" ? $0.url.deletingLastPathComponent().lastPathComponent : "" } == ["v5", "v9"])
+        #expect(plan.entries.filter { $0.role == .iFrames }.map(\.url.absoluteString)
+                == ["https://cdn.example.com/show/v5/iframe_index.m3u8", "https://cdn.example.com/show/v7/iframe_index.m3u8"])
+        let bundle = BundleWriter.multivariant(for: plan)
+        #expect(bundle.iFrameVariants.map(\.uri) == plan.entries.filter { $0.role == .iFrames }.map { "\($0.folder)/index.m3u8" })
+        #expect(bundle.iFrameVariants.map(\.attributes.resolution?.description) == ["960x540", "1920x1080"])
+
+        var without = config
+        without.downloadsIFramePlaylists = false
+        #expect(try without.plan(for: playlist, url: Self.base).plan.entries.allSatisfy { $0.role != .iFrames })
+    }
+
+    @Test func iFramePlaylistsMatchCodecRangeAndResolution() throws {
+        // Apple's HEVC ladder: SDR, Dolby Vision and HDR10 at 720p/1080p/2160p, each with its own I-frames.
+        let playlist = try multivariant("apple-authoring-spec-hevc-dolby-vision-hdr10-multivariant.m3u8")
+        for variant in playlist.variants {
+            let match = try #require(IFrameMatching.best(for: variant, among: playlist.iFrameVariants, source: Self.base))
+            #expect(match.uri == variant.uri.replacingOccurrences(of: "prog_index", with: "iframe_index"), "\(variant.uri)")
+        }
+        // Never a larger picture or another range; nothing for audio-only variants.
+        var small = VariantStream(uri: "x/sd.m3u8")
+        small.attributes.codecs = ["hvc1.2.4.L93.B0"]
+        small.attributes.resolution = Resolution(width: 640, height: 360)
+        #expect(IFrameMatching.best(for: small, among: playlist.iFrameVariants, source: Self.base) == nil)
+        var hlg = small
+        hlg.attributes.resolution = Resolution(width: 3840, height: 2160)
+        hlg.attributes.videoRange = .hlg
+        #expect(IFrameMatching.best(for: hlg, among: playlist.iFrameVariants, source: Self.base) == nil)
+        var audio = VariantStream(uri: "a.m3u8")
+        audio.attributes.codecs = ["mp4a.40.2"]
+        #expect(IFrameMatching.best(for: audio, among: playlist.iFrameVariants, source: Self.base) == nil)
+    }
+
+    @Test func iFrameRangesInsideDownloadedFilesAreNotFetchedAgain() throws {
+        func parse(_ text: String) throws -> MediaPlaylist {
+            try #require(PlaylistParser.parse(Data(text.utf8), options: ParseOptions(url: Self.base)).playlist?.media)
+        }
+        let video = try parse("""
+            #EXTM3U
+            #EXT-X-TARGETDURATION:4
+            #EXT-X-PLAYLIST-TYPE:VOD
+            #EXTINF:4,
+            a.ts
+            #EXTINF:4,
+            #EXT-X-BYTERANGE:1000@0
+            all.ts
+            #EXTINF:4,
+            #EXT-X-BYTERANGE:1000
+            all.ts
+            #EXT-X-ENDLIST
+            """)
+        let iframes = try parse("""
+            #EXTM3U
+            #EXT-X-TARGETDURATION:4
+            #EXT-X-PLAYLIST-TYPE:VOD
+            #EXT-X-I-FRAMES-ONLY
+            #EXTINF:4,
+            #EXT-X-BYTERANGE:300@188
+            a.ts
+            #EXTINF:4,
+            #EXT-X-BYTERANGE:200@1100
+            all.ts
+            #EXTINF:4,
+            #EXT-X-BYTERANGE:200@1700
+            all.ts
+            #EXTINF:4,
+            #EXT-X-BYTERANGE:150@40
+            elsewhere.ts
+            #EXT-X-ENDLIST
+            """)
+        let (videoJobs, _) = try MediaLayout.make(folder: "video-1", playlist: video, url: Self.base)
+        #expect(videoJobs.map(\.path) == ["video-1/seg-00001.ts", "video-1/range-00002.ts"])
+        let (jobs, rewritten) = try MediaLayout.make(folder: "iframes-1", playlist: iframes, url: Self.base, reusing: videoJobs)
+        // Only the range that no downloaded file holds is fetched.
+        #expect(jobs.count == 1 && jobs[0].url.lastPathComponent == "elsewhere.ts" && jobs[0].offset == 40 && jobs[0].length == 150)
+        #expect(rewritten.segments.map(\.uri) == ["../video-1/seg-00001.ts", "../video-1/range-00002.ts", "../video-1/range-00002.ts", jobs[0].path.replacingOccurrences(of: "iframes-1/", with: "")])
+        #expect(rewritten.segments.map { $0.byteRange?.offset } == [188, 1100, 1700, 0])
+        #expect(rewritten.segments.map { $0.byteRange?.length } == [300, 200, 200, 150])
+        let written = PlaylistWriter.write(rewritten)
+        #expect(written.contains("#EXT-X-I-FRAMES-ONLY") && written.contains("#EXT-X-BYTERANGE:200@1700"))
+    }
+
     @Test func unmatchedPrimaryQualifiersAreAnError() throws {
         let playlist = try multivariant("apple-bipbop-advanced-fmp4-multivariant.m3u8")
         let config = DownloadConfiguration(asset: Self.base, title: "t", primaryContentConfiguration:

@@ -30,6 +30,8 @@ public struct BundleSummary: Sendable, Hashable {
     }
     public var items: [Item]
     public var artwork: String?
+    /// What was left out and why (an I-frame playlist that could not be taken offline).
+    public var warnings: [String] = []
     public var totalBytes: Int64 { items.reduce(0) { $0 + $1.bytes } }
 }
 
@@ -72,14 +74,21 @@ public enum BundleWriter {
             out.variants.append(v)
         }
         out.renditions = renditions
+        for e in plan.entries where e.role == .iFrames {
+            guard var stream = e.iFrameVariant else { continue }
+            stream.uri = "\(e.folder)/index.m3u8"
+            stream.attributes.pathwayID = nil
+            out.iFrameVariants.append(stream)
+        }
         return out
     }
 
     static func summary(plan: DownloadPlan, sizes: [String: Int64], artwork: String?) -> BundleSummary {
         BundleSummary(items: plan.entries.map { e in
-            BundleSummary.Item(role: e.role, folder: e.folder, sourceURL: e.url, bytes: sizes[e.folder] ?? 0,
-                               bandwidth: e.variant?.attributes.bandwidth, resolution: e.variant?.attributes.resolution,
-                               codecs: e.variant?.attributes.codecs ?? [], language: e.rendition?.language,
+            let attributes = e.variant?.attributes ?? e.iFrameVariant?.attributes
+            return BundleSummary.Item(role: e.role, folder: e.folder, sourceURL: e.url, bytes: sizes[e.folder] ?? 0,
+                               bandwidth: attributes?.bandwidth, resolution: attributes?.resolution,
+                               codecs: attributes?.codecs ?? [], language: e.rendition?.language,
                                name: e.rendition?.name, groupID: e.rendition?.groupID)
         }, artwork: artwork)
     }
@@ -100,6 +109,7 @@ public enum BundleWriter {
                 ])
             })),
             ("totalBytes", .int(Int(summary.totalBytes))),
+            ("warnings", .strings(summary.warnings)),
             ("startedAt", .string(startedAt)),
             ("completedAt", .string(completedAt)),
         ])

@@ -22,12 +22,19 @@ public struct DownloadConfiguration: Sendable {
     /// Also download the assets that HLS interstitials (X-ASSET-URI) play, so ads and other
     /// interstitials work offline. Default false, as in AVFoundation.
     public var downloadsInterstitialAssets: Bool
+    /// Also download the I-frame playlist that goes with each downloaded video variant
+    /// (`IFrameMatching`), so scrubbing previews and fast-forward work offline. Its byte
+    /// ranges usually point into the video segments being downloaded anyway, and are then
+    /// mapped onto the local copies without fetching anything. Default true.
+    public var downloadsIFramePlaylists: Bool
 
     public init(asset: URL, title: String, artworkURL: URL? = nil,
                 primaryContentConfiguration: ContentConfiguration = ContentConfiguration(),
                 auxiliaryContentConfigurations: [ContentConfiguration] = [],
-                optimizesAuxiliaryContentConfigurations: Bool = true, downloadsInterstitialAssets: Bool = false) {
+                optimizesAuxiliaryContentConfigurations: Bool = true, downloadsInterstitialAssets: Bool = false,
+                downloadsIFramePlaylists: Bool = true) {
         self.downloadsInterstitialAssets = downloadsInterstitialAssets
+        self.downloadsIFramePlaylists = downloadsIFramePlaylists
         self.asset = asset; self.title = title; self.artworkURL = artworkURL
         self.primaryContentConfiguration = primaryContentConfiguration
         self.auxiliaryContentConfigurations = auxiliaryContentConfigurations
@@ -86,6 +93,7 @@ public struct DownloadConfiguration: Sendable {
             add(r, includingVideo: true)
             auxiliary.append((r, r.variant.uri == primaryVideo))
         }
+        if downloadsIFramePlaylists { plan.addIFramePlaylists() }
         return (plan, Resolution(primary: primary, auxiliary: auxiliary))
     }
 }

@@ -15,7 +15,7 @@ public struct DownloadPlan: Sendable, Hashable {
     /// groups, and is still downloaded once).
     public var declaredVariants: [VariantStream] = []
 
-    public enum Role: String, Sendable, Hashable, Codable { case video, audio, subtitles }
+    public enum Role: String, Sendable, Hashable, Codable { case video, audio, subtitles, iFrames }
 
     /// One media playlist to download.
     public struct Entry: Sendable, Hashable {
@@ -28,6 +28,8 @@ public struct DownloadPlan: Sendable, Hashable {
         public var variant: VariantStream?
         /// For audio and subtitles: the rendition as declared.
         public var rendition: Rendition?
+        /// For I-frame playlists: the `EXT-X-I-FRAME-STREAM-INF` as declared.
+        public var iFrameVariant: IFrameVariantStream?
     }
 
     public init(source: URL, multivariant: MultivariantPlaylist) {
@@ -45,7 +47,21 @@ public struct DownloadPlan: Sendable, Hashable {
         let audioOnly = !codecs.isEmpty && codecs.allSatisfy { $0.kind == .audio }
         let size = variant.attributes.resolution.map { "\($0.width)x\($0.height)" } ?? (audioOnly ? "audio" : "media")
         let folder = uniqueFolder(["video", size, variant.attributes.bandwidth.map(String.init)].compactMap { $0 }.joined(separator: "-"))
-        entries.append(Entry(role: .video, url: u, folder: folder, variant: variant, rendition: nil))
+        entries.append(Entry(role: .video, url: u, folder: folder, variant: variant, rendition: nil, iFrameVariant: nil))
+    }
+
+    /// Adds the I-frame playlist that goes with each planned video variant (see
+    /// `IFrameMatching`); one I-frame playlist matched by several variants is planned once.
+    public mutating func addIFramePlaylists() {
+        for video in videoEntries {
+            guard let variant = video.variant,
+                  let match = IFrameMatching.best(for: variant, among: multivariant.iFrameVariants, source: source),
+                  let u = URL(string: URIResolution.resolve(match.uri, against: source)),
+                  !entries.contains(where: { $0.role == .iFrames && $0.url == u }) else { continue }
+            let size = match.attributes.resolution.map { "\($0.width)x\($0.height)" }
+            let folder = uniqueFolder(["iframes", size, match.attributes.bandwidth.map(String.init)].compactMap { $0 }.joined(separator: "-"))
+            entries.append(Entry(role: .iFrames, url: u, folder: folder, variant: nil, rendition: nil, iFrameVariant: match))
+        }
     }
 
     /// Adds an audio or subtitle rendition with its own URI (muxed ones need nothing).
@@ -54,7 +70,7 @@ public struct DownloadPlan: Sendable, Hashable {
         let role: Role = rendition.type == .subtitles ? .subtitles : .audio
         guard !entries.contains(where: { $0.url == u && $0.rendition?.groupID == rendition.groupID }) else { return }
         let label = [rendition.groupID, rendition.language ?? rendition.name].map(Self.slug).joined(separator: "-")
-        entries.append(Entry(role: role, url: u, folder: uniqueFolder("\(role.rawValue)-\(label)"), variant: nil, rendition: rendition))
+        entries.append(Entry(role: role, url: u, folder: uniqueFolder("\(role.rawValue)-\(label)"), variant: nil, rendition: rendition, iFrameVariant: nil))
     }
 
     /// The declared rendition behind an inspected audio or subtitle rendition.

@@ -40,8 +40,14 @@ public enum MediaLayout {
         }
     }
 
-    public static func make(folder: String, playlist: MediaPlaylist, url: URL) throws -> (jobs: [SegmentJob], playlist: MediaPlaylist) {
+    /// The jobs that fetch `playlist` (read from `url`) into `folder`, and the playlist as the
+    /// bundle keeps it. Bytes that one of `reusing` already brings into the bundle clear (an
+    /// I-frame playlist's ranges inside the video segments) are not fetched again: the
+    /// segment points at that file, with its offset moved to where the bytes sit there.
+    public static func make(folder: String, playlist: MediaPlaylist, url: URL,
+                            reusing: [SegmentJob] = []) throws -> (jobs: [SegmentJob], playlist: MediaPlaylist) {
         try validate(playlist, url: url)
+        let reuse = ReuseIndex(reusing, from: folder)
         var jobs: [SegmentJob] = []
         var out = playlist
         out.definitions = []
@@ -74,6 +80,12 @@ public enum MediaLayout {
             if let map = s.map {
                 if let local = maps[map] {
                     rewritten.map = local
+                } else if let mapURL = URL(string: URIResolution.resolve(map.uri, against: url)),
+                          let found = reuse.find(mapURL, offset: map.byteRange.map { $0.offset ?? 0 }, length: map.byteRange?.length) {
+                    var local = MediaInitializationSection(uri: found.path)
+                    local.byteRange = map.byteRange.map { ByteRange(length: $0.length, offset: found.offset ?? 0) }
+                    maps[map] = local
+                    rewritten.map = local
                 } else {
                     let name = "init-\(maps.count + 1)\(fileExtension(map.uri, fallback: ".mp4"))"
                     let mapURL = URL(string: URIResolution.resolve(map.uri, against: url)) ?? url
@@ -90,6 +102,14 @@ public enum MediaLayout {
                 }
                 return SegmentJob.Decryption(keyURL: keyURL, iv: k.iv ?? ivFromSequence(playlist.mediaSequence + UInt64(i)))
             }
+            if decryption == nil, let found = reuse.find(absolute, offset: s.byteRange != nil ? s.resolvedByteRangeOffset : nil, length: s.byteRange?.length) {
+                rewritten.uri = found.path
+                rewritten.byteRange = s.byteRange.map { ByteRange(length: $0.length, offset: found.offset ?? 0) }
+                rewritten.resolvedByteRangeOffset = rewritten.byteRange?.offset
+                out.segments[i] = rewritten
+                i += 1
+                continue
+            }
             if let range = s.byteRange, let start = s.resolvedByteRangeOffset, decryption == nil {
                 // Merge the run of contiguous clear ranges of the same resource.
                 var j = i
@@ -97,6 +117,7 @@ public enum MediaLayout {
                 while j + 1 < segments.count {
                     let n = segments[j + 1]
                     guard n.uri == s.uri, let r = n.byteRange, let o = n.resolvedByteRangeOffset, o == end,
+                          reuse.find(absolute, offset: o, length: r.length) == nil,
                           !n.keys.contains(where: { $0.method == .aes128 }), n.map == s.map,
                           end + r.length - start <= maximumMergedBytes else { break }
                     end += r.length
@@ -127,6 +148,37 @@ public enum MediaLayout {
             i += 1
         }
         return (jobs, out)
+    }
+
+    /// Files other jobs bring into the bundle clear, by source URL, to find bytes in.
+    struct ReuseIndex {
+        private var byURL: [URL: [SegmentJob]] = [:]
+        private let prefix: String
+
+        init(_ jobs: [SegmentJob], from folder: String) {
+            for job in jobs where job.decryption == nil { byURL[job.url, default: []].append(job) }
+            prefix = String(repeating: "../", count: folder.split(separator: "/").count)
+        }
+
+        /// Where bytes `offset..<offset+length` of `url` (the whole resource when `offset` is
+        /// nil) are in the bundle: a path relative to the folder, and the offset inside it.
+        func find(_ url: URL, offset: UInt64?, length: UInt64?) -> (path: String, offset: UInt64?)? {
+            guard let jobs = byURL[url] else { return nil }
+            for job in jobs {
+                switch (offset, job.offset) {
+                case (nil, nil):
+                    return (prefix + job.path, nil)
+                case (let o?, nil):
+                    return (prefix + job.path, o)
+                case (let o?, let start?):
+                    guard let length, let jobLength = job.length, o >= start, o + length <= start + jobLength else { continue }
+                    return (prefix + job.path, o - start)
+                case (nil, _?):
+                    continue
+                }
+            }
+            return nil
+        }
     }
 
     /// The implicit IV: the media sequence number as a 128-bit big-endian integer.
