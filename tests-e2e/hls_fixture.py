@@ -101,6 +101,22 @@ def make_stream(root: pathlib.Path) -> pathlib.Path:
     clip = clip.replace("#EXT-X-ENDLIST", '#EXT-X-DATERANGE:ID="ad1",CLASS="com.apple.hls.interstitial",START-DATE="2026-01-01T00:00:04Z",'
                         'X-ASSET-URI="../v720/index.m3u8",X-RESTRICT="SKIP,JUMP"\n#EXT-X-ENDLIST')
     (root / "v360" / "with-ad.m3u8").write_text(clip)
+    # An ad that is itself a multivariant stream with separate audio, and an asset list
+    # (HLS Interstitials' X-ASSET-LIST) naming it again plus the byte-range variant.
+    (root / "ad-mv.m3u8").write_text("\n".join([
+        "#EXTM3U", "#EXT-X-VERSION:7",
+        '#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="ada",NAME="Français",LANGUAGE="fr",DEFAULT=YES,AUTOSELECT=YES,CHANNELS="2",URI="aud-fr/index.m3u8"',
+        '#EXT-X-STREAM-INF:BANDWIDTH=700000,CODECS="avc1.640028,mp4a.40.2",RESOLUTION=640x360,AUDIO="ada"', "v360/index.m3u8",
+        '#EXT-X-STREAM-INF:BANDWIDTH=2300000,CODECS="avc1.640028,mp4a.40.2",RESOLUTION=1280x720,AUDIO="ada"', "v720/index.m3u8",
+    ]) + "\n")
+    (root / "ads.json").write_text('{"ASSETS": [{"URI": "ad-mv.m3u8", "DURATION": 8.0}, {"URI": "v480br/index.m3u8", "DURATION": 8.0}], '
+                                   '"X-CAMPAIGN": "spring"}')
+    clip = (root / "v360" / "with-ad.m3u8").read_text().replace(
+        'X-ASSET-URI="../v720/index.m3u8"', 'X-ASSET-URI="../ad-mv.m3u8"').replace(
+        "#EXT-X-ENDLIST", '#EXT-X-DATERANGE:ID="ad2",CLASS="com.apple.hls.interstitial",START-DATE="2026-01-01T00:00:06Z",'
+        'X-ASSET-LIST="../ads.json"\n#EXT-X-ENDLIST')
+    (root / "v360" / "with-ads.m3u8").write_text(clip)
+    (root / "v360" / "with-bad-list.m3u8").write_text(clip.replace("../ads.json", "../subs-en/en.vtt"))
     # Playlists a downloader must refuse.
     (root / "live.m3u8").write_text("#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2,\nv360/seg000.m4s\n")
     (root / "fairplay.m3u8").write_text('#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-PLAYLIST-TYPE:VOD\n'

@@ -317,6 +317,52 @@ def test_interstitial_assets_download_only_when_asked(server, stream, tmp_path):
     assert ads[0]["assetURI"].endswith("/interstitial-1/index.m3u8")
 
 
+def test_multivariant_ads_and_asset_lists_go_offline(server, stream, tmp_path):
+    base, faults = server
+    out = tmp_path / "ads"
+    r, events = download(f"{base}/v360/with-ads.m3u8", "--interstitials", "--output", str(out))
+    assert r.returncode == 0, r.stderr
+    folder = next(p for p in out.iterdir() if p.name.startswith("video-"))
+    playlist = (folder / "index.m3u8").read_text()
+    assert 'X-ASSET-URI="../interstitial-1/index.m3u8"' in playlist
+    assert 'X-ASSET-LIST="../interstitial-lists/list-1.json"' in playlist
+    # The multivariant ad, named twice, was fetched once; of it, only its best variant and its audio.
+    assert len(faults.requests(r"^/ad-mv.m3u8")) == 1
+    assert not faults.requests(r"^/v360/index.m3u8")
+    audio_segments = (stream / "aud-fr" / "index.m3u8").read_text().count("#EXTINF")
+    assert len(faults.requests(r"^/v720/seg")) == 4 and len(faults.requests(r"^/aud-fr/seg")) == audio_segments
+    ad = out / "interstitial-1"
+    master = (ad / "index.m3u8").read_text()
+    assert master.count("#EXT-X-STREAM-INF") == 1 and "RESOLUTION=1280x720" in master
+    assert 'TYPE=AUDIO' in master and 'LANGUAGE="fr"' in master and "http" not in master
+    probe = subprocess.run(["ffprobe", "-v", "error", "-show_entries", "stream=codec_type", "-of", "csv=p=0", str(ad / "index.m3u8")],
+                           capture_output=True, text=True, timeout=60)
+    assert probe.returncode == 0, probe.stderr
+    assert {"video", "audio"} <= set(probe.stdout.split())
+    # The asset list: local URIs, everything else as the server sent it.
+    listed = json.loads((out / "interstitial-lists" / "list-1.json").read_text())
+    assert listed["X-CAMPAIGN"] == "spring"
+    assert [(a["URI"], a["DURATION"]) for a in listed["ASSETS"]] == [("../interstitial-1/index.m3u8", 8.0), ("../interstitial-2/index.m3u8", 8.0)]
+    assert (out / "interstitial-lists" / listed["ASSETS"][1]["URI"]).resolve().is_file()
+    for f in out.rglob("*.m3u8"):
+        assert "http" not in f.read_text(), f
+    meta = json.loads((out / "metadata.json").read_text())
+    assert [(i["folder"], i["sourceURL"]) for i in meta["interstitials"]] == [
+        ("interstitial-1", f"{base}/ad-mv.m3u8"), ("interstitial-2", f"{base}/v480br/index.m3u8")]
+    assert all(i["bytes"] > 0 for i in meta["interstitials"])
+    assert meta["totalBytes"] == sum(f.stat().st_size for f in out.rglob("*") if f.is_file() and f.parent != out
+                                     and f.suffix not in (".m3u8", ".json"))
+
+
+def test_a_bad_asset_list_is_a_clear_error(server, tmp_path):
+    base, _ = server
+    out = tmp_path / "bad"
+    r, events = download(f"{base}/v360/with-bad-list.m3u8", "--interstitials", "--output", str(out))
+    assert r.returncode != 0
+    assert f"{base}/subs-en/en.vtt: not a usable interstitial asset list: not JSON" in r.stderr
+    assert not any(p.suffix == ".m4s" for p in out.rglob("*"))
+
+
 def byte_ranges(playlist: pathlib.Path):
     """(file, offset, length) of each segment of an I-frame playlist, and its EXT-X-MAP file."""
     ranges, pending, init = [], None, None

@@ -16,7 +16,7 @@ public final class AssetDownloadTask: Sendable {
     public let concurrency: Int
     /// Recorded in the journal so the download can be resumed from its folder alone.
     public let journalSettings: [String: String]
-    /// Also downloads the assets of HLS interstitials (X-ASSET-URI) and points the bundle's
+    /// Also downloads the assets of HLS interstitials (X-ASSET-URI and X-ASSET-LIST) and points the bundle's
     /// date ranges at the local copies — `downloadsInterstitialAssets`.
     public let downloadsInterstitialAssets: Bool
     /// Files as a Foundation progress (unit count = files; throughput and time remaining set).
@@ -146,12 +146,11 @@ public final class AssetDownloadTask: Sendable {
             }
         }
 
-        var interstitialAssets: [InterstitialAssets.Asset] = []
+        var interstitials = InterstitialAssets.Prepared()
         if downloadsInterstitialAssets {
-            interstitialAssets = try await InterstitialAssets.prepare(
-                playlists: prepared.map { ($0.entry.folder, $0.playlist, $0.sourceURL) }, fetcher: fetcher)
+            interstitials = try await InterstitialAssets.prepare(playlists: prepared.map { ($0.playlist, $0.sourceURL) }, fetcher: fetcher)
             for i in prepared.indices {
-                prepared[i].playlist = InterstitialAssets.rewrite(prepared[i].playlist, sourceURL: prepared[i].sourceURL, assets: interstitialAssets)
+                prepared[i].playlist = InterstitialAssets.rewrite(prepared[i].playlist, sourceURL: prepared[i].sourceURL, prepared: interstitials)
             }
         }
 
@@ -163,7 +162,7 @@ public final class AssetDownloadTask: Sendable {
             startedAt = ISO8601DateFormatter().string(from: Date())
             try await journal.setSetting("startedAt", startedAt)
         }
-        let jobs = prepared.flatMap(\.jobs) + interstitialAssets.flatMap(\.jobs)
+        let jobs = prepared.flatMap(\.jobs) + interstitials.jobs
         let recorded = try await journal.completedFiles()
         var pending: [SegmentJob] = []
         var doneBytes: Int64 = 0
@@ -225,9 +224,13 @@ public final class AssetDownloadTask: Sendable {
             let folder = String(job.path.split(separator: "/").first ?? "")
             sizes[folder, default: 0] += try await BlockingFileIO.size(of: output.appendingPathComponent(job.path)) ?? 0
         }
-        for asset in interstitialAssets {
-            try await BlockingFileIO.writeAtomically(Data(PlaylistWriter.write(asset.playlist).utf8),
-                                                     to: output.appendingPathComponent("\(asset.folder)/index.m3u8"))
+        for asset in interstitials.assets {
+            for (path, text) in asset.playlists.sorted(by: { $0.key < $1.key }) {
+                try await BlockingFileIO.writeAtomically(Data(text.utf8), to: output.appendingPathComponent(path))
+            }
+        }
+        for list in interstitials.lists {
+            try await BlockingFileIO.writeAtomically(list.document, to: output.appendingPathComponent(list.path))
         }
         for p in prepared {
             let text = PlaylistWriter.write(p.playlist)
@@ -235,6 +238,9 @@ public final class AssetDownloadTask: Sendable {
         }
         var summary = BundleWriter.summary(plan: plan, sizes: sizes, artwork: artworkName)
         summary.warnings = warnings
+        summary.interstitials = interstitials.assets.map {
+            BundleSummary.Interstitial(folder: $0.folder, sourceURL: $0.sourceURL, bytes: sizes[$0.folder] ?? 0)
+        }
         try await BlockingFileIO.writeAtomically(Data(PlaylistWriter.write(BundleWriter.multivariant(for: plan)).utf8),
                                                  to: output.appendingPathComponent(BundleWriter.playlistName))
         let document = BundleWriter.metadata(summary: summary, input: metadata, startedAt: startedAt,

@@ -13,6 +13,7 @@ public enum DownloadError: Error, Sendable, CustomStringConvertible {
     case selection(String)
     case badKey(url: URL, reason: String)
     case resume(String)
+    case assetList(url: URL, reason: String)
 
     public var description: String {
         switch self {
@@ -28,6 +29,7 @@ public enum DownloadError: Error, Sendable, CustomStringConvertible {
         case .selection(let message): return message
         case .badKey(let url, let reason): return "\(url.absoluteString): \(reason)"
         case .resume(let message): return message
+        case .assetList(let url, let reason): return "\(url.absoluteString): not a usable interstitial asset list: \(reason)"
         }
     }
 }

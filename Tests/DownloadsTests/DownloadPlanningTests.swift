@@ -138,6 +138,21 @@ struct DownloadPlanningTests {
         #expect(written.contains("#EXT-X-I-FRAMES-ONLY") && written.contains("#EXT-X-BYTERANGE:200@1700"))
     }
 
+    @Test func assetListsAreReadOrRefusedWithTheReason() throws {
+        let list = URL(string: "https://ads.example.com/break/list.json")!
+        let (object, urls) = try InterstitialAssets.parseList(Data(#"{"ASSETS":[{"URI":"a/1.m3u8","DURATION":15},{"URI":"https://x.example/2.m3u8"}],"X-OTHER":1}"#.utf8), url: list)
+        #expect(urls.map(\.absoluteString) == ["https://ads.example.com/break/a/1.m3u8", "https://x.example/2.m3u8"])
+        #expect(object["X-OTHER"] as? Int == 1)
+        for (text, reason) in [("<html>", "not JSON"), ("[1]", "JSON object"), (#"{"assets":[]}"#, "\"ASSETS\" array"),
+                               (#"{"ASSETS":[{"URI":"a"},{"DURATION":3}]}"#, "ASSETS[1]")] {
+            #expect {
+                _ = try InterstitialAssets.parseList(Data(text.utf8), url: list)
+            } throws: { error in
+                "\(error)".contains(reason) && "\(error)".hasPrefix(list.absoluteString)
+            }
+        }
+    }
+
     @Test func unmatchedPrimaryQualifiersAreAnError() throws {
         let playlist = try multivariant("apple-bipbop-advanced-fmp4-multivariant.m3u8")
         let config = DownloadConfiguration(asset: Self.base, title: "t", primaryContentConfiguration:

@@ -32,7 +32,15 @@ public struct BundleSummary: Sendable, Hashable {
     public var artwork: String?
     /// What was left out and why (an I-frame playlist that could not be taken offline).
     public var warnings: [String] = []
-    public var totalBytes: Int64 { items.reduce(0) { $0 + $1.bytes } }
+    /// Interstitial assets taken offline, each in its own folder.
+    public var interstitials: [Interstitial] = []
+
+    public struct Interstitial: Sendable, Hashable {
+        public var folder: String
+        public var sourceURL: URL
+        public var bytes: Int64
+    }
+    public var totalBytes: Int64 { items.reduce(0) { $0 + $1.bytes } + interstitials.reduce(0) { $0 + $1.bytes } }
 }
 
 /// Writes the bundle's own files: the local multivariant playlist listing only what was
@@ -107,6 +115,9 @@ public enum BundleWriter {
                     ("resolution", i.resolution.map { .string($0.description) } ?? .null), ("codecs", .strings(i.codecs)),
                     ("language", .optional(i.language)), ("name", .optional(i.name)), ("groupID", .optional(i.groupID)),
                 ])
+            })),
+            ("interstitials", .array(summary.interstitials.map { i in
+                .object([("folder", .string(i.folder)), ("sourceURL", .string(i.sourceURL.absoluteString)), ("bytes", .int(Int(i.bytes)))])
             })),
             ("totalBytes", .int(Int(summary.totalBytes))),
             ("warnings", .strings(summary.warnings)),

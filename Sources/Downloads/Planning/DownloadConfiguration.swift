@@ -19,8 +19,9 @@ public struct DownloadConfiguration: Sendable {
     public var primaryContentConfiguration: ContentConfiguration
     public var auxiliaryContentConfigurations: [ContentConfiguration]
     public var optimizesAuxiliaryContentConfigurations: Bool
-    /// Also download the assets that HLS interstitials (X-ASSET-URI) play, so ads and other
-    /// interstitials work offline. Default false, as in AVFoundation.
+    /// Also download the assets that HLS interstitials play (named by X-ASSET-URI or listed
+    /// in an X-ASSET-LIST), so ads and other interstitials work offline. Default false, as
+    /// in AVFoundation. See `InterstitialAssets`.
     public var downloadsInterstitialAssets: Bool
     /// Also download the I-frame playlist that goes with each downloaded video variant
     /// (`IFrameMatching`), so scrubbing previews and fast-forward work offline. Its byte
