@@ -98,19 +98,12 @@ public final class AssetDownloadTask: Sendable {
 
     private func perform() async throws -> BundleSummary {
         // 1. Every media playlist, fetched and checked before anything is written.
-        let imported = Dictionary(self.plan.multivariant.definitions.compactMap { d -> (String, String)? in
-            if case .value(let n, let v) = d { return (n, v) } else { return nil }
-        }, uniquingKeysWith: { a, _ in a })
+        let imported = self.plan.multivariant.importableVariables
         let fetched = try await withThrowingTaskGroup(of: (Int, FetchedPlaylist).self) { group in
             for (index, entry) in self.plan.entries.enumerated() {
                 group.addTask { [fetcher] in
                     do {
-                        let (data, finalURL) = try await fetcher.fetch(entry.url)
-                        let result = PlaylistParser.parse(data, options: ParseOptions(url: finalURL, importedVariables: imported))
-                        guard let media = result.playlist?.media, result.errors.isEmpty else {
-                            throw DownloadError.playlist(url: finalURL, errors: result.errors.isEmpty
-                                ? [Diagnostic(.error, line: 1, column: 1, message: "expected a media playlist")] : result.errors)
-                        }
+                        let (media, finalURL) = try await fetcher.mediaPlaylist(at: entry.url, importedVariables: imported)
                         return (index, .media(media, finalURL))
                     } catch let error as DownloadError where entry.role == .iFrames {
                         // Trick play is an extra: without it the download is still what was asked for.

@@ -110,17 +110,9 @@ enum InterstitialAssets {
         case .multivariant(let multivariant):
             let configuration = DownloadConfiguration(asset: finalURL, title: "", downloadsIFramePlaylists: false)
             let (plan, _) = try configuration.plan(for: multivariant, url: finalURL)
-            let imported = Dictionary(multivariant.definitions.compactMap { d -> (String, String)? in
-                if case .value(let n, let v) = d { return (n, v) } else { return nil }
-            }, uniquingKeysWith: { a, _ in a })
             var asset = Asset(sourceURL: url, folder: folder, jobs: [], playlists: [:])
             for entry in plan.entries {
-                let (mediaData, mediaURL) = try await fetcher.fetch(entry.url)
-                let result = PlaylistParser.parse(mediaData, options: ParseOptions(url: mediaURL, importedVariables: imported))
-                guard let media = result.playlist?.media, result.errors.isEmpty else {
-                    throw DownloadError.playlist(url: mediaURL, errors: result.errors.isEmpty
-                        ? [Diagnostic(.error, line: 1, column: 1, message: "expected a media playlist")] : result.errors)
-                }
+                let (media, mediaURL) = try await fetcher.mediaPlaylist(at: entry.url, importedVariables: multivariant.importableVariables)
                 let (jobs, rewritten) = try MediaLayout.make(folder: "\(folder)/\(entry.folder)", playlist: media, url: mediaURL)
                 asset.jobs += jobs
                 asset.playlists["\(folder)/\(entry.folder)/index.m3u8"] = PlaylistWriter.write(rewritten)

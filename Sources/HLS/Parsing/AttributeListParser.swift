@@ -14,6 +14,11 @@ struct AttributeListParser {
     static func parse(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, baseColumn: Int,
                       tag: String, line: Int, sink: inout DiagnosticSink) -> Parsed {
         var result = Parsed()
+        result.attributes.reserveCapacity(12)
+        result.columns.reserveCapacity(12)
+        /// Byte ranges of the names kept so far, for the duplicate check without strings.
+        var names: [Range<Int>] = []
+        names.reserveCapacity(12)
         var i = start
         func column(_ at: Int) -> Int { baseColumn + (at - start) }
         func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 }
@@ -39,7 +44,7 @@ struct AttributeListParser {
                 i += 1
                 continue
             }
-            if name.isEmpty || !name.utf8.allSatisfy({ ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D }) {
+            if nameStart == nameEnd || !(nameStart..<nameEnd).allSatisfy({ let c = bytes[$0]; return (c >= 0x41 && c <= 0x5A) || (c >= 0x30 && c <= 0x39) || c == 0x2D }) {
                 sink.report(.malformedAttribute, line: line, column: column(nameStart), tag: tag, attribute: name,
                             message: "attribute name must be A-Z, 0-9 and '-'")
             }
@@ -91,12 +96,14 @@ struct AttributeListParser {
                 }
                 value = .unquoted(String(decoding: UnsafeBufferPointer(rebasing: bytes[textStart..<textEnd]), as: UTF8.self))
             }
-            if let first = result.attributes.firstIndex(where: { $0.name == name }) {
+            let nameBytes = UnsafeBufferPointer(rebasing: bytes[nameStart..<nameEnd])
+            if let first = names.firstIndex(where: { $0.count == nameBytes.count && UnsafeBufferPointer(rebasing: bytes[$0]).elementsEqual(nameBytes) }) {
                 sink.report(.duplicateAttribute, line: line, column: column(nameStart), tag: tag, attribute: name,
                             message: "attribute appears more than once (first at column \(result.columns[first])); the first value is kept")
             } else {
                 result.attributes.append(Attribute(name: name, value: value))
                 result.columns.append(column(nameStart))
+                names.append(nameStart..<nameEnd)
             }
             if i < end, bytes[i] == UInt8(ascii: ",") {
                 i += 1

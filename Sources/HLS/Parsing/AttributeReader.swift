@@ -21,7 +21,10 @@ struct AttributeReader {
     }
 
     mutating func raw(_ name: String) -> AttributeValue? {
-        guard let i = parsed.attributes.firstIndex(where: { $0.name == name }) else { return nil }
+        // Most names differ in length; comparing lengths first (O(1) for native strings)
+        // spares a full string comparison per attribute of the list.
+        let length = name.utf8.count
+        guard let i = parsed.attributes.firstIndex(where: { $0.name.utf8.count == length && $0.name == name }) else { return nil }
         if i < 64 { consumed |= 1 << UInt64(i) } else { consumedBeyond64.insert(i) }
         return parsed.attributes[i].value
     }
@@ -108,7 +111,15 @@ struct AttributeReader {
     /// A comma-separated quoted list such as CODECS.
     mutating func list(_ name: String, _ sink: inout DiagnosticSink) -> [String] {
         guard let s = quoted(name, &sink) else { return [] }
-        return s.split(separator: ",").map { String($0.trimmingWhitespace()) }.filter { !$0.isEmpty }
+        var copy = s
+        return copy.withUTF8 { b in
+            b.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: true).compactMap { item -> String? in
+                var lo = item.startIndex, hi = item.endIndex
+                while lo < hi, b[lo] == 0x20 || b[lo] == 0x09 { lo += 1 }
+                while hi > lo, b[hi - 1] == 0x20 || b[hi - 1] == 0x09 { hi -= 1 }
+                return lo < hi ? String(decoding: UnsafeBufferPointer(rebasing: b[lo..<hi]), as: UTF8.self) : nil
+            }
+        }
     }
 
     mutating func date(_ name: String, _ sink: inout DiagnosticSink) -> PlaylistDate? {

@@ -8,69 +8,82 @@ enum DecimalParsing {
         if quoted {
             sink.report(.invalidValue, line: line, column: column, tag: tag, attribute: attribute, message: "expected a decimal-integer without quotes")
         }
-        var value: UInt64 = 0
-        var digits = 0
-        var utf8 = text.utf8[...]
-        while let b = utf8.first, b >= 0x30, b <= 0x39 {
-            let (m, o1) = value.multipliedReportingOverflow(by: 10)
-            let (a, o2) = m.addingReportingOverflow(UInt64(b - 0x30))
-            if o1 || o2 {
-                sink.report(.fatal, line: line, column: column, tag: tag, attribute: attribute,
-                            message: "decimal-integer \(text) is larger than 2^64-1")
-                return nil
+        // Digits, then what follows them: nothing (fine), ".digits" (a float) or anything else.
+        enum Scan { case value(UInt64), overflow, noDigits, float(UInt64), other }
+        var copy = text
+        let scan = copy.withUTF8 { b -> Scan in
+            var value: UInt64 = 0
+            var i = 0
+            while i < b.count, b[i] >= 0x30, b[i] <= 0x39 {
+                let (m, o1) = value.multipliedReportingOverflow(by: 10)
+                let (a, o2) = m.addingReportingOverflow(UInt64(b[i] - 0x30))
+                if o1 || o2 { return .overflow }
+                value = a
+                i += 1
             }
-            value = a
-            digits += 1
-            utf8.removeFirst()
+            if i == 0 { return .noDigits }
+            if i == b.count { return .value(value) }
+            if b[i] == UInt8(ascii: "."), b[(i + 1)...].allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) { return .float(value) }
+            return .other
         }
-        if digits == 0 {
+        switch scan {
+        case .value(let value):
+            return value
+        case .overflow:
+            sink.report(.fatal, line: line, column: column, tag: tag, attribute: attribute,
+                        message: "decimal-integer \(text) is larger than 2^64-1")
+            return nil
+        case .float(let value):
+            sink.report(.invalidValue, line: line, column: column, tag: tag, attribute: attribute,
+                        message: "expected a decimal-integer, found the float \(text)\(sink.isStrict ? "" : " (truncated)")")
+            return sink.isStrict ? nil : value
+        case .noDigits, .other:
             sink.report(.invalidValue, line: line, column: column, tag: tag, attribute: attribute,
                         message: "expected a decimal-integer, found '\(text)'")
             return nil
         }
-        if !utf8.isEmpty {
-            if utf8.first == UInt8(ascii: "."), utf8.dropFirst().allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
-                sink.report(.invalidValue, line: line, column: column, tag: tag, attribute: attribute,
-                            message: "expected a decimal-integer, found the float \(text)\(sink.isStrict ? "" : " (truncated)")")
-                return sink.isStrict ? nil : value
-            }
-            sink.report(.invalidValue, line: line, column: column, tag: tag, attribute: attribute,
-                        message: "expected a decimal-integer, found '\(text)'")
-            return nil
-        }
-        return value
     }
 
     /// A decimal-floating-point; with `signed`, a leading '-' is allowed.
     static func float(_ text: String, signed: Bool = false) -> Double? {
-        var utf8 = text.utf8[...]
-        if signed, utf8.first == UInt8(ascii: "-") { utf8.removeFirst() }
-        guard let first = utf8.first, first >= 0x30 && first <= 0x39 || first == UInt8(ascii: ".") else { return nil }
-        guard utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || $0 == UInt8(ascii: ".") }),
-              utf8.lazy.filter({ $0 == UInt8(ascii: ".") }).count <= 1 else { return nil }
-        guard let d = Double(text), d.isFinite else { return nil }
+        var copy = text
+        let wellFormed = copy.withUTF8 { b -> Bool in
+            var i = 0
+            if signed, i < b.count, b[i] == UInt8(ascii: "-") { i += 1 }
+            guard i < b.count else { return false }
+            var dots = 0
+            while i < b.count {
+                if b[i] == UInt8(ascii: ".") { dots += 1 } else if b[i] < 0x30 || b[i] > 0x39 { return false }
+                i += 1
+            }
+            return dots <= 1
+        }
+        guard wellFormed, let d = Double(text), d.isFinite else { return nil }
         return d
     }
 
     /// `WIDTH<separator>HEIGHT`, both decimal-integers.
     static func resolution(_ text: String, separator: UInt8) -> Resolution? {
-        let parts = text.utf8.split(separator: separator, maxSplits: 1, omittingEmptySubsequences: false)
-        guard parts.count == 2, let w = plainInt(parts[0]), let h = plainInt(parts[1]) else { return nil }
-        return Resolution(width: w, height: h)
+        var copy = text
+        return copy.withUTF8 { b -> Resolution? in
+            guard let x = b.firstIndex(of: separator), let w = plainInt(b[..<x]), let h = plainInt(b[(x + 1)...]) else { return nil }
+            return Resolution(width: w, height: h)
+        }
     }
 
     /// `length[@offset]`.
     static func byteRange(_ text: String) -> ByteRange? {
-        let parts = text.utf8.split(separator: UInt8(ascii: "@"), maxSplits: 1, omittingEmptySubsequences: false)
-        guard let length = plainInt(parts[0]) else { return nil }
-        if parts.count == 2 {
-            guard let offset = plainInt(parts[1]) else { return nil }
+        var copy = text
+        return copy.withUTF8 { b -> ByteRange? in
+            guard let at = b.firstIndex(of: UInt8(ascii: "@")) else {
+                return plainInt(b[...]).map { ByteRange(length: UInt64($0), offset: nil) }
+            }
+            guard let length = plainInt(b[..<at]), let offset = plainInt(b[(at + 1)...]) else { return nil }
             return ByteRange(length: UInt64(length), offset: UInt64(offset))
         }
-        return ByteRange(length: UInt64(length), offset: nil)
     }
 
-    static func plainInt(_ bytes: String.UTF8View.SubSequence) -> Int? {
+    static func plainInt(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Int? {
         guard !bytes.isEmpty, bytes.count <= 18 else { return nil }
         var v = 0
         for b in bytes {

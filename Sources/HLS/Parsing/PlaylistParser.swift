@@ -112,13 +112,19 @@ struct ParserState {
             var hasHigh = false
             var hasControl = false
             var hasReference = false
-            while pos < count {
-                let b = bytes[pos]
-                if b == 0x0A { break }
-                if b >= 0x80 { hasHigh = true } else if b < 0x20 {
-                    if b != 0x09 && b != 0x0D { hasControl = true }
-                } else if b == UInt8(ascii: "$"), pos > lineStart, bytes[pos - 1] == UInt8(ascii: "{") { hasReference = true }
-                pos += 1
+            scan: while pos < count {
+                // Eight plain bytes at a time: none below 0x20 (LF, tab, CR, controls), none
+                // above 0x7F, no '$'. Anything else is looked at byte by byte below.
+                pos = Self.skipPlainBytes(bytes, from: pos)
+                let stop = Swift.min(pos + 8, count)
+                while pos < stop {
+                    let b = bytes[pos]
+                    if b == 0x0A { break scan }
+                    if b >= 0x80 { hasHigh = true } else if b < 0x20 {
+                        if b != 0x09 && b != 0x0D { hasControl = true }
+                    } else if b == UInt8(ascii: "$"), pos > lineStart, bytes[pos - 1] == UInt8(ascii: "{") { hasReference = true }
+                    pos += 1
+                }
             }
             var end = pos
             if pos < count { pos += 1 } // the LF
@@ -249,6 +255,27 @@ struct ParserState {
             let unknown = UnknownTag(name: name, value: hasValue ? tag.value : nil)
             if multivariantLine != nil { multivariant.unknownTags.append(unknown) } else { segment.unknownTags.append(unknown) }
         }
+    }
+
+    /// The first position at or after `start` where a run of eight plain bytes (0x20…0x7F
+    /// other than '$') stops; word-at-a-time tests from "Bit Twiddling Hacks" (`hasless`,
+    /// `haszero`), which are exact about whether such a byte exists.
+    @inline(__always)
+    static func skipPlainBytes(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        guard let base = bytes.baseAddress else { return start }
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let dollars = ones &* 0x24
+        var pos = start
+        while pos + 8 <= bytes.count {
+            let x = UInt64(littleEndian: UnsafeRawPointer(base + pos).loadUnaligned(as: UInt64.self))
+            let below20 = (x &- ones &* 0x20) & ~x & highs
+            let d = x ^ dollars
+            let dollar = (d &- ones) & ~d & highs
+            if (below20 | dollar | (x & highs)) != 0 { break }
+            pos += 8
+        }
+        return pos
     }
 
     static let programDateTimePrefix = Array("#EXT-X-PROGRAM-DATE-TIME:".utf8)
