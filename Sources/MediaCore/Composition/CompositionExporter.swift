@@ -6,7 +6,8 @@ import Foundation
 /// falls on a keyframe, packets are copied as they are (fast, lossless). Otherwise the
 /// composition is re-encoded: H.264 video at the size `VideoComposition(propertiesOf:)`
 /// derives, AAC stereo audio at 48 kHz, with blank picture and silence for empty segments.
-/// Progress is reported from 0 to 1 while the file is written.
+/// Display rotation survives either way: a stream copy keeps the source's display matrix,
+/// and a re-encode turns the pictures upright. Progress is reported from 0 to 1 while the file is written.
 public struct CompositionExporter: Sendable {
     public enum Method: String, Sendable {
         case streamCopy, reencode
@@ -37,6 +38,10 @@ public struct CompositionExporter: Sendable {
             }
             if Set(filled.compactMap { $0.sourceTrack?.codecSignature }).count > 1 {
                 reasons.append("\(track.mediaType.rawValue) track \(track.id) joins different codec configurations")
+            }
+            if track.mediaType == .video, Set(filled.compactMap { $0.sourceTrack?.displayRotation }).count > 1 {
+                // One output track has one display matrix.
+                reasons.append("video track \(track.id) joins sources with different display rotations")
             }
             if track.mediaType == .video {
                 let segments = filled

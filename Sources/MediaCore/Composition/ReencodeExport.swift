@@ -1,6 +1,6 @@
 import CFFmpeg
 
-/// The re-encoding export: H.264 video fitted (letterboxed) into the render size and AAC
+/// The re-encoding export: H.264 video turned upright and fitted (letterboxed) into the render size and AAC
 /// stereo 48 kHz audio, with black frames and silence for empty segments. Runs on one pool
 /// thread.
 struct ReencodeExport {
@@ -54,6 +54,8 @@ final class VideoEncoder {
     private var frame: UnsafeMutablePointer<AVFrame>?
     private var packet: UnsafeMutablePointer<AVPacket>?
     private var scaler: OpaquePointer?
+    /// The scaled picture before it is turned upright (rotated sources only).
+    private var scratch: UnsafeMutablePointer<AVFrame>?
     private var lastPTS: Int64 = Int64.min
 
     init(output: OutputFile, size: PixelSize, frameDuration: MediaTime, flag: CancellationFlag) throws {
@@ -98,6 +100,7 @@ final class VideoEncoder {
         avcodec_free_context(&codec)
         av_frame_free(&frame)
         av_packet_free(&packet)
+        av_frame_free(&scratch)
         sws_freeContext(scaler)
     }
 
@@ -116,6 +119,7 @@ final class VideoEncoder {
         }
         let input = try FormatInput(source: asset.source, flag: flag)
         let reader = try FrameReader(input: input, streamIndex: track.id)
+        let rotation = AssetInspection.displayRotation(reader.stream)
         let base = reader.timeBase
         let start = LibAV.timestamp(segment.sourceRange.start, base)
         let end = LibAV.timestamp(segment.sourceRange.end, base)
@@ -129,7 +133,7 @@ final class VideoEncoder {
             if pts + reader.nominalFrameDuration <= start { av_frame_unref(decoded); continue }
             let shown = max(pts, start)
             let outputPTS = targetStart + av_rescale_q(shown - start, base, ReencodeExport.videoTimeBase)
-            try draw(decoded!)
+            try draw(decoded!, rotation: rotation)
             try encode(pts: outputPTS)
             held = true
             av_frame_unref(decoded)
@@ -146,25 +150,63 @@ final class VideoEncoder {
         memset(frame!.pointee.data.2!, 128, Int(frame!.pointee.linesize.2) * (height + 1) / 2)
     }
 
-    /// Scales `source` into the output frame, fitted with black bars.
-    private func draw(_ source: UnsafeMutablePointer<AVFrame>) throws {
+    /// Scales `source` into the output frame, turned upright by `rotation` (clockwise
+    /// degrees, from the source's display matrix) and fitted with black bars.
+    private func draw(_ source: UnsafeMutablePointer<AVFrame>, rotation: Int) throws {
         try blank()
         var displayWidth = Double(source.pointee.width)
         let sar = source.pointee.sample_aspect_ratio
         if sar.num > 0 && sar.den > 0 { displayWidth *= Double(sar.num) / Double(sar.den) }
-        let scale = min(Double(size.width) / displayWidth, Double(size.height) / Double(source.pointee.height))
-        let width = max(2, Int(displayWidth * scale) & ~1), height = max(2, Int(Double(source.pointee.height) * scale) & ~1)
+        let displayHeight = Double(source.pointee.height)
+        let turned = rotation % 180 != 0
+        let (shownWidth, shownHeight) = turned ? (displayHeight, displayWidth) : (displayWidth, displayHeight)
+        let factor = min(Double(size.width) / shownWidth, Double(size.height) / shownHeight)
+        // The box the picture fills on screen, and the size it is scaled to before turning.
+        let width = max(2, Int(shownWidth * factor) & ~1), height = max(2, Int(shownHeight * factor) & ~1)
         let x = ((size.width - width) / 2) & ~1, y = ((size.height - height) / 2) & ~1
+        let (scaledWidth, scaledHeight) = turned ? (height, width) : (width, height)
+        let target = frame!.pointee
+        if rotation == 0 {
+            try scale(source, width: scaledWidth, height: scaledHeight, into: [
+                target.data.0! + y * Int(target.linesize.0) + x,
+                target.data.1! + (y / 2) * Int(target.linesize.1) + x / 2,
+                target.data.2! + (y / 2) * Int(target.linesize.2) + x / 2], strides: [target.linesize.0, target.linesize.1, target.linesize.2])
+            return
+        }
+        let upright = try uprightFrame(width: scaledWidth, height: scaledHeight)
+        try scale(source, width: scaledWidth, height: scaledHeight, into: [upright.pointee.data.0!, upright.pointee.data.1!, upright.pointee.data.2!],
+                  strides: [upright.pointee.linesize.0, upright.pointee.linesize.1, upright.pointee.linesize.2])
+        let planes = [(upright.pointee.data.0!, upright.pointee.linesize.0, target.data.0!, target.linesize.0, 1),
+                      (upright.pointee.data.1!, upright.pointee.linesize.1, target.data.1!, target.linesize.1, 2),
+                      (upright.pointee.data.2!, upright.pointee.linesize.2, target.data.2!, target.linesize.2, 2)]
+        for (from, fromStride, to, toStride, subsampling) in planes {
+            PlaneRotation.rotate(from, stride: Int(fromStride), width: scaledWidth / subsampling, height: scaledHeight / subsampling,
+                                 into: to + (y / subsampling) * Int(toStride) + x / subsampling, stride: Int(toStride), clockwise: rotation)
+        }
+    }
+
+    /// A YUV 4:2:0 scratch frame of the given size (kept while the size stays the same).
+    private func uprightFrame(width: Int, height: Int) throws -> UnsafeMutablePointer<AVFrame> {
+        if let scratch, scratch.pointee.width == Int32(width), scratch.pointee.height == Int32(height) { return scratch }
+        av_frame_free(&scratch)
+        scratch = av_frame_alloc()
+        guard let scratch else { throw MediaError(.export, url: output.path, message: "out of memory") }
+        scratch.pointee.width = Int32(width)
+        scratch.pointee.height = Int32(height)
+        scratch.pointee.format = AV_PIX_FMT_YUV420P.rawValue
+        let status = av_frame_get_buffer(scratch, 0)
+        if status < 0 { throw LibAV.error(.export, output.path, "cannot allocate frame", status) }
+        return scratch
+    }
+
+    private func scale(_ source: UnsafeMutablePointer<AVFrame>, width: Int, height: Int,
+                       into planes: [UnsafeMutablePointer<UInt8>], strides: [Int32]) throws {
         scaler = sws_getCachedContext(scaler, source.pointee.width, source.pointee.height,
                                       AVPixelFormat(rawValue: source.pointee.format), Int32(width), Int32(height),
                                       AV_PIX_FMT_YUV420P, SWS_BICUBIC, nil, nil, nil)
         guard let scaler else { throw MediaError(.export, url: output.path, message: "cannot convert video frame") }
-        let target = frame!.pointee
-        var planes: [UnsafeMutablePointer<UInt8>?] = [
-            target.data.0! + y * Int(target.linesize.0) + x,
-            target.data.1! + (y / 2) * Int(target.linesize.1) + x / 2,
-            target.data.2! + (y / 2) * Int(target.linesize.2) + x / 2, nil]
-        var strides: [Int32] = [target.linesize.0, target.linesize.1, target.linesize.2, 0]
+        var planes: [UnsafeMutablePointer<UInt8>?] = planes + [nil]
+        var strides: [Int32] = strides + [0]
         _ = withUnsafePointer(to: &source.pointee.data) { data in
             withUnsafePointer(to: &source.pointee.linesize) { linesize in
                 data.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: 8) { data in

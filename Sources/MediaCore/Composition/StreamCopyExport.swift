@@ -23,7 +23,8 @@ struct StreamCopyExport {
                   let source = first.sourceTrack else { continue }
             let input = try FormatInput(source: asset.source, flag: flag)
             let stream = input.formatContext.pointee.streams[source.id]!
-            _ = try output.addStream(parameters: stream.pointee.codecpar, timeBase: stream.pointee.time_base)
+            let copied = try output.addStream(parameters: stream.pointee.codecpar, timeBase: stream.pointee.time_base)
+            try output.copyDisplayMatrix(from: stream, to: copied)
             let index = Int32(outputTimeBases.count)
             outputTimeBases.append(stream.pointee.time_base)
             items += track.segments.filter { !$0.isEmpty }.map { Item(outputIndex: index, segment: $0) }

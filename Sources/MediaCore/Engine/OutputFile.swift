@@ -45,6 +45,17 @@ final class OutputFile {
         return stream
     }
 
+    /// Gives `target` the display matrix (phone rotation) of `source`, if it has one, so
+    /// the MP4 muxer writes it into the track header.
+    func copyDisplayMatrix(from source: UnsafeMutablePointer<AVStream>, to target: UnsafeMutablePointer<AVStream>) throws {
+        var size: Int = 0
+        guard let matrix = av_stream_get_side_data(source, AV_PKT_DATA_DISPLAYMATRIX, &size), size > 0 else { return }
+        guard let copy = av_stream_new_side_data(target, AV_PKT_DATA_DISPLAYMATRIX, size) else {
+            throw MediaError(.write, url: path, message: "cannot copy the display matrix")
+        }
+        copy.update(from: matrix, count: size)
+    }
+
     func writeHeader(options: [String: String] = ["movflags": "+faststart"]) throws {
         if context!.pointee.oformat.pointee.flags & AVFMT_NOFILE == 0 {
             let status = avio_open2(&context!.pointee.pb, path, AVIO_FLAG_WRITE, &context!.pointee.interrupt_callback, nil)
