@@ -1,11 +1,14 @@
 import CFFmpeg
 
-/// Encodes a composition's audio track as AAC stereo at 48 kHz: decodes each segment,
-/// resamples, trims to the segment's exact sample count and pads with silence.
+/// Encodes a composition's audio track as AAC at 48 kHz — stereo by default, or up to 7.1
+/// when asked (the packager keeps a surround track surround): decodes each segment,
+/// resamples and remixes, trims to the segment's exact sample count and pads with silence.
 final class AudioEncoder {
     let output: OutputFile
     let flag: CancellationFlag
     let streamIndex: Int32
+    /// Channels written: the encoder's own layout for the requested count.
+    let channels: Int
     private var codec: UnsafeMutablePointer<AVCodecContext>?
     private var fifo: OpaquePointer?
     private var frame: UnsafeMutablePointer<AVFrame>?
@@ -14,7 +17,8 @@ final class AudioEncoder {
     private var samplesEncoded: Int64 = 0
     private var layout = AVChannelLayout()
 
-    init(output: OutputFile, flag: CancellationFlag) throws {
+    /// `channels` is clamped to 1…8 and rounded down to a layout the AAC encoder takes.
+    init(output: OutputFile, channels requested: Int = 2, flag: CancellationFlag) throws {
         self.output = output
         self.flag = flag
         guard let encoder = avcodec_find_encoder(AV_CODEC_ID_AAC) else {
@@ -24,11 +28,13 @@ final class AudioEncoder {
         frame = av_frame_alloc()
         packet = av_packet_alloc()
         guard let codec else { throw MediaError(.export, url: output.path, message: "out of memory") }
-        av_channel_layout_default(&layout, 2)
+        Self.chooseLayout(&layout, channels: requested, offered: encoder.pointee.ch_layouts)
+        channels = Int(layout.nb_channels)
         codec.pointee.sample_rate = ReencodeExport.sampleRate
         codec.pointee.sample_fmt = AV_SAMPLE_FMT_FLTP
         av_channel_layout_copy(&codec.pointee.ch_layout, &layout)
-        codec.pointee.bit_rate = 128_000
+        // 64 kb/s a channel: 128 kb/s stereo, 384 kb/s 5.1.
+        codec.pointee.bit_rate = Int64(64_000 * channels)
         codec.pointee.time_base = AVRational(num: 1, den: ReencodeExport.sampleRate)
         if output.needsGlobalHeader { codec.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
         let status = avcodec_open2(codec, encoder, nil)
@@ -37,7 +43,24 @@ final class AudioEncoder {
         defer { var p = parameters; avcodec_parameters_free(&p) }
         avcodec_parameters_from_context(parameters, codec)
         streamIndex = try output.addStream(parameters: parameters!, timeBase: codec.pointee.time_base).pointee.index
-        fifo = av_audio_fifo_alloc(AV_SAMPLE_FMT_FLTP, 2, 4096)
+        fifo = av_audio_fifo_alloc(AV_SAMPLE_FMT_FLTP, Int32(channels), 4096)
+    }
+
+    /// The largest layout of `offered` (a list ending in an empty layout) with no more than
+    /// `channels` channels. FFmpeg 5.1's AAC encoder lists none and takes any count but 7,
+    /// mapping channels by count; then the default layout for the count is used.
+    static func chooseLayout(_ layout: inout AVChannelLayout, channels: Int, offered: UnsafePointer<AVChannelLayout>?) {
+        let wanted = Int32(min(8, max(1, channels)))
+        var best: UnsafePointer<AVChannelLayout>?
+        if var candidate = offered {
+            while candidate.pointee.nb_channels > 0 {
+                if candidate.pointee.nb_channels <= wanted, candidate.pointee.nb_channels > (best?.pointee.nb_channels ?? 0) {
+                    best = candidate
+                }
+                candidate += 1
+            }
+        }
+        if let best { av_channel_layout_copy(&layout, best) } else { av_channel_layout_default(&layout, wanted == 7 ? 6 : wanted) }
     }
 
     deinit {
@@ -71,7 +94,7 @@ final class AudioEncoder {
             try reader.seek(to: start)
             var decoded = av_frame_alloc()
             defer { av_frame_free(&decoded) }
-            var buffer = [UnsafeMutablePointer<UInt8>?](repeating: nil, count: 2)
+            var buffer = [UnsafeMutablePointer<UInt8>?](repeating: nil, count: channels)
             var capacity: Int32 = 0
             defer { if buffer[0] != nil { av_freep(&buffer[0]) } }
             while produced < wanted, try reader.decodeNext(into: decoded!) {
@@ -82,7 +105,7 @@ final class AudioEncoder {
                 let outCount = swr_get_out_samples(resampler, decoded!.pointee.nb_samples)
                 if outCount > capacity {
                     if buffer[0] != nil { av_freep(&buffer[0]) }
-                    av_samples_alloc(&buffer, nil, 2, outCount, AV_SAMPLE_FMT_FLTP, 0)
+                    av_samples_alloc(&buffer, nil, Int32(channels), outCount, AV_SAMPLE_FMT_FLTP, 0)
                     capacity = outCount
                 }
                 let converted = withUnsafeMutablePointer(to: &decoded!.pointee.data) { data in
@@ -95,8 +118,7 @@ final class AudioEncoder {
                 let skip = Int32(max(0, min(Int64(converted), segmentStart - frameStart)))
                 let take = Int32(min(Int64(converted - skip), wanted - produced))
                 guard take > 0 else { continue }
-                var planes: [UnsafeMutableRawPointer?] = [
-                    UnsafeMutableRawPointer(buffer[0]! + Int(skip) * 4), UnsafeMutableRawPointer(buffer[1]! + Int(skip) * 4)]
+                var planes: [UnsafeMutableRawPointer?] = buffer.map { UnsafeMutableRawPointer($0! + Int(skip) * 4) }
                 av_audio_fifo_write(fifo, &planes, take)
                 produced += Int64(take)
                 samplesWritten += Int64(take)
@@ -113,7 +135,7 @@ final class AudioEncoder {
         while remaining > 0 {
             let n = Int32(min(chunk, remaining))
             zeros.withUnsafeMutableBytes { raw in
-                var planes: [UnsafeMutableRawPointer?] = [raw.baseAddress, raw.baseAddress]
+                var planes = [UnsafeMutableRawPointer?](repeating: raw.baseAddress, count: channels)
                 _ = av_audio_fifo_write(fifo, &planes, n)
             }
             remaining -= Int64(n)

@@ -101,13 +101,14 @@ enum HLSSegmenter {
         return playlist
     }
 
-    /// Encodes an audio track as AAC stereo into `directory/stream.m3u8`.
+    /// Encodes an audio track as AAC into `directory/stream.m3u8`, keeping its channels
+    /// (surround stays surround, up to 7.1).
     static func encodeAudio(asset: Asset, track: AssetTrack, duration: MediaTime, directory: String, segmentDuration: Double,
                             flag: CancellationFlag) throws -> String {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let playlist = (directory as NSString).appendingPathComponent("stream.m3u8")
         let output = try OutputFile(path: playlist, format: "hls", flag: flag)
-        let encoder = try AudioEncoder(output: output, flag: flag)
+        let encoder = try AudioEncoder(output: output, channels: track.channelCount ?? 2, flag: flag)
         try output.writeHeader(options: options(directory: directory, segmentDuration: segmentDuration))
         try encoder.append(wholeTrack(asset, track, duration))
         try encoder.finish()

@@ -146,10 +146,33 @@ import Testing
         #expect(variant.attributes.codecs.first?.hasPrefix("avc1.") == true)
         #expect(variant.attributes.codecs.last == "mp4a.40.2")
         #expect(master.renditions.first?.language == "spa")
-        #expect(master.renditions.first?.channels?.count == 2)
+        #expect(master.renditions.first?.channels?.count == 1)  // the sine is mono, and stays so
         let (width, height, codec) = try FFmpegTool.dimensions((out as NSString).appendingPathComponent(variant.uri))
         #expect(codec == "h264" && width == 256 && height == 144)
         let audio = try FFmpegTool.probe((out as NSString).appendingPathComponent("audio-1/stream.m3u8"), ["-show_streams"])
         #expect((audio["streams"] as? [[String: Any]])?.first?["codec_name"] as? String == "aac")
+    }
+
+    @Test func surroundStaysSurroundWhenTranscoded() async throws {
+        // FLAC 5.1 is not HLS-ready; the AAC it becomes keeps six channels (and a 7.1 source
+        // keeps eight) instead of being folded down to stereo.
+        for (layout, count) in [("5.1", 6), ("7.1", 8)] {
+            let source = MediaFixtures.shared.scratch("surround-\(count).mka")
+            try await FFmpegTool.ffmpegOffPool([
+                "-f", "lavfi", "-i", "sine=frequency=220:duration=3", "-f", "lavfi", "-i", "sine=frequency=880:duration=3",
+                "-filter_complex", "[0][1]amerge=inputs=2,pan=\(layout)|c0=c0|c1=c1" + (2..<count).map { "|c\($0)=c\($0 % 2)" }.joined(),
+                "-c:a", "flac", source])
+            let out = MediaFixtures.shared.scratch("package-surround-\(count)")
+            var options = PackagingOptions()
+            options.segmentDuration = 1
+            let result = try await Packager(asset: Asset(path: source), options: options).package(to: out)
+            #expect(result.renditions.map(\.method) == [.encoded])
+            let text = try String(contentsOfFile: result.multivariantPath, encoding: .utf8)
+            let master = try #require(PlaylistParser.parse(text, options: .strict).playlist?.multivariant)
+            #expect(master.renditions.first?.channels?.count == count, "\(layout)")
+            let probe = try FFmpegTool.probe((out as NSString).appendingPathComponent("audio-1/stream.m3u8"), ["-show_streams"])
+            let stream = (probe["streams"] as? [[String: Any]])?.first
+            #expect(stream?["codec_name"] as? String == "aac" && stream?["channels"] as? Int == count, "\(layout)")
+        }
     }
 }
