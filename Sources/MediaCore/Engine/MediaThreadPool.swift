@@ -22,7 +22,12 @@ public final class MediaThreadPool: @unchecked Sendable {
         for index in 0..<threadCount {
             let threadName = "\(name).\(index)"
             let thread = Thread { [self] in
-                // Named from inside so the OS thread (top, gdb, /proc) carries the name too.
+                // Named from inside so the OS thread (top, gdb, /proc) carries the name too; a
+                // new Linux thread starts with its creator's name (often a cooperative-pool
+                // thread's), so set the kernel name directly before taking any job.
+                #if os(Linux)
+                try? String(threadName.prefix(15)).write(toFile: "/proc/thread-self/comm", atomically: false, encoding: .utf8)
+                #endif
                 Thread.current.name = threadName
                 self.workLoop()
             }
