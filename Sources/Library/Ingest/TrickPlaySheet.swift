@@ -28,7 +28,9 @@ enum TrickPlaySheet {
         let layout = layout(duration: duration, display: display)
         var generator = ImageGenerator(asset: asset)
         generator.maximumSize = PixelSize(width: layout.tileWidth, height: layout.tileHeight)
-        generator.setTolerance(MediaTime(seconds: layout.interval / 2, preferredTimescale: 1000))
+        // The frame on screen at a tile's time or shortly after, never one from before it.
+        generator.requestedTimeToleranceBefore = .zero
+        generator.requestedTimeToleranceAfter = MediaTime(seconds: layout.interval / 2, preferredTimescale: 1000)
         let times = (0..<layout.count).map { MediaTime(seconds: Double($0) * layout.interval, preferredTimescale: 1000) }
 
         let sheetWidth = layout.columns * layout.tileWidth
