@@ -75,7 +75,9 @@ public struct MediaCorePackager: MediaPackager {
 
         let poster = try await Self.writePoster(of: asset, duration: duration.seconds, into: bundle)
         await progress(0.93)
-        let trickPlay = try await TrickPlaySheet.write(of: asset, duration: duration.seconds, display: display, into: bundle)
+        let trickPlay = try await Self.media("make trick-play images of", source) {
+            try await TrickPlaySheet.write(of: asset, duration: duration.seconds, display: display, into: bundle)
+        }
         await progress(1)
         return PackagedBundle(multivariantPlaylist: "master.m3u8", poster: poster, trickPlay: trickPlay)
     }

@@ -2,8 +2,7 @@ import Foundation
 
 /// The seam between the library and whatever probes and packages media.
 ///
-/// `MediaCorePackager` implements it in process with MediaCore (FFmpeg's libraries); tests
-/// can put their own implementation behind it.
+/// `MediaCorePackager` implements it in process with MediaCore (FFmpeg's libraries).
 public protocol MediaPackager: Sendable {
     /// Reads duration, picture size, tracks and embedded metadata.
     func probe(_ source: URL) async throws -> MediaProbe
