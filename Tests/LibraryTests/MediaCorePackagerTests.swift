@@ -125,6 +125,22 @@ struct MediaCorePackagerTests {
         #expect(try await Self.jpegSize(bundle.appendingPathComponent("poster.jpg")) == PixelSize(width: 1280, height: 720))
     }
 
+    @Test func portraitVideoGetsPortraitPosterAndTiles() async throws {
+        // 360 wide: not a multiple of 16, the width that used to overrun the poster's buffer.
+        let temp = try TemporaryLibrary()
+        defer { temp.cleanUp() }
+        let clip = try await temp.makeClip(named: "portrait.mp4", seconds: 2, size: "360x640")
+        let packager = MediaCorePackager()
+        let bundle = temp.root.appendingPathComponent("portrait")
+        try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true)
+        _ = try await packager.package(clip, probe: try await packager.probe(clip), into: bundle) { _ in }
+        let playlist = try #require(try Self.strictPlaylist(bundle, "master.m3u8").multivariant)
+        #expect(playlist.variants.compactMap(\.attributes.resolution) == [Resolution(width: 360, height: 640)])
+        #expect(try await Self.jpegSize(bundle.appendingPathComponent("poster.jpg")) == PixelSize(width: 360, height: 640))
+        let trick = try JSONDecoder().decode(TrickPlayImages.self, from: Data(contentsOf: bundle.appendingPathComponent("trickplay.json")))
+        #expect(trick.tileWidth == 90 && trick.tileHeight == 160 && trick.count == 2)
+    }
+
     @Test func anamorphicVideoIsEncodedWithSquarePixels() async throws {
         let temp = try TemporaryLibrary()
         defer { temp.cleanUp() }
