@@ -55,7 +55,7 @@ let package = Package(
         .target(
             name: "Library",
             dependencies: [
-                "HLS",
+                "HLS", "MediaCore",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
@@ -85,7 +85,7 @@ let package = Package(
         .testTarget(name: "DownloadsTests", dependencies: ["Downloads", "HLS"]),
         .testTarget(name: "MediaCoreTests", dependencies: ["MediaCore"]),
         .testTarget(name: "PlaybackTests", dependencies: ["Playback"]),
-        .testTarget(name: "LibraryTests", dependencies: ["Library"]),
+        .testTarget(name: "LibraryTests", dependencies: ["Library", "MediaCore", "HLS"]),
         .testTarget(
             name: "MarqueeServerTests",
             dependencies: [

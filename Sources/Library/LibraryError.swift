@@ -6,8 +6,10 @@ public enum LibraryError: Error, Sendable, Equatable, CustomStringConvertible {
     case unsupportedSource(String)
     case jobNotRetryable(Int64, state: String)
     case invalidSettings(String)
-    /// A tool the ingest runs failed; carries its own message.
+    /// A tool the library runs (the sample generator's `ffmpeg`) failed; carries its own message.
     case toolFailed(tool: String, status: Int32, message: String)
+    /// MediaCore could not `step` ("read", "package") the media at `path`; carries FFmpeg's message.
+    case mediaFailed(step: String, path: String, message: String)
 
     public var description: String {
         switch self {
@@ -18,6 +20,7 @@ public enum LibraryError: Error, Sendable, Equatable, CustomStringConvertible {
         case .jobNotRetryable(let id, let state): "Job \(id) is \(state); only failed jobs can be retried"
         case .invalidSettings(let reason): "Invalid player settings: \(reason)"
         case .toolFailed(let tool, let status, let message): "\(tool) exited with status \(status): \(message)"
+        case .mediaFailed(let step, let path, let message): "Could not \(step) \(path): \(message)"
         }
     }
 }

@@ -14,7 +14,7 @@ public final class MediaLibrary: Sendable {
     /// File extensions `add` treats as media when walking a folder.
     public static let mediaExtensions: Set<String> = ["mp4", "m4v", "mov", "mkv", "webm", "avi", "ts", "mts", "mpg", "mpeg", "wmv", "flv", "ogv"]
 
-    public init(location: LibraryLocation, packager: any MediaPackager = FFmpegCommandLinePackager()) throws {
+    public init(location: LibraryLocation, packager: any MediaPackager = MediaCorePackager()) throws {
         self.location = location
         self.packager = packager
         try FileManager.default.createDirectory(at: location.mediaDirectory, withIntermediateDirectories: true)

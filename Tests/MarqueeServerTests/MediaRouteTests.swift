@@ -19,7 +19,7 @@ struct MediaRouteTests {
                 let video = try #require(manifest.video.first)
                 #expect(video.mimeType.hasPrefix("video/mp4; codecs=\"avc1."))
                 #expect(video.width == 320 && video.height == 180)
-                #expect(video.initialization.hasPrefix("/media/\(fixture.clipID)/180p/init"))
+                #expect(video.initialization == "/media/\(fixture.clipID)/video/init.mp4")
                 #expect(abs(video.segments.reduce(0) { $0 + $1.duration } - manifest.duration) < 0.2)
                 #expect(video.segments.first?.start == 0)
                 #expect(manifest.audio.map(\.name) == ["English", "Français"])
@@ -27,7 +27,7 @@ struct MediaRouteTests {
                 #expect(manifest.audio.first?.isDefault == true)
                 #expect(manifest.audio.first?.mimeType == "audio/mp4; codecs=\"mp4a.40.2\"")
                 #expect(manifest.subtitles.map(\.language) == ["en"])
-                #expect(manifest.subtitles.first?.urls == ["/media/\(fixture.clipID)/subtitles/en-0.vtt"])
+                #expect(manifest.subtitles.first?.urls == ["/media/\(fixture.clipID)/subtitles-1/subtitles.vtt"])
                 #expect(manifest.trickPlay?.count == 4)
             }
         }
@@ -39,9 +39,10 @@ struct MediaRouteTests {
         try await fixture.application().test(.router) { client in
             let expectations: [(String, String, String)] = [
                 ("master.m3u8", "application/vnd.apple.mpegurl", ServedFileKind.shortLived),
-                ("180p/index.m3u8", "application/vnd.apple.mpegurl", ServedFileKind.shortLived),
-                ("180p/segment000.m4s", "video/iso.segment", ServedFileKind.immutable),
-                ("subtitles/en-0.vtt", "text/vtt; charset=utf-8", ServedFileKind.immutable),
+                ("video/stream.m3u8", "application/vnd.apple.mpegurl", ServedFileKind.shortLived),
+                ("video/init.mp4", "video/mp4", ServedFileKind.immutable),
+                ("video/segment-00000.m4s", "video/iso.segment", ServedFileKind.immutable),
+                ("subtitles-1/subtitles.vtt", "text/vtt; charset=utf-8", ServedFileKind.immutable),
                 ("poster.jpg", "image/jpeg", ServedFileKind.immutable),
                 ("trickplay.jpg", "image/jpeg", ServedFileKind.immutable),
             ]
@@ -59,9 +60,9 @@ struct MediaRouteTests {
 
     @Test func byteRangesAndConditionalRequests() async throws {
         let fixture = try await ServerFixture.shared.value
-        let file = fixture.library.location.bundleDirectory(for: fixture.clipID).appendingPathComponent("180p/segment000.m4s")
+        let file = fixture.library.location.bundleDirectory(for: fixture.clipID).appendingPathComponent("video/segment-00000.m4s")
         let bytes = try Data(contentsOf: file)
-        let uri = "/media/\(fixture.clipID)/180p/segment000.m4s"
+        let uri = "/media/\(fixture.clipID)/video/segment-00000.m4s"
         try await fixture.application().test(.router) { client in
             try await client.execute(uri: uri, method: .get, headers: [.range: "bytes=10-19"]) { response throws in
                 #expect(response.status == .partialContent)

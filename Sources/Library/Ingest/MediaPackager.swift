@@ -2,8 +2,7 @@ import Foundation
 
 /// The seam between the library and whatever probes and packages media.
 ///
-/// Today `FFmpegCommandLinePackager` implements it by running the `ffmpeg`/`ffprobe` tools;
-/// MediaCore's in-process packager (FFmpeg's libraries) will implement the same protocol.
+/// `MediaCorePackager` implements it in process with MediaCore (FFmpeg's libraries).
 public protocol MediaPackager: Sendable {
     /// Reads duration, picture size, tracks and embedded metadata.
     func probe(_ source: URL) async throws -> MediaProbe

@@ -37,6 +37,7 @@ public struct APIError: HTTPResponseError, Sendable {
             case .sourceNotFound, .unsupportedSource, .invalidSettings: return APIError(.badRequest, error.description)
             case .jobNotRetryable: return APIError(.conflict, error.description)
             case .toolFailed: return APIError(.internalServerError, error.description)
+            case .mediaFailed: return APIError(.unprocessableContent, error.description)
             }
         case let error as HTTPError:
             return APIError(error.status, error.body ?? error.status.reasonPhrase, headers: error.headers)

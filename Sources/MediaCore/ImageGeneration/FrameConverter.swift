@@ -47,9 +47,13 @@ final class FrameConverter {
         guard let scaler else {
             throw MediaError(.decode, url: name, message: "cannot convert pixel format \(LibAV.string(av_get_pix_fmt_name(format)) ?? "?")")
         }
-        let stride = size.width * 3
-        var pixels = [UInt8](repeating: 0, count: stride * size.height)
-        let status = pixels.withUnsafeMutableBufferPointer { buffer -> Int32 in
+        // swscale's unscaled YUV→RGB24 path writes whole 16-pixel blocks, up to 24 bytes past a
+        // row whose width is not a multiple of 16 (past the end of a tightly sized buffer): scale
+        // into rows with room for whole blocks, then pack them.
+        let packedStride = size.width * 3
+        let stride = (((size.width + 15) & ~15) * 3 + 63) & ~63
+        var scaled = [UInt8](repeating: 0, count: stride * size.height)
+        let status = scaled.withUnsafeMutableBufferPointer { buffer -> Int32 in
             var destinations: [UnsafeMutablePointer<UInt8>?] = [buffer.baseAddress, nil, nil, nil]
             var strides: [Int32] = [Int32(stride), 0, 0, 0]
             return withUnsafePointer(to: &frame.pointee.data) { dataTuple in
@@ -64,6 +68,11 @@ final class FrameConverter {
         }
         guard status > 0 else {
             throw LibAV.error(.decode, name, "cannot scale frame", status)
+        }
+        var pixels: [UInt8] = []
+        pixels.reserveCapacity(packedStride * size.height)
+        for y in 0..<size.height {
+            pixels.append(contentsOf: scaled[y * stride..<y * stride + packedStride])
         }
         return VideoImage(width: size.width, height: size.height, pixels: pixels).rotated(clockwise: rotation)
     }

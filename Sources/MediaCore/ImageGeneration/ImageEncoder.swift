@@ -71,7 +71,11 @@ enum ImageEncoder {
             throw MediaError(.encode, url: "image", message: "cannot convert to encoder pixel format")
         }
         defer { sws_freeContext(scaler) }
-        image.pixels.withUnsafeBufferPointer { source in
+        // swscale's RGB24 input reads whole SIMD blocks, up to 32 bytes past the last row:
+        // give it a padded copy so a picture ending at a page boundary cannot fault.
+        var padded = image.pixels
+        padded.append(contentsOf: repeatElement(0, count: 64))
+        padded.withUnsafeBufferPointer { source in
             var sources: [UnsafePointer<UInt8>?] = [source.baseAddress, nil, nil, nil]
             var strides: [Int32] = [Int32(image.width * 3), 0, 0, 0]
             withUnsafeMutablePointer(to: &frame.pointee.data) { dataTuple in

@@ -95,7 +95,7 @@ public struct Packager: Sendable {
         var audioRelatives: [String] = []
         for (index, audio) in audios.enumerated() {
             let folder = "audio-\(index + 1)"
-            let copy = Self.copyableAudio.contains(audio.codec)
+            let copy = options.copyableAudioCodecs.contains(audio.codec)
             _ = try await pool.run { flag in
                 copy
                     ? try HLSSegmenter.copy(source: source, streamIndex: audio.id, directory: path(folder),

@@ -4,6 +4,9 @@ public struct PackagingOptions: Sendable {
     /// taller than the source are left out. `nil` packages the source video once, copied when
     /// its codec is HLS-compatible.
     public var ladder: [Int]?
+    /// Audio codecs (FFmpeg names) copied as they are; other audio is encoded as AAC. The
+    /// default is every codec HLS allows; a browser player that only decodes AAC narrows it.
+    public var copyableAudioCodecs: Set<String> = Packager.copyableAudio
     /// Target media segment length in seconds.
     public var segmentDuration: Double = 6
     /// Seconds between thumbnails in the image playlist and the WebVTT sprite track.

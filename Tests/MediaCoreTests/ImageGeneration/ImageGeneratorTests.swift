@@ -134,6 +134,23 @@ import Testing
         #expect(ReferenceFrame.difference(image, reference) < 8, "\(fixture) picture differs from ffmpeg's")
     }
 
+    @Test func fullSizePicturesOfAWidthOffTheSIMDBlockStayInTheirBuffer() async throws {
+        // Before the fix, each picture overran its pixel buffer by 24 bytes and the heap broke.
+        let path = try await MediaFixtures.shared.narrow420()
+        var generator = ImageGenerator(asset: Asset(path: path))
+        generator.setTolerance(.zero)
+        let times = (0..<25).map { MediaTime(value: Int64($0), timescale: 25) }
+        var last: VideoImage?
+        for await result in generator.images(for: times) {
+            let image = try result.image
+            #expect(image.size == PixelSize(width: 200, height: 112))
+            last = image
+        }
+        let image = try #require(last)
+        let reference = try ReferenceFrame.rgb(path, at: 24.0 / 25, size: image.size)
+        #expect(ReferenceFrame.difference(image, reference) < 8)
+    }
+
     @Test(arguments: [ImageFormat.jpeg(), .png, .webp()])
     func encodedImagesAreReadableWithTheRightSize(format: ImageFormat) async throws {
         var generator = ImageGenerator(asset: Asset(path: try await MediaFixtures.shared.oddSize()))

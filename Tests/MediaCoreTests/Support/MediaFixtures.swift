@@ -128,6 +128,15 @@ actor MediaFixtures {
         }
     }
 
+    /// 200×112 4:2:0 H.264, 1 s: a width that is not a multiple of 16, which swscale's
+    /// unscaled YUV→RGB path writes past in whole blocks.
+    func narrow420() async throws -> String {
+        try await make("narrow-200x112.mp4") { out in
+            ["-f", "lavfi", "-i", "testsrc=s=200x112:r=25:d=1", "-c:v", "libx264", "-preset", "ultrafast",
+             "-pix_fmt", "yuv420p", out]
+        }
+    }
+
     /// Anamorphic: 200×200 pixels with a 2:1 pixel aspect (shown 400×200), 1 s.
     func anamorphic() async throws -> String {
         try await make("anamorphic.mkv") { out in

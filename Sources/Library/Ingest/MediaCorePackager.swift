@@ -1,0 +1,194 @@
+import Foundation
+import HLS
+import MediaCore
+
+/// Probes and packages media in process with MediaCore: FFmpeg's libraries on MediaCore's own
+/// threads, cancellable, with FFmpeg's message in every failure.
+///
+/// The bundle is CMAF HLS from MediaCore's `Packager` — a 720p + 360p H.264 ladder when the
+/// picture's short side is at least 720, else the source size (the video copied when it is
+/// already 8-bit 4:2:0 H.264, which every browser plays), one AAC rendition per audio track,
+/// WebVTT subtitles, I-frame and image playlists — with renditions named and tagged for the
+/// player (`English`, `Français`; `en`, `fr`), plus `poster.jpg` and the `trickplay.jpg`
+/// sprite sheet described by `trickplay.json`.
+public struct MediaCorePackager: MediaPackager {
+    /// Target media segment length in seconds (encoded video has a keyframe every 2 s).
+    public var segmentDuration: Double
+
+    public init(segmentDuration: Double = 2) {
+        self.segmentDuration = segmentDuration
+    }
+
+    // MARK: Probe
+
+    public func probe(_ source: URL) async throws -> MediaProbe {
+        let asset = MediaCore.Asset(url: source)
+        let (duration, tracks, metadata) = try await Self.media("read", source) {
+            try await asset.load(.duration, .tracks, .metadata)
+        }
+        let video = tracks.first { $0.mediaType == .video && !$0.isAttachedPicture }
+        guard video != nil || tracks.contains(where: { $0.mediaType == .audio }), duration.isNumeric, duration > .zero else {
+            throw LibraryError.unsupportedSource(source.path)
+        }
+        func tag(_ key: String) -> String? {
+            metadata.first { $0.key.lowercased() == key && $0.stringValue?.isEmpty == false }?.stringValue
+        }
+        let size = video?.presentationSize
+        return MediaProbe(
+            duration: duration.seconds,
+            width: size?.width,
+            height: size?.height,
+            title: tag("title"),
+            subtitle: tag("artist") ?? tag("show"),
+            summary: tag("description") ?? tag("comment") ?? tag("synopsis"),
+            audioTracks: tracks.filter { $0.mediaType == .audio }.map(MediaProbe.Track.init),
+            subtitleTracks: tracks.filter { $0.mediaType == .subtitle }.map(MediaProbe.Track.init)
+        )
+    }
+
+    // MARK: Package
+
+    public func package(
+        _ source: URL, probe: MediaProbe, into bundle: URL,
+        progress: @escaping @Sendable (Double) async -> Void
+    ) async throws -> PackagedBundle {
+        let asset = MediaCore.Asset(url: source)
+        let (duration, tracks) = try await Self.media("read", source) { try await asset.load(.duration, .tracks) }
+        guard let video = tracks.first(where: { $0.mediaType == .video && !$0.isAttachedPicture }),
+              let display = video.presentationSize, display.width > 0, display.height > 0 else {
+            throw LibraryError.unsupportedSource(source.path)
+        }
+        var options = PackagingOptions(ladder: Self.ladder(for: video, display: display))
+        options.segmentDuration = segmentDuration
+        options.copyableAudioCodecs = ["aac"]
+        let packager = Packager(asset: asset, options: options)
+        let result = try await Self.media("package", source) {
+            try await Self.relaying(progress, 0...0.9) { report in
+                try await packager.package(to: bundle.path, progress: report)
+            }
+        }
+        let master = try Self.labelled(result.multivariant, renditions: result.renditions, tracks: tracks)
+        try await BlockingIO.run {
+            try master.write(to: bundle.appendingPathComponent("master.m3u8"), atomically: true, encoding: .utf8)
+        }
+        await progress(0.9)
+
+        let poster = try await Self.writePoster(of: asset, duration: duration.seconds, into: bundle)
+        await progress(0.93)
+        let trickPlay = try await Self.media("make trick-play images of", source) {
+            try await TrickPlaySheet.write(of: asset, duration: duration.seconds, display: display, into: bundle)
+        }
+        await progress(1)
+        return PackagedBundle(multivariantPlaylist: "master.m3u8", poster: poster, trickPlay: trickPlay)
+    }
+
+    /// Ladder heights for `Packager`: 720p and 360p by the short side for sources that large;
+    /// else `nil` (copy) for video browsers play as it is, or the source height (encode).
+    static func ladder(for video: AssetTrack, display: PixelSize) -> [Int]? {
+        let shortSide = min(display.width, display.height)
+        if shortSide >= 720 {
+            return [720, 360].map { target in
+                display.width >= display.height ? target : Int((Double(target) * Double(display.height) / Double(shortSide)).rounded())
+            }
+        }
+        let browserSafe = video.codec == "h264" && ["yuv420p", "yuvj420p"].contains(video.pixelFormat ?? "")
+            && video.pixelAspectRatio?.isSquare != false
+        return browserSafe ? nil : [display.height]
+    }
+
+    /// The multivariant playlist with each audio and subtitle rendition named and tagged as
+    /// the player shows it (title, else the language's own name; two-letter language), names
+    /// kept unique within a group, checked with the strict parser.
+    static func labelled(_ playlist: MultivariantPlaylist, renditions: [PackagingResult.Rendition],
+                         tracks: [AssetTrack]) throws -> String {
+        var playlist = playlist
+        let sourceTrack = Dictionary(renditions.map { ($0.playlist, $0.sourceTrack) }, uniquingKeysWith: { first, _ in first })
+        let trackByID = Dictionary(tracks.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        var taken: [String: Set<String>] = [:]
+        for index in playlist.renditions.indices {
+            let rendition = playlist.renditions[index]
+            var name = rendition.name
+            if let uri = rendition.uri, let id = sourceTrack[uri], let track = trackByID[id] {
+                let label = MediaProbe.Track(track)
+                playlist.renditions[index].language = label.language
+                name = label.title ?? LanguageTag.name(of: label.language) ?? name
+            }
+            let group = "\(rendition.type.rawValue) \(rendition.groupID)"
+            var unique = name
+            var counter = 2
+            while taken[group, default: []].contains(unique) {
+                unique = "\(name) \(counter)"
+                counter += 1
+            }
+            taken[group, default: []].insert(unique)
+            playlist.renditions[index].name = unique
+        }
+        let text = PlaylistWriter.write(playlist)
+        if let error = PlaylistParser.parse(text, options: .strict).errors.first {
+            throw LibraryError.mediaFailed(step: "label the renditions of", path: "master.m3u8", message: error.fullMessage)
+        }
+        return text
+    }
+
+    /// A frame a third of the way in, at most 1280 pixels wide, as `poster.jpg`; `nil` when no
+    /// frame there decodes (the bundle still plays).
+    static func writePoster(of asset: MediaCore.Asset, duration: Double, into bundle: URL) async throws -> String? {
+        var generator = ImageGenerator(asset: asset)
+        generator.maximumSize = PixelSize(width: 1280, height: 0)
+        generator.setTolerance(MediaTime(seconds: 1, preferredTimescale: 1000))
+        let jpeg: [UInt8]
+        do {
+            let (image, _) = try await generator.image(at: MediaTime(seconds: duration / 3, preferredTimescale: 1000))
+            jpeg = try await image.encoded(as: .jpeg(quality: 0.85))
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            try Task.checkCancellation()
+            return nil
+        }
+        try await BlockingIO.run { try Data(jpeg).write(to: bundle.appendingPathComponent("poster.jpg")) }
+        return "poster.jpg"
+    }
+
+    /// Runs MediaCore work, turning its errors into `LibraryError.mediaFailed` with FFmpeg's message.
+    static func media<T: Sendable>(_ step: String, _ source: URL, _ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as MediaError {
+            try Task.checkCancellation()
+            throw LibraryError.mediaFailed(step: step, path: source.path, message: error.message)
+        }
+    }
+
+    /// Runs `body` with a synchronous progress callback whose fractions reach `progress`,
+    /// mapped into `range`, in order and without blocking the caller.
+    static func relaying<T: Sendable>(
+        _ progress: @escaping @Sendable (Double) async -> Void, _ range: ClosedRange<Double>,
+        _ body: (@escaping @Sendable (Double) -> Void) async throws -> T
+    ) async throws -> T {
+        let (fractions, continuation) = AsyncStream.makeStream(of: Double.self, bufferingPolicy: .bufferingNewest(1))
+        async let relayed: Void = {
+            for await fraction in fractions {
+                await progress(range.lowerBound + fraction * (range.upperBound - range.lowerBound))
+            }
+        }()
+        let result: Result<T, any Error>
+        do {
+            result = .success(try await body { continuation.yield($0) })
+        } catch {
+            result = .failure(error)
+        }
+        continuation.finish()
+        await relayed
+        return try result.get()
+    }
+}
+
+extension MediaProbe.Track {
+    /// A track's two-letter language and its title (handler names such as `SoundHandler`,
+    /// which MP4 muxers write, are not titles).
+    init(_ track: AssetTrack) {
+        let title = track.title.flatMap { $0.isEmpty || $0.hasSuffix("Handler") ? nil : $0 }
+        self.init(language: LanguageTag.twoLetter(track.language), title: title)
+    }
+}
