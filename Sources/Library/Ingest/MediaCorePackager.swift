@@ -92,7 +92,7 @@ public struct MediaCorePackager: MediaPackager {
             }
         }
         let browserSafe = video.codec == "h264" && ["yuv420p", "yuvj420p"].contains(video.pixelFormat ?? "")
-            && video.pixelAspectRatio?.isSquare != false
+            && video.pixelAspectRatio?.isSquare != false && video.displayRotation == 0
         return browserSafe ? nil : [display.height]
     }
 

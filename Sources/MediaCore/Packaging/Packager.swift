@@ -7,7 +7,7 @@ import HLS
 /// I-frame and image (trick-play) playlists.
 ///
 /// Video and audio are copied when their codecs are HLS-compatible (H.264, HEVC; AAC, AC-3,
-/// E-AC-3) and encoded otherwise (H.264, AAC); a ladder encodes one H.264 variant per
+/// E-AC-3) and encoded otherwise (H.264, AAC); rotated (phone) video is encoded upright; a ladder encodes one H.264 variant per
 /// height. BANDWIDTH, AVERAGE-BANDWIDTH, CODECS, RESOLUTION, FRAME-RATE and VIDEO-RANGE are
 /// computed from the written files, and every playlist is checked with the `HLS` parser in
 /// strict mode before the result is returned.
@@ -71,7 +71,9 @@ public struct Packager: Sendable {
                     renditions.append(.init(kind: .video, playlist: relative, method: .encoded, sourceTrack: video.id))
                     advance()
                 }
-            } else if Self.copyableVideo.contains(video.codec) {
+            } else if Self.copyableVideo.contains(video.codec), video.displayRotation == 0 {
+                // (Phone video with a display matrix is encoded upright instead: players of
+                // fMP4 HLS need not honour the matrix.)
                 _ = try await pool.run { flag in
                     try HLSSegmenter.copy(source: source, streamIndex: video.id, directory: path("video"),
                                           segmentDuration: segmentDuration, flag: flag)

@@ -153,6 +153,23 @@ import Testing
         #expect((audio["streams"] as? [[String: Any]])?.first?["codec_name"] as? String == "aac")
     }
 
+    @Test func phoneVideoIsPackagedUpright() async throws {
+        let source = try await MediaFixtures.shared.rotatedPhone()
+        let out = MediaFixtures.shared.scratch("package-phone")
+        var options = PackagingOptions()
+        options.segmentDuration = 1
+        options.makesImagePlaylist = false
+        options.makesIFramePlaylist = false
+        let result = try await Packager(asset: Asset(path: source), options: options).package(to: out)
+        #expect(result.renditions.first { $0.kind == .video }?.method == .encoded)
+        let variant = try #require(result.multivariant.variants.first)
+        #expect(variant.attributes.resolution == Resolution(width: 180, height: 320))
+        let stream = (out as NSString).appendingPathComponent(variant.uri)
+        let (image, _) = try await ImageGenerator(asset: Asset(path: stream)).image(at: MediaTime(seconds: 1))
+        #expect(image.size == PixelSize(width: 180, height: 320))
+        #expect(ReferenceFrame.difference(image, try ReferenceFrame.rgb(source, at: 1, size: image.size)) < 8)
+    }
+
     @Test func surroundStaysSurroundWhenTranscoded() async throws {
         // FLAC 5.1 is not HLS-ready; the AAC it becomes keeps six channels (and a 7.1 source
         // keeps eight) instead of being folded down to stereo.
