@@ -20,12 +20,11 @@ enum ThumbnailTiles {
         var generator = ImageGenerator(asset: asset)
         generator.maximumSize = PixelSize(width: options.thumbnailWidth, height: 0)
         generator.setTolerance(MediaTime(seconds: interval / 2, preferredTimescale: 1000))
-        var images: [VideoImage] = []
-        for await result in generator.images(for: times) {
-            guard let image = try? result.image else { continue }
-            images.append(image)
-        }
-        guard let first = images.first else { return nil }
+        // In request order; a picture that fails stays a black tile, so every later tile
+        // still sits at its own time.
+        var images: [VideoImage?] = []
+        for await result in generator.images(for: times) { images.append(try? result.image) }
+        guard let first = images.lazy.compactMap({ $0 }).first else { return nil }
         // Pictures that came out another size (a stream change) are fitted to the first's.
         let tile = first.size
         let perSheet = options.tileColumns * options.tileRows
@@ -41,6 +40,7 @@ enum ThumbnailTiles {
             var pixels = [UInt8](repeating: 0, count: tile.width * options.tileColumns * tile.height * options.tileRows * 3)
             let sheetWidth = tile.width * options.tileColumns
             for (index, image) in chunk.enumerated() {
+                guard let image else { continue }
                 let column = index % options.tileColumns, row = index / options.tileColumns
                 for y in 0..<min(tile.height, image.height) {
                     let source = y * image.width * 3
