@@ -94,4 +94,38 @@ struct IngestTests {
         #expect(abs((ready.duration ?? 0) - 2) < 0.2)
         #expect(FileManager.default.fileExists(atPath: temp.library.location.bundleDirectory(for: imported.id).appendingPathComponent("master.m3u8").path))
     }
+
+    @Test func aDownloadedBundleGetsItsTitlePosterAndTrickPlay() async throws {
+        let temp = try TemporaryLibrary()
+        defer { temp.cleanUp() }
+        let clip = try await temp.makeClip(seconds: 2)
+        let first = try await temp.library.add(paths: [clip.path])[0]
+        await temp.library.worker.drain()
+        // A bundle as `marquee download` leaves it: playlists and media, metadata.json, no thumbnails.
+        let download = temp.root.appendingPathComponent("flight")
+        try FileManager.default.copyItem(at: temp.library.location.bundleDirectory(for: first.id), to: download)
+        for name in ["poster.jpg", "trickplay.jpg", "trickplay.json"] { try FileManager.default.removeItem(at: download.appendingPathComponent(name)) }
+        try Data(#"{"title": "Flight Copy", "artwork": null}"#.utf8).write(to: download.appendingPathComponent("metadata.json"))
+        let imported = try await temp.library.add(paths: [download.path])[0]
+        await temp.library.worker.drain()
+        let ready = try #require(try await temp.library.store.asset(id: imported.id))
+        #expect(ready.status == .ready && ready.title == "Flight Copy")
+        let bundle = temp.library.location.bundleDirectory(for: imported.id)
+        let poster = try Data(contentsOf: bundle.appendingPathComponent("poster.jpg"))
+        #expect(poster.starts(with: [0xFF, 0xD8, 0xFF]))
+        #expect(temp.library.posterPath(for: ready) == "/media/\(imported.id)/poster.jpg")
+        let sheet = try JSONDecoder().decode(TrickPlayImages.self, from: Data(contentsOf: bundle.appendingPathComponent("trickplay.json")))
+        #expect(sheet.count >= 1 && Double(sheet.count) * sheet.interval >= 2 - sheet.interval)
+        #expect(FileManager.default.fileExists(atPath: bundle.appendingPathComponent(sheet.image).path))
+
+        // Artwork the download brought is the poster, as it is.
+        let withArtwork = temp.root.appendingPathComponent("with-artwork")
+        try FileManager.default.copyItem(at: download, to: withArtwork)
+        let art = Data([0xFF, 0xD8, 0xFF, 0xE0] + Array("artwork".utf8))
+        try art.write(to: withArtwork.appendingPathComponent("artwork.jpg"))
+        try Data(#"{"title": "With Art", "artwork": "artwork.jpg"}"#.utf8).write(to: withArtwork.appendingPathComponent("metadata.json"))
+        let second = try await temp.library.add(paths: [withArtwork.path])[0]
+        await temp.library.worker.drain()
+        #expect(try Data(contentsOf: temp.library.location.bundleDirectory(for: second.id).appendingPathComponent("poster.jpg")) == art)
+    }
 }

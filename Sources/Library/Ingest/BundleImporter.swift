@@ -2,12 +2,16 @@ import Foundation
 import HLS
 
 /// Copies an HLS bundle (a folder with a multivariant playlist, such as an offline download)
-/// into the library, naming its entry playlist `master.m3u8`.
+/// into the library, naming its entry playlist `master.m3u8`, and reads the title and
+/// artwork a `marquee download` recorded in its `metadata.json`.
 struct BundleImporter: Sendable {
     struct Imported: Sendable {
         var duration: Double?
         var width: Int?
         var height: Int?
+        /// From a Marquee download's `metadata.json`: its title and artwork file.
+        var title: String?
+        var artwork: String?
     }
 
     func importBundle(at source: URL, into bundle: URL) throws -> Imported {
@@ -24,6 +28,11 @@ struct BundleImporter: Sendable {
         let text = try String(contentsOf: master, encoding: .utf8)
         let variants = PlaylistParser.parse(text).playlist?.multivariant?.variants ?? []
         var imported = Imported()
+        if let data = try? Data(contentsOf: bundle.appendingPathComponent("metadata.json")),
+           let metadata = try? JSONSerialization.jsonObject(with: data) as? [String: Any] {
+            imported.title = (metadata["title"] as? String).flatMap { $0.isEmpty ? nil : $0 }
+            imported.artwork = (metadata["artwork"] as? String).flatMap { $0.contains("/") ? nil : $0 }
+        }
         if let best = variants.max(by: { ($0.attributes.resolution?.height ?? 0) < ($1.attributes.resolution?.height ?? 0) }) {
             imported.width = best.attributes.resolution?.width
             imported.height = best.attributes.resolution?.height

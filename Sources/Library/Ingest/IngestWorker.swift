@@ -83,6 +83,12 @@ public actor IngestWorker {
                 asset.duration = imported.duration
                 asset.width = imported.width
                 asset.height = imported.height
+                if let title = imported.title { asset.title = title }
+                if let duration = imported.duration, duration > 0 {
+                    job.message = "Making thumbnails"
+                    try await store.save(job)
+                    _ = try await packager.decorate(bundle: bundle, duration: duration, artwork: imported.artwork)
+                }
             } else {
                 try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true)
                 job.message = "Probing"

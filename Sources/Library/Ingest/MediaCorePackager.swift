@@ -130,6 +130,27 @@ public struct MediaCorePackager: MediaPackager {
         return text
     }
 
+    public func decorate(bundle: URL, duration: Double, artwork: String?) async throws -> PackagedBundle {
+        let master = bundle.appendingPathComponent("master.m3u8")
+        let asset = MediaCore.Asset(path: master.path)
+        var poster: String?
+        if let artwork, artwork != "poster.jpg", FileManager.default.fileExists(atPath: bundle.appendingPathComponent(artwork).path) {
+            try await BlockingIO.run {
+                try? FileManager.default.removeItem(at: bundle.appendingPathComponent("poster.jpg"))
+                try FileManager.default.copyItem(at: bundle.appendingPathComponent(artwork), to: bundle.appendingPathComponent("poster.jpg"))
+            }
+            poster = "poster.jpg"
+        } else {
+            poster = try await Self.writePoster(of: asset, duration: duration, into: bundle)
+        }
+        var trickPlay: String?
+        let tracks = try await Self.media("Reading", master) { try await asset.load(.tracks) }
+        if let video = tracks.first(where: { $0.mediaType == .video && !$0.isAttachedPicture }), let display = video.presentationSize {
+            trickPlay = try await TrickPlaySheet.write(of: asset, duration: duration, display: display, into: bundle)
+        }
+        return PackagedBundle(multivariantPlaylist: "master.m3u8", poster: poster, trickPlay: trickPlay)
+    }
+
     /// A frame a third of the way in, at most 1280 pixels wide, as `poster.jpg`; `nil` when no
     /// frame there decodes (the bundle still plays).
     static func writePoster(of asset: MediaCore.Asset, duration: Double, into bundle: URL) async throws -> String? {

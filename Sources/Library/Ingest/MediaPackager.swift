@@ -14,6 +14,11 @@ public protocol MediaPackager: Sendable {
         _ source: URL, probe: MediaProbe, into bundle: URL,
         progress: @escaping @Sendable (Double) async -> Void
     ) async throws -> PackagedBundle
+
+    /// Adds a poster frame and trick-play images to a bundle that arrived already packaged
+    /// (an offline download), reading its `master.m3u8`; `artwork` names an image already in
+    /// the bundle to use as the poster instead of a frame.
+    func decorate(bundle: URL, duration: Double, artwork: String?) async throws -> PackagedBundle
 }
 
 /// What a probe found in a media file.
