@@ -16,6 +16,8 @@ final class AudioEncoder {
     private var samplesWritten: Int64 = 0
     private var samplesEncoded: Int64 = 0
     private var layout = AVChannelLayout()
+    /// Called as samples are queued, with the output position in seconds.
+    var onPosition: ((Double) -> Void)?
 
     /// `channels` is clamped to 1…8 and rounded down to a layout the AAC encoder takes.
     init(output: OutputFile, channels requested: Int = 2, flag: CancellationFlag) throws {
@@ -122,6 +124,7 @@ final class AudioEncoder {
                 av_audio_fifo_write(fifo, &planes, take)
                 produced += Int64(take)
                 samplesWritten += Int64(take)
+                onPosition?(Double(samplesWritten) / Double(rate))
                 try drain(final: false)
             }
         }

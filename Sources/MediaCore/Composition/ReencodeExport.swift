@@ -57,6 +57,8 @@ final class VideoEncoder {
     /// The scaled picture before it is turned upright (rotated sources only).
     private var scratch: UnsafeMutablePointer<AVFrame>?
     private var lastPTS: Int64 = Int64.min
+    /// Called with each encoded picture's time on the output timeline, in seconds.
+    var onPosition: ((Double) -> Void)?
 
     init(output: OutputFile, size: PixelSize, frameDuration: MediaTime, flag: CancellationFlag) throws {
         self.output = output
@@ -221,6 +223,7 @@ final class VideoEncoder {
     private func encode(pts: Int64) throws {
         guard pts > lastPTS else { return }
         lastPTS = pts
+        onPosition?(Double(pts) * av_q2d(ReencodeExport.videoTimeBase))
         frame!.pointee.pts = pts
         try send(frame)
     }

@@ -21,7 +21,7 @@ enum HLSSegmenter {
     /// Copies stream `index` of `source` into `directory/stream.m3u8`. With `keyframesOnly`
     /// every keyframe becomes its own segment (an I-frame rendition).
     static func copy(source: AssetSource, streamIndex index: Int, directory: String, segmentDuration: Double,
-                     keyframesOnly: Bool = false, flag: CancellationFlag) throws -> String {
+                     keyframesOnly: Bool = false, flag: CancellationFlag, progress: (Double) -> Void = { _ in }) throws -> String {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let playlist = (directory as NSString).appendingPathComponent("stream.m3u8")
         let input = try FormatInput(source: source, flag: flag)
@@ -44,6 +44,10 @@ enum HLSSegmenter {
         let formatStart = input.formatContext.pointee.start_time
         let start = formatStart == LibAV.noPTS ? 0
             : av_rescale_q(formatStart, AVRational(num: 1, den: cff_time_base()), stream.pointee.time_base)
+        let formatDuration = input.formatContext.pointee.duration
+        let total = stream.pointee.duration != LibAV.noPTS ? stream.pointee.duration
+            : formatDuration != LibAV.noPTS ? av_rescale_q(formatDuration, AVRational(num: 1, den: cff_time_base()), stream.pointee.time_base) : 0
+        var furthest = Int64.min
         var lastKeyframePTS: Int64?
         var pendingKeyframe: UnsafeMutablePointer<AVPacket>? = nil
         defer { av_packet_free(&pendingKeyframe) }
@@ -59,6 +63,11 @@ enum HLSSegmenter {
             if packet!.pointee.pts != LibAV.noPTS { packet!.pointee.pts -= start }
             if packet!.pointee.dts != LibAV.noPTS { packet!.pointee.dts -= start }
             packet!.pointee.pos = -1
+            // Decode order (B-frames) is not presentation order: report the furthest point so far.
+            if total > 0, packet!.pointee.pts != LibAV.noPTS, packet!.pointee.pts > furthest {
+                furthest = packet!.pointee.pts
+                progress(min(1, max(0, Double(furthest) / Double(total))))
+            }
             if keyframesOnly {
                 guard packet!.pointee.flags & AV_PKT_FLAG_KEY != 0 else { continue }
                 // Each keyframe lasts until the next one, so segment durations are the gaps.
@@ -75,7 +84,6 @@ enum HLSSegmenter {
             try output.write(packet!, stream: 0, timeBase: stream.pointee.time_base)
         }
         if let held = pendingKeyframe, held.pointee.size > 0 {
-            let formatDuration = input.formatContext.pointee.duration
             let end = stream.pointee.duration != LibAV.noPTS ? stream.pointee.duration
                 : formatDuration != LibAV.noPTS
                     ? av_rescale_q(formatDuration, AVRational(num: 1, den: cff_time_base()), stream.pointee.time_base)
@@ -89,11 +97,12 @@ enum HLSSegmenter {
 
     /// Encodes the video track (H.264 at `size`) into `directory/stream.m3u8`.
     static func encodeVideo(asset: Asset, track: AssetTrack, duration: MediaTime, size: PixelSize, frameDuration: MediaTime, directory: String,
-                            segmentDuration: Double, flag: CancellationFlag) throws -> String {
+                            segmentDuration: Double, flag: CancellationFlag, progress: @escaping (Double) -> Void = { _ in }) throws -> String {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let playlist = (directory as NSString).appendingPathComponent("stream.m3u8")
         let output = try OutputFile(path: playlist, format: "hls", flag: flag)
         let encoder = try VideoEncoder(output: output, size: size, frameDuration: frameDuration, flag: flag)
+        encoder.onPosition = { progress(min(1, $0 / max(duration.seconds, 0.001))) }
         try output.writeHeader(options: options(directory: directory, segmentDuration: segmentDuration))
         try encoder.append(wholeTrack(asset, track, duration))
         try encoder.finish()
@@ -104,11 +113,12 @@ enum HLSSegmenter {
     /// Encodes an audio track as AAC into `directory/stream.m3u8`, keeping its channels
     /// (surround stays surround, up to 7.1).
     static func encodeAudio(asset: Asset, track: AssetTrack, duration: MediaTime, directory: String, segmentDuration: Double,
-                            flag: CancellationFlag) throws -> String {
+                            flag: CancellationFlag, progress: @escaping (Double) -> Void = { _ in }) throws -> String {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let playlist = (directory as NSString).appendingPathComponent("stream.m3u8")
         let output = try OutputFile(path: playlist, format: "hls", flag: flag)
         let encoder = try AudioEncoder(output: output, channels: track.channelCount ?? 2, flag: flag)
+        encoder.onPosition = { progress(min(1, $0 / max(duration.seconds, 0.001))) }
         try output.writeHeader(options: options(directory: directory, segmentDuration: segmentDuration))
         try encoder.append(wholeTrack(asset, track, duration))
         try encoder.finish()

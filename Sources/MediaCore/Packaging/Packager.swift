@@ -48,6 +48,11 @@ public struct Packager: Sendable {
         steps = max(steps, 1)
         var done = 0.0
         func advance() { done += 1; progress(min(0.99, done / steps)) }
+        /// Progress within the current step (0…1 of it), for the work on pool threads.
+        func within() -> @Sendable (Double) -> Void {
+            let base = done, total = steps
+            return { fraction in progress(min(0.99, (base + fraction) / total)) }
+        }
 
         // Video variants.
         struct VideoOutput { var relative: String; var size: PixelSize; var frameRate: Double? }
@@ -63,9 +68,11 @@ public struct Packager: Sendable {
                     let width = max(2, Int((Double(display.width) * Double(height) / Double(display.height)).rounded()) & ~1)
                     let size = PixelSize(width: width, height: height & ~1)
                     let relative = "video-\(size.height)/stream.m3u8"
+                    let report = within()
                     _ = try await pool.run { flag in
                         try HLSSegmenter.encodeVideo(asset: asset, track: video, duration: duration, size: size, frameDuration: frameDuration,
-                                                     directory: path("video-\(size.height)"), segmentDuration: segmentDuration, flag: flag)
+                                                     directory: path("video-\(size.height)"), segmentDuration: segmentDuration, flag: flag,
+                                                     progress: report)
                     }
                     videoOutputs.append(VideoOutput(relative: relative, size: size, frameRate: frameRate))
                     renditions.append(.init(kind: .video, playlist: relative, method: .encoded, sourceTrack: video.id))
@@ -74,18 +81,20 @@ public struct Packager: Sendable {
             } else if Self.copyableVideo.contains(video.codec), video.displayRotation == 0 {
                 // (Phone video with a display matrix is encoded upright instead: players of
                 // fMP4 HLS need not honour the matrix.)
+                let report = within()
                 _ = try await pool.run { flag in
                     try HLSSegmenter.copy(source: source, streamIndex: video.id, directory: path("video"),
-                                          segmentDuration: segmentDuration, flag: flag)
+                                          segmentDuration: segmentDuration, flag: flag, progress: report)
                 }
                 videoOutputs.append(VideoOutput(relative: "video/stream.m3u8", size: display, frameRate: frameRate))
                 renditions.append(.init(kind: .video, playlist: "video/stream.m3u8", method: .copied, sourceTrack: video.id))
                 advance()
             } else {
                 let size = PixelSize(width: display.width & ~1, height: display.height & ~1)
+                let report = within()
                 _ = try await pool.run { flag in
                     try HLSSegmenter.encodeVideo(asset: asset, track: video, duration: duration, size: size, frameDuration: frameDuration,
-                                                 directory: path("video"), segmentDuration: segmentDuration, flag: flag)
+                                                 directory: path("video"), segmentDuration: segmentDuration, flag: flag, progress: report)
                 }
                 videoOutputs.append(VideoOutput(relative: "video/stream.m3u8", size: size, frameRate: frameRate))
                 renditions.append(.init(kind: .video, playlist: "video/stream.m3u8", method: .encoded, sourceTrack: video.id))
@@ -98,12 +107,13 @@ public struct Packager: Sendable {
         for (index, audio) in audios.enumerated() {
             let folder = "audio-\(index + 1)"
             let copy = options.copyableAudioCodecs.contains(audio.codec)
+            let report = within()
             _ = try await pool.run { flag in
                 copy
                     ? try HLSSegmenter.copy(source: source, streamIndex: audio.id, directory: path(folder),
-                                            segmentDuration: segmentDuration, flag: flag)
+                                            segmentDuration: segmentDuration, flag: flag, progress: report)
                     : try HLSSegmenter.encodeAudio(asset: asset, track: audio, duration: duration, directory: path(folder),
-                                                   segmentDuration: segmentDuration, flag: flag)
+                                                   segmentDuration: segmentDuration, flag: flag, progress: report)
             }
             audioRelatives.append("\(folder)/stream.m3u8")
             renditions.append(.init(kind: .audio, playlist: "\(folder)/stream.m3u8", method: copy ? .copied : .encoded, sourceTrack: audio.id))
@@ -134,9 +144,11 @@ public struct Packager: Sendable {
         var iFrameRelative: String?
         if options.makesIFramePlaylist, let top = videoOutputs.first {
             let variantPlaylist = path(top.relative)
+            let report = within()
             _ = try await pool.run { flag in
                 try HLSSegmenter.copy(source: .url(URL(fileURLWithPath: variantPlaylist)), streamIndex: 0,
-                                      directory: path("iframes"), segmentDuration: segmentDuration, keyframesOnly: true, flag: flag)
+                                      directory: path("iframes"), segmentDuration: segmentDuration, keyframesOnly: true, flag: flag,
+                                      progress: report)
             }
             let text = try String(contentsOfFile: path("iframes/stream.m3u8"), encoding: .utf8)
             guard var playlist = PlaylistParser.parse(text, options: .strict).playlist?.media else {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import HLS
 import Testing
 @testable import MediaCore
@@ -151,6 +152,25 @@ import Testing
         #expect(codec == "h264" && width == 256 && height == 144)
         let audio = try FFmpegTool.probe((out as NSString).appendingPathComponent("audio-1/stream.m3u8"), ["-show_streams"])
         #expect((audio["streams"] as? [[String: Any]])?.first?["codec_name"] as? String == "aac")
+    }
+
+    @Test func progressMovesWithinEachStepNotOnlyBetweenThem() async throws {
+        let source = MediaFixtures.shared.scratch("progress-source.mkv")
+        try await FFmpegTool.ffmpegOffPool([
+            "-f", "lavfi", "-i", "testsrc2=s=320x180:r=25:d=8", "-f", "lavfi", "-i", "sine=frequency=300:duration=8",
+            "-c:v", "mpeg4", "-c:a", "libmp3lame", source])
+        var options = PackagingOptions()
+        options.segmentDuration = 1
+        options.makesImagePlaylist = false
+        let reported = Mutex<[Double]>([])
+        _ = try await Packager(asset: Asset(path: source), options: options).package(to: MediaFixtures.shared.scratch("package-progress")) {
+            value in reported.withLock { $0.append(value) }
+        }
+        let values = reported.withLock { $0 }
+        // Steps: video encode, I-frames, image playlist (off but counted), audio encode — quarters.
+        let betweenSteps = values.filter { abs($0 * 4 - ($0 * 4).rounded()) > 0.01 }
+        #expect(betweenSteps.count >= 20, "\(values.count) values, \(betweenSteps.count) inside steps")
+        #expect(values == values.sorted() && values.last == 1)
     }
 
     @Test func phoneVideoIsPackagedUpright() async throws {
