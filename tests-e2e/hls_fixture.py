@@ -117,6 +117,9 @@ def make_stream(root: pathlib.Path) -> pathlib.Path:
         'X-ASSET-LIST="../ads.json"\n#EXT-X-ENDLIST')
     (root / "v360" / "with-ads.m3u8").write_text(clip)
     (root / "v360" / "with-bad-list.m3u8").write_text(clip.replace("../ads.json", "../subs-en/en.vtt"))
+    # A "key" far larger than any AES key: a download must stop at its size limit.
+    (root / "keys" / "huge.bin").write_bytes(bytes(200_000))
+    (root / "v540aes" / "huge-key.m3u8").write_text((root / "v540aes" / "index.m3u8").read_text().replace("../keys/k1.bin", "../keys/huge.bin"))
     # Playlists a downloader must refuse.
     (root / "live.m3u8").write_text("#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2,\nv360/seg000.m4s\n")
     (root / "fairplay.m3u8").write_text('#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-PLAYLIST-TYPE:VOD\n'

@@ -225,6 +225,16 @@ def test_missing_segment_fails_naming_the_url(server, tmp_path):
     assert f"{base}/v360/seg001.m4s: HTTP 404" in r.stderr
 
 
+def test_oversized_responses_stop_at_their_limit(server, tmp_path):
+    base, faults = server
+    out = tmp_path / "huge"
+    r, _ = download(f"{base}/v540aes/huge-key.m3u8", "--output", str(out))
+    assert r.returncode != 0
+    assert f"{base}/keys/huge.bin" in r.stderr and "over the limit of 65536" in r.stderr
+    assert len(faults.requests(r"^/keys/huge.bin")) == 1  # a limit is not retried
+    assert not any(p.suffix == ".ts" for p in out.rglob("*"))
+
+
 def test_live_and_drm_playlists_are_refused_before_writing(server, tmp_path):
     base, _ = server
     for name, message in [("live.m3u8", "live playlist"), ("fairplay.m3u8", "SAMPLE-AES")]:

@@ -178,7 +178,7 @@ public final class AssetDownloadTask: Sendable {
         // 3. Keys for what is left, fetched once each.
         var keys: [URL: Data] = [:]
         for keyURL in Set(pending.compactMap { $0.decryption?.keyURL }) {
-            keys[keyURL] = try await fetcher.fetch(keyURL).data
+            keys[keyURL] = try await fetcher.fetch(keyURL, maximumBytes: HTTPFetcher.Limit.key).data
         }
         let keyTable = keys
 
@@ -190,7 +190,7 @@ public final class AssetDownloadTask: Sendable {
                 group.addTask { [self] in
                     await gate.waitWhilePaused()
                     try Task.checkCancellation()
-                    var (data, _) = try await fetcher.fetch(job.url, offset: job.offset, length: job.length)
+                    var (data, _) = try await fetcher.fetch(job.url, offset: job.offset, length: job.length, maximumBytes: HTTPFetcher.Limit.mediaFile)
                     if let d = job.decryption {
                         guard let key = keyTable[d.keyURL] else { throw DownloadError.badKey(url: d.keyURL, reason: "key was not fetched") }
                         data = try SegmentDecryptor.decrypt(data, key: key, iv: d.iv, url: job.url)
@@ -208,7 +208,7 @@ public final class AssetDownloadTask: Sendable {
         await tracker.phase(.finishing)
         var artworkName: String?
         if let artwork = metadata.artworkURL {
-            let data = try await fetcher.fetch(artwork).data
+            let data = try await fetcher.fetch(artwork, maximumBytes: HTTPFetcher.Limit.artwork).data
             artworkName = "artwork" + MediaLayout.fileExtension(artwork.path, fallback: ".jpg")
             try await BlockingFileIO.writeAtomically(data, to: output.appendingPathComponent(artworkName!))
         }

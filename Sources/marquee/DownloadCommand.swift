@@ -129,7 +129,7 @@ struct DownloadCommand: AsyncParsableCommand {
         }
         let fetcher = HTTPFetcher(concurrency: concurrency, onRetry: { reporter.retry($0) })
         do {
-            let (data, finalURL) = try await fetcher.fetch(source)
+            let (data, finalURL) = try await fetcher.fetch(source, maximumBytes: HTTPFetcher.Limit.playlist)
             let parsed = PlaylistParser.parse(data, options: ParseOptions(url: finalURL))
             guard let playlist = parsed.playlist, parsed.errors.isEmpty else {
                 throw DownloadError.playlist(url: finalURL, errors: parsed.errors)

@@ -18,13 +18,11 @@ struct PlaylistSource {
         var description: String
     }
 
-    static let maximumPlaylistSize = 64 << 20
-
     static func load(_ location: String, timeout: TimeAmount = .seconds(20)) async throws -> Loaded {
         if let url = URL(string: location), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" {
             let fetcher = HTTPFetcher(concurrency: 1, policy: RetryPolicy(maximumAttempts: 2), timeout: timeout)
             do {
-                let (data, finalURL) = try await fetcher.fetch(url, maximumBytes: maximumPlaylistSize)
+                let (data, finalURL) = try await fetcher.fetch(url, maximumBytes: HTTPFetcher.Limit.playlist)
                 try await fetcher.shutdown()
                 return Loaded(data: data, url: finalURL)
             } catch let error as DownloadError {

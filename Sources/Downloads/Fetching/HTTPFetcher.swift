@@ -39,6 +39,16 @@ public final class HTTPFetcher: Sendable {
         if ownsClient { try await client.shutdown() }
     }
 
+    /// Largest bodies a download accepts, so a hostile or broken server cannot exhaust
+    /// memory: playlists, interstitial asset lists, keys, artwork and media files.
+    public enum Limit {
+        public static let playlist = 64 << 20
+        public static let assetList = 16 << 20
+        public static let key = 64 << 10
+        public static let artwork = 32 << 20
+        public static let mediaFile = 1 << 30
+    }
+
     /// The bytes of `url` (all of it, or `length` bytes from `offset`) and the final URL
     /// after redirects. A body larger than `maximumBytes` is an error, not retried.
     public func fetch(_ url: URL, offset: UInt64? = nil, length: UInt64? = nil,

@@ -7,7 +7,7 @@ extension HTTPFetcher {
     /// redirects), against which its URIs resolve. Anything but an error-free media playlist
     /// is a `DownloadError.playlist` naming that URL.
     func mediaPlaylist(at url: URL, importedVariables: [String: String]) async throws -> (playlist: MediaPlaylist, url: URL) {
-        let (data, finalURL) = try await fetch(url)
+        let (data, finalURL) = try await fetch(url, maximumBytes: Limit.playlist)
         let result = PlaylistParser.parse(data, options: ParseOptions(url: finalURL, importedVariables: importedVariables))
         guard let media = result.playlist?.media, result.errors.isEmpty else {
             throw DownloadError.playlist(url: finalURL, errors: result.errors.isEmpty

@@ -57,7 +57,7 @@ enum InterstitialAssets {
         // Lists first: the assets they name join the others, so each is fetched once.
         var documents: [(url: URL, object: [String: Any], assets: [URL])] = []
         for url in listURLs {
-            let (data, finalURL) = try await fetcher.fetch(url)
+            let (data, finalURL) = try await fetcher.fetch(url, maximumBytes: HTTPFetcher.Limit.assetList)
             let (object, assets) = try parseList(data, url: finalURL)
             for a in assets where !assetURLs.contains(a) { assetURLs.append(a) }
             documents.append((url, object, assets))
@@ -98,7 +98,7 @@ enum InterstitialAssets {
     }
 
     private static func prepareAsset(_ url: URL, folder: String, fetcher: HTTPFetcher) async throws -> Asset {
-        let (data, finalURL) = try await fetcher.fetch(url)
+        let (data, finalURL) = try await fetcher.fetch(url, maximumBytes: HTTPFetcher.Limit.playlist)
         let parsed = PlaylistParser.parse(data, options: ParseOptions(url: finalURL))
         guard let playlist = parsed.playlist, parsed.errors.isEmpty else {
             throw DownloadError.playlist(url: finalURL, errors: parsed.errors)
