@@ -1,8 +1,9 @@
 import CFFmpeg
 
-/// Encodes a composition's audio track as AAC at 48 kHz — stereo by default, or up to 7.1
-/// when asked (the packager keeps a surround track surround): decodes each segment,
-/// resamples and remixes, trims to the segment's exact sample count and pads with silence.
+/// Encodes a composition's audio as AAC at 48 kHz — stereo by default, or up to 7.1 when
+/// asked (the packager keeps a surround track surround). Every audio track is read on the
+/// timeline by an `AudioTrackReader` and the tracks are mixed, like an export session mixing
+/// a composition's audio tracks.
 final class AudioEncoder {
     let output: OutputFile
     let flag: CancellationFlag
@@ -14,6 +15,7 @@ final class AudioEncoder {
     private var frame: UnsafeMutablePointer<AVFrame>?
     private var packet: UnsafeMutablePointer<AVPacket>?
     private var samplesWritten: Int64 = 0
+    private var readers: [AudioTrackReader] = []
     private var samplesEncoded: Int64 = 0
     private var layout = AVChannelLayout()
     /// Called as samples are queued, with the output position in seconds.
@@ -73,76 +75,40 @@ final class AudioEncoder {
         av_channel_layout_uninit(&layout)
     }
 
-    func append(_ segment: CompositionTrackSegment) throws {
-        let rate = Int64(ReencodeExport.sampleRate)
-        let wanted = LibAV.timestamp(segment.targetRange.duration, AVRational(num: 1, den: Int32(rate)))
-        let targetStart = LibAV.timestamp(segment.targetRange.start, AVRational(num: 1, den: Int32(rate)))
-        // Keep the output in step with the composition's timeline.
-        if targetStart > samplesWritten { try silence(targetStart - samplesWritten) }
-        var produced: Int64 = 0
-        if let asset = segment.asset, let track = segment.sourceTrack {
-            let input = try FormatInput(source: asset.source, flag: flag)
-            let reader = try FrameReader(input: input, streamIndex: track.id, threads: 1)
-            let decoder = reader.codecContext!
-            var resampler: OpaquePointer? = nil
-            var status = swr_alloc_set_opts2(&resampler, &layout, AV_SAMPLE_FMT_FLTP, ReencodeExport.sampleRate,
-                                             &decoder.pointee.ch_layout, decoder.pointee.sample_fmt,
-                                             decoder.pointee.sample_rate, 0, nil)
-            if status >= 0 { status = swr_init(resampler) }
-            defer { swr_free(&resampler) }
-            if status < 0 { throw LibAV.error(.export, input.name, "cannot resample audio", status) }
-            let base = reader.timeBase
-            let start = LibAV.timestamp(segment.sourceRange.start, base)
-            try reader.seek(to: start)
-            var decoded = av_frame_alloc()
-            defer { av_frame_free(&decoded) }
-            var buffer = [UnsafeMutablePointer<UInt8>?](repeating: nil, count: channels)
-            var capacity: Int32 = 0
-            defer { if buffer[0] != nil { av_freep(&buffer[0]) } }
-            while produced < wanted, try reader.decodeNext(into: decoded!) {
-                defer { av_frame_unref(decoded) }
-                let pts = FrameReader.timestamp(of: decoded!)
-                let frameStart = av_rescale_q(pts, base, AVRational(num: 1, den: Int32(rate)))
-                let segmentStart = av_rescale_q(start, base, AVRational(num: 1, den: Int32(rate)))
-                let outCount = swr_get_out_samples(resampler, decoded!.pointee.nb_samples)
-                if outCount > capacity {
-                    if buffer[0] != nil { av_freep(&buffer[0]) }
-                    av_samples_alloc(&buffer, nil, Int32(channels), outCount, AV_SAMPLE_FMT_FLTP, 0)
-                    capacity = outCount
-                }
-                let converted = withUnsafeMutablePointer(to: &decoded!.pointee.data) { data in
-                    data.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: 8) { data in
-                        swr_convert(resampler, &buffer, outCount, data, decoded!.pointee.nb_samples)
-                    }
-                }
-                guard converted > 0 else { continue }
-                // Drop what lies before the cut; keep at most what the segment still needs.
-                let skip = Int32(max(0, min(Int64(converted), segmentStart - frameStart)))
-                let take = Int32(min(Int64(converted - skip), wanted - produced))
-                guard take > 0 else { continue }
-                var planes: [UnsafeMutableRawPointer?] = buffer.map { UnsafeMutableRawPointer($0! + Int(skip) * 4) }
-                av_audio_fifo_write(fifo, &planes, take)
-                produced += Int64(take)
-                samplesWritten += Int64(take)
-                onPosition?(Double(samplesWritten) / Double(rate))
-                try drain(final: false)
-            }
-        }
-        if produced < wanted { try silence(wanted - produced) }
+    /// The audio tracks to encode, mixed: each a composition track's segments.
+    func mix(_ tracks: [[CompositionTrackSegment]]) {
+        readers = tracks.map { AudioTrackReader(segments: $0, layout: layout, flag: flag) }
     }
 
-    private func silence(_ count: Int64) throws {
-        var remaining = count
-        let chunk: Int64 = 4096
-        var zeros = [Float](repeating: 0, count: Int(chunk))
-        while remaining > 0 {
-            let n = Int32(min(chunk, remaining))
-            zeros.withUnsafeMutableBytes { raw in
-                var planes = [UnsafeMutableRawPointer?](repeating: raw.baseAddress, count: channels)
-                _ = av_audio_fifo_write(fifo, &planes, n)
+    /// Encodes the mix up to `time` on the composition's timeline (silence where no track
+    /// has sound), summing the tracks and keeping the sum within full scale.
+    func advance(to time: MediaTime) throws {
+        let target = LibAV.timestamp(time, AVRational(num: 1, den: ReencodeExport.sampleRate))
+        let chunk = 1024
+        let mixed = (0..<channels).map { _ in UnsafeMutablePointer<Float>.allocate(capacity: chunk) }
+        let scratch = (0..<channels).map { _ in UnsafeMutablePointer<Float>.allocate(capacity: chunk) }
+        defer { (mixed + scratch).forEach { $0.deallocate() } }
+        while samplesWritten < target {
+            try flag.check()
+            let count = Int(min(Int64(chunk), target - samplesWritten))
+            for plane in mixed { plane.update(repeating: 0, count: count) }
+            for reader in readers {
+                try reader.read(Int32(count), into: scratch)
+                for c in 0..<channels {
+                    for i in 0..<count { mixed[c][i] += scratch[c][i] }
+                }
             }
-            remaining -= Int64(n)
-            samplesWritten += Int64(n)
+            if readers.count > 1 {
+                for plane in mixed {
+                    for i in 0..<count { plane[i] = Swift.min(1, Swift.max(-1, plane[i])) }
+                }
+            }
+            var raw: [UnsafeMutableRawPointer?] = mixed.map { UnsafeMutableRawPointer($0) }
+            if av_audio_fifo_write(fifo, &raw, Int32(count)) < Int32(count) {
+                throw MediaError(.export, url: output.path, message: "out of memory")
+            }
+            samplesWritten += Int64(count)
+            onPosition?(Double(samplesWritten) / Double(ReencodeExport.sampleRate))
             try drain(final: false)
         }
     }

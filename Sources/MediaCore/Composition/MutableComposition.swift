@@ -3,8 +3,10 @@
 ///
 /// The composition is a value: its tracks and segments can be inspected synchronously at any
 /// time. Only inserting media from an asset is asynchronous, because the asset's tracks may
-/// have to be loaded first. Each video and audio track of an inserted asset goes into the
-/// composition track of the same media type (one video, one audio track by default).
+/// have to be loaded first. `insertTimeRange(_:of:at:)` puts an asset's first video and first
+/// audio track into the composition's first track of each type; `addMutableTrack` and
+/// `insertTimeRange(_:of:in:at:intoTrack:)` build further tracks, which export mixes (audio)
+/// or layers (video, earlier tracks on top).
 public struct MutableComposition: Sendable {
     public private(set) var tracks: [CompositionTrack] = []
 
@@ -47,6 +49,49 @@ public struct MutableComposition: Sendable {
                 }
             }
         }
+    }
+
+    /// Adds an empty track of `mediaType` (video or audio) and returns its ID, like
+    /// `addMutableTrack(withMediaType:preferredTrackID:)`: a second audio track is mixed with
+    /// the first on export (music under a voice), and a video track added earlier is the one
+    /// shown wherever it has media.
+    @discardableResult
+    public mutating func addMutableTrack(withMediaType mediaType: AssetTrack.MediaType) throws -> Int {
+        guard mediaType == .video || mediaType == .audio else {
+            throw MediaError(.invalidComposition, url: "composition", message: "only video and audio tracks can be added, not \(mediaType.rawValue)")
+        }
+        let id = (tracks.map(\.id).max() ?? 0) + 1
+        tracks.append(CompositionTrack(id: id, mediaType: mediaType))
+        return id
+    }
+
+    /// Inserts `range` of one source track of `asset` at `time` into the composition track
+    /// `trackID` only, pushing that track's later media back — like
+    /// `AVMutableCompositionTrack.insertTimeRange(_:of:at:)`. Other tracks are not moved.
+    public mutating func insertTimeRange(_ range: MediaTimeRange, of sourceTrack: AssetTrack, in asset: Asset,
+                                         at time: MediaTime, intoTrack trackID: Int) async throws {
+        guard range.isValid, !range.isEmpty, time.isNumeric, time >= .zero else {
+            throw MediaError(.invalidComposition, url: asset.source.displayName, message: "invalid range \(range) or time \(time)")
+        }
+        guard let index = tracks.firstIndex(where: { $0.id == trackID }) else {
+            throw MediaError(.invalidComposition, url: asset.source.displayName, message: "the composition has no track \(trackID)")
+        }
+        guard tracks[index].mediaType == sourceTrack.mediaType else {
+            throw MediaError(.invalidComposition, url: asset.source.displayName,
+                             message: "a \(sourceTrack.mediaType.rawValue) track cannot go into \(tracks[index].mediaType.rawValue) track \(trackID)")
+        }
+        let (sourceTracks, assetDuration) = try await asset.load(.tracks, .duration)
+        guard let loaded = sourceTracks.first(where: { $0.id == sourceTrack.id && $0.mediaType == sourceTrack.mediaType }) else {
+            throw MediaError(.invalidComposition, url: asset.source.displayName, message: "the asset has no track \(sourceTrack.id)")
+        }
+        if assetDuration.isNumeric, range.end > assetDuration + MediaTime(value: 1, timescale: 10) {
+            throw MediaError(.invalidComposition, url: asset.source.displayName,
+                             message: "range \(range) ends after the asset (\(assetDuration.seconds) s)")
+        }
+        let position = tracks[index].openGap(at: time, duration: range.duration)
+        tracks[index].segments.insert(CompositionTrackSegment(
+            asset: asset, sourceTrack: loaded, sourceRange: range,
+            targetRange: MediaTimeRange(start: time, duration: range.duration)), at: position)
     }
 
     /// Inserts silence and blank picture for `range.duration` at `range.start` in every track.

@@ -1,8 +1,9 @@
 import CFFmpeg
 
-/// The re-encoding export: H.264 video turned upright and fitted (letterboxed) into the render size and AAC
-/// stereo 48 kHz audio, with black frames and silence for empty segments. Runs on one pool
-/// thread.
+/// The re-encoding export: H.264 video turned upright and fitted (letterboxed) into the
+/// render size, following the video composition's instructions, and every audio track mixed
+/// into AAC stereo at 48 kHz, with black frames and silence for empty segments. Runs on one
+/// pool thread.
 struct ReencodeExport {
     let composition: MutableComposition
     let videoComposition: VideoComposition
@@ -15,31 +16,35 @@ struct ReencodeExport {
 
     func run() throws {
         let output = try OutputFile(path: path, flag: flag)
-        var video: VideoEncoder?
-        var audio: AudioEncoder?
-        var items: [(CompositionTrackSegment, AssetTrack.MediaType)] = []
-        for track in composition.tracks {
-            switch track.mediaType {
-            case .video where video == nil:
-                video = try VideoEncoder(output: output, size: videoComposition.renderSize,
-                                         frameDuration: videoComposition.frameDuration, flag: flag)
-            case .audio where audio == nil:
-                audio = try AudioEncoder(output: output, flag: flag)
-            default:
-                continue
-            }
-            items += track.segments.map { ($0, track.mediaType) }
-        }
+        let videoTracks = composition.tracks.filter { $0.mediaType == .video }
+        let audioTracks = composition.tracks.filter { $0.mediaType == .audio }
+        let video = videoTracks.isEmpty ? nil
+            : try VideoEncoder(output: output, size: videoComposition.renderSize, frameDuration: videoComposition.frameDuration, flag: flag)
+        let audio = audioTracks.isEmpty ? nil : try AudioEncoder(output: output, flag: flag)
         try output.writeHeader()
-        items.sort { $0.0.targetRange.start < $1.0.targetRange.start }
+        audio?.mix(audioTracks.map(\.segments))
         let total = max(composition.duration.seconds, 0.001)
-        for (segment, type) in items {
-            if type == .video { try video?.append(segment) } else { try audio?.append(segment) }
-            progress(min(0.99, segment.targetRange.end.seconds / total))
+        // The picture follows the instructions: each names the track shown in its time range.
+        for piece in Self.pictures(videoTracks, videoComposition.instructions) {
+            try video?.append(piece)
+            // Audio keeps pace, so the file is interleaved as it is written.
+            try audio?.advance(to: piece.targetRange.end)
+            progress(min(0.99, piece.targetRange.end.seconds / total))
         }
+        try audio?.advance(to: composition.duration)
         try video?.finish()
         try audio?.finish()
         try output.finish()
+    }
+
+    /// What to draw, in time order: for each instruction, its track's segments cut to the
+    /// instruction's range (an instruction naming no track draws blank picture).
+    static func pictures(_ tracks: [CompositionTrack], _ instructions: [VideoComposition.Instruction]) -> [CompositionTrackSegment] {
+        instructions.sorted { $0.timeRange.start < $1.timeRange.start }.flatMap { instruction -> [CompositionTrackSegment] in
+            guard let track = tracks.first(where: { $0.id == instruction.trackID }) else { return [.empty(instruction.timeRange)] }
+            let pieces = track.segments.compactMap { $0.clipped(to: instruction.timeRange) }
+            return pieces.isEmpty ? [.empty(instruction.timeRange)] : pieces
+        }
     }
 }
 

@@ -2,7 +2,8 @@
 /// like `AVVideoComposition`.
 ///
 /// `init(propertiesOf:)` derives the properties from the composition's sources (the largest
-/// display size, the highest frame rate, one instruction per video segment);
+/// display size, the highest frame rate, and instructions showing, at each moment, the first
+/// video track that has media then — the top layer);
 /// `isValid(for:timeRange:)` checks a video composition against a composition and says why
 /// it is not valid.
 public struct VideoComposition: Sendable {
@@ -38,10 +39,9 @@ public struct VideoComposition: Sendable {
     public init(propertiesOf composition: MutableComposition) async throws {
         var width = 0, height = 0
         var rate = 0.0
-        var instructions: [Instruction] = []
-        for track in composition.tracks where track.mediaType == .video {
+        let videoTracks = composition.tracks.filter { $0.mediaType == .video }
+        for track in videoTracks {
             for segment in track.segments {
-                instructions.append(Instruction(timeRange: segment.targetRange, trackID: track.id))
                 guard let asset = segment.asset, let source = segment.sourceTrack else { continue }
                 let loaded = try await asset.load(.tracks)
                 let current = loaded.first { $0.id == source.id } ?? source
@@ -54,7 +54,28 @@ public struct VideoComposition: Sendable {
         }
         renderSize = PixelSize(width: width + width % 2, height: height + height % 2)
         frameDuration = rate > 0 ? MediaTime(value: 1000, timescale: Int32((rate * 1000).rounded())) : MediaTime(value: 1, timescale: 30)
-        self.instructions = instructions.sorted { $0.timeRange.start < $1.timeRange.start }
+        instructions = Self.topmost(videoTracks)
+    }
+
+    /// One instruction per stretch of time, naming the first video track (in composition
+    /// order, the top layer) that has media there — the first track when none has.
+    static func topmost(_ tracks: [CompositionTrack]) -> [Instruction] {
+        guard let first = tracks.first else { return [] }
+        let end = tracks.map(\.end).max() ?? .zero
+        let edges = Set(tracks.flatMap { $0.segments.flatMap { [$0.targetRange.start, $0.targetRange.end] } } + [.zero, end])
+            .filter { $0 <= end }.sorted()
+        var instructions: [Instruction] = []
+        for (start, stop) in zip(edges, edges.dropFirst()) where start < stop {
+            let shown = tracks.first { track in
+                track.segments.contains { !$0.isEmpty && $0.targetRange.start <= start && start < $0.targetRange.end }
+            } ?? first
+            if let last = instructions.last, last.trackID == shown.id, last.timeRange.end == start {
+                instructions[instructions.count - 1].timeRange = MediaTimeRange(start: last.timeRange.start, end: stop)
+            } else {
+                instructions.append(Instruction(timeRange: MediaTimeRange(start: start, end: stop), trackID: shown.id))
+            }
+        }
+        return instructions
     }
 
     /// Whether this video composition can render `timeRange` of `composition`, with the

@@ -120,7 +120,9 @@ enum HLSSegmenter {
         let encoder = try AudioEncoder(output: output, channels: track.channelCount ?? 2, flag: flag)
         encoder.onPosition = { progress(min(1, $0 / max(duration.seconds, 0.001))) }
         try output.writeHeader(options: options(directory: directory, segmentDuration: segmentDuration))
-        try encoder.append(wholeTrack(asset, track, duration))
+        let whole = wholeTrack(asset, track, duration)
+        encoder.mix([[whole]])
+        try encoder.advance(to: whole.targetRange.end)
         try encoder.finish()
         try output.finish()
         return playlist

@@ -68,6 +68,11 @@ import Testing
         #expect(abs(greys[2] - MediaFixtures.expectedGrey(frame: 90)) < 5)
     }
 
+    func firstTrack(_ asset: Asset, _ type: AssetTrack.MediaType) async throws -> AssetTrack? {
+        let tracks = try await asset.load(.tracks)
+        return tracks.first { $0.mediaType == type }
+    }
+
     func videoTrack(_ path: String) async throws -> AssetTrack? {
         let tracks = try await Asset(path: path).load(.tracks)
         return tracks.first { $0.mediaType == .video }
@@ -127,6 +132,84 @@ import Testing
         #expect(turned(180) == [6, 5, 4, 3, 2, 1])
         #expect(turned(270) == [3, 6, 2, 5, 1, 4])  // 3 6 / 2 5 / 1 4
         #expect(turned(0) == plane)
+    }
+
+    /// The amplitude of the `hertz` component of `path`'s audio (mono, 48 kHz) over
+    /// `duration` seconds from `start`, by Goertzel's algorithm.
+    func tone(_ path: String, at start: Double, for duration: Double, hertz: Double) throws -> Double {
+        let data = try FFmpegTool.run("ffmpeg", ["-v", "error", "-ss", String(start), "-t", String(duration), "-i", path,
+                                                 "-vn", "-ac", "1", "-ar", "48000", "-f", "f32le", "-"])
+        let samples = data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+        let coefficient = 2 * cos(2 * Double.pi * hertz / 48_000)
+        var s1 = 0.0, s2 = 0.0
+        for sample in samples {
+            let s0 = Double(sample) + coefficient * s1 - s2
+            s2 = s1
+            s1 = s0
+        }
+        let power = s1 * s1 + s2 * s2 - coefficient * s1 * s2
+        return 2 * sqrt(max(0, power)) / Double(max(1, samples.count))
+    }
+
+    @Test func aSecondAudioTrackIsMixedIn() async throws {
+        // The counter clip carries a 440 Hz tone; "music" at 1 kHz goes on a track of its own
+        // from 1 s to 3 s, while the first tracks run 0–4 s.
+        let counter = Asset(path: try await MediaFixtures.shared.counter())
+        let musicFile = MediaFixtures.shared.scratch("music-1k.m4a")
+        try await FFmpegTool.ffmpegOffPool(["-f", "lavfi", "-i", "sine=frequency=1000:sample_rate=48000:duration=3", "-c:a", "aac", musicFile])
+        let music = Asset(path: musicFile)
+        let musicTrack = try #require(try await firstTrack(music, .audio))
+        var composition = MutableComposition()
+        try await composition.insertTimeRange(range(0, 4), of: counter, at: .zero)
+        let bed = try composition.addMutableTrack(withMediaType: .audio)
+        try await composition.insertTimeRange(range(0, 2), of: musicTrack, in: music, at: seconds(1), intoTrack: bed)
+        #expect(composition.tracks.map(\.mediaType) == [.video, .audio, .audio])
+        #expect(composition.duration == seconds(4))
+        await #expect(throws: MediaError.self) {
+            var copy = composition
+            try await copy.insertTimeRange(range(0, 1), of: musicTrack, in: music, at: .zero, intoTrack: composition.tracks[0].id)
+        }
+
+        let out = MediaFixtures.shared.scratch("mixed.mp4")
+        #expect(try await CompositionExporter(composition: composition).export(to: out).method == .reencode)
+        let tracks = try await Asset(path: out).load(.tracks)
+        #expect(tracks.filter { $0.mediaType == .audio }.count == 1)
+        #expect(try tone(out, at: 0.2, for: 0.6, hertz: 1000) < 0.01)
+        #expect(try tone(out, at: 1.5, for: 1, hertz: 1000) > 0.05)
+        #expect(try tone(out, at: 1.5, for: 1, hertz: 440) > 0.05)
+        #expect(try tone(out, at: 3.3, for: 0.5, hertz: 1000) < 0.01)
+        #expect(try tone(out, at: 3.3, for: 0.5, hertz: 440) > 0.05)
+    }
+
+    @Test func anEarlierVideoTrackIsShownWhereverItHasMedia() async throws {
+        // Track 1: the grey counter from 1 s to 2 s only; track 2: a colourful test pattern
+        // throughout. The picture is the counter in [1, 2), the pattern elsewhere.
+        let counter = Asset(path: try await MediaFixtures.shared.counter())
+        let counterVideo = try #require(try await firstTrack(counter, .video))
+        let phone = Asset(path: try await MediaFixtures.shared.videoOnly())
+        let phoneVideo = try #require(try await firstTrack(phone, .video))
+        var composition = MutableComposition()
+        let top = try composition.addMutableTrack(withMediaType: .video)
+        let below = try composition.addMutableTrack(withMediaType: .video)
+        try await composition.insertTimeRange(range(3, 4), of: counterVideo, in: counter, at: seconds(1), intoTrack: top)
+        try await composition.insertTimeRange(range(0, 2), of: phoneVideo, in: phone, at: .zero, intoTrack: below)
+        let videoComposition = try await VideoComposition(propertiesOf: composition)
+        #expect(videoComposition.instructions.map(\.trackID) == [below, top])
+        #expect(videoComposition.instructions.map(\.timeRange.start.seconds) == [0, 1])
+        #expect(await videoComposition.isValid(for: composition, timeRange: range(0, 2)).isValid)
+
+        let out = MediaFixtures.shared.scratch("layered.mp4")
+        _ = try await CompositionExporter(composition: composition).export(to: out)
+        var generator = ImageGenerator(asset: Asset(path: out))
+        generator.setTolerance(.zero)
+        // Inside [1, 2): the counter's flat grey (source 3.5 s = frame 105), letterboxed in the middle.
+        let (inside, _) = try await generator.image(at: seconds(1.5))
+        let centre = inside.averageColor(x: inside.width / 2 - 10, y: inside.height / 2 - 10, width: 20, height: 20)
+        #expect(abs(centre.green - MediaFixtures.expectedGrey(frame: 105)) < 6 && abs(centre.red - centre.blue) < 6)
+        // Outside: testsrc2's colourful picture, not a flat grey.
+        let (outside, _) = try await generator.image(at: seconds(0.5))
+        let patch = outside.averageColor(x: 0, y: outside.height / 2, width: outside.width / 3, height: 10)
+        #expect(abs(patch.red - patch.blue) > 20 || abs(patch.green - patch.blue) > 20)
     }
 
     @Test func exportingAnEmptyCompositionFails() async throws {

@@ -64,7 +64,7 @@ import Testing
         let videoComposition = try await VideoComposition(propertiesOf: composition)
         #expect(videoComposition.renderSize == PixelSize(width: 320, height: 240))
         #expect(videoComposition.frameDuration == MediaTime(value: 1, timescale: 30))
-        #expect(videoComposition.instructions.count == 2)
+        #expect(videoComposition.instructions.count == 1)  // one track shown throughout: one instruction
         #expect(await videoComposition.isValid(for: composition, timeRange: range(0, 4)).isValid)
 
         let tooLong = await videoComposition.isValid(for: composition, timeRange: range(0, 5))
