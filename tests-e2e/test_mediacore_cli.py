@@ -68,6 +68,32 @@ def test_compose_and_package(media, tmp_path):
     assert {"video", "audio"} <= kinds
 
 
+def test_compose_mixes_music_under_the_clip(media, tmp_path):
+    music = tmp_path / "music.m4a"
+    subprocess.run(["ffmpeg", "-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=1000:duration=5",
+                    "-c:a", "aac", str(music)], check=True)
+    out = tmp_path / "with-music.mp4"
+    result = run("compose", "--insert", f"{media}@0-4", "--mix", f"{music}@0-2:1", "--out", out, "--json")
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout.splitlines()[-1])["method"] == "reencode"
+    probe = subprocess.run(["ffprobe", "-v", "error", "-show_entries", "stream=codec_type", "-of", "csv=p=0", str(out)],
+                           capture_output=True, text=True, check=True)
+    assert probe.stdout.split() == ["video", "audio"]  # one mixed audio track
+
+    def loudness(start, duration, band):
+        # Mean volume of one frequency band, from ffmpeg's volumedetect.
+        r = subprocess.run(["ffmpeg", "-hide_banner", "-ss", str(start), "-t", str(duration), "-i", str(out), "-vn",
+                            "-af", f"bandpass=f={band}:width_type=h:width=100,volumedetect", "-f", "null", "-"],
+                           capture_output=True, text=True, check=True)
+        return float(next(l for l in r.stderr.splitlines() if "mean_volume" in l).split(":")[1].split()[0])
+
+    assert loudness(1.3, 1.2, 1000) > loudness(0.1, 0.7, 1000) + 20  # the music plays from 1 s…
+    assert loudness(3.2, 0.6, 1000) < loudness(1.3, 1.2, 1000) - 20  # …to 3 s
+    assert loudness(1.3, 1.2, 440) > -40                             # and the clip's tone goes on under it
+    bad = run("compose", "--insert", f"{media}@0-4", "--mix", f"{music}@0-2", "--out", tmp_path / "x.mp4")
+    assert bad.returncode != 0 and "SRC@START-END:AT" in bad.stderr
+
+
 def damaged_copies(source, directory):
     rng = random.Random(4)
     data = source.read_bytes()

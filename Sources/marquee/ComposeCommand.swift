@@ -11,6 +11,9 @@ struct ComposeCommand: AsyncParsableCommand {
     @Option(name: .customLong("insert"), help: "SRC@START-END in seconds, appended in order; repeat for more.")
     var inserts: [String] = []
 
+    @Option(name: .customLong("mix"), help: "SRC@START-END:AT — that range of SRC's audio on an audio track of its own from AT seconds, mixed under the rest (music, a voice-over); repeatable.")
+    var mixes: [String] = []
+
     @Option(help: "Output MP4 file.")
     var out: String
 
@@ -25,6 +28,16 @@ struct ComposeCommand: AsyncParsableCommand {
         for insert in inserts where Self.parse(insert) == nil {
             throw ValidationError("cannot read \(insert); expected SRC@START-END, such as movie.mp4@10-20.5")
         }
+        for mix in mixes where Self.parseMix(mix) == nil {
+            throw ValidationError("cannot read --mix \(mix); expected SRC@START-END:AT, such as music.m4a@0-30:5")
+        }
+    }
+
+    /// `SRC@START-END:AT`.
+    static func parseMix(_ text: String) -> (source: String, range: MediaTimeRange, at: MediaTime)? {
+        guard let colon = text.lastIndex(of: ":"), let at = Double(text[text.index(after: colon)...]), at >= 0,
+              let (source, range) = parse(String(text[..<colon])) else { return nil }
+        return (source, range, MediaTime(seconds: at, preferredTimescale: 1000))
     }
 
     static func parse(_ text: String) -> (source: String, range: MediaTimeRange)? {
@@ -46,6 +59,17 @@ struct ComposeCommand: AsyncParsableCommand {
                 let asset = assets[source] ?? MediaSourceArgument.asset(source)
                 assets[source] = asset
                 try await composition.insertTimeRange(range, of: asset, at: composition.duration)
+            }
+            for mix in mixes {
+                let (source, range, at) = Self.parseMix(mix)!
+                let asset = assets[source] ?? MediaSourceArgument.asset(source)
+                assets[source] = asset
+                let tracks = try await asset.load(.tracks)
+                guard let audio = tracks.first(where: { $0.mediaType == .audio }) else {
+                    throw MediaError(.invalidComposition, url: source, message: "has no audio track to mix")
+                }
+                let track = try composition.addMutableTrack(withMediaType: .audio)
+                try await composition.insertTimeRange(range, of: audio, in: asset, at: at, intoTrack: track)
             }
             let exporter = CompositionExporter(composition: composition)
             let bar = ProgressState(json: json)
