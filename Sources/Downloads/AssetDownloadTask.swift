@@ -96,11 +96,14 @@ public final class AssetDownloadTask: Sendable {
         case unavailable(String)
     }
 
-    private func perform() async throws -> BundleSummary {
-        // 1. Every media playlist, fetched and checked before anything is written.
-        let imported = self.plan.multivariant.importableVariables
+    /// Step 1: every planned media playlist, fetched, checked and laid out before anything is
+    /// written — video, audio and subtitles first, then I-frame playlists, which may point
+    /// into their files. An I-frame playlist that cannot be had is left out of the returned
+    /// plan with a warning.
+    private func prepareEntries() async throws -> (entries: [PreparedEntry], plan: DownloadPlan, warnings: [String]) {
+        let imported = plan.multivariant.importableVariables
         let fetched = try await withThrowingTaskGroup(of: (Int, FetchedPlaylist).self) { group in
-            for (index, entry) in self.plan.entries.enumerated() {
+            for (index, entry) in plan.entries.enumerated() {
                 group.addTask { [fetcher] in
                     do {
                         let (media, finalURL) = try await fetcher.mediaPlaylist(at: entry.url, importedVariables: imported)
@@ -115,21 +118,20 @@ public final class AssetDownloadTask: Sendable {
             for try await item in group { all.append(item) }
             return all.sorted { $0.0 < $1.0 }.map(\.1)
         }
-        // Video, audio and subtitles first; then I-frame playlists, which point into their files.
         var prepared: [PreparedEntry] = []
         var warnings: [String] = []
-        var plan = self.plan  // less what is left out
-        for pass in [false, true] {
+        var kept = plan
+        for iFramesPass in [false, true] {
             let reusable = prepared.flatMap(\.jobs)
-            for (entry, result) in zip(self.plan.entries, fetched) where (entry.role == .iFrames) == pass {
+            for (entry, result) in zip(plan.entries, fetched) where (entry.role == .iFrames) == iFramesPass {
                 switch result {
                 case .unavailable(let reason):
                     warnings.append(reason)
-                    plan.entries.removeAll { $0.folder == entry.folder }
+                    kept.entries.removeAll { $0.folder == entry.folder }
                 case .media(let media, let finalURL):
                     if entry.role == .iFrames, media.segments.contains(where: { $0.keys.contains { $0.method != .none } }) {
                         warnings.append("\(finalURL.absoluteString): I-frame playlist left out: encrypted I-frame playlists are not taken offline")
-                        plan.entries.removeAll { $0.folder == entry.folder }
+                        kept.entries.removeAll { $0.folder == entry.folder }
                         continue
                     }
                     let (jobs, rewritten) = try MediaLayout.make(folder: entry.folder, playlist: media, url: finalURL,
@@ -138,6 +140,13 @@ public final class AssetDownloadTask: Sendable {
                 }
             }
         }
+        return (prepared, kept, warnings)
+    }
+
+    private func perform() async throws -> BundleSummary {
+        // 1. Every media playlist, fetched and checked before anything is written.
+        let (entries, plan, warnings) = try await prepareEntries()
+        var prepared = entries
 
         var interstitials = InterstitialAssets.Prepared()
         if downloadsInterstitialAssets {

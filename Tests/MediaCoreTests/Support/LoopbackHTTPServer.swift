@@ -39,19 +39,30 @@ final class LoopbackHTTPServer: @unchecked Sendable {
 
     var url: String { "http://127.0.0.1:\(port)/media" }
 
+    /// Stops accepting and ends open connections. Idempotent. The listening socket is only
+    /// shut down here; the accept loop closes it when it ends, so its descriptor number is
+    /// never closed twice or used after another test's socket has taken it (which made NIO
+    /// in a concurrent test fail with EBADF).
     func close() {
         lock.lock()
+        defer { lock.unlock() }
+        guard !closed else { return }
         closed = true
-        let open = connections
-        lock.unlock()
         shutdown(listener, Int32(SHUT_RDWR))
-        Glibc.close(listener)
-        for connection in open { shutdown(connection, Int32(SHUT_RDWR)) }
+        // Under the lock: a handler closes its connection (and drops it from the list) only
+        // while holding it, so these descriptors are still ours.
+        for connection in connections { shutdown(connection, Int32(SHUT_RDWR)) }
     }
 
     deinit { close() }
 
     private func acceptLoop() {
+        defer {
+            lock.lock()
+            closed = true
+            Glibc.close(listener)
+            lock.unlock()
+        }
         while true {
             let connection = accept(listener, nil, nil)
             if connection < 0 { return }
@@ -64,7 +75,12 @@ final class LoopbackHTTPServer: @unchecked Sendable {
     }
 
     private func handle(_ connection: Int32) {
-        defer { Glibc.close(connection) }
+        defer {
+            lock.lock()
+            connections.removeAll { $0 == connection }
+            Glibc.close(connection)
+            lock.unlock()
+        }
         while let request = readRequest(connection) {
             guard case .serve(let body) = behaviour else {
                 // Stall: hold the connection open without answering.
