@@ -80,9 +80,9 @@ def test_compose_mixes_music_under_the_clip(media, tmp_path):
                            capture_output=True, text=True, check=True)
     assert probe.stdout.split() == ["video", "audio"]  # one mixed audio track
 
-    def loudness(start, duration, band):
+    def loudness(start, duration, band, path=out):
         # Mean volume of one frequency band, from ffmpeg's volumedetect.
-        r = subprocess.run(["ffmpeg", "-hide_banner", "-ss", str(start), "-t", str(duration), "-i", str(out), "-vn",
+        r = subprocess.run(["ffmpeg", "-hide_banner", "-ss", str(start), "-t", str(duration), "-i", str(path), "-vn",
                             "-af", f"bandpass=f={band}:width_type=h:width=100,volumedetect", "-f", "null", "-"],
                            capture_output=True, text=True, check=True)
         return float(next(l for l in r.stderr.splitlines() if "mean_volume" in l).split(":")[1].split()[0])
@@ -92,6 +92,14 @@ def test_compose_mixes_music_under_the_clip(media, tmp_path):
     assert loudness(1.3, 1.2, 440) > -40                             # and the clip's tone goes on under it
     bad = run("compose", "--insert", f"{media}@0-4", "--mix", f"{music}@0-2", "--out", tmp_path / "x.mp4")
     assert bad.returncode != 0 and "SRC@START-END:AT" in bad.stderr
+
+    # Quieter, with fades: the music sits well under its full level.
+    soft = tmp_path / "soft.mp4"
+    result = run("compose", "--insert", f"{media}@0-4", "--mix", f"{music}@0-2:1", "--mix-volume", "0.2", "--mix-fade", "0.3",
+                 "--out", soft, "--json")
+    assert result.returncode == 0, result.stderr
+    assert loudness(1.3, 1.2, 1000, soft) < loudness(1.3, 1.2, 1000) - 10  # 0.2 is about -14 dB
+    assert loudness(1.0, 0.1, 1000, soft) < loudness(1.5, 0.5, 1000, soft) - 6  # fading in
 
 
 def damaged_copies(source, directory):

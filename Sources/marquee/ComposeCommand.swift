@@ -14,6 +14,12 @@ struct ComposeCommand: AsyncParsableCommand {
     @Option(name: .customLong("mix"), help: "SRC@START-END:AT — that range of SRC's audio on an audio track of its own from AT seconds, mixed under the rest (music, a voice-over); repeatable.")
     var mixes: [String] = []
 
+    @Option(name: .customLong("mix-volume"), help: "Volume of the --mix tracks, 0 to 1 (default 1).")
+    var mixVolume: Float = 1
+
+    @Option(name: .customLong("mix-fade"), help: "Seconds each --mix track fades in at its start and out at its end (default 0).")
+    var mixFade: Double = 0
+
     @Option(help: "Output MP4 file.")
     var out: String
 
@@ -31,6 +37,8 @@ struct ComposeCommand: AsyncParsableCommand {
         for mix in mixes where Self.parseMix(mix) == nil {
             throw ValidationError("cannot read --mix \(mix); expected SRC@START-END:AT, such as music.m4a@0-30:5")
         }
+        guard (0...1).contains(mixVolume) else { throw ValidationError("--mix-volume must be between 0 and 1") }
+        guard mixFade >= 0 else { throw ValidationError("--mix-fade must not be negative") }
     }
 
     /// `SRC@START-END:AT`.
@@ -60,6 +68,7 @@ struct ComposeCommand: AsyncParsableCommand {
                 assets[source] = asset
                 try await composition.insertTimeRange(range, of: asset, at: composition.duration)
             }
+            var mixParameters: [AudioMix.InputParameters] = []
             for mix in mixes {
                 let (source, range, at) = Self.parseMix(mix)!
                 let asset = assets[source] ?? MediaSourceArgument.asset(source)
@@ -70,8 +79,17 @@ struct ComposeCommand: AsyncParsableCommand {
                 }
                 let track = try composition.addMutableTrack(withMediaType: .audio)
                 try await composition.insertTimeRange(range, of: audio, in: asset, at: at, intoTrack: track)
+                var parameters = AudioMix.InputParameters(trackID: track, volume: mixVolume)
+                let fade = MediaTime(seconds: min(mixFade, range.duration.seconds / 2), preferredTimescale: 1000)
+                if fade > .zero {
+                    let end = at + range.duration
+                    parameters.setVolumeRamp(from: 0, to: mixVolume, timeRange: MediaTimeRange(start: at, duration: fade))
+                    parameters.setVolumeRamp(from: mixVolume, to: 0, timeRange: MediaTimeRange(start: end - fade, end: end))
+                }
+                mixParameters.append(parameters)
             }
-            let exporter = CompositionExporter(composition: composition)
+            var exporter = CompositionExporter(composition: composition)
+            if !mixParameters.isEmpty { exporter.audioMix = AudioMix(inputParameters: mixParameters) }
             let bar = ProgressState(json: json)
             let outcome = try await exporter.export(to: out, forceReencode: reencode) { bar.update($0) }
             bar.clear()

@@ -16,6 +16,7 @@ final class AudioEncoder {
     private var packet: UnsafeMutablePointer<AVPacket>?
     private var samplesWritten: Int64 = 0
     private var readers: [AudioTrackReader] = []
+    private var volumes: [AudioMix.InputParameters?] = []
     private var samplesEncoded: Int64 = 0
     private var layout = AVChannelLayout()
     /// Called as samples are queued, with the output position in seconds.
@@ -75,9 +76,11 @@ final class AudioEncoder {
         av_channel_layout_uninit(&layout)
     }
 
-    /// The audio tracks to encode, mixed: each a composition track's segments.
-    func mix(_ tracks: [[CompositionTrackSegment]]) {
+    /// The audio tracks to encode, mixed: each a composition track's segments, with the
+    /// volumes an `AudioMix` gives it (full volume when none).
+    func mix(_ tracks: [[CompositionTrackSegment]], volumes: [AudioMix.InputParameters?] = []) {
         readers = tracks.map { AudioTrackReader(segments: $0, layout: layout, flag: flag) }
+        self.volumes = tracks.indices.map { $0 < volumes.count ? volumes[$0] : nil }
     }
 
     /// Encodes the mix up to `time` on the composition's timeline (silence where no track
@@ -92,13 +95,21 @@ final class AudioEncoder {
             try flag.check()
             let count = Int(min(Int64(chunk), target - samplesWritten))
             for plane in mixed { plane.update(repeating: 0, count: count) }
-            for reader in readers {
+            let rate = Double(ReencodeExport.sampleRate)
+            for (index, reader) in readers.enumerated() {
                 try reader.read(Int32(count), into: scratch)
-                for c in 0..<channels {
-                    for i in 0..<count { mixed[c][i] += scratch[c][i] }
+                if let parameters = volumes[index], !parameters.isUnity {
+                    for i in 0..<count {
+                        let gain = parameters.volume(at: Double(samplesWritten + Int64(i)) / rate)
+                        for c in 0..<channels { mixed[c][i] += scratch[c][i] * gain }
+                    }
+                } else {
+                    for c in 0..<channels {
+                        for i in 0..<count { mixed[c][i] += scratch[c][i] }
+                    }
                 }
             }
-            if readers.count > 1 {
+            if readers.count > 1 || volumes.contains(where: { $0 != nil }) {
                 for plane in mixed {
                     for i in 0..<count { plane[i] = Swift.min(1, Swift.max(-1, plane[i])) }
                 }

@@ -22,6 +22,9 @@ public struct CompositionExporter: Sendable {
     }
 
     public let composition: MutableComposition
+    /// Volumes per audio track (fades, a music bed under a voice); nil plays every track as
+    /// recorded. Changing a volume means re-encoding.
+    public var audioMix: AudioMix?
     public var pool: MediaThreadPool = .shared
 
     public init(composition: MutableComposition) {
@@ -51,6 +54,9 @@ public struct CompositionExporter: Sendable {
                 reasons.append(contentsOf: offKeyframe)
             }
         }
+        if audioMix?.changesVolume == true {
+            reasons.append("the audio mix changes track volumes")
+        }
         return (reasons.isEmpty ? .streamCopy : .reencode, reasons)
     }
 
@@ -73,8 +79,9 @@ public struct CompositionExporter: Sendable {
             }
         case .reencode:
             let videoComposition = try await VideoComposition(propertiesOf: composition)
+            let audioMix = self.audioMix
             try await pool.run { flag in
-                try ReencodeExport(composition: composition, videoComposition: videoComposition, path: path,
+                try ReencodeExport(composition: composition, videoComposition: videoComposition, audioMix: audioMix, path: path,
                                    flag: flag, progress: progress).run()
             }
         }

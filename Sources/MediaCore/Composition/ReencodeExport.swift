@@ -7,6 +7,7 @@ import CFFmpeg
 struct ReencodeExport {
     let composition: MutableComposition
     let videoComposition: VideoComposition
+    var audioMix: AudioMix? = nil
     let path: String
     let flag: CancellationFlag
     let progress: @Sendable (Double) -> Void
@@ -22,7 +23,7 @@ struct ReencodeExport {
             : try VideoEncoder(output: output, size: videoComposition.renderSize, frameDuration: videoComposition.frameDuration, flag: flag)
         let audio = audioTracks.isEmpty ? nil : try AudioEncoder(output: output, flag: flag)
         try output.writeHeader()
-        audio?.mix(audioTracks.map(\.segments))
+        audio?.mix(audioTracks.map(\.segments), volumes: audioTracks.map { audioMix?.parameters(for: $0.id) })
         let total = max(composition.duration.seconds, 0.001)
         // The picture follows the instructions: each names the track shown in its time range.
         for piece in Self.pictures(videoTracks, videoComposition.instructions) {

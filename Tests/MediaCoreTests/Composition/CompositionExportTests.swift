@@ -181,6 +181,35 @@ import Testing
         #expect(try tone(out, at: 3.3, for: 0.5, hertz: 440) > 0.05)
     }
 
+    @Test func anAudioMixSetsVolumesAndRamps() async throws {
+        // The counter's 440 Hz tone fades out over 2–4 s; 1 kHz music from 1 s at a quarter volume.
+        let counter = Asset(path: try await MediaFixtures.shared.counter())
+        let musicFile = MediaFixtures.shared.scratch("music-1k-mix.m4a")
+        try await FFmpegTool.ffmpegOffPool(["-f", "lavfi", "-i", "sine=frequency=1000:sample_rate=48000:duration=3", "-c:a", "aac", musicFile])
+        let music = Asset(path: musicFile)
+        var composition = MutableComposition()
+        try await composition.insertTimeRange(range(0, 4), of: counter, at: .zero)
+        let bed = try composition.addMutableTrack(withMediaType: .audio)
+        try await composition.insertTimeRange(range(0, 3), of: try #require(try await firstTrack(music, .audio)), in: music, at: seconds(1), intoTrack: bed)
+        let voice = try #require(composition.tracks.first { $0.mediaType == .audio }?.id)
+        var voiceVolume = AudioMix.InputParameters(trackID: voice)
+        voiceVolume.setVolumeRamp(from: 1, to: 0, timeRange: range(2, 4))
+        var exporter = CompositionExporter(composition: composition)
+        exporter.audioMix = AudioMix(inputParameters: [voiceVolume, AudioMix.InputParameters(trackID: bed, volume: 0.25)])
+        #expect(try await exporter.plan().reasons.contains("the audio mix changes track volumes"))
+        let out = MediaFixtures.shared.scratch("audio-mix.mp4")
+        _ = try await exporter.export(to: out)
+
+        let fullTone = try tone(out, at: 0.2, for: 0.6, hertz: 440)
+        #expect(fullTone > 0.08)
+        #expect(try tone(out, at: 2.9, for: 0.2, hertz: 440) < fullTone * 0.65)   // halfway down the ramp
+        #expect(try tone(out, at: 3.8, for: 0.15, hertz: 440) < fullTone * 0.15)  // nearly silent at the end
+        let quiet = try tone(out, at: 1.5, for: 1, hertz: 1000)
+        #expect(quiet > fullTone * 0.15 && quiet < fullTone * 0.35, "music at \(quiet), tone at \(fullTone)")
+        #expect(AudioMix.InputParameters(trackID: 1, volume: 0.5).volume(at: 10) == 0.5)
+        #expect(voiceVolume.volume(at: 1) == 1 && voiceVolume.volume(at: 3) == 0.5 && voiceVolume.volume(at: 5) == 0)
+    }
+
     @Test func anEarlierVideoTrackIsShownWhereverItHasMedia() async throws {
         // Track 1: the grey counter from 1 s to 2 s only; track 2: a colourful test pattern
         // throughout. The picture is the counter in [1, 2), the pattern elsewhere.
