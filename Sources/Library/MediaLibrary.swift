@@ -12,7 +12,8 @@ public final class MediaLibrary: Sendable {
     public let packager: any MediaPackager
 
     /// File extensions `add` treats as media when walking a folder.
-    public static let mediaExtensions: Set<String> = ["mp4", "m4v", "mov", "mkv", "webm", "avi", "ts", "mts", "mpg", "mpeg", "wmv", "flv", "ogv"]
+    public static let mediaExtensions: Set<String> = ["mp4", "m4v", "mov", "mkv", "webm", "avi", "ts", "mts", "mpg", "mpeg", "wmv", "flv", "ogv",
+                                                      "m4a", "mp3", "aac", "flac", "ogg", "oga", "opus", "wav", "mka"]
 
     public init(location: LibraryLocation, packager: any MediaPackager = MediaCorePackager()) throws {
         self.location = location

@@ -10,7 +10,8 @@ import MediaCore
 /// already 8-bit 4:2:0 H.264, which every browser plays), one AAC rendition per audio track,
 /// WebVTT subtitles, I-frame and image playlists — with renditions named and tagged for the
 /// player (`English`, `Français`; `en`, `fr`), plus `poster.jpg` and the `trickplay.jpg`
-/// sprite sheet described by `trickplay.json`.
+/// sprite sheet described by `trickplay.json`. Audio-only files (music, podcasts) become one
+/// AAC variant with their cover art as the poster.
 public struct MediaCorePackager: MediaPackager {
     /// Target media segment length in seconds (encoded video has a keyframe every 2 s).
     public var segmentDuration: Double
@@ -56,7 +57,7 @@ public struct MediaCorePackager: MediaPackager {
         let (duration, tracks) = try await Self.media("read", source) { try await asset.load(.duration, .tracks) }
         guard let video = tracks.first(where: { $0.mediaType == .video && !$0.isAttachedPicture }),
               let display = video.presentationSize, display.width > 0, display.height > 0 else {
-            throw LibraryError.unsupportedSource(source.path)
+            return try await packageAudio(asset, source: source, tracks: tracks, into: bundle, progress: progress)
         }
         var options = PackagingOptions(ladder: Self.ladder(for: video, display: display))
         options.segmentDuration = segmentDuration
@@ -80,6 +81,31 @@ public struct MediaCorePackager: MediaPackager {
         }
         await progress(1)
         return PackagedBundle(multivariantPlaylist: "master.m3u8", poster: poster, trickPlay: trickPlay)
+    }
+
+    /// Audio only (music, a podcast): one AAC variant (copied when it is AAC already) with
+    /// the file's cover art, when it has a JPEG one, as the poster; no trick-play images.
+    func packageAudio(_ asset: MediaCore.Asset, source: URL, tracks: [AssetTrack], into bundle: URL,
+                      progress: @escaping @Sendable (Double) async -> Void) async throws -> PackagedBundle {
+        guard tracks.contains(where: { $0.mediaType == .audio }) else { throw LibraryError.unsupportedSource(source.path) }
+        var options = PackagingOptions(ladder: nil)
+        options.segmentDuration = segmentDuration
+        options.copyableAudioCodecs = ["aac"]
+        let packager = Packager(asset: asset, options: options)
+        let result = try await Self.media("package", source) {
+            try await Self.relaying(progress, 0...0.95) { report in
+                try await packager.package(to: bundle.path, progress: report)
+            }
+        }
+        let master = try Self.labelled(result.multivariant, renditions: result.renditions, tracks: tracks)
+        let metadata = try await Self.media("read", source) { try await asset.load(.metadata) }
+        let cover = metadata.first { $0.identifier == .artwork && $0.dataValue?.starts(with: [0xFF, 0xD8, 0xFF]) == true }?.dataValue
+        try await BlockingIO.run {
+            try master.write(to: bundle.appendingPathComponent("master.m3u8"), atomically: true, encoding: .utf8)
+            if let cover { try Data(cover).write(to: bundle.appendingPathComponent("poster.jpg")) }
+        }
+        await progress(1)
+        return PackagedBundle(multivariantPlaylist: "master.m3u8", poster: cover == nil ? nil : "poster.jpg", trickPlay: nil)
     }
 
     /// Ladder heights for `Packager`: 720p and 360p by the short side for sources that large;

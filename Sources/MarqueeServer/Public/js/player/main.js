@@ -431,6 +431,9 @@ async function start() {
   applyState(created);
   manifest = await manifestResponse.json();
   if (!manifestResponse.ok) throw new Error(manifest.error?.message ?? manifestResponse.statusText);
+  // Music and podcasts have no picture: show their cover art in its place.
+  player.dataset.audioOnly = String(!manifest.video.some((v) => v.width));
+  if (player.dataset.audioOnly === 'true' && created.metadata.artworkURL) video.poster = created.metadata.artworkURL;
   timeline.setDuration(manifest.duration);
   showTime(0);
 
