@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import HLS
 
@@ -30,6 +31,18 @@ struct FuzzRegressionTests {
         // Unquoted values with a control character or inner space, and an empty unquoted value.
         "#EXTM3U\n#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"a\",NAME=\"n\",X-A=\u{01}B,X-B=c d,X-C=\n#EXT-X-STREAM-INF:BANDWIDTH=1\nv.m3u8\n",
     ]
+
+    @Test func attributeNamesThatDecodeAlikeAreDuplicates() throws {
+        // Two names that differ only in invalid UTF-8 bytes both read as "X-S\u{FFFD}YLE": the
+        // second is a duplicate (found by the fuzzer when duplicates were compared as bytes).
+        let bytes: [UInt8] = Array("#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-PROGRAM-DATE-TIME:2024-05-01T12:00:00Z\n#EXTINF:6,\na.ts\n#EXT-X-DATERANGE:ID=\"d\",START-DATE=\"2024-05-01T12:00:00Z\",X-S".utf8)
+            + [0xE6] + Array("YLE=\"a\",X-S".utf8) + [0xF6] + Array("YLE=\"b\"\n".utf8)
+        let result = PlaylistParser.parse(Data(bytes), options: .lenient)
+        let playlist = try #require(result.playlist)
+        #expect(playlist.media?.dateRanges.first?.clientAttributes.map(\.value.text) == ["a"])
+        #expect(result.diagnostics.contains { $0.message.contains("more than once") })
+        #expect(PlaylistParser.parse(PlaylistWriter.write(playlist), options: .lenient).playlist == playlist)
+    }
 
     @Test(arguments: inputs)
     func parsesAndRoundTrips(_ text: String) throws {

@@ -17,7 +17,7 @@ struct AttributeListParser {
         result.attributes.reserveCapacity(12)
         result.columns.reserveCapacity(12)
         /// Byte ranges of the names kept so far, for the duplicate check without strings.
-        var names: [Range<Int>] = []
+        var names: [(range: Range<Int>, ascii: Bool)] = []
         names.reserveCapacity(12)
         var i = start
         func column(_ at: Int) -> Int { baseColumn + (at - start) }
@@ -96,14 +96,22 @@ struct AttributeListParser {
                 }
                 value = .unquoted(String(decoding: UnsafeBufferPointer(rebasing: bytes[textStart..<textEnd]), as: UTF8.self))
             }
+            // Names are compared as the model keeps them: bytes for ASCII names (the fast,
+            // common case); decoded strings otherwise, since invalid UTF-8 reads as U+FFFD and
+            // two different byte runs can become the same name.
             let nameBytes = UnsafeBufferPointer(rebasing: bytes[nameStart..<nameEnd])
-            if let first = names.firstIndex(where: { $0.count == nameBytes.count && UnsafeBufferPointer(rebasing: bytes[$0]).elementsEqual(nameBytes) }) {
+            let ascii = nameBytes.allSatisfy { $0 < 0x80 }
+            if let first = names.indices.firstIndex(where: { k in
+                ascii && names[k].ascii
+                    ? names[k].range.count == nameBytes.count && UnsafeBufferPointer(rebasing: bytes[names[k].range]).elementsEqual(nameBytes)
+                    : result.attributes[k].name == name
+            }) {
                 sink.report(.duplicateAttribute, line: line, column: column(nameStart), tag: tag, attribute: name,
                             message: "attribute appears more than once (first at column \(result.columns[first])); the first value is kept")
             } else {
                 result.attributes.append(Attribute(name: name, value: value))
                 result.columns.append(column(nameStart))
-                names.append(nameStart..<nameEnd)
+                names.append((nameStart..<nameEnd, ascii))
             }
             if i < end, bytes[i] == UInt8(ascii: ",") {
                 i += 1
