@@ -59,20 +59,8 @@ public struct MediaCorePackager: MediaPackager {
               let display = video.presentationSize, display.width > 0, display.height > 0 else {
             return try await packageAudio(asset, source: source, tracks: tracks, into: bundle, progress: progress)
         }
-        var options = PackagingOptions(ladder: Self.ladder(for: video, display: display))
-        options.segmentDuration = segmentDuration
-        options.copyableAudioCodecs = ["aac"]
-        let packager = Packager(asset: asset, options: options)
-        let result = try await Self.media("package", source) {
-            try await Self.relaying(progress, 0...0.9) { report in
-                try await packager.package(to: bundle.path, progress: report)
-            }
-        }
-        let master = try Self.labelled(result.multivariant, renditions: result.renditions, tracks: tracks)
-        try await BlockingIO.run {
-            try master.write(to: bundle.appendingPathComponent("master.m3u8"), atomically: true, encoding: .utf8)
-        }
-        await progress(0.9)
+        try await writeHLS(asset, source: source, tracks: tracks, ladder: Self.ladder(for: video, display: display),
+                           into: bundle, progress: progress, share: 0...0.9)
 
         let poster = try await Self.writePoster(of: asset, duration: duration.seconds, into: bundle)
         await progress(0.93)
@@ -88,24 +76,34 @@ public struct MediaCorePackager: MediaPackager {
     func packageAudio(_ asset: MediaCore.Asset, source: URL, tracks: [AssetTrack], into bundle: URL,
                       progress: @escaping @Sendable (Double) async -> Void) async throws -> PackagedBundle {
         guard tracks.contains(where: { $0.mediaType == .audio }) else { throw LibraryError.unsupportedSource(source.path) }
-        var options = PackagingOptions(ladder: nil)
+        try await writeHLS(asset, source: source, tracks: tracks, ladder: nil, into: bundle, progress: progress, share: 0...0.95)
+        let metadata = try await Self.media("read", source) { try await asset.load(.metadata) }
+        let cover = metadata.first { $0.identifier == .artwork && $0.dataValue?.starts(with: [0xFF, 0xD8, 0xFF]) == true }?.dataValue
+        if let cover {
+            try await BlockingIO.run { try Data(cover).write(to: bundle.appendingPathComponent("poster.jpg")) }
+        }
+        await progress(1)
+        return PackagedBundle(multivariantPlaylist: "master.m3u8", poster: cover == nil ? nil : "poster.jpg", trickPlay: nil)
+    }
+
+    /// Runs MediaCore's `Packager` into `bundle` (browser-playable audio: only AAC is copied)
+    /// and writes the labelled `master.m3u8`; its progress fills `share` of the whole.
+    private func writeHLS(_ asset: MediaCore.Asset, source: URL, tracks: [AssetTrack], ladder: [Int]?, into bundle: URL,
+                          progress: @escaping @Sendable (Double) async -> Void, share: ClosedRange<Double>) async throws {
+        var options = PackagingOptions(ladder: ladder)
         options.segmentDuration = segmentDuration
         options.copyableAudioCodecs = ["aac"]
         let packager = Packager(asset: asset, options: options)
         let result = try await Self.media("package", source) {
-            try await Self.relaying(progress, 0...0.95) { report in
+            try await Self.relaying(progress, share) { report in
                 try await packager.package(to: bundle.path, progress: report)
             }
         }
         let master = try Self.labelled(result.multivariant, renditions: result.renditions, tracks: tracks)
-        let metadata = try await Self.media("read", source) { try await asset.load(.metadata) }
-        let cover = metadata.first { $0.identifier == .artwork && $0.dataValue?.starts(with: [0xFF, 0xD8, 0xFF]) == true }?.dataValue
         try await BlockingIO.run {
             try master.write(to: bundle.appendingPathComponent("master.m3u8"), atomically: true, encoding: .utf8)
-            if let cover { try Data(cover).write(to: bundle.appendingPathComponent("poster.jpg")) }
         }
-        await progress(1)
-        return PackagedBundle(multivariantPlaylist: "master.m3u8", poster: cover == nil ? nil : "poster.jpg", trickPlay: nil)
+        await progress(share.upperBound)
     }
 
     /// Ladder heights for `Packager`: 720p and 360p by the short side for sources that large;
