@@ -157,20 +157,21 @@ public struct MediaCorePackager: MediaPackager {
     public func decorate(bundle: URL, duration: Double, artwork: String?) async throws -> PackagedBundle {
         let master = bundle.appendingPathComponent("master.m3u8")
         let asset = MediaCore.Asset(path: master.path)
-        var poster: String?
-        if let artwork, artwork != "poster.jpg", FileManager.default.fileExists(atPath: bundle.appendingPathComponent(artwork).path) {
-            try await BlockingIO.run {
-                try? FileManager.default.removeItem(at: bundle.appendingPathComponent("poster.jpg"))
-                try FileManager.default.copyItem(at: bundle.appendingPathComponent(artwork), to: bundle.appendingPathComponent("poster.jpg"))
-            }
-            poster = "poster.jpg"
-        } else {
-            poster = try await Self.writePoster(of: asset, duration: duration, into: bundle)
+        // The download's own artwork, when it brought one, is the poster as it is.
+        let copiedArtwork = try await BlockingIO.run { () -> Bool in
+            guard let artwork, artwork != "poster.jpg",
+                  FileManager.default.fileExists(atPath: bundle.appendingPathComponent(artwork).path) else { return false }
+            try? FileManager.default.removeItem(at: bundle.appendingPathComponent("poster.jpg"))
+            try FileManager.default.copyItem(at: bundle.appendingPathComponent(artwork), to: bundle.appendingPathComponent("poster.jpg"))
+            return true
         }
+        let poster = copiedArtwork ? "poster.jpg" : try await Self.writePoster(of: asset, duration: duration, into: bundle)
         var trickPlay: String?
-        let tracks = try await Self.media("Reading", master) { try await asset.load(.tracks) }
+        let tracks = try await Self.media("read", master) { try await asset.load(.tracks) }
         if let video = tracks.first(where: { $0.mediaType == .video && !$0.isAttachedPicture }), let display = video.presentationSize {
-            trickPlay = try await TrickPlaySheet.write(of: asset, duration: duration, display: display, into: bundle)
+            trickPlay = try await Self.media("make trick-play images of", master) {
+                try await TrickPlaySheet.write(of: asset, duration: duration, display: display, into: bundle)
+            }
         }
         return PackagedBundle(multivariantPlaylist: "master.m3u8", poster: poster, trickPlay: trickPlay)
     }
