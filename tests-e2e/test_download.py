@@ -459,3 +459,93 @@ def test_iframes_can_be_left_out_and_a_missing_one_is_only_a_warning(server, tmp
     assert "I-FRAME" not in (out / "index.m3u8").read_text()
     assert json.loads((out / "metadata.json").read_text())["warnings"] == finished["warnings"]
     assert not any(p.name.startswith("iframes") for p in out.iterdir())
+
+
+class _HostileServer:
+    """A loopback server that misbehaves on purpose: `/endless` streams zeros with no
+    Content-Length and never ends; `/trickle` sends a byte a second. It counts requests."""
+
+    def __init__(self):
+        import http.server
+        import threading
+        self.requests = []
+        owner = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *args):
+                pass
+
+            def do_GET(self):
+                owner.requests.append(self.path)
+                self.send_response(200)
+                self.send_header("Content-Type", "application/octet-stream")
+                if self.path.startswith("/endless"):
+                    self.send_header("Transfer-Encoding", "chunked")
+                    self.end_headers()
+                    chunk = b"\0" * 65536
+                    try:
+                        for _ in range(100_000):  # bounded: at most 6.5 GB, stops when the client leaves
+                            self.wfile.write(b"%x\r\n%s\r\n" % (len(chunk), chunk))
+                    except (BrokenPipeError, ConnectionResetError):
+                        pass
+                else:
+                    self.send_header("Content-Length", "1000000")
+                    self.end_headers()
+                    try:
+                        for _ in range(60):
+                            self.wfile.write(b"\0")
+                            self.wfile.flush()
+                            time.sleep(1)
+                    except (BrokenPipeError, ConnectionResetError):
+                        pass
+                self.close_connection = True
+
+        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.httpd.daemon_threads = True
+        self.httpd.handle_error = lambda request, address: None
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+        self.base = f"http://127.0.0.1:{self.httpd.server_address[1]}"
+
+
+@pytest.fixture
+def hostile():
+    server = _HostileServer()
+    yield server
+    server.httpd.shutdown()
+
+
+def test_endless_body_without_length_stops_at_its_limit_and_is_not_retried(server, stream, hostile, tmp_path):
+    base, _ = server
+    playlist = stream / "v540aes" / "endless-key.m3u8"
+    playlist.write_text((stream / "v540aes" / "index.m3u8").read_text().replace("../keys/k1.bin", f"{hostile.base}/endless.bin"))
+    r, _ = download(f"{base}/v540aes/endless-key.m3u8", "--output", str(tmp_path / "b"), timeout=60)
+    assert r.returncode == 1, r.stderr
+    assert f"{hostile.base}/endless.bin" in r.stderr and "over the limit of 65536" in r.stderr, r.stderr
+    assert hostile.requests == ["/endless.bin"]
+
+
+def test_trickling_segment_gives_up_with_a_stall_message(server, stream, hostile, tmp_path):
+    base, _ = server
+    (stream / "trickle.m3u8").write_text("#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-PLAYLIST-TYPE:VOD\n"
+                                         f"#EXTINF:2,\n{hostile.base}/trickle.ts\n#EXT-X-ENDLIST\n")
+    started = time.monotonic()
+    r, _ = download(f"{base}/trickle.m3u8", "--stall-timeout", "2", "--output", str(tmp_path / "b"), timeout=60)
+    assert r.returncode == 1, r.stderr
+    assert "trickle.ts" in r.stderr and "stalled" in r.stderr, r.stderr
+    assert time.monotonic() - started < 15
+    assert not (tmp_path / "b" / "index.m3u8").exists()
+
+
+def test_largest_media_sequence_without_iv_is_a_clear_error_not_a_crash(server, stream, tmp_path):
+    base, _ = server
+    text = (stream / "v540aes" / "index.m3u8").read_text()
+    text = "\n".join(line.split(",IV=")[0] if line.startswith("#EXT-X-KEY") else line for line in text.splitlines())
+    text = text.replace("#EXT-X-MEDIA-SEQUENCE:0", "#EXT-X-MEDIA-SEQUENCE:18446744073709551615")
+    if "#EXT-X-MEDIA-SEQUENCE" not in text:
+        text = text.replace("#EXTM3U", "#EXTM3U\n#EXT-X-MEDIA-SEQUENCE:18446744073709551615", 1)
+    (stream / "v540aes" / "max-sequence.m3u8").write_text(text + "\n")
+    r, _ = download(f"{base}/v540aes/max-sequence.m3u8", "--output", str(tmp_path / "b"))
+    assert r.returncode == 1, (r.returncode, r.stderr)
+    assert "media sequence number is past 2^64-1" in r.stderr, r.stderr

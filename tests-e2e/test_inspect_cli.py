@@ -40,6 +40,22 @@ class Handler(http.server.SimpleHTTPRequestHandler):
             return
         if self.path.startswith("/streams/"):
             self.path = "/" + self.path[len("/streams/"):]
+        if self.path == "/trickle.m3u8":
+            # A server that answers, then sends one byte a second and never finishes.
+            self.send_response(200)
+            self.send_header("Content-Type", "application/vnd.apple.mpegurl")
+            self.send_header("Content-Length", "100000")
+            self.end_headers()
+            try:
+                self.wfile.write(b"#EXTM3U\n")
+                for _ in range(20):
+                    self.wfile.write(b"#")
+                    self.wfile.flush()
+                    import time
+                    time.sleep(1)
+            except (BrokenPipeError, ConnectionResetError):
+                pass
+            return
         if self.path == "/loop":
             self.send_response(302)
             self.send_header("Location", "/loop")
@@ -159,3 +175,45 @@ def test_missing_file_exits_2():
     r = run("inspect", "/nonexistent/playlist.m3u8")
     assert r.returncode == 2
     assert "no such file" in r.stderr
+
+
+def test_trickling_server_gives_up_with_a_clear_message(server):
+    import time
+    started = time.monotonic()
+    result = run("inspect", f"{server}/trickle.m3u8", "--stall-timeout", "3")
+    elapsed = time.monotonic() - started
+    assert result.returncode == 2, result
+    assert "stalled" in result.stderr and "trickle.m3u8" in result.stderr, result.stderr
+    assert elapsed < 12, f"took {elapsed:.1f} s to notice the stall"
+
+
+def test_header_then_random_bytes_is_not_a_playlist(tmp_path):
+    import random
+    rng = random.Random(7)
+    path = tmp_path / "garbage.m3u8"
+    path.write_bytes(b"#EXTM3U\n" + bytes(rng.getrandbits(8) for _ in range(2_000_000)))
+    result = run("inspect", "--json", str(path))
+    assert result.returncode == 1, result.stderr[-500:]
+    report = json.loads(result.stdout)
+    assert report["kind"] is None
+    assert any("binary data" in e["message"] for e in report["errors"])
+    assert len(report["warnings"]) <= 1001
+
+
+def test_segment_list_behind_a_flag():
+    path = CORPUS / "androidx-aes-128-iv-byterange-discontinuity-media.m3u8"
+    plain = json.loads(run("inspect", "--json", str(path)).stdout)
+    assert "segmentList" not in plain
+    result = run("inspect", "--json", "--segments", str(path))
+    report = json.loads(result.stdout)
+    listing = report["segmentList"]
+    assert len(listing) == report["segments"]
+    assert abs(sum(s["duration"] for s in listing) - report["duration"]) < 1e-6
+    assert listing[0]["start"] == 0
+    for earlier, later in zip(listing, listing[1:]):
+        assert abs(later["start"] - (earlier["start"] + earlier["duration"])) < 1e-9
+        assert later["sequence"] == earlier["sequence"] + 1
+    assert set(listing[0]) >= {"uri", "duration", "title", "byteRange", "keys", "map", "programDateTime",
+                               "discontinuity", "gap", "parts"}
+    table = run("inspect", "--segments", str(path)).stdout
+    assert "Segments" in table and listing[-1]["uri"].split("/")[-1] in table

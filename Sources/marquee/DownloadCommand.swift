@@ -47,6 +47,9 @@ struct DownloadCommand: AsyncParsableCommand {
     @Flag(name: .customLong("no-iframes"), help: "Leave out the I-frame playlists that make scrubbing and fast-forward work offline.")
     var noIFrames = false
 
+    @Option(help: "Give up on a server that sends less than 16 KiB in this many seconds.")
+    var stallTimeout: Int = 30
+
     @Option(help: "Files fetched at once.")
     var concurrency: Int = 8
 
@@ -127,7 +130,7 @@ struct DownloadCommand: AsyncParsableCommand {
             reporter.message("\(folder.path): already downloaded (metadata.json present)")
             return
         }
-        let fetcher = HTTPFetcher(concurrency: concurrency, onRetry: { reporter.retry($0) })
+        let fetcher = HTTPFetcher(concurrency: concurrency, stall: HTTPFetcher.StallRule(window: .seconds(max(1, stallTimeout))), onRetry: { reporter.retry($0) })
         do {
             let (data, finalURL) = try await fetcher.fetch(source, maximumBytes: HTTPFetcher.Limit.playlist)
             let parsed = PlaylistParser.parse(data, options: ParseOptions(url: finalURL))

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Downloads
 import Foundation
 import HLS
 
@@ -20,13 +21,19 @@ struct InspectCommand: AsyncParsableCommand {
     @Flag(help: "Report the specification's MUST rules as errors.")
     var strict = false
 
+    @Flag(help: "List every media segment (URI, start, duration, byte range, key, map, date, discontinuity, gap, parts).")
+    var segments = false
+
+    @Option(help: "Give up on a server that sends less than 16 KiB in this many seconds.")
+    var stallTimeout: Int = 30
+
     @Option(help: "Longest line accepted, in bytes (0 for no limit).")
     var maxLineLength: Int = 4 << 20
 
     func run() async throws {
         let loaded: PlaylistSource.Loaded
         do {
-            loaded = try await PlaylistSource.load(location)
+            loaded = try await PlaylistSource.load(location, stall: HTTPFetcher.StallRule(window: .seconds(max(1, stallTimeout))))
         } catch {
             FileHandle.standardError.write(Data("marquee inspect: \(error)\n".utf8))
             throw ExitCode(2)
@@ -35,9 +42,9 @@ struct InspectCommand: AsyncParsableCommand {
                                    maximumLineLength: maxLineLength > 0 ? maxLineLength : nil)
         let result = PlaylistParser.parse(loaded.data, options: options)
         if json {
-            print(InspectionReport.json(for: result, url: loaded.url).serialized(pretty: true))
+            print(InspectionReport.json(for: result, url: loaded.url, segments: segments).serialized(pretty: true))
         } else {
-            print(InspectionTable.render(result, url: loaded.url, source: location), terminator: "")
+            print(InspectionTable.render(result, url: loaded.url, source: location, segments: segments), terminator: "")
         }
         if !result.errors.isEmpty {
             if !json {

@@ -4,11 +4,13 @@ import HLS
 /// The human-readable form of `marquee inspect`: aligned tables of variants, renditions and
 /// trick-play variants, or a media playlist's summary and interstitials.
 enum InspectionTable {
-    static func render(_ result: ParseResult, url: URL, source: String) -> String {
+    static func render(_ result: ParseResult, url: URL, source: String, segments: Bool = false) -> String {
         var out = ""
         switch result.playlist {
         case .multivariant(let p)?: out += multivariant(p, url: url)
-        case .media(let p)?: out += media(p, url: url)
+        case .media(let p)?:
+            out += media(p, url: url)
+            if segments { out += segmentTable(p, url: url) }
         case nil: out += "Not a usable playlist.\n"
         }
         for w in result.warnings.prefix(20) { out += "warning: \(w.line):\(w.column): \(w.fullMessage)\n" }
@@ -71,6 +73,26 @@ enum InspectionTable {
         return out
     }
 
+    /// One row per segment: sequence number, start, duration, byte range and flags.
+    static func segmentTable(_ p: MediaPlaylist, url: URL) -> String {
+        var rows = [["SEQ", "START", "DURATION", "RANGE", "KEY", "FLAGS", "URI"]]
+        var start = 0.0
+        for (i, s) in p.segments.enumerated() {
+            let sequence = p.mediaSequence.addingReportingOverflow(UInt64(i))
+            let range = s.byteRange.map { r in "\(r.length)@\(s.resolvedByteRangeOffset ?? r.offset ?? 0)" } ?? "-"
+            var flags: [String] = []
+            if s.discontinuity { flags.append("discontinuity") }
+            if s.gap { flags.append("gap") }
+            if !s.parts.isEmpty { flags.append("\(s.parts.count) parts") }
+            if let date = s.programDateTime { flags.append(date.text) }
+            rows.append([sequence.overflow ? "-" : "\(sequence.partialValue)", String(format: "%.3f", start), String(format: "%.3f", s.duration),
+                         range, s.keys.map(\.method.text).joined(separator: ",").nilIfEmpty ?? "-",
+                         flags.joined(separator: " ").nilIfEmpty ?? "-", URIResolution.resolve(s.uri, against: url)])
+            start += s.duration
+        }
+        return "Segments\n" + table(rows) + "\n"
+    }
+
     static func media(_ p: MediaPlaylist, url: URL) -> String {
         var out = "Media playlist\(p.version.map { ", version \($0)" } ?? "")\n"
         let encryption = p.encryptionMethods.map(\.text)
@@ -116,4 +138,8 @@ enum InspectionTable {
                 .joined(separator: "  ")
         }.joined(separator: "\n") + "\n"
     }
+}
+
+extension String {
+    fileprivate var nilIfEmpty: String? { isEmpty ? nil : self }
 }

@@ -197,6 +197,14 @@ struct PlaybackSessionSpeedTests {
         #expect(session.selectedSpeed?.rate == 0.5)
     }
 
+    @Test func stepSpeedByAnyIntegerClampsInsteadOfTrapping() {
+        var session = makeSession()
+        _ = session.handle(.stepSpeed(by: Int.max))
+        #expect(session.selectedSpeed?.rate == 2)
+        _ = session.handle(.stepSpeed(by: Int.min))
+        #expect(session.selectedSpeed?.rate == 0.5)
+    }
+
     @Test func japaneseSessionNamesSpeedsInJapanese() {
         var session = makeSession(language: .japanese)
         #expect(session.speeds.map(\.localizedName) == ["0.5倍速", "標準速度", "1.25倍速", "1.5倍速", "2倍速"])

@@ -20,10 +20,22 @@ public final class HTTPFetcher: Sendable {
     let ownsClient: Bool
     let policy: RetryPolicy
     let timeout: TimeAmount
+    let stall: StallRule
     let onRetry: @Sendable (RetryEvent) -> Void
 
+    /// A body that brings fewer than `minimumBytes` in any `window` has stalled: a server that
+    /// trickles a byte every few seconds never trips a read timeout, so it is caught by rate.
+    public struct StallRule: Sendable {
+        public var window: Duration
+        public var minimumBytes: Int
+        public init(window: Duration = .seconds(30), minimumBytes: Int = 16 << 10) {
+            self.window = window
+            self.minimumBytes = minimumBytes
+        }
+    }
+
     public init(concurrency: Int = 8, policy: RetryPolicy = RetryPolicy(), timeout: TimeAmount = .seconds(30),
-                onRetry: @escaping @Sendable (RetryEvent) -> Void = { _ in }) {
+                stall: StallRule = StallRule(), onRetry: @escaping @Sendable (RetryEvent) -> Void = { _ in }) {
         var configuration = HTTPClient.Configuration(redirectConfiguration: .follow(max: 10, allowCycles: false))
         configuration.timeout = .init(connect: .seconds(10), read: timeout)
         configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: max(concurrency, 1))
@@ -32,6 +44,7 @@ public final class HTTPFetcher: Sendable {
         ownsClient = true
         self.policy = policy
         self.timeout = timeout
+        self.stall = stall
         self.onRetry = onRetry
     }
 
@@ -80,8 +93,7 @@ public final class HTTPFetcher: Sendable {
                     if let declared, declared > maximumBytes {
                         throw DownloadError.gaveUp(url: url, attempts: attempt, reason: "response is \(declared) bytes, over the limit of \(maximumBytes)")
                     }
-                    let buffer = try await response.body.collect(upTo: maximumBytes)
-                    var data = Data(buffer: buffer)
+                    var data = try await Self.readBody(response.body, maximumBytes: maximumBytes, stall: stall, url: url, attempt: attempt)
                     if let declared, data.count != declared {
                         failure = .truncated
                         reason = "received \(data.count) of \(declared) bytes"
@@ -104,6 +116,10 @@ public final class HTTPFetcher: Sendable {
                 }
             } catch let error as DownloadError {
                 throw error
+            } catch let stalled as Stalled {
+                // A trickling server is not helped by asking again; a resumed download picks up
+                // from the files already stored.
+                throw DownloadError.gaveUp(url: url, attempts: attempt, reason: stalled.description)
             } catch is CancellationError {
                 throw CancellationError()
             } catch {
@@ -113,7 +129,7 @@ public final class HTTPFetcher: Sendable {
                 if let e = error as? HTTPClientError, [.redirectCycleDetected, .redirectLimitReached].contains(e) {
                     throw DownloadError.gaveUp(url: url, attempts: attempt, reason: reason)
                 }
-                if String(describing: error).contains("ResponseTooBig") || String(describing: error).contains("tooManyBytes") {
+                if error is NIOTooManyBytesError || String(describing: error).contains("ResponseTooBig") {
                     throw DownloadError.gaveUp(url: url, attempts: attempt, reason: "response is over the limit of \(maximumBytes) bytes")
                 }
                 failure = .transport
@@ -129,9 +145,43 @@ public final class HTTPFetcher: Sendable {
         }
     }
 
+    /// A stalled body, told apart from other transport failures so it can be named.
+    struct Stalled: Error, CustomStringConvertible {
+        var received: Int
+        var window: Duration
+        var description: String {
+            "stalled: the server sent \(received) bytes in \(window.components.seconds) s"
+        }
+    }
+
+    /// Reads a response body chunk by chunk: over `maximumBytes` is an error (not retried), and
+    /// fewer than the stall rule's bytes in any of its windows is a `Stalled` failure (retried).
+    static func readBody(_ body: HTTPClientResponse.Body, maximumBytes: Int, stall: StallRule,
+                         url: URL, attempt: Int) async throws -> Data {
+        var data = Data()
+        let clock = ContinuousClock()
+        var windowStart = clock.now
+        var windowBytes = 0
+        for try await chunk in body {
+            guard chunk.readableBytes <= maximumBytes - data.count else {
+                throw DownloadError.gaveUp(url: url, attempts: attempt, reason: "response is over the limit of \(maximumBytes) bytes")
+            }
+            data.append(contentsOf: chunk.readableBytesView)
+            windowBytes += chunk.readableBytes
+            let now = clock.now
+            if now - windowStart >= stall.window {
+                if windowBytes < stall.minimumBytes { throw Stalled(received: windowBytes, window: stall.window) }
+                windowStart = now
+                windowBytes = 0
+            }
+        }
+        return data
+    }
+
     /// Plain words for the usual transport failures (timeouts, DNS, refused or reset
     /// connections, TLS, redirects).
     static func describe(_ error: Error, host: String) -> String {
+        if let stalled = error as? Stalled { return stalled.description }
         if let e = error as? HTTPClientError {
             switch e {
             case .connectTimeout: return "timed out connecting to \(host)"

@@ -100,7 +100,14 @@ public enum MediaLayout {
                 guard let keyURI = k.uri, let keyURL = URL(string: URIResolution.resolve(keyURI, against: url)) else {
                     throw DownloadError.badKey(url: url, reason: "AES-128 key without a URI")
                 }
-                return SegmentJob.Decryption(keyURL: keyURL, iv: k.iv ?? ivFromSequence(playlist.mediaSequence + UInt64(i)))
+                if let iv = k.iv { return SegmentJob.Decryption(keyURL: keyURL, iv: iv) }
+                // Without an IV attribute the IV is the segment's media sequence number, which
+                // must itself be a decimal-integer (at most 2^64-1).
+                let (sequence, overflow) = playlist.mediaSequence.addingReportingOverflow(UInt64(i))
+                guard !overflow else {
+                    throw DownloadError.badKey(url: url, reason: "segment \(i + 1) has no IV and its media sequence number is past 2^64-1 (EXT-X-MEDIA-SEQUENCE:\(playlist.mediaSequence))")
+                }
+                return SegmentJob.Decryption(keyURL: keyURL, iv: ivFromSequence(sequence))
             }
             if decryption == nil, let found = reuse.find(absolute, offset: s.byteRange != nil ? s.resolvedByteRangeOffset : nil, length: s.byteRange?.length) {
                 rewritten.uri = found.path

@@ -6,7 +6,8 @@ import Foundation
 /// init maps, date ranges, interstitials and low-latency parts; and the diagnostics.
 /// Field names are a documented interface (README, "inspect --json").
 public enum InspectionReport {
-    public static func json(for result: ParseResult, url: URL?) -> JSONValue {
+    /// The report; `segments` adds `segmentList[]`, one entry per media segment.
+    public static func json(for result: ParseResult, url: URL?, segments: Bool = false) -> JSONValue {
         var fields: [(String, JSONValue)] = []
         if let url { fields.append(("url", .string(url.absoluteString))) }
         switch result.playlist {
@@ -16,6 +17,7 @@ public enum InspectionReport {
         case .media(let p)?:
             fields.append(("kind", .string("media")))
             fields += media(p, url: url)
+            if segments { fields.append(("segmentList", segmentList(p, url: url))) }
         case nil:
             fields.append(("kind", .null))
         }
@@ -162,5 +164,48 @@ public enum InspectionReport {
             ("preloadHints", .int(p.preloadHints.count)),
             ("renditionReports", .int(p.renditionReports.count)),
         ]
+    }
+
+    /// Every segment with where it starts on the playlist timeline, its byte range (offset
+    /// resolved), the keys and init section in effect, its date, discontinuity, gap and parts.
+    static func segmentList(_ p: MediaPlaylist, url: URL?) -> JSONValue {
+        func range(_ r: ByteRange?, resolvedOffset: UInt64?) -> JSONValue {
+            guard let r else { return .null }
+            let offset = resolvedOffset ?? r.offset
+            return .object([("length", .int(Int(clamping: r.length))), ("offset", offset.map { .int(Int(clamping: $0)) } ?? .null)])
+        }
+        var start = 0.0
+        var list: [JSONValue] = []
+        list.reserveCapacity(p.segments.count)
+        for (index, s) in p.segments.enumerated() {
+            let sequence = p.mediaSequence.addingReportingOverflow(UInt64(index))
+            list.append(.object([
+                ("sequence", sequence.overflow ? .null : .int(Int(clamping: sequence.partialValue))),
+                ("uri", .string(URIResolution.resolve(s.uri, against: url))),
+                ("start", .double(start)),
+                ("duration", .double(s.duration)),
+                ("title", .optional(s.title)),
+                ("byteRange", range(s.byteRange, resolvedOffset: s.resolvedByteRangeOffset)),
+                ("keys", .array(s.keys.map { k in
+                    .object([("method", .string(k.method.text)), ("uri", .optional(k.uri.map { URIResolution.resolve($0, against: url) })),
+                             ("iv", .optional(k.iv.map { "0x" + $0.map { String(format: "%02x", $0) }.joined() })),
+                             ("keyFormat", .optional(k.keyFormat))])
+                })),
+                ("map", s.map.map { m in
+                    .object([("uri", .string(URIResolution.resolve(m.uri, against: url))), ("byteRange", range(m.byteRange, resolvedOffset: nil))])
+                } ?? .null),
+                ("programDateTime", .optional(s.programDateTime?.text)),
+                ("discontinuity", .bool(s.discontinuity)),
+                ("gap", .bool(s.gap)),
+                ("bitrate", .optional(s.bitrate)),
+                ("parts", .array(s.parts.map { part in
+                    .object([("uri", .string(URIResolution.resolve(part.uri, against: url))), ("duration", .double(part.duration)),
+                             ("independent", .bool(part.independent)), ("byteRange", range(part.byteRange, resolvedOffset: nil)),
+                             ("gap", .bool(part.gap))])
+                })),
+            ]))
+            start += s.duration
+        }
+        return .array(list)
     }
 }

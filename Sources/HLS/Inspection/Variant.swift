@@ -78,7 +78,11 @@ public struct Variant: Sendable, Hashable {
         let video = (codecs + supplemental).filter { $0.kind == .video }
         let audioCodecs = codecs.filter { $0.kind == .audio }
 
-        if !video.isEmpty || a.resolution != nil {
+        // RESOLUTION, FRAME-RATE, VIDEO-RANGE, HDCP-LEVEL and REQ-VIDEO-LAYOUT describe the
+        // variant's video whatever CODECS says (or when CODECS is missing altogether).
+        let describesVideo = a.resolution != nil || a.videoRange != nil || stream.frameRate != nil
+            || a.hdcpLevel != nil || a.requiredVideoLayout != nil
+        if !video.isEmpty || describesVideo {
             let transfers = video.compactMap(\.transfer)
             let range = a.videoRange ?? (transfers.contains(.pq) ? .pq : transfers.contains(.hlg) ? .hlg : .sdr)
             videoAttributes = VideoAttributes(

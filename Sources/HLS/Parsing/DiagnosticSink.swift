@@ -20,14 +20,31 @@ struct DiagnosticSink {
     let mode: ParseOptions.Mode
     var diagnostics: [Diagnostic] = []
     var hasFatal = false
+    /// Warnings past `warningLimit` are counted, not kept: a garbage input must not grow a
+    /// diagnostic list without bound.
+    var suppressedWarnings = 0
+    static let warningLimit = 1000
+    var keptWarnings = 0
 
     init(mode: ParseOptions.Mode) { self.mode = mode }
 
     mutating func report(_ rule: Rule, line: Int, column: Int, tag: String? = nil, attribute: String? = nil, message: String) {
         let severity = rule.severity(mode)
         if rule == .fatal { hasFatal = true }
+        if severity == .warning {
+            guard keptWarnings < Self.warningLimit else { suppressedWarnings += 1; return }
+            keptWarnings += 1
+        }
         diagnostics.append(Diagnostic(severity, line: line, column: column, tag: tag, attribute: attribute, message: message))
     }
 
     var isStrict: Bool { mode == .strict }
+
+    /// Says how many warnings were not kept, once parsing is over.
+    mutating func closeWarnings(line: Int) {
+        guard suppressedWarnings > 0 else { return }
+        diagnostics.append(Diagnostic(.warning, line: line, column: 1, tag: nil, attribute: nil,
+                                      message: "\(suppressedWarnings) more warnings not listed (only the first \(Self.warningLimit) are kept)"))
+        suppressedWarnings = 0
+    }
 }

@@ -10,6 +10,10 @@ extension ParserState {
             }
             if let v = tag.integer(&sink) { media.targetDuration = Int(clamping: v) }
         case "EXT-X-MEDIA-SEQUENCE":
+            if let first = mediaSequenceLine {
+                sink.report(.specViolation, line: tag.line, column: 1, tag: tag.name,
+                            message: "appears more than once (first on line \(first))" + (sink.isStrict ? "" : "; the last one is used"))
+            }
             guard let v = tag.integer(&sink) else { return }
             if sawSegment || segment.duration != nil {
                 sink.report(.specViolation, line: tag.line, column: 1, tag: tag.name,
@@ -18,21 +22,31 @@ extension ParserState {
             mediaSequenceLine = tag.line
             media.mediaSequence = v
         case "EXT-X-DISCONTINUITY-SEQUENCE":
+            reportRepeatedPlaylistTag(tag)
             if let v = tag.integer(&sink) { media.discontinuitySequence = v }
-        case "EXT-X-ENDLIST": media.endList = true
+        case "EXT-X-ENDLIST":
+            reportRepeatedPlaylistTag(tag)
+            media.endList = true
         case "EXT-X-PLAYLIST-TYPE":
+            reportRepeatedPlaylistTag(tag)
             guard let type = PlaylistType(rawValue: tag.value) else {
                 sink.report(.invalidValue, line: tag.line, column: tag.column, tag: tag.name, message: "expected VOD or EVENT, found \(tag.value)")
                 return
             }
             media.playlistType = type
-        case "EXT-X-I-FRAMES-ONLY": media.iFramesOnly = true
-        case "EXT-X-IMAGES-ONLY": media.imagesOnly = true
+        case "EXT-X-I-FRAMES-ONLY":
+            reportRepeatedPlaylistTag(tag)
+            media.iFramesOnly = true
+        case "EXT-X-IMAGES-ONLY":
+            reportRepeatedPlaylistTag(tag)
+            media.imagesOnly = true
         case "EXT-X-PART-INF":
+            reportRepeatedPlaylistTag(tag)
             guard var r = tag.attributes(&sink) else { return }
             guard let target = r.float("PART-TARGET", &sink) else { return missing(tag, "PART-TARGET") }
             media.partInformation = PartInformation(partTarget: target)
         case "EXT-X-SERVER-CONTROL":
+            reportRepeatedPlaylistTag(tag)
             guard var r = tag.attributes(&sink) else { return }
             var control = ServerControl()
             control.canSkipUntil = r.float("CAN-SKIP-UNTIL", &sink)
@@ -124,6 +138,17 @@ extension ParserState {
         }
     }
 
+    /// Media playlist tags that describe the whole playlist appear at most once (RFC 8216bis
+    /// 4.4.3); a repeat is a MUST violation, an error when strict and a warning when lenient.
+    mutating func reportRepeatedPlaylistTag(_ tag: TagLine) {
+        if let first = playlistTagLines[tag.name] {
+            sink.report(.specViolation, line: tag.line, column: 1, tag: tag.name,
+                        message: "appears more than once (first on line \(first))" + (sink.isStrict ? "" : "; the last one is used"))
+        } else {
+            playlistTagLines[tag.name] = tag.line
+        }
+    }
+
     /// `#EXTINF:<decimal>,<title>` read straight from bytes; false (nothing consumed) for
     /// anything unusual, which then takes the general path with its diagnostics.
     mutating func fastEXTINF(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, line: Int) -> Bool {
@@ -146,7 +171,8 @@ extension ParserState {
             }
             i += 1
         }
-        guard digits > 0, i == end || b[i] == UInt8(ascii: ",") else { return false }
+        // No comma: the general path reports it (the comma is part of the tag).
+        guard digits > 0, i < end, b[i] == UInt8(ascii: ",") else { return false }
         // Exact integers divided by an exact power of ten: correctly rounded, like strtod.
         let duration = Double(mantissa) / Self.powersOfTen[fraction]
         segment.duration = duration
@@ -167,6 +193,10 @@ extension ParserState {
         }
         let text = tag.value
         let comma = text.firstIndex(of: ",")
+        if comma == nil {
+            sink.report(.specViolation, line: tag.line, column: tag.column + text.utf8.count, tag: tag.name,
+                        message: "expected a comma after the duration (#EXTINF:<duration>,[<title>])" + (sink.isStrict ? "" : "; read as if present"))
+        }
         var durationText = Substring(text[..<(comma ?? text.endIndex)])
         let trimmed = durationText.trimmingWhitespace()
         if trimmed.count != durationText.count {

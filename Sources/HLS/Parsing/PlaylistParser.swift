@@ -63,6 +63,12 @@ struct ParserState {
     var firstPartLine: Int?
     var dateRangeLines: [String: Int] = [:]
     var mediaSequenceLine: Int?
+    /// Lines that are not text (invalid UTF-8 or control characters); past
+    /// `binaryLineLimit` the input is not a playlist that happens to have a bad line.
+    var binaryLines = 0
+    static let binaryLineLimit = 64
+    /// Where each once-only media playlist tag first appeared.
+    var playlistTagLines: [String: Int] = [:]
 
     var lastLine = 0
 
@@ -136,10 +142,21 @@ struct ParserState {
                             message: "line is \(end - lineStart) bytes long, over the limit of \(limit); limit exceeded, line skipped")
                 continue
             }
+            var isBinary = hasControl
             if hasHigh, String(validating: UnsafeBufferPointer(rebasing: bytes[lineStart..<end]), as: UTF8.self) == nil {
                 sink.report(sawHeader ? .invalidValue : .fatal, line: lineNumber, column: 1,
                             message: sawHeader ? "line is not valid UTF-8" : "not a playlist: the first line is not valid UTF-8 text")
                 if !sawHeader { return }
+                isBinary = true
+            }
+            if isBinary, sawHeader {
+                binaryLines += 1
+                if binaryLines >= Self.binaryLineLimit {
+                    sink.report(.fatal, line: lineNumber, column: 1,
+                                message: "not a playlist: \(binaryLines) lines are binary data (not UTF-8 text or with control characters), the last on line \(lineNumber)")
+                    stopped = true
+                    break
+                }
             }
             if hasControl {
                 let at = (lineStart..<end).first { bytes[$0] < 0x20 && bytes[$0] != 0x09 } ?? lineStart
@@ -406,6 +423,7 @@ struct ParserState {
     // MARK: Finish
 
     mutating func finish() -> ParseResult {
+        sink.closeWarnings(line: max(lastLine, 1))
         if stopped || sink.hasFatal {
             return ParseResult(playlist: nil, diagnostics: sink.diagnostics)
         }

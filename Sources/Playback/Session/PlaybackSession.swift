@@ -138,7 +138,9 @@ public struct PlaybackSession: Sendable {
         case .stepSpeed(let step):
             guard !speeds.isEmpty else { return .failure(.noSpeedsOffered) }
             let index = selectedSpeed.flatMap { speeds.firstIndex(of: $0) } ?? 0
-            let target = min(max(index + step, 0), speeds.count - 1)
+            // Clamp the step first: a client may send any Int, and `index + step` must not trap.
+            let bounded = min(max(step, -speeds.count), speeds.count)
+            let target = min(max(index + bounded, 0), speeds.count - 1)
             return select(speeds[target])
         case .selectAudio(let id):
             guard audioOptions.contains(where: { $0.id == id }) else { return .failure(.unknownRendition) }
