@@ -23,7 +23,7 @@ public struct MediaCorePackager: MediaPackager {
     // MARK: Probe
 
     public func probe(_ source: URL) async throws -> MediaProbe {
-        let asset = MediaCore.Asset(url: source)
+        let asset = MediaCore.Asset(isolatedFile: source)
         let (duration, tracks, metadata) = try await Self.media("read", source) {
             try await asset.load(.duration, .tracks, .metadata)
         }
@@ -53,7 +53,7 @@ public struct MediaCorePackager: MediaPackager {
         _ source: URL, probe: MediaProbe, into bundle: URL,
         progress: @escaping @Sendable (Double) async -> Void
     ) async throws -> PackagedBundle {
-        let asset = MediaCore.Asset(url: source)
+        let asset = MediaCore.Asset(isolatedFile: source)
         let (duration, tracks) = try await Self.media("read", source) { try await asset.load(.duration, .tracks) }
         guard let video = tracks.first(where: { $0.mediaType == .video && !$0.isAttachedPicture }),
               let display = video.presentationSize, display.width > 0, display.height > 0 else {

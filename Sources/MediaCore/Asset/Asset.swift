@@ -27,6 +27,13 @@ public final class Asset: Sendable {
         self.pool = pool
     }
 
+    /// A local file read on its own: if it is a playlist or a reference movie, the files it
+    /// names are not opened (see `AssetSource.isolatedFile`). For media handed in by a user.
+    public init(isolatedFile url: URL, pool: MediaThreadPool = .shared) {
+        self.source = .isolatedFile(url)
+        self.pool = pool
+    }
+
     public convenience init(path: String, pool: MediaThreadPool = .shared) {
         self.init(url: URL(fileURLWithPath: path), pool: pool)
     }

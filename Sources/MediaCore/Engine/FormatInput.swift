@@ -9,6 +9,7 @@ final class FormatInput {
     let source: AssetSource
     let flag: CancellationFlag
     private var io: ResourceIO?
+    private var referenceGuard: ReferenceGuard?
 
     var name: String { source.displayName }
     var formatContext: UnsafeMutablePointer<AVFormatContext> { context! }
@@ -36,8 +37,14 @@ final class FormatInput {
             context.pointee.pb = io!.context
             context.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
         }
-        var contextPointer: UnsafeMutablePointer<AVFormatContext>? = context
         var options: OpaquePointer? = nil
+        if let (path, allowsReferences) = source.localFile {
+            // A local file reads only itself (and, when allowed, files beside it): never other
+            // files on the machine, never the network.
+            referenceGuard = ReferenceGuard.install(on: context, rootPath: path, allowsReferencesInFolder: allowsReferences)
+            av_dict_set(&options, "protocol_whitelist", "file", 0)
+        }
+        var contextPointer: UnsafeMutablePointer<AVFormatContext>? = context
         av_dict_set(&options, "reconnect", "0", 0)
         let status = avformat_open_input(&contextPointer, source.openString, nil, &options)
         av_dict_free(&options)
@@ -52,6 +59,11 @@ final class FormatInput {
             if infoStatus < 0 {
                 throw failure(.streamInfo, "cannot read stream information", infoStatus)
             }
+        }
+        // A demuxer may carry on without a resource it was refused (an HLS segment): the file
+        // is still not usable as given.
+        if referenceGuard?.refused != nil {
+            throw failure(.open, "cannot open", -EPERM)
         }
     }
 
@@ -69,6 +81,10 @@ final class FormatInput {
     func failure(_ kind: MediaError.Kind, _ what: String, _ code: Int32) -> any Error {
         if flag.isCancelled { return CancellationError() }
         if let loaderError = io?.lastError { return loaderError }
+        if let refused = referenceGuard?.refused {
+            let rule = referenceGuard?.allowedFolder == nil ? "only the file itself is read" : "only files in its own folder are read"
+            return MediaError(kind, url: name, message: "\(what): it refers to another resource (\(refused)); \(rule)", code: code)
+        }
         return LibAV.error(kind, name, what, code)
     }
 }
