@@ -362,6 +362,16 @@ def test_multivariant_ads_and_asset_lists_go_offline(server, stream, tmp_path):
     assert all(i["bytes"] > 0 for i in meta["interstitials"])
     assert meta["totalBytes"] == sum(f.stat().st_size for f in out.rglob("*") if f.is_file() and f.parent != out
                                      and f.suffix not in (".m3u8", ".json"))
+    # The library imports exactly the bundle's files (ads and asset lists included), nothing else.
+    (out / "notes.txt").write_text("not part of the bundle")
+    data = tmp_path / "library"
+    added = subprocess.run([MARQUEE, "add", "--data", str(data), str(out)], capture_output=True, text=True, timeout=300)
+    assert added.returncode == 0, added.stdout + added.stderr
+    copy = next((data / "media").iterdir())
+    copied = {str(p.relative_to(copy)) for p in copy.rglob("*") if p.is_file()}
+    assert {"master.m3u8", "metadata.json", "interstitial-1/index.m3u8", "interstitial-lists/list-1.json"} <= copied
+    assert "notes.txt" not in copied and not any(name.startswith(".marquee-download") for name in copied)
+    assert not any(p.is_symlink() for p in copy.rglob("*"))
 
 
 def test_a_bad_asset_list_is_a_clear_error(server, tmp_path):

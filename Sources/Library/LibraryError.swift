@@ -4,6 +4,8 @@ public enum LibraryError: Error, Sendable, Equatable, CustomStringConvertible {
     case jobNotFound(Int64)
     case sourceNotFound(String)
     case unsupportedSource(String)
+    /// An HLS bundle that names files outside itself, links, or files that are missing.
+    case unsafeBundle(String, reason: String)
     case jobNotRetryable(Int64, state: String)
     case invalidSettings(String)
     /// A tool the library runs (the sample generator's `ffmpeg`) failed; carries its own message.
@@ -17,6 +19,7 @@ public enum LibraryError: Error, Sendable, Equatable, CustomStringConvertible {
         case .jobNotFound(let id): "No job with id \(id)"
         case .sourceNotFound(let path): "No file or folder at \(path)"
         case .unsupportedSource(let path): "Not a media file, folder or HLS bundle: \(path)"
+        case .unsafeBundle(let path, let reason): "Cannot import the HLS bundle \(path): \(reason)"
         case .jobNotRetryable(let id, let state): "Job \(id) is \(state); only failed jobs can be retried"
         case .invalidSettings(let reason): "Invalid player settings: \(reason)"
         case .toolFailed(let tool, let status, let message): "\(tool) exited with status \(status): \(message)"

@@ -2,7 +2,7 @@ import Foundation
 import HLS
 
 /// Copies an HLS bundle (a folder with a multivariant playlist, such as an offline download)
-/// into the library, naming its entry playlist `master.m3u8`, and reads the title and
+/// into the library — only the files its playlists name (`BundleContents`) — naming its entry playlist `master.m3u8`, and reads the title and
 /// artwork a `marquee download` recorded in its `metadata.json`.
 struct BundleImporter: Sendable {
     struct Imported: Sendable {
@@ -14,12 +14,26 @@ struct BundleImporter: Sendable {
         var artwork: String?
     }
 
-    func importBundle(at source: URL, into bundle: URL) throws -> Imported {
+    func importBundle(at given: URL, into bundle: URL) throws -> Imported {
+        // A linked bundle folder is read where it really is; what is copied is decided below.
+        let source = given.standardizedFileURL.resolvingSymlinksInPath()
         guard let entry = Self.multivariantPlaylist(in: source) else {
             throw LibraryError.unsupportedSource(source.path)
         }
-        try FileManager.default.createDirectory(at: bundle.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: source, to: bundle)
+        let contents: BundleContents
+        do {
+            contents = try BundleContents.find(root: source, entry: entry.lastPathComponent)
+        } catch let failure as BundleContents.Failure {
+            throw LibraryError.unsafeBundle(source.path, reason: failure.description)
+        }
+        // Only the bundle's own files, each copied as a regular file: never a link, never the
+        // rest of the folder (a live folder would otherwise be published as it changes).
+        try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true)
+        for file in contents.files {
+            let target = bundle.appendingPathComponent(file)
+            try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(at: source.appendingPathComponent(file), to: target)
+        }
         let master = bundle.appendingPathComponent("master.m3u8")
         if entry.lastPathComponent != "master.m3u8" {
             try? FileManager.default.removeItem(at: master)

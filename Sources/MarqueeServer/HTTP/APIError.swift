@@ -34,7 +34,7 @@ public struct APIError: HTTPResponseError, Sendable {
         case let error as LibraryError:
             switch error {
             case .assetNotFound, .jobNotFound: return APIError(.notFound, error.description)
-            case .sourceNotFound, .unsupportedSource, .invalidSettings: return APIError(.badRequest, error.description)
+            case .sourceNotFound, .unsupportedSource, .unsafeBundle, .invalidSettings: return APIError(.badRequest, error.description)
             case .jobNotRetryable: return APIError(.conflict, error.description)
             case .toolFailed: return APIError(.internalServerError, error.description)
             case .mediaFailed: return APIError(.unprocessableContent, error.description)
