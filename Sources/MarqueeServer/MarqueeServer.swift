@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import HummingbirdWebSocket
 import Library
 import Logging
@@ -40,13 +41,23 @@ public struct MarqueeServer: Sendable {
     /// The application listening on `host:port`; `onReady` runs once it accepts connections,
     /// with the port actually bound (useful with port 0).
     public func application(
-        host: String, port: Int, logger: Logger? = nil,
+        host: String, port: Int, limits: ConnectionLimits = ConnectionLimits(), logger: Logger? = nil,
         onReady: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
         let router = router()
+        let connections = ConnectionCount(maximum: limits.maximumConnections)
+        let idle = TimeAmount(limits.idleTimeout)
+        let webSockets = router.buildResponder()
+        let server = HTTPServerBuilder { responder in
+            GuardedChildChannel(
+                inner: HTTP1WebSocketUpgradeChannel(
+                    responder: responder, webSocketResponder: webSockets,
+                    configuration: .init(http1: HTTP1Channel.Configuration(idleTimeout: idle))),
+                count: connections, timeout: idle)
+        }
         return Application(
             router: router,
-            server: .http1WebSocketUpgrade(webSocketRouter: router),
+            server: server,
             configuration: .init(address: .hostname(host, port: port), serverName: "Marquee"),
             onServerRunning: { channel in await onReady(channel.localAddress?.port ?? port) },
             logger: logger ?? { var l = Logger(label: "marquee"); l.logLevel = .warning; return l }()

@@ -20,6 +20,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Port to listen on (0 picks a free one).")
     var port = 8080
 
+    @Option(help: "Close a connection with no request in progress after this many seconds (also the time a request head may take).")
+    var idleTimeout: Double = 30
+
+    @Option(help: "Most connections kept open at once (default: half the file-descriptor limit, at most 8192).")
+    var maxConnections: Int?
+
     @Flag(name: .customLong("no-samples"), help: "Do not create sample clips in an empty library.")
     var noSamples = false
 
@@ -39,7 +45,12 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let server = MarqueeServer(library: library)
         let host = host
-        let app = server.application(host: host, port: port) { bound in
+        guard idleTimeout > 0, idleTimeout.isFinite, (maxConnections ?? 1) > 0 else {
+            throw ValidationError("--idle-timeout and --max-connections must be positive")
+        }
+        let limits = ConnectionLimits(idleTimeout: .milliseconds(Int64(idleTimeout * 1000)),
+                                      maximumConnections: maxConnections ?? ConnectionLimits.defaultMaximum())
+        let app = server.application(host: host, port: port, limits: limits) { bound in
             let shown = host.contains(":") ? "[\(host)]" : host
             let line = "Marquee is ready at http://\(shown):\(bound)/  (data: \(location.dataDirectory.path))\n"
             FileHandle.standardOutput.write(Data(line.utf8))

@@ -1,0 +1,96 @@
+"""Connection limits on a real `marquee serve` (loopback only): a connection with no request
+in progress is closed after the idle timeout, also while a request head trickles in; past the
+connection cap new connections are closed at once; and the server keeps answering."""
+import os
+import re
+import socket
+import subprocess
+import tempfile
+import time
+import urllib.request
+
+import pytest
+
+from conftest import marquee_binary
+
+
+@pytest.fixture(scope="module")
+def limited():
+    data = tempfile.mkdtemp(prefix="marquee-connections-")
+    process = subprocess.Popen([marquee_binary(), "serve", "--data", data, "--port", "0", "--no-samples",
+                                "--idle-timeout", "2", "--max-connections", "20"],
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    line = process.stdout.readline()
+    match = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
+    assert match, line
+    yield process, int(match.group(1))
+    process.terminate()
+    process.wait(timeout=10)
+
+
+def health(port):
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health", timeout=5) as response:
+        return response.read()
+
+
+def closed_within(sock, seconds):
+    """True when the server closes the socket (EOF) within `seconds`."""
+    sock.settimeout(seconds)
+    try:
+        return sock.recv(1) == b""
+    except (socket.timeout, TimeoutError):
+        return False
+    except ConnectionResetError:
+        return True
+
+
+def open_sockets(pid):
+    return sum(1 for fd in os.listdir(f"/proc/{pid}/fd") if os.readlink(f"/proc/{pid}/fd/{fd}").startswith("socket:"))
+
+
+def test_idle_and_trickling_connections_are_closed(limited):
+    _, port = limited
+    idle = socket.create_connection(("127.0.0.1", port))
+    trickle = socket.create_connection(("127.0.0.1", port))
+    started = time.monotonic()
+    trickle.sendall(b"GET /api/health HTTP/1.1\r\n")
+    closed = False
+    for header in [b"Host: 127.0.0.1\r\n", b"X-A: 1\r\n", b"X-B: 2\r\n", b"X-C: 3\r\n", b"X-D: 4\r\n", b"X-E: 5\r\n"]:
+        try:
+            trickle.sendall(header)
+        except (BrokenPipeError, ConnectionResetError):
+            closed = True
+            break
+        if closed_within(trickle, 0.7):
+            closed = True
+            break
+    assert closed, "a request head sent a line at a time was never cut off"
+    assert time.monotonic() - started < 5
+    assert closed_within(idle, 4), "an idle connection stayed open past the idle timeout"
+    assert health(port) == b"ok"
+
+
+def test_keep_alive_connection_serves_then_closes_when_idle(limited):
+    _, port = limited
+    sock = socket.create_connection(("127.0.0.1", port))
+    sock.sendall(b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+    sock.settimeout(5)
+    assert b"200" in sock.recv(4096).split(b"\r\n")[0]
+    assert closed_within(sock, 4)
+
+
+def test_connections_past_the_cap_are_closed_and_the_server_recovers(limited):
+    process, port = limited
+    held = [socket.create_connection(("127.0.0.1", port)) for _ in range(20)]
+    time.sleep(0.3)
+    extra = [socket.create_connection(("127.0.0.1", port)) for _ in range(30)]
+    assert all(closed_within(s, 2) for s in extra), "connections past the cap were kept"
+    assert open_sockets(process.pid) <= 20 + 5  # the listener and a few of the server's own
+    for s in extra:
+        s.close()
+    # The held ones time out as idle; then the server answers again.
+    assert all(closed_within(s, 4) for s in held)
+    for s in held:
+        s.close()
+    time.sleep(0.3)
+    assert health(port) == b"ok"
