@@ -8,6 +8,8 @@ public enum LibraryError: Error, Sendable, Equatable, CustomStringConvertible {
     case unsafeBundle(String, reason: String)
     case jobNotRetryable(Int64, state: String)
     case invalidSettings(String)
+    /// A request the library cannot take as given (an empty or relative path, a search too long).
+    case invalidRequest(String)
     /// A tool the library runs (the sample generator's `ffmpeg`) failed; carries its own message.
     case toolFailed(tool: String, status: Int32, message: String)
     /// MediaCore could not `step` ("read", "package") the media at `path`; carries FFmpeg's message.
@@ -22,6 +24,7 @@ public enum LibraryError: Error, Sendable, Equatable, CustomStringConvertible {
         case .unsafeBundle(let path, let reason): "Cannot import the HLS bundle \(path): \(reason)"
         case .jobNotRetryable(let id, let state): "Job \(id) is \(state); only failed jobs can be retried"
         case .invalidSettings(let reason): "Invalid player settings: \(reason)"
+        case .invalidRequest(let reason): reason
         case .toolFailed(let tool, let status, let message): "\(tool) exited with status \(status): \(message)"
         case .mediaFailed(let step, let path, let message): "Could not \(step) \(path): \(message)"
         }

@@ -41,6 +41,10 @@ public final class MediaLibrary: Sendable {
     static func sources(for paths: [String]) throws -> [(URL, String)] {
         var sources: [(URL, String)] = []
         for path in paths {
+            // An empty or relative path would be read against the server's working directory.
+            guard path.hasPrefix("/") else {
+                throw LibraryError.invalidRequest("Paths must be absolute paths on the server; got \"\(path.prefix(200))\"")
+            }
             let url = URL(fileURLWithPath: path).standardizedFileURL
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {

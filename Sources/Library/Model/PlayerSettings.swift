@@ -4,6 +4,8 @@ public struct PlayerSettings: Codable, Sendable, Hashable {
     public var speeds: [Double]?
     /// Whether skipping is by 10 seconds (the only interval today; kept for the API's shape).
     public var skipInterval: Double
+    /// The most speeds a speed menu can offer.
+    public static let maximumSpeeds = 16
 
     public init(speeds: [Double]? = nil, skipInterval: Double = 10) {
         self.speeds = speeds

@@ -39,8 +39,14 @@ public final class LibraryStore: Sendable {
     }
 
     /// Assets whose title, subtitle or summary (own or overridden) contains `query`, newest first.
+    /// The longest search accepted, in characters.
+    public static let maximumQueryLength = 200
+
     public func assets(matching query: String? = nil) async throws -> [Asset] {
-        try await database.read { db in
+        if let query, query.count > Self.maximumQueryLength {
+            throw LibraryError.invalidRequest("The search is \(query.count) characters long; at most \(Self.maximumQueryLength) are accepted")
+        }
+        return try await database.read { db in
             guard let query, !query.trimmingCharacters(in: .whitespaces).isEmpty else {
                 return try Asset.order(Asset.Field.createdAt.desc, Column("rowid").desc).fetchAll(db)
             }
@@ -171,8 +177,14 @@ public final class LibraryStore: Sendable {
     }
 
     public func setPlayerSettings(_ settings: PlayerSettings) async throws {
+        if let speeds = settings.speeds, speeds.count > PlayerSettings.maximumSpeeds {
+            throw LibraryError.invalidSettings("\(speeds.count) speeds given; at most \(PlayerSettings.maximumSpeeds)")
+        }
         if let speeds = settings.speeds, let bad = speeds.first(where: { !($0 > 0 && $0 <= 16) }) {
             throw LibraryError.invalidSettings("speed \(bad) is not between 0 and 16")
+        }
+        guard settings.skipInterval.isFinite, (1...300).contains(settings.skipInterval) else {
+            throw LibraryError.invalidSettings("skipInterval \(settings.skipInterval) is not between 1 and 300 seconds")
         }
         let text = String(decoding: try JSONEncoder().encode(settings), as: UTF8.self)
         try await database.write { db in

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Library
+import NIOCore
 
 /// An API failure a client can act on: an HTTP status and a sentence saying what went wrong.
 /// Sent as `{"error": {"status": 404, "message": "…"}}`.
@@ -34,11 +35,15 @@ public struct APIError: HTTPResponseError, Sendable {
         case let error as LibraryError:
             switch error {
             case .assetNotFound, .jobNotFound: return APIError(.notFound, error.description)
-            case .sourceNotFound, .unsupportedSource, .unsafeBundle, .invalidSettings: return APIError(.badRequest, error.description)
+            case .sourceNotFound, .unsupportedSource, .unsafeBundle, .invalidSettings, .invalidRequest:
+                return APIError(.badRequest, error.description)
             case .jobNotRetryable: return APIError(.conflict, error.description)
             case .toolFailed: return APIError(.internalServerError, error.description)
             case .mediaFailed: return APIError(.unprocessableContent, error.description)
             }
+        case let error as NIOTooManyBytesError:
+            let limit = error.maxBytes.map { " (at most \($0) bytes)" } ?? ""
+            return APIError(.contentTooLarge, "The request body is too large\(limit)")
         case let error as HTTPError:
             return APIError(error.status, error.body ?? error.status.reasonPhrase, headers: error.headers)
         case let error as DecodingError:
