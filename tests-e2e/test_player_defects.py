@@ -335,9 +335,6 @@ LONG = "\n\n".join(f"Paragraph {n}. " + "A long description that goes on and on 
 
 
 def check_info_panel(page, scroll):
-    r = page.rect("info-button")
-    assert r["w"] >= 44 and r["h"] >= 44, f"the chevron's hit area is {r['w']:.0f} × {r['h']:.0f}"
-    scroll_before = None
     page.tap(*centre(page, "info-button")) if scroll == "touch" else click(page, "info-button")
     page.wait_for(lambda: page.element("info-panel").is_displayed(), "the info panel did not open")
     panel = page.rect("info-panel")
@@ -359,6 +356,9 @@ def check_info_panel(page, scroll):
                   "the long description did not scroll", timeout=3)
     assert page.element("info-panel").is_displayed(), "scrolling closed the panel"
     assert page.element("info-description").text.startswith("Paragraph 1.")
+    r = page.rect("info-button")
+    assert r["w"] >= 44 and r["h"] >= 44, f"the chevron's hit area is {r['w']:.0f} × {r['h']:.0f}"
+    assert hit(page, "info-button")
 
 
 def test_a_long_description_scrolls_and_the_chevron_is_easy_to_hit(server, browser):
