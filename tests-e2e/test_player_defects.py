@@ -405,7 +405,8 @@ def test_bad_speeds_in_the_address_are_ignored_with_a_warning(server, driver):
     assert "“40”" in page.element("toast").text
     items = page.open_overflow().find_elements(By.CSS_SELECTOR, "[data-section='speed'] [role='menuitemradio']")
     assert [i.text for i in items] == ["0.5×", "2×"]
-    page.key("Escape")
+    page.key(Keys.ESCAPE)
+    page.wait_for(lambda: not page.js("return !!document.getElementById('overflow-menu')"), "Escape did not close the menu")
     page.key("k")
     page.wait_for(lambda: not page.video("paused"), "the player does not play")
     # Nothing usable: the usual list.
