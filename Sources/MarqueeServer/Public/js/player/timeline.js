@@ -23,6 +23,7 @@ export class Timeline {
     element.addEventListener('pointermove', (event) => this.drag(event));
     element.addEventListener('pointerup', (event) => this.release(event));
     element.addEventListener('pointercancel', (event) => this.abandon(event));
+    element.addEventListener('lostpointercapture', (event) => this.abandon(event));
     element.addEventListener('keydown', (event) => scrubber.key?.(event));
   }
 
