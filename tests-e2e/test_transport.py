@@ -54,8 +54,8 @@ def test_timeline_drag_from_anywhere_seeks_where_it_ends(server, driver):
     assert page.current_time == 0
     bar = page.rect("timeline")
     y = bar["y"] + bar["h"] / 2
-    start_x = bar["x"] + bar["w"] * 0.8   # far from the playhead at 0
-    end_x = bar["x"] + bar["w"] * 0.4
+    start_x = bar["x"] + bar["w"] * 0.2   # away from the playhead at 0: the drag is relative,
+    end_x = bar["x"] + bar["w"] * 0.6     # so 40 % of the bar moves it 12 s
     page.mouse("mouseMoved", start_x, y)
     page.mouse("mousePressed", start_x, y, buttons=1, button="left", click_count=1)
     for i in range(1, 11):

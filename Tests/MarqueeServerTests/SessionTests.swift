@@ -62,6 +62,25 @@ struct SessionTests {
         }
     }
 
+    @Test func anAddressSpeedListIgnoresBadValuesWithAWarning() async throws {
+        let fixture = try await ServerFixture.shared.value
+        try await fixture.application().test(.router) { client in
+            let mixed = try await create(client, body: #"{"assetID": "\#(fixture.clipID)", "speedList": "0.5,abc,2,40"}"#)
+            #expect(mixed.speeds.map(\.rate) == [0.5, 2])
+            #expect(mixed.warnings == ["Ignored the playback speeds “abc”, “40” in the address: a speed is a number above 0 and at most 16."])
+            let onlyBad = try await create(client, body: #"{"assetID": "\#(fixture.clipID)", "speedList": "fast", "language": "ja"}"#)
+            #expect(onlyBad.speeds.map(\.rate) == [0.5, 1, 1.25, 1.5, 2])
+            #expect(onlyBad.warnings?.first?.contains("「fast」") == true)
+            let empty = try await create(client, body: #"{"assetID": "\#(fixture.clipID)", "speedList": ""}"#)
+            #expect(empty.speeds.isEmpty)
+            #expect(empty.warnings == nil)
+            // An explicit list in the API stays strict.
+            try await client.execute(uri: "/api/sessions", method: .post, body: .json(#"{"assetID": "\#(fixture.clipID)", "speeds": [40], "speedList": "1"}"#)) { response throws in
+                #expect(response.status == .badRequest)
+            }
+        }
+    }
+
     @Test func remoteIntentsAreAcceptedOrRefused() async throws {
         let fixture = try await ServerFixture.shared.value
         try await fixture.application().test(.router) { client in

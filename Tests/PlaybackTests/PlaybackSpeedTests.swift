@@ -78,3 +78,42 @@ struct PlayerLanguageTests {
         #expect(PlayerLanguage(preferred: []) == .english)
     }
 }
+
+@Suite("Speeds asked for in a player address")
+struct RequestedSpeedsTests {
+    @Test func goodEntriesAreKeptInOrderWithoutDuplicates() {
+        let parsed = RequestedSpeeds(parsing: " 2, 0.5 ,1,2")
+        #expect(parsed.rates == [2, 0.5, 1])
+        #expect(parsed.ignored.isEmpty)
+        #expect(parsed.warning(in: .english) == nil)
+    }
+
+    @Test func emptyTextAsksForNoMenu() {
+        #expect(RequestedSpeeds(parsing: "").rates == [])
+        #expect(RequestedSpeeds(parsing: " , ").rates == [])
+    }
+
+    @Test func badEntriesAreLeftOutAndNamed() {
+        let parsed = RequestedSpeeds(parsing: "0.5,abc,,-1,0,17,nan,inf,2")
+        #expect(parsed.rates == [0.5, 2])
+        #expect(parsed.ignored == ["abc", "-1", "0", "17", "nan", "inf"])
+        let warning = parsed.warning(in: .english) ?? ""
+        #expect(warning.hasPrefix("Ignored the playback speeds “abc”, “-1”"))
+        #expect(warning.hasSuffix("a speed is a number above 0 and at most 16."))
+        #expect(parsed.warning(in: .japanese)?.contains("「abc」、「-1」") == true)
+    }
+
+    @Test func onlyBadEntriesKeepTheUsualList() {
+        let parsed = RequestedSpeeds(parsing: "fast")
+        #expect(parsed.rates == nil)
+        #expect(parsed.warning(in: .english) == "Ignored the playback speed “fast” in the address: a speed is a number above 0 and at most 16.")
+    }
+
+    @Test func offerableRates() {
+        #expect(PlaybackSpeed.isOfferable(16))
+        #expect(PlaybackSpeed.isOfferable(0.1))
+        #expect(!PlaybackSpeed.isOfferable(0))
+        #expect(!PlaybackSpeed.isOfferable(16.01))
+        #expect(!PlaybackSpeed.isOfferable(.nan))
+    }
+}

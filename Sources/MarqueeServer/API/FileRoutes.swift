@@ -31,6 +31,13 @@ struct FileRoutes: Sendable {
                 kind: WebResourceKind.forExtension((String(parts.last!) as NSString).pathExtension)
             ) { parts.reduce(webRoot) { $0.appendingPathComponent(String($1)) } }
         }
+        // Browsers ask for /favicon.ico on pages that name no icon (and some ask anyway).
+        router.get("favicon.ico") { request, context -> Response in
+            let webRoot = webRoot
+            return try await responder.respond(
+                key: "ui/favicon.png", request: request, context: context, kind: WebResourceKind.forExtension("png")
+            ) { webRoot.appendingPathComponent("favicon.png") }
+        }
         router.get("api/openapi.json") { request, context in
             let webRoot = webRoot
             return try await responder.respond(

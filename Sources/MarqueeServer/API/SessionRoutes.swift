@@ -20,6 +20,9 @@ struct SessionRoutes: Sendable {
         var languages: [String]?
         /// Rates for this player's speed menu; `[]` hides it; absent uses the player settings.
         var speeds: [Double]?
+        /// The `?speeds=` text of a player address ("0.5,1,2"), read leniently when `speeds` is
+        /// absent: entries that are not speeds are left out and reported in the answer's `warnings`.
+        var speedList: String?
     }
 
     /// The body of `POST /api/sessions/{id}/intents`: the same fields as a renderer intent frame.
@@ -42,9 +45,11 @@ struct SessionRoutes: Sendable {
         let api = router.group("api")
         api.post("sessions") { request, context -> Response in
             let body = try await request.decode(as: CreateRequest.self, context: context)
-            let session = try await makeSession(body, acceptLanguage: request.headers[.acceptLanguage])
+            let (session, warnings) = try await makeSession(body, acceptLanguage: request.headers[.acceptLanguage])
             await sessions.insert(session)
-            return try context.responseEncoder.encode(SessionSnapshot(session), from: request, context: context).with(status: .created)
+            var snapshot = SessionSnapshot(session)
+            snapshot.warnings = warnings.isEmpty ? nil : warnings
+            return try context.responseEncoder.encode(snapshot, from: request, context: context).with(status: .created)
         }
         api.get("sessions/{id}") { request, context -> Response in
             let id = try context.parameters.require("id")
@@ -120,7 +125,8 @@ struct SessionRoutes: Sendable {
         }
     }
 
-    func makeSession(_ body: CreateRequest, acceptLanguage: String?) async throws -> PlaybackSession {
+    /// The session for `body`, and warnings about what was left out of it (a bad `speedList` entry).
+    func makeSession(_ body: CreateRequest, acceptLanguage: String?) async throws -> (PlaybackSession, [String]) {
         guard let asset = try await library.store.asset(id: body.assetID) else { throw LibraryError.assetNotFound(body.assetID) }
         guard asset.status == .ready else { throw APIError(.conflict, "\(asset.title) is not ready to play yet (\(asset.status.rawValue))") }
         let language: PlayerLanguage
@@ -132,8 +138,15 @@ struct SessionRoutes: Sendable {
             language = PlayerLanguage(acceptLanguage: acceptLanguage ?? "")
         }
         let settings = try await library.store.playerSettings()
-        let rates = body.speeds ?? settings.speeds
-        if let rates, let bad = rates.first(where: { !($0 > 0 && $0 <= 16) }) {
+        var warnings: [String] = []
+        var requested = body.speeds
+        if requested == nil, let text = body.speedList {
+            let parsed = RequestedSpeeds(parsing: text)
+            requested = parsed.rates
+            if let warning = parsed.warning(in: language) { warnings.append(warning) }
+        }
+        let rates = requested ?? settings.speeds
+        if let rates, let bad = rates.first(where: { !PlaybackSpeed.isOfferable($0) }) {
             throw APIError(.badRequest, "Speed \(bad) is not between 0 and 16")
         }
         let speeds = rates.map { $0.map { PlaybackSpeed(rate: $0, language: language) } }
@@ -156,9 +169,10 @@ struct SessionRoutes: Sendable {
                 cue: InterstitialEvent.Cue(rawValue: scheduled.cue) ?? .none))
         }
         let shown = try await library.displayed(asset)
-        return PlaybackSession(
+        let session = PlaybackSession(
             id: UUID().uuidString.lowercased(), assetID: asset.id,
             metadata: DisplayMetadata(title: shown.title, subtitle: shown.subtitle, description: shown.summary, artworkURL: shown.artworkURL),
             language: language, speeds: speeds, audioOptions: audio, subtitleOptions: subtitles, interstitials: events)
+        return (session, warnings)
     }
 }

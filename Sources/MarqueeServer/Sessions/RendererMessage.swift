@@ -120,6 +120,8 @@ public struct SessionSnapshot: Codable, Sendable, Hashable {
     public var activeInterstitial: InterstitialEvent?
     public var failureMessage: String?
     public var metadata: DisplayMetadata
+    /// Only in the answer to `POST /api/sessions`: what was left out of the request, for the viewer.
+    public var warnings: [String]?
 
     init(_ session: PlaybackSession) {
         func speed(_ value: PlaybackSpeed) -> Speed {

@@ -35,6 +35,14 @@ public struct PlaybackSpeed: Sendable, Codable {
     /// The rates of the system default speeds, slowest first.
     public static let systemDefaultRates: [Double] = [0.5, 1, 1.25, 1.5, 2]
 
+    /// The fastest rate a player offers.
+    public static let maximumRate: Double = 16
+
+    /// Whether a speed menu may offer `rate`: a finite number above 0 and at most 16×.
+    public static func isOfferable(_ rate: Double) -> Bool {
+        rate.isFinite && rate > 0 && rate <= maximumRate
+    }
+
     /// The same speed named in another language (custom names are replaced).
     public func localized(_ language: PlayerLanguage) -> PlaybackSpeed {
         PlaybackSpeed(rate: rate, language: language)

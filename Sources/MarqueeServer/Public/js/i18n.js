@@ -17,6 +17,7 @@ const strings = {
     helpPlayPause: 'Play or pause', helpSkip: 'Back or forward 10 seconds', helpVolume: 'Volume up or down', helpMute: 'Mute',
     helpFullscreen: 'Full screen', helpCaptions: 'Subtitles on or off', helpInfo: 'Info', helpSpeed: 'Slower or faster',
     helpJump: 'Jump to 0%–90%', helpHelp: 'This help', duration: '{t}',
+    mute: 'Mute', volume: 'Volume', backToLibrary: 'Back to Library',
   },
   ja: {
     library: 'ライブラリ', search: '検索', searchPlaceholder: 'タイトルを検索', noResults: '「{q}」に一致する項目はありません。',
@@ -32,7 +33,13 @@ const strings = {
     helpPlayPause: '再生/一時停止', helpSkip: '10秒戻る/進む', helpVolume: '音量を上げる/下げる', helpMute: '消音',
     helpFullscreen: 'フルスクリーン', helpCaptions: '字幕のオン/オフ', helpInfo: '詳細情報', helpSpeed: '遅く/速く',
     helpJump: '0%〜90%へ移動', helpHelp: 'このヘルプ', duration: '{t}',
+    mute: '消音', volume: '音量', backToLibrary: 'ライブラリに戻る',
   },
+};
+
+// The library's badges, as BadgeInspector names them; names not listed show as they are.
+const badges = {
+  ja: { Multilingual: '多言語', Lossless: 'ロスレス' },
 };
 
 let current = 'en';
@@ -57,6 +64,11 @@ export function language() { return current; }
 export function t(key, values = {}) {
   const template = strings[current][key] ?? strings.en[key] ?? key;
   return template.replace(/\{(\w+)\}/g, (_, name) => String(values[name] ?? ''));
+}
+
+/** A badge's name in the current language ("Multilingual" → 「多言語」). */
+export function badgeName(name) {
+  return badges[current]?.[name] ?? name;
 }
 
 /** 75 → "1:15", 3725 → "1:02:05". */

@@ -1,6 +1,6 @@
 // The library page: artwork, title, duration and badges for every asset, search, and
 // ingest progress while jobs run.
-import { pickLanguage, setLanguage, t, formatTime } from './i18n.js';
+import { pickLanguage, setLanguage, t, formatTime, badgeName } from './i18n.js';
 
 setLanguage(pickLanguage(navigator.languages));
 const list = document.getElementById('assets');
@@ -21,7 +21,7 @@ async function refresh() {
     const response = await fetch(`/api/assets${query ? `?q=${encodeURIComponent(query)}` : ''}`);
     if (!response.ok) throw new Error((await response.json()).error?.message ?? response.statusText);
     const { assets } = await response.json();
-    render(assets.filter((a) => a.role === 'feature' || query), query);
+    render(assets.filter((a) => a.role === 'feature'), query); // ads and other hidden roles never show, searched or not
     const busy = assets.some((a) => a.status === 'pending' || a.status === 'processing');
     if (busy || (!query && assets.length === 0)) timer = setTimeout(refresh, 1000);
   } catch (error) {
@@ -73,7 +73,7 @@ function card(asset) {
   for (const name of asset.badges) {
     const badge = document.createElement('span');
     badge.className = 'badge';
-    badge.textContent = name;
+    badge.textContent = badgeName(name);
     badges.append(badge);
   }
   link.append(art, title, subtitle, badges);

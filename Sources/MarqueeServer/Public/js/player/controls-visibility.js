@@ -1,6 +1,8 @@
 // Controls fade out during playback and come back on pointer movement, touch or focus;
-// they stay while paused, while a menu or panel is open, and while scrubbing (which hides
-// everything but the timeline).
+// they stay while paused, while a menu or panel is open, while the mouse pointer rests on a
+// control, and while scrubbing (which hides everything but the timeline).
+
+const CONTROL = '.chrome button, .chrome a, .chrome input, .chrome [role="slider"], .volume, .menu, .info-panel';
 
 const IDLE_MS = 3000;
 
@@ -10,7 +12,13 @@ export class ControlsVisibility {
     this.isPlaying = isPlaying;
     this.isBusy = isBusy;
     this.timer = null;
-    player.addEventListener('pointermove', (event) => { if (event.pointerType === 'mouse') this.activity(); });
+    this.pointerOnControl = false;
+    player.addEventListener('pointermove', (event) => {
+      if (event.pointerType !== 'mouse') return;
+      this.pointerOnControl = Boolean(event.target?.closest?.(CONTROL));
+      this.activity();
+    });
+    player.addEventListener('pointerleave', () => { this.pointerOnControl = false; });
     player.addEventListener('focusin', () => this.activity());
   }
 
@@ -37,7 +45,7 @@ export class ControlsVisibility {
   schedule() {
     clearTimeout(this.timer);
     this.timer = setTimeout(() => {
-      if (this.isPlaying() && !this.isBusy()) this.hide();
+      if (this.isPlaying() && !this.isBusy() && !this.pointerOnControl) this.hide();
       else this.schedule();
     }, IDLE_MS);
   }

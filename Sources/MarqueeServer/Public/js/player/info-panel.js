@@ -1,5 +1,5 @@
 // The info panel: opened by the chevron beside the title (or I), shows title, subtitle and
-// description; a tap anywhere closes it.
+// description (scrolling when it is long); a tap anywhere outside it closes it.
 
 export class InfoPanel {
   constructor(panel, chevron, labels) {
@@ -12,6 +12,7 @@ export class InfoPanel {
     });
     this.closeOnTap = (event) => {
       if (event.target === chevron || chevron.contains(event.target)) return;
+      if (panel.contains(event.target)) return; // reading: a long description scrolls
       event.stopPropagation();
       event.preventDefault();
       this.close();

@@ -8,11 +8,14 @@ import { Timeline } from './timeline.js';
 import { ScrubGesture } from './scrub-gesture.js';
 import { Menu } from './menu.js';
 import { InfoPanel } from './info-panel.js';
-import { installKeyboard } from './keyboard.js';
+import { installKeyboard, noteKeyboardFocus } from './keyboard.js';
 import { installGamepad } from './gamepad.js';
 import { installMediaSession } from './media-session.js';
 import { ControlsVisibility } from './controls-visibility.js';
 import { InterstitialPlayer } from './interstitial-player.js';
+import { ScrubFrames } from './scrub-frames.js';
+import { VolumeControl } from './volume-control.js';
+import { CuePlacement } from './cue-placement.js';
 
 const $ = (id) => document.getElementById(id);
 const player = $('player');
@@ -85,21 +88,51 @@ function showTime(time) {
   $('remaining').textContent = `-${formatTime(Math.max(0, duration() - time))}`;
 }
 
+// The picture follows a scrub (keyframes of the playing variant); see scrub-frames.js.
+const frames = new ScrubFrames(video, () => (engine?.currentVariant ?? manifest?.video?.[0])?.segments?.map((s) => s.start));
+let resumeAfterScrub = false; // playback paused for a scrub goes on once the session's seek lands
+
+function resumeIfScrubPaused() {
+  if (!resumeAfterScrub) return;
+  resumeAfterScrub = false;
+  if (session?.desiresPlayback && !interstitial.isActive) video.play().catch(() => {});
+}
+
+function stopScrubbing() {
+  scrubbing = false;
+  player.classList.remove('scrubbing');
+  $('scrub-preview').hidden = true;
+}
+
 const scrubber = {
   begin() {
     scrubbing = true;
     player.classList.add('scrubbing');
     visibility.show();
     $('scrub-preview').hidden = false;
+    if (!session?.activeInterstitial) frames.begin();
   },
   move(time, clientX) {
     showTime(time);
     positionPreview(time, clientX);
+    frames.show(time);
   },
   end(time) {
-    scrubbing = false;
-    player.classList.remove('scrubbing');
-    $('scrub-preview').hidden = true;
+    stopScrubbing();
+    resumeAfterScrub = frames.finish();
+    actions.seek(time);
+    if (resumeAfterScrub) setTimeout(resumeIfScrubPaused, 1500); // in case no seek comes back
+    visibility.activity();
+  },
+  /** The scrub was called off (a second finger, a cancelled pointer): nothing moves. */
+  cancel() {
+    stopScrubbing();
+    if (frames.cancel() && session?.desiresPlayback) video.play().catch(() => {});
+    showTime(displayedTime());
+    visibility.activity();
+  },
+  /** A click on the timeline without a drag seeks to the point clicked. */
+  click(time) {
     actions.seek(time);
     visibility.activity();
   },
@@ -112,6 +145,8 @@ const scrubber = {
 function positionPreview(time, clientX) {
   const preview = $('scrub-preview');
   const rect = $('timeline').getBoundingClientRect();
+  // The preview and its time label sit above the bar, never over it.
+  preview.style.bottom = `${Math.max(0, player.clientHeight - rect.top + 10)}px`;
   const x = clientX ?? rect.left + (duration() ? (time / duration()) * rect.width : 0);
   const half = 90;
   preview.style.left = `${Math.min(Math.max(x, half), innerWidth - half)}px`;
@@ -180,7 +215,11 @@ overflow.setBuilder(() => {
       })),
     });
   }
-  sections.push({ key: 'more', items: [{ label: t('keyboardShortcuts'), detail: '?', onSelect: () => toggleHelp() }] });
+  // Keyboard shortcuts are not offered on touch phones (touch and no fine pointer, no hover).
+  const touchOnly = matchMedia('(any-pointer: coarse)').matches && !matchMedia('(any-pointer: fine), (any-hover: hover)').matches;
+  if (!touchOnly) {
+    sections.push({ key: 'more', items: [{ label: t('keyboardShortcuts'), detail: '?', onSelect: () => toggleHelp() }] });
+  }
   return sections;
 });
 
@@ -209,6 +248,9 @@ renditions.setBuilder(() => {
 });
 
 const info = new InfoPanel($('info-panel'), $('info-button'), { open: () => t('moreInfo'), close: () => t('closeInfo') });
+const volume = new VolumeControl($('mute-button'), $('volume-slider'), [video, $('interstitial-video')],
+  { mute: () => t('mute'), volume: () => t('volume') });
+new CuePlacement(video, player, document.querySelector('.bottom-bar'));
 
 function toggleHelp() {
   const help = $('help');
@@ -235,16 +277,17 @@ function toggleFullscreen() {
 }
 
 let toastTimer = null;
-function toast(text) {
+function toast(text, milliseconds = 1200) {
   const element = $('toast');
   element.textContent = text;
   element.hidden = false;
   clearTimeout(toastTimer);
-  toastTimer = setTimeout(() => { element.hidden = true; }, 1200);
+  toastTimer = setTimeout(() => { element.hidden = true; }, milliseconds);
 }
 
 function showError(message) {
   $('error-title').textContent = t('errorTitle');
+  $('error-back').textContent = t('backToLibrary');
   $('error-message').textContent = message;
   $('error').hidden = false;
   $('loading').hidden = true;
@@ -283,6 +326,8 @@ function applyStrings() {
   $('overflow-button').setAttribute('aria-label', t('more'));
   $('loading').setAttribute('aria-label', t('loading'));
   $('help-title').textContent = t('keyboardShortcuts');
+  $('error-back').textContent = t('backToLibrary');
+  volume.render();
   $('pip-button').hidden = !document.pictureInPictureEnabled;
   info.update();
 }
@@ -339,6 +384,7 @@ async function carryOut(command) {
     case 'seek':
       pendingSeek = command.time;
       video.currentTime = command.time;
+      resumeIfScrubPaused();
       break;
     case 'play-interstitial':
       video.pause();
@@ -373,18 +419,19 @@ function wireReports() {
   video.addEventListener('timeupdate', () => {
     if (!scrubbing && !gesture.isCoasting && pendingSeek === null) showTime(video.currentTime);
     const now = performance.now();
-    if (!interstitial.isActive && now - lastTimeReport > 250) {
+    if (!interstitial.isActive && !frames.isActive && now - lastTimeReport > 250) {
       lastTimeReport = now;
       socket.report('time', { time: video.currentTime });
     }
     mediaSession.update({ playing: session?.desiresPlayback, duration: duration(), time: video.currentTime, rate: video.playbackRate });
   });
   video.addEventListener('seeked', () => {
+    if (frames.isActive) return; // a frame shown while scrubbing, not a seek of the session's
     pendingSeek = null;
     if (!scrubbing && !gesture.isCoasting) showTime(video.currentTime);
     socket.report('time', { time: video.currentTime });
   });
-  video.addEventListener('waiting', () => { if (!interstitial.isActive) { $('loading').hidden = false; socket.report('stalled'); } });
+  video.addEventListener('waiting', () => { if (!interstitial.isActive && !frames.isActive) { $('loading').hidden = false; socket.report('stalled'); } });
   video.addEventListener('playing', () => { $('loading').hidden = true; socket.report('playing'); });
   video.addEventListener('canplay', () => { if (session?.status !== 'waiting') $('loading').hidden = true; });
   video.addEventListener('ended', () => { if (!interstitial.isActive) socket.report('ended'); });
@@ -414,7 +461,8 @@ function addSubtitleTracks() {
 async function start() {
   $('loading').hidden = false;
   const body = { assetID, languages: [...navigator.languages] };
-  if (params.has('speeds')) body.speeds = params.get('speeds') === '' ? [] : params.get('speeds').split(',').map(Number);
+  // The session reads the address's speed list and says what it ignored (see `warnings`).
+  if (params.has('speeds')) body.speedList = params.get('speeds');
   if (params.has('lang')) body.language = params.get('lang');
   // The session and the manifest are fetched together; the manifest's URL follows from the asset.
   const [response, manifestResponse] = await Promise.all([
@@ -424,11 +472,16 @@ async function start() {
   const created = await response.json();
   if (!response.ok) {
     setLanguage(params.get('lang') ?? navigator.language?.slice(0, 2));
+    applyStrings();
     throw new Error(created.error?.message ?? response.statusText);
   }
   setLanguage(created.language);
   applyStrings();
   applyState(created);
+  for (const warning of created.warnings ?? []) {
+    console.warn(warning);
+    toast(warning, 6000);
+  }
   manifest = await manifestResponse.json();
   if (!manifestResponse.ok) throw new Error(manifest.error?.message ?? manifestResponse.statusText);
   // Music and podcasts have no picture: show their cover art in its place.
@@ -443,6 +496,7 @@ async function start() {
     for (const command of event.detail.commands) await carryOut(command);
   });
   socket.addEventListener('refused', () => {
+    resumeIfScrubPaused();
     pendingSeek = null;
     showTime(video.currentTime);
     toast(t('refused'));
@@ -474,6 +528,7 @@ installGamepad({
     const focusable = [...player.querySelectorAll('button:not([hidden]):not(:disabled), a[href], [role=slider]')]
       .filter((el) => el.offsetParent !== null);
     const index = focusable.indexOf(document.activeElement);
+    noteKeyboardFocus();
     focusable[(index + step + focusable.length) % focusable.length]?.focus();
   },
   activity: () => visibility.activity(),

@@ -11,7 +11,7 @@ const MIN_FLING = 0.01;          // release velocity (media s/ms) that starts mo
 export class ScrubGesture {
   /**
    * @param {HTMLElement} surface where swipes and taps land
-   * @param {object} options {scrubber, duration(), currentTime(), onTap(event), onPinch(scale)}
+   * @param {object} options {scrubber (begin, move, end, cancel), duration(), currentTime(), onTap(event), onPinch(scale)}
    */
   constructor(surface, options) {
     this.surface = surface;
@@ -36,10 +36,14 @@ export class ScrubGesture {
     this.surface.setPointerCapture(event.pointerId);
     this.pointers.set(event.pointerId, { x: event.clientX, y: event.clientY, startX: event.clientX, startY: event.clientY });
     if (this.pointers.size === 2) {
+      // A second finger turns the gesture into a pinch: a swipe under way is called off (the
+      // playhead goes back where it was) rather than dropped half-done.
+      if (this.swipe?.active) this.options.scrubber.cancel();
       this.swipe = null;
       this.pinchStart = this.spread();
       return;
     }
+    if (this.pointers.size > 2) return;
     if (this.momentum) {
       // A grab stops the coasting timeline where it is.
       this.stopMomentum(true);
@@ -104,8 +108,9 @@ export class ScrubGesture {
 
   cancel(event) {
     this.pointers.delete(event.pointerId);
-    if (this.swipe?.active) this.options.scrubber.end(this.target);
-    this.swipe = null;
+    if (this.swipe?.active && this.swipe.id === event.pointerId) this.options.scrubber.cancel();
+    if (this.swipe?.id === event.pointerId) this.swipe = null;
+    if (this.pointers.size < 2) this.pinchStart = null;
   }
 
   /** Media seconds per millisecond over the last ~100 ms of the swipe. */

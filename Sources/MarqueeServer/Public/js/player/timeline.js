@@ -1,11 +1,15 @@
-// The knob-less timeline: press anywhere on it and drag; the playhead follows the pointer
-// and playback seeks to where the drag ends. Arrow keys on the focused timeline skip.
+// The knob-less timeline. Apple's grab-anywhere drag is relative: a press anywhere on the bar
+// does not move the playhead, a drag moves it by the distance dragged (the bar's width is the
+// whole item), and playback seeks to where the drag ends. A click without a drag seeks to the
+// point clicked. Arrow keys on the focused timeline skip.
 import { formatTime, t } from '../i18n.js';
+
+const DRAG_SLOP = 4; // px a press may move and still be a click
 
 export class Timeline {
   /**
    * @param {HTMLElement} element the [role=slider] element
-   * @param {{begin: Function, move: Function, end: Function, key: Function}} scrubber
+   * @param {{begin: Function, move: Function, end: Function, cancel: Function, click: Function, key: Function}} scrubber
    */
   constructor(element, scrubber) {
     this.element = element;
@@ -14,11 +18,12 @@ export class Timeline {
     this.scrubber = scrubber;
     this.duration = 0;
     this.time = 0;
-    this.pointerID = null;
-    element.addEventListener('pointerdown', (event) => this.press(event));
+    this.press = null; // {id, x, origin, dragging, target}
+    element.addEventListener('pointerdown', (event) => this.down(event));
     element.addEventListener('pointermove', (event) => this.drag(event));
     element.addEventListener('pointerup', (event) => this.release(event));
-    element.addEventListener('pointercancel', (event) => this.release(event));
+    element.addEventListener('pointercancel', (event) => this.abandon(event));
+    element.addEventListener('lostpointercapture', (event) => this.abandon(event));
     element.addEventListener('keydown', (event) => scrubber.key?.(event));
   }
 
@@ -28,25 +33,41 @@ export class Timeline {
     return fraction * this.duration;
   }
 
-  press(event) {
-    if (!this.duration || event.button > 0) return;
+  down(event) {
+    if (!this.duration || event.button > 0 || this.press) return;
     event.preventDefault();
     event.stopPropagation();
-    this.pointerID = event.pointerId;
     this.element.setPointerCapture(event.pointerId);
-    this.scrubber.begin('timeline');
-    this.scrubber.move(this.timeAt(event.clientX), event.clientX);
+    this.press = { id: event.pointerId, x: event.clientX, origin: this.time, dragging: false, target: this.time };
   }
 
   drag(event) {
-    if (event.pointerId !== this.pointerID) return;
-    this.scrubber.move(this.timeAt(event.clientX), event.clientX);
+    const press = this.press;
+    if (!press || event.pointerId !== press.id) return;
+    const dx = event.clientX - press.x;
+    if (!press.dragging) {
+      if (Math.abs(dx) < DRAG_SLOP) return;
+      press.dragging = true;
+      this.scrubber.begin('timeline');
+    }
+    const width = this.element.getBoundingClientRect().width || 1;
+    press.target = Math.min(this.duration, Math.max(0, press.origin + (dx / width) * this.duration));
+    this.scrubber.move(press.target);
   }
 
   release(event) {
-    if (event.pointerId !== this.pointerID) return;
-    this.pointerID = null;
-    this.scrubber.end(this.timeAt(event.clientX));
+    const press = this.press;
+    if (!press || event.pointerId !== press.id) return;
+    this.press = null;
+    if (press.dragging) this.scrubber.end(press.target);
+    else this.scrubber.click(this.timeAt(event.clientX));
+  }
+
+  abandon(event) {
+    const press = this.press;
+    if (!press || event.pointerId !== press.id) return;
+    this.press = null;
+    if (press.dragging) this.scrubber.cancel();
   }
 
   setDuration(duration) {
