@@ -94,9 +94,14 @@ struct SessionRoutes: Sendable {
                         let data = try encoder.encode(message)
                         try await outbound.write(.text(String(decoding: data, as: UTF8.self)))
                     }
+                    // The stream ends when this renderer was replaced or dropped for not
+                    // reading: close the socket so its reads end too.
+                    try? await outbound.close(.goingAway, reason: "renderer replaced or not reading")
                 }
                 for try await frame in inbound.messages(maxSize: 1 << 16) {
                     guard case .text(let text) = frame else { continue }
+                    // A replaced renderer's socket no longer drives the session.
+                    guard await sessions.isAttached(rendererID, to: id) else { break }
                     do {
                         let message = try JSONDecoder().decode(InboundRendererMessage.self, from: Data(text.utf8))
                         switch try parse(message) {

@@ -17,9 +17,16 @@ public actor PlaybackSessions {
     private var entries: [String: Entry] = [:]
     /// Sessions without a renderer for this long are dropped.
     let idleTimeout: TimeInterval
+    /// A session whose renderer went away is dropped after this long unless a renderer comes
+    /// back (a page reload reattaches well within it).
+    let rendererGracePeriod: Duration
+    /// Messages queued for a renderer that does not read; past this the renderer is dropped
+    /// (its stream finishes and its socket closes) instead of the server buffering without limit.
+    static let rendererQueueLimit = 256
 
-    public init(idleTimeout: TimeInterval = 30 * 60) {
+    public init(idleTimeout: TimeInterval = 30 * 60, rendererGracePeriod: Duration = .seconds(120)) {
         self.idleTimeout = idleTimeout
+        self.rendererGracePeriod = rendererGracePeriod
     }
 
     public func insert(_ session: PlaybackSession) {
@@ -48,11 +55,11 @@ public actor PlaybackSessions {
         entries[id] = entry
         switch result {
         case .success(let commands):
-            entry.renderer?.yield(.commands(commands, replyTo: replyTo))
+            send(.commands(commands, replyTo: replyTo), to: id)
         case .failure(let refusal):
-            entry.renderer?.yield(.refused(refusal, replyTo: replyTo))
+            send(.refused(refusal, replyTo: replyTo), to: id)
         }
-        entry.renderer?.yield(.state(entry.session))
+        send(.state(entry.session), to: id)
         return result
     }
 
@@ -65,18 +72,33 @@ public actor PlaybackSessions {
         let commands = entry.session.handle(report)
         entry.lastActive = Date()
         entries[id] = entry
-        if !commands.isEmpty { entry.renderer?.yield(.commands(commands, replyTo: nil)) }
+        if !commands.isEmpty { send(.commands(commands, replyTo: nil), to: id) }
         let isTimeTick: Bool = if case .time = report { true } else { false }
         if !isTimeTick || !commands.isEmpty || before != entry.session.status || beforeInterstitial != entry.session.activeInterstitial {
-            entry.renderer?.yield(.state(entry.session))
+            send(.state(entry.session), to: id)
         }
+    }
+
+    /// Queues a message for the session's renderer; a renderer whose queue is full is not
+    /// reading, so it is dropped (a page that reconnects gets a fresh state snapshot).
+    private func send(_ message: OutboundRendererMessage, to id: String) {
+        guard let renderer = entries[id]?.renderer, let rendererID = entries[id]?.rendererID else { return }
+        if case .dropped = renderer.yield(message) {
+            detachRenderer(rendererID, from: id)
+        }
+    }
+
+    /// Whether `rendererID` is still the session's renderer (a replaced one may not drive it).
+    func isAttached(_ rendererID: UUID, to id: String) -> Bool {
+        entries[id]?.rendererID == rendererID
     }
 
     /// Connects a renderer; a second renderer replaces the first (whose stream ends).
     func attachRenderer(to id: String) -> (UUID, AsyncStream<OutboundRendererMessage>)? {
         guard var entry = entries[id] else { return nil }
         entry.renderer?.finish()
-        let (stream, continuation) = AsyncStream.makeStream(of: OutboundRendererMessage.self)
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: OutboundRendererMessage.self, bufferingPolicy: .bufferingOldest(Self.rendererQueueLimit))
         let rendererID = UUID()
         entry.renderer = continuation
         entry.rendererID = rendererID
@@ -93,6 +115,17 @@ public actor PlaybackSessions {
         entry.rendererID = nil
         entry.lastActive = Date()
         entries[id] = entry
+        let grace = rendererGracePeriod
+        Task { [weak self] in
+            try? await Task.sleep(for: grace)
+            await self?.dropIfStillDetached(id, since: entry.lastActive)
+        }
+    }
+
+    /// Drops a session that has had no renderer and no activity since `since`.
+    private func dropIfStillDetached(_ id: String, since: Date) {
+        guard let entry = entries[id], entry.renderer == nil, entry.lastActive <= since else { return }
+        entries.removeValue(forKey: id)
     }
 
     private func dropIdle() {
