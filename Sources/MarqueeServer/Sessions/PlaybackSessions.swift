@@ -24,7 +24,7 @@ public actor PlaybackSessions {
     /// (its stream finishes and its socket closes) instead of the server buffering without limit.
     static let rendererQueueLimit = 256
 
-    public init(idleTimeout: TimeInterval = 30 * 60, rendererGracePeriod: Duration = .seconds(120)) {
+    public init(idleTimeout: TimeInterval = 30 * 60, rendererGracePeriod: Duration = .seconds(600)) {
         self.idleTimeout = idleTimeout
         self.rendererGracePeriod = rendererGracePeriod
     }
