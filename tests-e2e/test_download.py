@@ -491,7 +491,17 @@ class _HostileServer:
                 owner.requests.append(self.path)
                 self.send_response(200)
                 self.send_header("Content-Type", "application/octet-stream")
-                if self.path.startswith("/endless"):
+                if self.path.startswith("/big"):
+                    size = 300 << 20
+                    self.send_header("Content-Length", str(size))
+                    self.end_headers()
+                    chunk = b"\x47" * (1 << 20)
+                    try:
+                        for _ in range(size >> 20):
+                            self.wfile.write(chunk)
+                    except (BrokenPipeError, ConnectionResetError):
+                        pass
+                elif self.path.startswith("/endless"):
                     self.send_header("Transfer-Encoding", "chunked")
                     self.end_headers()
                     chunk = b"\0" * 65536
@@ -559,3 +569,20 @@ def test_largest_media_sequence_without_iv_is_a_clear_error_not_a_crash(server, 
     r, _ = download(f"{base}/v540aes/max-sequence.m3u8", "--output", str(tmp_path / "b"))
     assert r.returncode == 1, (r.returncode, r.stderr)
     assert "media sequence number is past 2^64-1" in r.stderr, r.stderr
+
+
+def test_a_large_segment_streams_to_disk_instead_of_memory(server, stream, hostile, tmp_path):
+    base, _ = server
+    (stream / "big.m3u8").write_text("#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXT-X-PLAYLIST-TYPE:VOD\n"
+                                     f"#EXTINF:10,\n{hostile.base}/big.ts\n#EXT-X-ENDLIST\n")
+    out = tmp_path / "b"
+    process = subprocess.Popen([MARQUEE, "download", f"{base}/big.m3u8", "--output", str(out), "--json"],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(process.pid, 0)
+    process.returncode = os.waitstatus_to_exitcode(status)
+    assert process.returncode == 0, process.stderr.read().decode()
+    segment = next(out.rglob("*.ts"))
+    assert segment.stat().st_size == 300 << 20
+    # ru_maxrss is in KiB on Linux: the 300 MiB body never sat in memory.
+    assert usage.ru_maxrss < 150 * 1024, f"peak RSS {usage.ru_maxrss // 1024} MiB"
+    assert not list(out.rglob("*.part"))

@@ -199,14 +199,22 @@ public final class AssetDownloadTask: Sendable {
                 group.addTask { [self] in
                     await gate.waitWhilePaused()
                     try Task.checkCancellation()
-                    var (data, _) = try await fetcher.fetch(job.url, offset: job.offset, length: job.length, maximumBytes: HTTPFetcher.Limit.mediaFile)
+                    let target = output.appendingPathComponent(job.path)
+                    let written: Int64
                     if let d = job.decryption {
+                        // AES-128 segments are decrypted whole (they are small); clear files
+                        // stream to disk and are never held in memory.
+                        var (data, _) = try await fetcher.fetch(job.url, offset: job.offset, length: job.length, maximumBytes: HTTPFetcher.Limit.mediaFile)
                         guard let key = keyTable[d.keyURL] else { throw DownloadError.badKey(url: d.keyURL, reason: "key was not fetched") }
                         data = try SegmentDecryptor.decrypt(data, key: key, iv: d.iv, url: job.url)
+                        try await BlockingFileIO.writeAtomically(data, to: target)
+                        written = Int64(data.count)
+                    } else {
+                        written = try await fetcher.download(job.url, offset: job.offset, length: job.length,
+                                                             maximumBytes: HTTPFetcher.Limit.mediaFile, to: target)
                     }
-                    try await BlockingFileIO.writeAtomically(data, to: output.appendingPathComponent(job.path))
-                    try await journal.markCompleted(path: job.path, bytes: Int64(data.count))
-                    await tracker.fileCompleted(bytes: Int64(data.count))
+                    try await journal.markCompleted(path: job.path, bytes: written)
+                    await tracker.fileCompleted(bytes: written)
                 }
             }
             for _ in 0..<concurrency { startNext(&group) }

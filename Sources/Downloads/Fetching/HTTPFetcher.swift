@@ -66,6 +66,28 @@ public final class HTTPFetcher: Sendable {
     /// after redirects. A body larger than `maximumBytes` is an error, not retried.
     public func fetch(_ url: URL, offset: UInt64? = nil, length: UInt64? = nil,
                       maximumBytes: Int = .max) async throws -> (data: Data, url: URL) {
+        let sink = MemoryBodySink()
+        let finalURL = try await transfer(url, offset: offset, length: length, maximumBytes: maximumBytes, into: sink)
+        return (sink.data, finalURL)
+    }
+
+    /// Like `fetch`, but streams the body to `file` (through `file.part`, renamed when
+    /// complete) instead of holding it in memory; returns the number of bytes written.
+    public func download(_ url: URL, offset: UInt64? = nil, length: UInt64? = nil,
+                         maximumBytes: Int = .max, to file: URL) async throws -> Int64 {
+        let sink = FileBodySink(file: file)
+        do {
+            _ = try await transfer(url, offset: offset, length: length, maximumBytes: maximumBytes, into: sink)
+            return try await sink.commit()
+        } catch {
+            await sink.discard()
+            throw error
+        }
+    }
+
+    /// One transfer with retries: each attempt hands the body to `sink`, which keeps the
+    /// bytes of the asked-for window; a short, over-long or stalled body never completes.
+    func transfer(_ url: URL, offset: UInt64?, length: UInt64?, maximumBytes: Int, into sink: some BodySink) async throws -> URL {
         var attempt = 0
         while true {
             attempt += 1
@@ -93,25 +115,27 @@ public final class HTTPFetcher: Sendable {
                     if let declared, declared > maximumBytes {
                         throw DownloadError.gaveUp(url: url, attempts: attempt, reason: "response is \(declared) bytes, over the limit of \(maximumBytes)")
                     }
-                    var data = try await Self.readBody(response.body, maximumBytes: maximumBytes, stall: stall, url: url, attempt: attempt)
-                    if let declared, data.count != declared {
-                        failure = .truncated
-                        reason = "received \(data.count) of \(declared) bytes"
-                    } else if let offset, let length {
-                        if status == 206 {
-                            if UInt64(data.count) == length { return (data, response.url ?? url) }
-                            failure = .truncated
-                            reason = "received \(data.count) of \(length) range bytes"
-                        } else if UInt64(data.count) >= offset + length {
-                            // The server ignored Range and sent everything: take our slice.
-                            data = data.subdata(in: Int(offset)..<Int(offset + length))
-                            return (data, response.url ?? url)
-                        } else {
-                            failure = .truncated
-                            reason = "resource has \(data.count) bytes, range ends at \(offset + length)"
-                        }
+                    // A 200 to a range request: the server ignored Range and sends everything,
+                    // so keep only our window of it.
+                    let window: BodyWindow = if let offset, let length, status != 206 {
+                        BodyWindow(skip: offset, take: length)
                     } else {
-                        return (data, response.url ?? url)
+                        BodyWindow(skip: 0, take: nil)
+                    }
+                    try await sink.begin()
+                    let received = try await Self.readBody(response.body, maximumBytes: maximumBytes, stall: stall,
+                                                           url: url, attempt: attempt, window: window, into: sink)
+                    let kept = sink.count
+                    if let declared, received != declared {
+                        failure = .truncated
+                        reason = "received \(received) of \(declared) bytes"
+                    } else if let offset, let length {
+                        if UInt64(kept) == length { return response.url ?? url }
+                        failure = .truncated
+                        reason = status == 206 ? "received \(kept) of \(length) range bytes"
+                            : "resource has \(received) bytes, range ends at \(offset + length)"
+                    } else {
+                        return response.url ?? url
                     }
                 }
             } catch let error as DownloadError {
@@ -154,20 +178,23 @@ public final class HTTPFetcher: Sendable {
         }
     }
 
-    /// Reads a response body chunk by chunk: over `maximumBytes` is an error (not retried), and
-    /// fewer than the stall rule's bytes in any of its windows is a `Stalled` failure (retried).
+    /// Reads a response body chunk by chunk into `sink`, keeping only `window`'s bytes: over
+    /// `maximumBytes` is an error (not retried), and fewer than the stall rule's bytes in any
+    /// of its windows is a `Stalled` failure. Returns the bytes received (kept or not).
     static func readBody(_ body: HTTPClientResponse.Body, maximumBytes: Int, stall: StallRule,
-                         url: URL, attempt: Int) async throws -> Data {
-        var data = Data()
+                         url: URL, attempt: Int, window: BodyWindow, into sink: some BodySink) async throws -> Int {
+        var received = 0
         let clock = ContinuousClock()
         var windowStart = clock.now
         var windowBytes = 0
-        for try await chunk in body {
-            guard chunk.readableBytes <= maximumBytes - data.count else {
+        for try await var chunk in body {
+            guard chunk.readableBytes <= maximumBytes - received else {
                 throw DownloadError.gaveUp(url: url, attempts: attempt, reason: "response is over the limit of \(maximumBytes) bytes")
             }
-            data.append(contentsOf: chunk.readableBytesView)
+            let chunkStart = UInt64(received)
+            received += chunk.readableBytes
             windowBytes += chunk.readableBytes
+            if let kept = window.slice(of: &chunk, startingAt: chunkStart) { try await sink.append(kept) }
             let now = clock.now
             if now - windowStart >= stall.window {
                 if windowBytes < stall.minimumBytes { throw Stalled(received: windowBytes, window: stall.window) }
@@ -175,7 +202,7 @@ public final class HTTPFetcher: Sendable {
                 windowBytes = 0
             }
         }
-        return data
+        return received
     }
 
     /// Plain words for the usual transport failures (timeouts, DNS, refused or reset
