@@ -37,7 +37,9 @@ struct ServeCommand: AsyncParsableCommand {
                 }
             }
         }
-        let server = MarqueeServer(library: library)
+        let downloads = DownloadService(library: library)
+        try await downloads.start()
+        let server = MarqueeServer(library: library, downloads: downloads)
         let host = host
         let app = server.application(host: host, port: port) { bound in
             let shown = host.contains(":") ? "[\(host)]" : host
