@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Library
 import NIOCore
+import ServiceLifecycle
 
 /// `/downloads` (the page) and `/api/downloads/…`: inspect a stream, check a predicate,
 /// queue, pause, resume, cancel, retry and delete downloads, follow them over Server-Sent
@@ -46,9 +47,7 @@ struct DownloadRoutes: Sendable {
             let created = try await mapped { try await service.enqueue(body) }
             return try created.response(from: request, context: context).with(status: .accepted)
         }
-        api.get("events") { _, context -> Response in
-            events(encoder: context.responseEncoder)
-        }
+        api.get("events") { _, _ -> Response in events() }
         api.get("{id}") { _, context -> DownloadSnapshot in
             let id = try context.parameters.require("id")
             return try await mapped { try await service.download(id) }
@@ -117,9 +116,12 @@ struct DownloadRoutes: Sendable {
 
     /// `text/event-stream`: the whole list first (`downloads`), then each change (`download`)
     /// and removal (`removed`), with a comment every 15 s to keep the connection open.
-    func events(encoder: JSONEncoder) -> Response {
+    func events() -> Response {
         let service = service
         let body = ResponseBody { writer in
+            let encoder = JSONEncoder()
+            encoder.dateEncodingStrategy = .iso8601
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             let (stream, continuation) = AsyncStream<ByteBuffer>.makeStream(bufferingPolicy: .bufferingNewest(512))
             func frame(_ name: String, _ value: some Encodable) -> ByteBuffer {
                 let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
@@ -149,7 +151,12 @@ struct DownloadRoutes: Sendable {
                 forward.cancel()
                 keepAlive.cancel()
             }
-            for await buffer in stream { try await writer.write(buffer) }
+            // The stream ends when the server shuts down, so an open page does not hold up a restart.
+            try await withGracefulShutdownHandler {
+                for await buffer in stream { try await writer.write(buffer) }
+            } onGracefulShutdown: {
+                continuation.finish()
+            }
             try await writer.finish(nil)
         }
         var headers = HTTPFields()

@@ -73,18 +73,4 @@ public struct DownloadRecordStore: Sendable {
             if FileManager.default.fileExists(atPath: folder.path) { try FileManager.default.removeItem(at: folder) }
         }
     }
-
-    /// Bytes in the download's bundle now.
-    public func bytesOnDisk(of id: String) async -> Int64 {
-        let bundle = bundle(for: id)
-        return (try? await threadPool.runIfActive {
-            var total: Int64 = 0
-            let walker = FileManager.default.enumerator(at: bundle, includingPropertiesForKeys: [.fileSizeKey, .isRegularFileKey])
-            while let url = walker?.nextObject() as? URL {
-                let values = try? url.resourceValues(forKeys: [.fileSizeKey, .isRegularFileKey])
-                if values?.isRegularFile == true { total += Int64(values?.fileSize ?? 0) }
-            }
-            return total
-        }) ?? 0
-    }
 }
