@@ -10,7 +10,7 @@ import Testing
 /// The rules of a download's life, as a value: every transition and refusal.
 @Suite("Download lifecycle")
 struct DownloadLifecycleTests {
-    @Test func aDownloadGoesFromQueuedToFinished() {
+    @Test func aDownloadGoesFromQueuedToFinished() throws {
         var life = DownloadLifecycle()
         #expect(life.state == .queued)
         #expect(try life.handle(.admit).get() == [.startTask])
@@ -26,7 +26,7 @@ struct DownloadLifecycleTests {
         #expect(life.state == .finished(assetID: "a1"))
     }
 
-    @Test func aFailureSaysWhyAndCanBeRetried() {
+    @Test func aFailureSaysWhyAndCanBeRetried() throws {
         var life = DownloadLifecycle()
         _ = life.handle(.admit)
         _ = life.handle(.taskFailed("The server answered HTTP 404"))
@@ -36,7 +36,7 @@ struct DownloadLifecycleTests {
         #expect(try life.handle(.admit).get() == [.startTask])
     }
 
-    @Test func afterARestartRunningDownloadsQueueAgainAndPausedOnesStayPaused() {
+    @Test func afterARestartRunningDownloadsQueueAgainAndPausedOnesStayPaused() throws {
         var running = DownloadLifecycle(state: .downloading)
         #expect(try running.handle(.recover).get() == [])
         #expect(running.state == .queued)
@@ -50,7 +50,7 @@ struct DownloadLifecycleTests {
         #expect(try importing.handle(.recover).get() == [.importBundle])
     }
 
-    @Test func refusalsNameTheState() {
+    @Test func refusalsNameTheState() throws {
         var finished = DownloadLifecycle(state: .finished(assetID: "a1"))
         guard case .failure(let refusal) = finished.handle(.pause) else { Issue.record("paused a finished download"); return }
         #expect(refusal.message == "The download is finished: only a download in progress can be paused.")
@@ -60,7 +60,7 @@ struct DownloadLifecycleTests {
         guard case .failure = queued.handle(.retry) else { Issue.record("retried a queued download"); return }
     }
 
-    @Test func aTaskEndingAfterCancelChangesNothing() {
+    @Test func aTaskEndingAfterCancelChangesNothing() throws {
         var life = DownloadLifecycle()
         _ = life.handle(.admit)
         _ = life.handle(.pause)

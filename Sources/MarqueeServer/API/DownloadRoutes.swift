@@ -75,10 +75,10 @@ struct DownloadRoutes: Sendable {
     }
 
     /// Runs a service call, turning its errors into API errors.
-    func mapped<T: Sendable>(_ body: () async throws(DownloadServiceError) -> T) async throws -> T {
+    func mapped<T: Sendable>(_ body: () async throws -> T) async throws -> T {
         do {
             return try await body()
-        } catch {
+        } catch let error as DownloadServiceError {
             switch error {
             case .notFound(let m): throw APIError(.notFound, m)
             case .invalid(let m, _): throw APIError(.badRequest, m)

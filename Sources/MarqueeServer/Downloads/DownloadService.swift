@@ -42,7 +42,7 @@ public struct PredicateCheck: Codable, Sendable, Hashable {
 /// The rules live in `DownloadLifecycle`; this actor carries out the effects it names. The
 /// network and the library are behind `DownloadRunner` and `DownloadImporting`.
 public actor DownloadService {
-    public let store: DownloadRecordStore
+    public nonisolated let store: DownloadRecordStore
     let runner: any DownloadRunner
     let importer: any DownloadImporting
     let inspector: StreamInspector
@@ -232,7 +232,7 @@ public actor DownloadService {
             if let library, FileManager.default.fileExists(atPath: library.path) { return library }
             return nil
         }
-        if let found, let url = found { return .present(url) }
+        if let found = found ?? nil { return .present(found) }
         switch entry.lifecycle.state {
         case .queued, .downloading, .paused, .importing: return .pending
         case .finished: return .gone("No such file in “\(entry.record.title)”")
