@@ -65,6 +65,7 @@ public actor DownloadService {
     private var order: [String] = []
     private var subscribers: [UUID: AsyncStream<DownloadEvent>.Continuation] = [:]
     private var started = false
+    private var lastWrite: Task<Void, Never>?
 
     public init(store: DownloadRecordStore, runner: any DownloadRunner = HLSDownloadRunner(), importer: any DownloadImporting,
                 inspector: StreamInspector = StreamInspector(), maximumActive: Int = 2, importPollInterval: Duration = .milliseconds(500)) {
@@ -176,7 +177,13 @@ public actor DownloadService {
         // A paused task's workers wait at its gate: open it so they see the cancellation.
         await entry.running?.resume()
         await task?.value
-        try? await store.delete(id)
+        let previous = lastWrite
+        let removal = Task { [store] in
+            await previous?.value
+            try? await store.delete(id)
+        }
+        lastWrite = removal
+        await removal.value
         let usage = diskUsage
         for continuation in subscribers.values { continuation.yield(.removed(id: id, diskUsage: usage)) }
         admit()
@@ -412,11 +419,20 @@ public actor DownloadService {
         }
     }
 
+    /// Writes the record; writes happen one after another in the order asked for, so an
+    /// older state never lands after a newer one.
     private func persist(_ id: String) async {
         guard var entry = entries[id] else { return }
         entry.lastSaved = Date()
         entries[id] = entry
-        try? await store.save(entry.record)
+        let record = entry.record
+        let previous = lastWrite
+        let write = Task { [store] in
+            await previous?.value
+            try? await store.save(record)
+        }
+        lastWrite = write
+        await write.value
     }
 
     private func broadcast(_ id: String) {
