@@ -15,6 +15,7 @@ import urllib.request
 
 import pytest
 from selenium.webdriver.common.by import By
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -125,14 +126,32 @@ def item(driver):
     return found[0] if found else None
 
 
+def first_download(driver, expression):
+    """`expression` about the newest download's element `e` (re-rendered often, so read in one go)."""
+    return driver.execute_script(f"const e = document.querySelector('#downloads .download'); return e ? {expression} : null")
+
+
 def item_state(driver):
-    element = item(driver)
-    return element.get_attribute("data-state") if element else None
+    return first_download(driver, "e.dataset.state")
 
 
 def completed_files(driver):
-    element = item(driver)
-    return int(element.get_attribute("data-completed-files")) if element else 0
+    return int(first_download(driver, "e.dataset.completedFiles") or 0)
+
+
+def item_text(driver, selector):
+    return first_download(driver, f"e.querySelector('{selector}')?.textContent ?? ''")
+
+
+def click(driver, selector):
+    """Clicks the element, looking it up again if a re-render replaced it."""
+    for _ in range(10):
+        try:
+            driver.find_element(By.CSS_SELECTOR, selector).click()
+            return
+        except StaleElementReferenceException:
+            time.sleep(0.05)
+    raise AssertionError(f"could not click {selector}")
 
 
 def inspect(driver, url):
@@ -189,25 +208,25 @@ def test_download_pause_restart_play_while_downloading_and_library(browser, marq
     variants[0].find_element(By.CSS_SELECTOR, "input[type=radio]").click()
     driver.find_element(By.ID, "start").click()
     wait(driver, lambda d: item_state(d) == "downloading" and completed_files(d) >= 2, message="progress")
-    line = item(driver).find_element(By.CSS_SELECTOR, ".line").text
+    line = item_text(driver, ".line")
     assert re.search(r"Downloading · \d+% · .* of .* · .*/s", line), line
     assert "/23 files" in line, line  # 2 init sections, 10 + 10 segments, 1 subtitle file
-    assert float(item(driver).get_attribute("data-progress")) > 0
+    assert float(first_download(driver, "e.dataset.progress")) > 0
     shot(driver, "progress")
 
     # Pause: nothing more is fetched once the files in flight are done.
-    item(driver).find_element(By.CSS_SELECTOR, "button[data-action=pause]").click()
+    click(driver, "#downloads .download button[data-action=pause]")
     wait(driver, lambda d: item_state(d) == "paused", message="paused")
     time.sleep(faults.delay + 1.0)
     held_files, held_requests = completed_files(driver), len(media_requests(faults))
     time.sleep(2.5)
     assert completed_files(driver) == held_files and len(media_requests(faults)) == held_requests
     assert held_files < 23
-    assert "Paused" in item(driver).find_element(By.CSS_SELECTOR, ".line").text
+    assert "Paused" in item_text(driver, ".line")
     shot(driver, "paused")
 
     # Resume, then restart the server while it runs: it carries on by itself.
-    item(driver).find_element(By.CSS_SELECTOR, "button[data-action=resume]").click()
+    click(driver, "#downloads .download button[data-action=resume]")
     wait(driver, lambda d: item_state(d) == "downloading" and completed_files(d) > held_files, message="resumed")
     marquee.stop()
     bundle = next((pathlib.Path(marquee.data) / "downloads").glob("*/bundle"))
@@ -227,9 +246,8 @@ def test_download_pause_restart_play_while_downloading_and_library(browser, marq
     video_on_disk = len([p for p in bundle.glob("video-*/seg-*.m4s")])
     assert video_on_disk < DURATION // SEGMENT
     assert item_state(driver) == "downloading"
-    play = item(driver).find_element(By.CSS_SELECTOR, "a.play")
-    assert play.text == "Play while downloading"
-    play.click()
+    assert item_text(driver, "a.play") == "Play while downloading"
+    click(driver, "#downloads .download a.play")
     wait(driver, lambda d: d.execute_script("return document.getElementById('video').currentTime") > 1, timeout=30,
          message="playback started")
     shot(driver, "playing-while-downloading")
@@ -313,9 +331,10 @@ def test_clear_messages_for_bad_address_404_live_and_bad_predicate(browser, marq
     # A failed download says why in plain words, and can be retried.
     status, created = marquee.server.api("POST", "/api/downloads", {"url": f"{base}/nope.m3u8", "title": "Missing"})
     assert status == 202
-    failed = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, f'.download[data-id="{created["id"]}"][data-state=failed] .message'))
-    assert failed.text == f"The server answered HTTP 404 (Not Found) for {base}/nope.m3u8."
-    assert driver.find_element(By.CSS_SELECTOR, f'.download[data-id="{created["id"]}"] button[data-action=retry]').is_displayed()
+    selector = f'.download[data-id="{created["id"]}"]'
+    failed = wait(driver, lambda d: d.execute_script(f"return document.querySelector('{selector}[data-state=failed] .message')?.textContent"))
+    assert failed == f"The server answered HTTP 404 (Not Found) for {base}/nope.m3u8."
+    assert driver.execute_script(f"return Boolean(document.querySelector('{selector} button[data-action=retry]'))")
 
 
 def test_page_speaks_japanese(browser, marquee):
