@@ -112,8 +112,10 @@ def marquee(tmp_path):
     running.stop()
 
 
-def shot(driver, name):
+def shot(driver, name, show_list=False):
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    if show_list:
+        driver.execute_script("document.getElementById('downloads').scrollIntoView({block: 'center'})")
     driver.save_screenshot(str(ARTIFACTS / f"downloads-{name}.png"))
 
 
@@ -214,18 +216,18 @@ def test_download_pause_restart_play_while_downloading_and_library(browser, marq
     assert re.search(r"Downloading · \d+% · .* of .* · .*/s", line), line
     assert f"/{total} files" in line, line
     assert float(first_download(driver, "e.dataset.progress")) > 0
-    shot(driver, "progress")
+    shot(driver, "progress", show_list=True)
 
     # Pause: nothing more is fetched once the files in flight are done.
     click(driver, "#downloads .download button[data-action=pause]")
     wait(driver, lambda d: item_state(d) == "paused", message="paused")
-    time.sleep(faults.delay + 1.0)
+    time.sleep(faults.delay + 2.0)
     held_files, held_requests = completed_files(driver), len(media_requests(faults))
     time.sleep(2.5)
     assert completed_files(driver) == held_files and len(media_requests(faults)) == held_requests
     assert held_files < total
     assert "Paused" in item_text(driver, ".line")
-    shot(driver, "paused")
+    shot(driver, "paused", show_list=True)
 
     # Resume, then restart the server while it runs: it carries on by itself.
     click(driver, "#downloads .download button[data-action=resume]")
@@ -235,14 +237,14 @@ def test_download_pause_restart_play_while_downloading_and_library(browser, marq
     on_disk = {p for p in bundle.rglob("*") if p.is_file() and ".marquee-download" not in p.parts and p.suffix != ".m3u8"}
     assert 0 < len(on_disk) < total
     requests_before_restart = len(faults.log)
-    faults.delay = 1.5
+    faults.delay = 2.5
     server = marquee.start()
     driver.get(server.url + "/downloads")
     wait(driver, lambda d: item_state(d) == "downloading", message="downloading again after the restart")
     wait(driver, lambda d: completed_files(d) > len(on_disk), message="progress after the restart")
     refetched = {path for path, _ in faults.log[requests_before_restart:]} & {source_path(p) for p in on_disk}
     assert not refetched, f"files finished before the restart were fetched again: {refetched}"
-    shot(driver, "after-restart")
+    shot(driver, "after-restart", show_list=True)
 
     # Play while downloading: the player starts on the part on disk and keeps going as the rest arrives.
     video_on_disk = len([p for p in bundle.glob("video-*/seg-*.m4s")])
