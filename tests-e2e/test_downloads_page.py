@@ -289,7 +289,7 @@ def test_download_pause_restart_play_while_downloading_and_library(browser, marq
 
 
 def test_clear_messages_for_bad_address_404_live_and_bad_predicate(browser, marquee, origin):
-    base, _, _ = origin
+    base, faults, _ = origin
     driver = browser()
     driver.get(marquee.server.url + "/downloads")
 
@@ -338,7 +338,14 @@ def test_clear_messages_for_bad_address_404_live_and_bad_predicate(browser, marq
     selector = f'.download[data-id="{created["id"]}"]'
     failed = wait(driver, lambda d: d.execute_script(f"return document.querySelector('{selector}[data-state=failed] .message')?.textContent"))
     assert failed == f"The server answered HTTP 404 (Not Found) for {base}/nope.m3u8."
-    assert driver.execute_script(f"return Boolean(document.querySelector('{selector} button[data-action=retry]'))")
+    # Retry asks again (and fails again, saying so); Delete removes it from the list and the server.
+    requests = len(faults.requests(r"^/nope.m3u8"))
+    click(driver, f"{selector} button[data-action=retry]")
+    wait(driver, lambda d: len(faults.requests(r"^/nope.m3u8")) > requests, message="retried")
+    wait(driver, lambda d: d.execute_script(f"return document.querySelector('{selector}')?.dataset.state") == "failed")
+    click(driver, f"{selector} button[data-action=delete]")
+    wait(driver, lambda d: not d.execute_script(f"return document.querySelector('{selector}')"), message="deleted")
+    assert marquee.server.api("GET", f"/api/downloads/{created['id']}")[0] == 404
 
 
 def test_page_speaks_japanese(browser, marquee):
