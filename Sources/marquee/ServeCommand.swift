@@ -7,7 +7,7 @@ import MarqueeServer
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Serve the library, the REST API and the web player.",
+        abstract: "Serve the library, the REST API, the web player and in-app downloads.",
         discussion: "On first run with an empty library, sample clips are made with ffmpeg (skip with --no-samples)."
     )
 
@@ -38,7 +38,9 @@ struct ServeCommand: AsyncParsableCommand {
             }
         }
         let downloads = DownloadService(library: library)
-        try await downloads.start()
+        for problem in try await downloads.start() {
+            FileHandle.standardError.write(Data("marquee serve: skipped an unreadable download record: \(problem)\n".utf8))
+        }
         let server = MarqueeServer(library: library, downloads: downloads)
         let host = host
         let app = server.application(host: host, port: port) { bound in

@@ -85,10 +85,12 @@ public actor DownloadService {
 
     /// Reads the records back and carries on: downloads that were running start again (their
     /// journals skip finished files), paused ones stay paused, imports are followed up.
-    public func start() async throws {
-        guard !started else { return }
+    /// Returns the records that could not be read, each with why.
+    @discardableResult
+    public func start() async throws -> [String] {
+        guard !started else { return [] }
         started = true
-        let (records, _) = try await store.load()
+        let (records, problems) = try await store.load()
         for record in records where entries[record.id] == nil {
             var lifecycle = DownloadLifecycle(state: record.state)
             var entry = Entry(record: record, lifecycle: lifecycle)
@@ -102,6 +104,7 @@ public actor DownloadService {
             perform(effects, for: record.id)
         }
         admit()
+        return problems
     }
 
     // MARK: Requests from the API
