@@ -89,7 +89,7 @@ let package = Package(
         .testTarget(
             name: "MarqueeServerTests",
             dependencies: [
-                "MarqueeServer", "Library", "Playback", "Downloads",
+                "MarqueeServer", "Library", "Playback", "Downloads", "HLS",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
             ]

@@ -1,5 +1,6 @@
 import Downloads
 import Foundation
+import HLS
 import Hummingbird
 import HummingbirdTesting
 import Testing
@@ -165,6 +166,44 @@ struct DownloadRouteTests {
                      "/api/downloads/{id}", "/api/downloads/{id}/pause", "/api/downloads/{id}/resume", "/api/downloads/{id}/cancel",
                      "/api/downloads/{id}/retry", "/api/downloads/{id}/files/{path}"] {
             #expect(paths.contains(path), "\(path) is not documented")
+        }
+    }
+}
+
+/// What the real runner downloads for a request: a variant picked in the list is that exact
+/// variant, also when the playlist declares the same video twice with different audio.
+@Suite("HLS download runner")
+struct HLSDownloadRunnerTests {
+    let url = URL(string: "https://cdn.example.com/show/master.m3u8")!
+    let playlist = try! PlaylistParser.parse("""
+        #EXTM3U
+        #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="aud",NAME="English",LANGUAGE="en",DEFAULT=YES,CHANNELS="2",URI="a2/index.m3u8"
+        #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="aud51",NAME="English 5.1",LANGUAGE="en",DEFAULT=YES,CHANNELS="6",URI="a6/index.m3u8"
+        #EXT-X-STREAM-INF:BANDWIDTH=4500000,CODECS="avc1.640028,mp4a.40.2",RESOLUTION=1920x1080,AUDIO="aud"
+        v1080/index.m3u8
+        #EXT-X-STREAM-INF:BANDWIDTH=4900000,CODECS="avc1.640028,mp4a.40.2",RESOLUTION=1920x1080,AUDIO="aud51"
+        v1080/index.m3u8
+
+        """).get().multivariant!
+
+    func audio(for request: DownloadRequest) throws -> [String] {
+        let configuration = try HLSDownloadRunner.configuration(for: request, asset: url, playlist: playlist)
+        let (plan, _) = try configuration.plan(for: playlist, url: url)
+        return plan.entries.filter { $0.role == .audio }.map(\.url.absoluteString)
+    }
+
+    @Test func theChosenVariantIsTheOneDownloadedWhenTwoShareAURI() throws {
+        let uri = "https://cdn.example.com/show/v1080/index.m3u8"
+        #expect(try audio(for: DownloadRequest(url: url.absoluteString, variant: uri, variantIndex: 0)) == ["https://cdn.example.com/show/a2/index.m3u8"])
+        #expect(try audio(for: DownloadRequest(url: url.absoluteString, variant: uri, variantIndex: 1)) == ["https://cdn.example.com/show/a6/index.m3u8"])
+        // An index that no longer fits the playlist falls back to the URI.
+        #expect(try audio(for: DownloadRequest(url: url.absoluteString, variant: uri, variantIndex: 7)).count == 1)
+    }
+
+    @Test func aPredicateChoosesAndABadOneSaysWhere() throws {
+        #expect(try audio(for: DownloadRequest(url: url.absoluteString, predicate: "peakBitRate < 4600000")) == ["https://cdn.example.com/show/a2/index.m3u8"])
+        #expect(throws: DownloadError.self) {
+            try HLSDownloadRunner.configuration(for: DownloadRequest(url: url.absoluteString, predicate: "peakBitRate <"), asset: url, playlist: playlist)
         }
     }
 }

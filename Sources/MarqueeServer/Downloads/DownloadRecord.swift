@@ -7,6 +7,9 @@ public struct DownloadRequest: Codable, Sendable, Hashable {
     public var url: String
     /// The URI of the chosen variant, as the inspection listed it.
     public var variant: String?
+    /// Its position in the inspection's list: tells apart variants that share a URI (one video
+    /// declared with several audio groups). Ignored when the playlist no longer has that URI there.
+    public var variantIndex: Int?
     /// A variant qualifier predicate, e.g. `peakBitRate < 2000000`.
     public var predicate: String?
     /// Audio languages (e.g. `["en", "fr"]`); none takes the variant's default audio.
@@ -16,9 +19,9 @@ public struct DownloadRequest: Codable, Sendable, Hashable {
     /// Files fetched at once (1–16, default 4).
     public var concurrency: Int?
 
-    public init(url: String, variant: String? = nil, predicate: String? = nil, audio: [String]? = nil,
+    public init(url: String, variant: String? = nil, variantIndex: Int? = nil, predicate: String? = nil, audio: [String]? = nil,
                 subtitles: [String]? = nil, title: String? = nil, concurrency: Int? = nil) {
-        self.url = url; self.variant = variant; self.predicate = predicate; self.audio = audio
+        self.url = url; self.variant = variant; self.variantIndex = variantIndex; self.predicate = predicate; self.audio = audio
         self.subtitles = subtitles; self.title = title; self.concurrency = concurrency
     }
 }

@@ -37,7 +37,7 @@ public struct HLSDownloadRunner: DownloadRunner {
         do {
             let (data, finalURL) = try await fetcher.fetch(source, maximumBytes: HTTPFetcher.Limit.playlist)
             let multivariant = try StreamInspector.multivariant(from: data, url: finalURL)
-            let configuration = try Self.configuration(for: request, asset: finalURL)
+            let configuration = try Self.configuration(for: request, asset: finalURL, playlist: multivariant)
             let (plan, _) = try configuration.plan(for: multivariant, url: finalURL)
             let recorded = String(decoding: try JSONEncoder().encode(request), as: UTF8.self)
             let task = AssetDownloadTask(
@@ -62,10 +62,16 @@ public struct HLSDownloadRunner: DownloadRunner {
         }
     }
 
-    static func configuration(for request: DownloadRequest, asset: URL) throws -> DownloadConfiguration {
+    static func configuration(for request: DownloadRequest, asset: URL, playlist: MultivariantPlaylist) throws -> DownloadConfiguration {
         var primary = ContentConfiguration()
         if let variant = request.variant, !variant.isEmpty {
-            primary.variantQualifiers.append(.variant(uri: URIResolution.resolve(variant, against: asset)))
+            let uri = URIResolution.resolve(variant, against: asset)
+            let inspected = playlist.inspectedVariants(baseURL: asset)
+            if let index = request.variantIndex, inspected.indices.contains(index), inspected[index].uri == uri {
+                primary.variantQualifiers.append(VariantQualifier(variant: inspected[index]))
+            } else {
+                primary.variantQualifiers.append(.variant(uri: uri))
+            }
         }
         if let predicate = request.predicate?.trimmingCharacters(in: .whitespacesAndNewlines), !predicate.isEmpty {
             do {

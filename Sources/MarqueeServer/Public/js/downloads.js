@@ -135,6 +135,7 @@ function variantItem(variant, index) {
   radio.type = 'radio';
   radio.name = 'variant';
   radio.value = variant.uri;
+  radio.dataset.index = String(index);
   radio.id = `variant-${index}`;
   const main = document.createElement('span');
   main.className = 'variant-main';
@@ -247,6 +248,7 @@ async function start(event) {
     body.predicate = $('predicate').value;
   } else {
     body.variant = chosen.value;
+    body.variantIndex = Number(chosen.dataset.index);
   }
   showError('start-error', null);
   $('start').disabled = true;
