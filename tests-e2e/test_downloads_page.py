@@ -327,6 +327,17 @@ def test_clear_messages_for_bad_address_404_live_and_bad_predicate(browser, marq
     field.send_keys("presentationSize.height <= 360")
     wait(driver, lambda d: not d.find_element(By.ID, "predicate-error").is_displayed(), message="error cleared")
     assert not driver.find_elements(By.CSS_SELECTOR, "#predicate-mirror mark")
+    # A valid predicate says which variant it picks.
+    assert wait(driver, lambda d: d.find_element(By.ID, "predicate-hint").text.startswith("Picks")) and \
+        driver.find_element(By.ID, "predicate-hint").text == "Picks 640×360 · 450 kb/s"
+    assert driver.find_element(By.CSS_SELECTOR, "#variants .variant.predicate-pick").get_attribute("data-uri").endswith("/long/v360/index.m3u8")
+    valid = field.get_attribute("value")
+    field.clear()
+    field.send_keys("peakBitRate > 99000000")
+    wait(driver, lambda d: d.find_element(By.ID, "predicate-hint").text == "No variant matches this predicate.", message="no match")
+    field.clear()
+    field.send_keys(valid)
+    wait(driver, lambda d: d.find_element(By.ID, "predicate-hint").text.startswith("Picks"))
     # A valid predicate downloads what it matches (the 360p variant).
     driver.find_element(By.ID, "start").click()
     wait(driver, lambda d: item_state(d) in ("downloading", "importing", "finished"))

@@ -16,7 +16,11 @@ struct DownloadRoutes: Sendable {
     var fileWait: Duration = .seconds(120)
 
     struct InspectRequest: Decodable { var url: String }
-    struct ValidateRequest: Decodable { var predicate: String }
+    struct ValidateRequest: Decodable {
+        var predicate: String
+        /// An inspected stream's URL: the answer then says which variant the predicate picks.
+        var url: String?
+    }
 
     struct DownloadList: ResponseEncodable {
         var downloads: [DownloadSnapshot]
@@ -36,7 +40,7 @@ struct DownloadRoutes: Sendable {
         }
         api.post("validate") { request, context -> PredicateCheck in
             let body = try await request.decode(as: ValidateRequest.self, context: context)
-            return DownloadService.check(predicate: body.predicate)
+            return await service.check(predicate: body.predicate, against: body.url)
         }
         api.get { _, _ -> DownloadList in
             let (downloads, usage) = await service.list()

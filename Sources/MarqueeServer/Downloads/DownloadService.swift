@@ -26,11 +26,15 @@ public enum DownloadEvent: Sendable, Hashable {
     case removed(id: String, diskUsage: Int64)
 }
 
-/// A predicate checked as it is typed: valid, or the message and the 1-based column.
+/// A predicate checked as it is typed: valid, or the message and the 1-based column; for a
+/// valid one and a stream inspected before, whether it matches and which variant it picks.
 public struct PredicateCheck: Codable, Sendable, Hashable {
     public var valid: Bool
     public var message: String?
     public var column: Int?
+    public var matches: Bool?
+    /// The index (in the inspection's list) of the variant a download would take.
+    public var chosen: Int?
 }
 
 /// Downloads inside the server: a queue of HLS downloads run with the `Downloads` module
@@ -66,6 +70,8 @@ public actor DownloadService {
     private var subscribers: [UUID: AsyncStream<DownloadEvent>.Continuation] = [:]
     private var started = false
     private var lastWrite: Task<Void, Never>?
+    /// The variants of recently inspected streams, by final URL, for predicate previews.
+    private var inspected: [String: [Variant]] = [:]
 
     public init(store: DownloadRecordStore, runner: any DownloadRunner = HLSDownloadRunner(), importer: any DownloadImporting,
                 inspector: StreamInspector = StreamInspector(), maximumActive: Int = 2, importPollInterval: Duration = .milliseconds(500)) {
@@ -116,10 +122,29 @@ public actor DownloadService {
                 : "“\(url)” is not an http:// or https:// address.", column: nil)
         }
         do {
-            return try await inspector.inspect(url)
+            let (inspection, variants) = try await inspector.inspectVariants(url)
+            if inspected.count >= 8 { inspected.removeAll() }
+            inspected[inspection.url] = variants
+            return inspection
         } catch {
             throw .unusableStream(DownloadFailureText.describe(error))
         }
+    }
+
+    /// `check(predicate:)`, and when `url` was inspected, the variant the predicate picks there.
+    public func check(predicate: String, against url: String?) -> PredicateCheck {
+        var check = Self.check(predicate: predicate)
+        guard check.valid, let url, let variants = inspected[url],
+              !predicate.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty,
+              let qualifier = try? VariantQualifier(format: predicate),
+              let choice = VariantSelection.choose(from: variants, qualifiers: [qualifier]) else { return check }
+        if case .noQualifierMatched = choice.reason {
+            check.matches = false
+        } else {
+            check.matches = true
+            check.chosen = choice.index
+        }
+        return check
     }
 
     /// Checks a predicate in the qualifier language; an empty one is valid (no preference).

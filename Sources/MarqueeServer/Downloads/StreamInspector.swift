@@ -54,7 +54,10 @@ public struct StreamInspection: Codable, Sendable, Hashable {
 public struct StreamInspector: Sendable {
     public init() {}
 
-    public func inspect(_ text: String) async throws -> StreamInspection {
+    public func inspect(_ text: String) async throws -> StreamInspection { try await inspectVariants(text).inspection }
+
+    /// The inspection and the inspected variants it was made from.
+    func inspectVariants(_ text: String) async throws -> (inspection: StreamInspection, variants: [Variant]) {
         guard let url = Self.httpURL(text) else {
             throw DownloadError.selection(text.trimmingCharacters(in: .whitespaces).isEmpty
                 ? "Paste the address of an HLS playlist (http:// or https://)."
@@ -71,7 +74,7 @@ public struct StreamInspector: Sendable {
         }
     }
 
-    func inspect(_ url: URL, fetcher: HTTPFetcher) async throws -> StreamInspection {
+    func inspect(_ url: URL, fetcher: HTTPFetcher) async throws -> (inspection: StreamInspection, variants: [Variant]) {
         let (data, finalURL) = try await fetcher.fetch(url, maximumBytes: HTTPFetcher.Limit.playlist)
         let parsed = PlaylistParser.parse(data, options: ParseOptions(url: finalURL))
         guard let playlist = parsed.playlist, parsed.errors.isEmpty else { throw DownloadError.playlist(url: finalURL, errors: parsed.errors) }
@@ -118,9 +121,10 @@ public struct StreamInspector: Sendable {
             for r in multivariant.renditions where r.type == type { if let l = r.language, !seen.contains(l) { seen.append(l) } }
             return seen
         }
-        return StreamInspection(url: finalURL.absoluteString, kind: playlist.media != nil ? "media" : "multivariant",
-                                title: Self.suggestedTitle(for: finalURL), duration: duration, variants: choices,
-                                audioLanguages: languages(.audio), subtitleLanguages: languages(.subtitles))
+        let inspection = StreamInspection(url: finalURL.absoluteString, kind: playlist.media != nil ? "media" : "multivariant",
+                                          title: Self.suggestedTitle(for: finalURL), duration: duration, variants: choices,
+                                          audioLanguages: languages(.audio), subtitleLanguages: languages(.subtitles))
+        return (inspection, variants)
     }
 
     /// The catalogue badges plus "Spatial" for stereoscopic video or immersive audio.

@@ -192,7 +192,7 @@ async function validatePredicate() {
   const predicate = $('predicate').value;
   const sequence = ++checkSequence;
   try {
-    const result = await api('POST', '/api/downloads/validate', { predicate });
+    const result = await api('POST', '/api/downloads/validate', { predicate, url: inspection?.url });
     if (sequence !== checkSequence) return;
     predicateCheck = result;
   } catch (error) {
@@ -209,6 +209,7 @@ function renderMirror() {
   const valid = check.valid || !text.trim();
   field.classList.toggle('invalid', !valid);
   $('predicate').setAttribute('aria-invalid', String(!valid));
+  showPick(valid && text.trim() ? check : null);
   if (valid || !check.column) {
     mirror.textContent = text;
     showError('predicate-error', valid ? null : check.message);
@@ -226,6 +227,23 @@ function renderMirror() {
   mirror.replaceChildren(chars.slice(0, start).join(''), mark, chars.slice(end).join(''));
   showError('predicate-error', t('predicateColumn', { c: check.column, m: check.message }));
   $('predicate-error').dataset.column = String(check.column);
+}
+
+/** Marks the variant a valid predicate picks (or says that none matches). */
+function showPick(check) {
+  for (const item of document.querySelectorAll('#variants .variant')) item.classList.remove('predicate-pick');
+  const hint = $('predicate-hint');
+  hint.classList.remove('no-match');
+  if (!check || check.matches == null) { hint.textContent = t('predicateHint'); return; }
+  if (!check.matches) {
+    hint.textContent = t('predicateNoMatch');
+    hint.classList.add('no-match');
+    return;
+  }
+  const variant = inspection.variants[check.chosen];
+  document.querySelectorAll('#variants .variant')[check.chosen]?.classList.add('predicate-pick');
+  const picture = variant.width ? `${variant.width}×${variant.height}` : t('audioOnly');
+  hint.textContent = t('predicatePicks', { v: `${picture} · ${formatBitRate(variant.averageBitRate ?? variant.peakBitRate)}` });
 }
 
 // MARK: Starting a download
