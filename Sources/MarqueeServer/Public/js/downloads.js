@@ -273,6 +273,10 @@ async function start(event) {
   try {
     const created = await api('POST', '/api/downloads', body);
     upsert(created);
+    // Started: the picker folds away and the new download is brought into view.
+    $('choose-form').hidden = true;
+    $('inspect-status').textContent = '';
+    document.querySelector(`.download[data-id="${CSS.escape(created.id)}"]`)?.scrollIntoView({ block: 'nearest' });
   } catch (error) {
     showError('start-error', error.message);
   } finally {
