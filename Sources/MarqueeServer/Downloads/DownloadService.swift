@@ -70,6 +70,7 @@ public actor DownloadService {
     private var subscribers: [UUID: AsyncStream<DownloadEvent>.Continuation] = [:]
     private var started = false
     private var lastWrite: Task<Void, Never>?
+    private var controls: [String: Task<Void, Never>] = [:]
     /// The variants of recently inspected streams, by final URL, for predicate previews.
     private var inspected: [String: [Variant]] = [:]
 
@@ -199,6 +200,7 @@ public actor DownloadService {
             throw .conflict("“\(entry.record.title)” is being added to the library; delete it when that has finished.")
         }
         entries[id] = nil
+        controls[id] = nil
         order.removeAll { $0 == id }
         let task = entry.task
         task?.cancel()
@@ -323,13 +325,13 @@ public actor DownloadService {
                 let generation = entries[id]?.generation ?? 0
                 entries[id]?.task = Task { await self.runTask(id, generation: generation) }
             case .pauseTask:
-                if let running = entries[id]?.running { Task { await running.pause() } }
+                control(id) { await $0.pause() }
             case .resumeTask:
-                if let running = entries[id]?.running { Task { await running.resume() } }
+                control(id) { await $0.resume() }
             case .cancelTask:
                 entries[id]?.task?.cancel()
                 // A paused task's workers wait at its gate: open it so they see the cancellation.
-                if let running = entries[id]?.running { Task { await running.resume() } }
+                control(id) { await $0.resume() }
                 entries[id]?.running = nil
             case .removeFiles:
                 let task = entries[id]?.task
@@ -348,6 +350,16 @@ public actor DownloadService {
                     try? await store.removeBundle(of: id)
                 }
             }
+        }
+    }
+
+    /// Pauses and resumes reach a task in the order they were asked for.
+    private func control(_ id: String, _ action: @escaping @Sendable (any RunningDownload) async -> Void) {
+        guard let running = entries[id]?.running else { return }
+        let previous = controls[id]
+        controls[id] = Task {
+            await previous?.value
+            await action(running)
         }
     }
 
@@ -378,7 +390,10 @@ public actor DownloadService {
             let running = try await runner.prepare(request, into: store.bundle(for: id))
             guard isCurrent(id, generation), !Task.isCancelled else { return }
             entries[id]?.running = running
-            if entries[id]?.lifecycle.state == .paused { await running.pause() }
+            if entries[id]?.lifecycle.state == .paused {
+                control(id) { await $0.pause() }
+                await controls[id]?.value
+            }
             let watcher = Task {
                 for await snapshot in running.snapshots { await self.progress(snapshot, for: id, generation: generation) }
             }
