@@ -86,6 +86,7 @@ final class FakeDownload: RunningDownload {
     struct State {
         var pauses = 0
         var resumes = 0
+        var calls: [String] = []
         var outcome: Result<Void, any Error>?
         var waiter: CheckedContinuation<Void, any Error>?
     }
@@ -136,8 +137,10 @@ final class FakeDownload: RunningDownload {
                                         estimatedTimeRemaining: 3, retries: 0))
     }
 
-    func pause() async { state.withLock { $0.pauses += 1 } }
-    func resume() async { state.withLock { $0.resumes += 1 } }
+    var calls: [String] { state.withLock { $0.calls } }
+
+    func pause() async { state.withLock { $0.pauses += 1; $0.calls.append("pause") } }
+    func resume() async { state.withLock { $0.resumes += 1; $0.calls.append("resume") } }
 }
 
 /// Hands out `FakeDownload`s (or fails planning when told to) and remembers them.
@@ -240,6 +243,22 @@ struct DownloadServiceTests {
         let finished = try await service.download(created.id)
         #expect(finished.assetID == "asset-1" && finished.playerURL == "/watch/asset-1" && finished.progress == 1)
         try await eventually("the library's copy replaced the download's") { importer.detached.withLock { $0 } == ["asset-1"] }
+    }
+
+    @Test func quickPausesAndResumesReachTheTaskInOrder() async throws {
+        let runner = FakeRunner()
+        let service = makeService(try temporaryDirectory(), runner: runner)
+        try await service.start()
+        let created = try await service.enqueue(DownloadRequest(url: "http://127.0.0.1:9/a.m3u8"))
+        try await eventually("it runs") { runner.downloads.count == 1 }
+        for _ in 0..<5 {
+            _ = try await service.pause(created.id)
+            _ = try await service.resume(created.id)
+        }
+        _ = try await service.pause(created.id)
+        try await eventually("every call arrived") { runner.downloads[0].calls.count == 11 }
+        #expect(runner.downloads[0].calls == Array(repeating: ["pause", "resume"], count: 5).flatMap { $0 } + ["pause"])
+        #expect(try await state(service, created.id) == "paused")
     }
 
     @Test func aFailedDownloadSaysWhyAndARetryStartsItAgain() async throws {
