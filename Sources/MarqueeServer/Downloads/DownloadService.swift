@@ -4,39 +4,6 @@ import HLS
 import Library
 import NIOPosix
 
-/// What went wrong with a call to the download service, by the HTTP status it maps to.
-public enum DownloadServiceError: Error, Sendable, Hashable {
-    case notFound(String)
-    /// Bad input; `column` (1-based) points into a predicate.
-    case invalid(String, column: Int?)
-    case conflict(String)
-    /// The stream could not be read (network, HTTP status, not a playlist, live).
-    case unusableStream(String)
-
-    public var message: String {
-        switch self {
-        case .notFound(let m), .invalid(let m, _), .conflict(let m), .unusableStream(let m): m
-        }
-    }
-}
-
-/// A change the download page hears about over Server-Sent Events.
-public enum DownloadEvent: Sendable, Hashable {
-    case changed(DownloadSnapshot, diskUsage: Int64)
-    case removed(id: String, diskUsage: Int64)
-}
-
-/// A predicate checked as it is typed: valid, or the message and the 1-based column; for a
-/// valid one and a stream inspected before, whether it matches and which variant it picks.
-public struct PredicateCheck: Codable, Sendable, Hashable {
-    public var valid: Bool
-    public var message: String?
-    public var column: Int?
-    public var matches: Bool?
-    /// The index (in the inspection's list) of the variant a download would take.
-    public var chosen: Int?
-}
-
 /// Downloads inside the server: a queue of HLS downloads run with the `Downloads` module
 /// (at most `maximumActive` at once), paused, resumed, cancelled, retried and deleted from
 /// the API, their records kept in the data directory so they continue after a restart — the
@@ -65,7 +32,7 @@ public actor DownloadService {
         var lastSaved = Date.distantPast
     }
 
-    private var entries: [String: Entry] = [:]
+    var entries: [String: Entry] = [:]
     private var order: [String] = []
     private var subscribers: [UUID: AsyncStream<DownloadEvent>.Continuation] = [:]
     private var started = false
@@ -246,43 +213,6 @@ public actor DownloadService {
         entries.values.reduce(0) { sum, e in
             if case .cancelled = e.lifecycle.state { return sum }
             return sum + e.record.figures.bytesWritten
-        }
-    }
-
-    // MARK: Playing a download under way
-
-    /// Where a file of a download's bundle stands.
-    public enum FileAvailability: Sendable {
-        case present(URL)
-        /// Not on disk yet, but the download may still bring it.
-        case pending
-        case gone(String)
-    }
-
-    public func file(_ relativePath: String, of id: String) async -> FileAvailability {
-        guard let entry = entries[id] else { return .gone("No download \(id)") }
-        let staged = store.bundle(for: id).appendingPathComponent(relativePath)
-        let library: URL?
-        if case .finished(let assetID) = entry.lifecycle.state { library = importer.bundleFile(relativePath, of: assetID) } else { library = nil }
-        let found = try? await NIOThreadPool.singleton.runIfActive { () -> URL? in
-            if FileManager.default.fileExists(atPath: staged.path) { return staged }
-            if let library, FileManager.default.fileExists(atPath: library.path) { return library }
-            return nil
-        }
-        if let found = found ?? nil { return .present(found) }
-        switch entry.lifecycle.state {
-        case .queued, .downloading, .paused, .importing: return .pending
-        case .finished: return .gone("No such file in “\(entry.record.title)”")
-        case .failed(let reason): return .gone("The download failed before this part arrived: \(reason)")
-        case .cancelled: return .gone("The download was cancelled")
-        }
-    }
-
-    func isPlayable(_ entry: Entry) -> Bool {
-        guard entry.record.figures.totalFiles > 0 else { return false }
-        switch entry.lifecycle.state {
-        case .queued, .downloading, .paused, .importing: return true
-        case .finished, .failed, .cancelled: return false
         }
     }
 
@@ -504,28 +434,5 @@ public actor DownloadService {
             completedFiles: figures.completedFiles, totalFiles: figures.totalFiles, bytesWritten: figures.bytesWritten,
             expectedBytes: figures.expectedBytes, bytesPerSecond: entry.bytesPerSecond, secondsRemaining: entry.secondsRemaining,
             createdAt: record.createdAt, updatedAt: record.updatedAt)
-    }
-}
-
-extension DownloadService: ProvisionalAssetSource {
-    public func provisionalAsset(id: String) async -> Asset? {
-        guard let entry = entries[id], isPlayable(entry) else { return nil }
-        return Asset(id: id, title: entry.record.title, status: .ready)
-    }
-
-    public func provisionalManifest(id: String) async throws -> PlaybackManifest? {
-        guard let entry = entries[id] else { return nil }
-        guard isPlayable(entry) else {
-            throw APIError(.conflict, "Nothing of “\(entry.record.title)” can be played yet (\(entry.record.state.name))")
-        }
-        let bundle = store.bundle(for: id)
-        do {
-            return try await NIOThreadPool.singleton.runIfActive {
-                try PlaybackManifest.build(assetID: id, bundle: bundle, urlPrefix: "/api/downloads/\(id)/files",
-                                           playlist: BundleWriter.playlistName)
-            }
-        } catch {
-            throw APIError(.internalServerError, "The playlists of “\(entry.record.title)” could not be read: \(error)")
-        }
     }
 }
