@@ -2,7 +2,6 @@ import Downloads
 import Foundation
 import HLS
 import Library
-import NIOPosix
 
 /// Downloads inside the server: a queue of HLS downloads run with the `Downloads` module
 /// (at most `maximumActive` at once), paused, resumed, cancelled, retried and deleted from
