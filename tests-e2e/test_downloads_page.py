@@ -8,6 +8,7 @@ bad address, a 404, a live playlist and a bad predicate.
 These tests run their own `marquee serve --no-samples` (they restart it), not the session one."""
 import pathlib
 import re
+import sqlite3
 import subprocess
 import threading
 import time
@@ -234,7 +235,9 @@ def test_download_pause_restart_play_while_downloading_and_library(browser, marq
     wait(driver, lambda d: item_state(d) == "downloading" and completed_files(d) > held_files, message="resumed")
     marquee.stop()
     bundle = next((pathlib.Path(marquee.data) / "downloads").glob("*/bundle"))
-    on_disk = {p for p in bundle.rglob("*") if p.is_file() and ".marquee-download" not in p.parts and p.suffix != ".m3u8"}
+    with sqlite3.connect(bundle / ".marquee-download" / "journal.sqlite") as journal:
+        on_disk = {bundle / path for (path,) in journal.execute("SELECT path FROM file")}  # finished, by the journal
+    assert all(p.is_file() for p in on_disk)
     assert 0 < len(on_disk) < total
     requests_before_restart = len(faults.log)
     faults.delay = 2.5
