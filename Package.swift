@@ -63,7 +63,7 @@ let package = Package(
         .target(
             name: "MarqueeServer",
             dependencies: [
-                "HLS", "Library", "Playback",
+                "HLS", "Library", "Playback", "Downloads",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -89,7 +89,7 @@ let package = Package(
         .testTarget(
             name: "MarqueeServerTests",
             dependencies: [
-                "MarqueeServer", "Library", "Playback",
+                "MarqueeServer", "Library", "Playback", "Downloads", "HLS",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
             ]

@@ -164,7 +164,7 @@ public final class AssetDownloadTask: Sendable {
             startedAt = ISO8601DateFormatter().string(from: Date())
             try await journal.setSetting("startedAt", startedAt)
         }
-        let jobs = prepared.flatMap(\.jobs) + interstitials.jobs
+        let jobs = Self.playbackOrder(prepared.map { ($0.entry.role, $0.jobs) }) + interstitials.jobs
         let recorded = try await journal.completedFiles()
         var pending: [SegmentJob] = []
         var doneBytes: Int64 = 0
@@ -182,6 +182,10 @@ public final class AssetDownloadTask: Sendable {
             let bps = p.entry.variant?.attributes.averageBandwidth ?? p.entry.variant?.attributes.bandwidth ?? (p.entry.role == .audio ? 128_000 : 1_000)
             return sum + Int64(Double(bps) * p.duration / 8)
         }
+        // The bundle's playlists go in first, so a player can play the part already on disk
+        // while the rest arrives (the files they name appear, complete, as they finish).
+        try await writePlaylists(prepared, plan: plan)
+
         await tracker.start(totalFiles: jobs.count, alreadyDone: doneCount, alreadyBytes: doneBytes, bandwidthEstimate: estimate)
 
         // 3. Keys for what is left, fetched once each.
@@ -242,22 +246,40 @@ public final class AssetDownloadTask: Sendable {
         for list in interstitials.lists {
             try await BlockingFileIO.writeAtomically(list.document, to: output.appendingPathComponent(list.path))
         }
-        for p in prepared {
-            let text = PlaylistWriter.write(p.playlist)
-            try await BlockingFileIO.writeAtomically(Data(text.utf8), to: output.appendingPathComponent("\(p.entry.folder)/index.m3u8"))
-        }
+        try await writePlaylists(prepared, plan: plan)
         var summary = BundleWriter.summary(plan: plan, sizes: sizes, artwork: artworkName)
         summary.warnings = warnings
         summary.interstitials = interstitials.assets.map {
             BundleSummary.Interstitial(folder: $0.folder, sourceURL: $0.sourceURL, bytes: sizes[$0.folder] ?? 0)
         }
-        try await BlockingFileIO.writeAtomically(Data(PlaylistWriter.write(BundleWriter.multivariant(for: plan)).utf8),
-                                                 to: output.appendingPathComponent(BundleWriter.playlistName))
         let document = BundleWriter.metadata(summary: summary, input: metadata, startedAt: startedAt,
                                              completedAt: ISO8601DateFormatter().string(from: Date()))
         try await BlockingFileIO.writeAtomically(Data((document.serialized(pretty: true) + "\n").utf8),
                                                  to: output.appendingPathComponent("metadata.json"))
         try await BlockingFileIO.remove(output.appendingPathComponent(Self.journalFolder))
         return summary
+    }
+
+    /// Each media playlist in its folder and the bundle's multivariant playlist.
+    private func writePlaylists(_ prepared: [PreparedEntry], plan: DownloadPlan) async throws {
+        for p in prepared {
+            let text = PlaylistWriter.write(p.playlist)
+            try await BlockingFileIO.writeAtomically(Data(text.utf8), to: output.appendingPathComponent("\(p.entry.folder)/index.m3u8"))
+        }
+        try await BlockingFileIO.writeAtomically(Data(PlaylistWriter.write(BundleWriter.multivariant(for: plan)).utf8),
+                                                 to: output.appendingPathComponent(BundleWriter.playlistName))
+    }
+
+    /// The files in the order a player needs them: the playlists' files interleaved by their
+    /// place in the timeline (video, audio and subtitles of the first seconds before those of
+    /// later ones), I-frame files last — so playback can start while the download runs.
+    static func playbackOrder(_ lists: [(role: DownloadPlan.Role, jobs: [SegmentJob])]) -> [SegmentJob] {
+        var keyed: [(rank: Int, position: Double, list: Int, job: SegmentJob)] = []
+        for (index, list) in lists.enumerated() {
+            for (n, job) in list.jobs.enumerated() {
+                keyed.append((list.role == .iFrames ? 1 : 0, Double(n) / Double(max(list.jobs.count, 1)), index, job))
+            }
+        }
+        return keyed.sorted { ($0.rank, $0.position, $0.list) < ($1.rank, $1.position, $1.list) }.map(\.job)
     }
 }

@@ -18,6 +18,13 @@ public struct DownloadProgress: Sendable, Hashable {
     public var estimatedTimeRemaining: Double?
     public var retries: Int
 
+    public init(phase: Phase, completedFiles: Int, totalFiles: Int, bytesWritten: Int64, expectedBytes: Int64?,
+                bytesPerSecond: Double, estimatedTimeRemaining: Double?, retries: Int) {
+        self.phase = phase; self.completedFiles = completedFiles; self.totalFiles = totalFiles
+        self.bytesWritten = bytesWritten; self.expectedBytes = expectedBytes; self.bytesPerSecond = bytesPerSecond
+        self.estimatedTimeRemaining = estimatedTimeRemaining; self.retries = retries
+    }
+
     public var fractionCompleted: Double {
         if let expected = expectedBytes, expected > 0 { return min(1, Double(bytesWritten) / Double(expected)) }
         return totalFiles == 0 ? 0 : Double(completedFiles) / Double(totalFiles)

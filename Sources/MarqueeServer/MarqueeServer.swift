@@ -13,11 +13,15 @@ public struct MarqueeServer: Sendable {
     public let sessions: PlaybackSessions
     /// Where the web player's files are; the bundled copy unless `MARQUEE_WEB_ROOT` says otherwise.
     public let webRoot: URL
+    /// Downloads run inside the server (`/downloads`); nil leaves those routes out.
+    public let downloads: DownloadService?
 
-    public init(library: MediaLibrary, sessions: PlaybackSessions = PlaybackSessions(), webRoot: URL? = nil) {
+    public init(library: MediaLibrary, sessions: PlaybackSessions = PlaybackSessions(), webRoot: URL? = nil,
+                downloads: DownloadService? = nil) {
         self.library = library
         self.sessions = sessions
         self.webRoot = webRoot ?? Self.bundledWebRoot()
+        self.downloads = downloads
     }
 
     /// The web player shipped as a package resource, or `MARQUEE_WEB_ROOT` while developing.
@@ -31,10 +35,11 @@ public struct MarqueeServer: Sendable {
         let router = Router(context: MarqueeRequestContext.self)
         router.middlewares.add(JSONErrorMiddleware())
         router.get("api/health") { _, _ in "ok" }
-        let manifests = PlaybackManifestStore(library: library)
+        let manifests = PlaybackManifestStore(library: library, provisional: downloads)
         LibraryRoutes(library: library, manifests: manifests).register(on: router)
         SessionRoutes(library: library, sessions: sessions, manifests: manifests).register(on: router)
         FileRoutes(library: library, webRoot: webRoot, responder: MediaFileResponder()).register(on: router)
+        if let downloads { DownloadRoutes(service: downloads, webRoot: webRoot, responder: MediaFileResponder()).register(on: router) }
         return router
     }
 

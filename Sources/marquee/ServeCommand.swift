@@ -7,7 +7,7 @@ import MarqueeServer
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Serve the library, the REST API and the web player.",
+        abstract: "Serve the library, the REST API, the web player and in-app downloads.",
         discussion: "On first run with an empty library, sample clips are made with ffmpeg (skip with --no-samples)."
     )
 
@@ -43,7 +43,11 @@ struct ServeCommand: AsyncParsableCommand {
                 }
             }
         }
-        let server = MarqueeServer(library: library)
+        let downloads = DownloadService(library: library)
+        for problem in try await downloads.start() {
+            FileHandle.standardError.write(Data("marquee serve: skipped an unreadable download record: \(problem)\n".utf8))
+        }
+        let server = MarqueeServer(library: library, downloads: downloads)
         let host = host
         guard idleTimeout > 0, idleTimeout.isFinite, (maxConnections ?? 1) > 0 else {
             throw ValidationError("--idle-timeout and --max-connections must be positive")

@@ -116,4 +116,34 @@ struct AssetDownloadTaskTests {
         #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent(AssetDownloadTask.journalFolder).path))
         try await fetcher.shutdown()
     }
+    @Test func playlistsAreWrittenBeforeTheFilesSoTheBundlePlaysWhileDownloading() async throws {
+        let server = try Server(segments: 6)
+        defer { server.stop() }
+        let out = outputFolder()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let fetcher = HTTPFetcher(concurrency: 1)
+        let plan = plan(server)
+        let task = AssetDownloadTask(plan: plan, output: out, metadata: BundleMetadataInput(title: "t", sourceURL: server.playlistURL),
+                                     concurrency: 1, fetcher: fetcher)
+        await task.pause()
+        let running = Task { try await task.run() }
+        for await snapshot in task.snapshots where snapshot.phase == .downloading { break }
+        // Before any segment: the bundle's multivariant playlist and the whole media playlist.
+        let media = try String(contentsOf: out.appendingPathComponent("\(plan.entries[0].folder)/index.m3u8"), encoding: .utf8)
+        #expect(media.components(separatedBy: "#EXTINF").count - 1 == 6 && media.contains("seg-00006.ts") && media.contains("#EXT-X-ENDLIST"))
+        #expect(try String(contentsOf: out.appendingPathComponent("index.m3u8"), encoding: .utf8).contains("\(plan.entries[0].folder)/index.m3u8"))
+        #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("metadata.json").path))
+        await task.resume()
+        _ = try await running.value
+        try await fetcher.shutdown()
+    }
+
+    @Test func filesComeInTimelineOrderAcrossPlaylistsWithIFramesLast() {
+        func jobs(_ folder: String, _ count: Int) -> [SegmentJob] {
+            (1...count).map { SegmentJob(path: "\(folder)/\($0)", url: URL(string: "http://h/\(folder)/\($0)")!) }
+        }
+        let order = AssetDownloadTask.playbackOrder([(.video, jobs("v", 4)), (.audio, jobs("a", 4)), (.subtitles, jobs("s", 1)),
+                                                     (.iFrames, jobs("i", 2))]).map(\.path)
+        #expect(order == ["v/1", "a/1", "s/1", "v/2", "a/2", "v/3", "a/3", "v/4", "a/4", "i/1", "i/2"])
+    }
 }

@@ -41,10 +41,7 @@ struct LibraryRoutes: Sendable {
             return try await resource(for: asset)
         }
         api.get("assets/{id}/manifest.json") { request, context -> Response in
-            let asset = try await asset(context)
-            guard asset.status == .ready else {
-                throw APIError(.conflict, "\(asset.title) is not ready to play yet (\(asset.status.rawValue))")
-            }
+            let asset = try await manifests.playableAsset(id: try context.parameters.require("id"))
             let manifest = try await manifests.manifest(for: asset)
             var response = try context.responseEncoder.encode(manifest, from: request, context: context)
             response.headers[.cacheControl] = ServedFileKind.shortLived

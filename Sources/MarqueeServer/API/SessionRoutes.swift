@@ -132,8 +132,7 @@ struct SessionRoutes: Sendable {
 
     /// The session for `body`, and warnings about what was left out of it (a bad `speedList` entry).
     func makeSession(_ body: CreateRequest, acceptLanguage: String?) async throws -> (PlaybackSession, [String]) {
-        guard let asset = try await library.store.asset(id: body.assetID) else { throw LibraryError.assetNotFound(body.assetID) }
-        guard asset.status == .ready else { throw APIError(.conflict, "\(asset.title) is not ready to play yet (\(asset.status.rawValue))") }
+        let asset = try await manifests.playableAsset(id: body.assetID)
         let language: PlayerLanguage
         if let code = body.language {
             language = PlayerLanguage(preferred: [code])

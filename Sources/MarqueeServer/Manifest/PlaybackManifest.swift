@@ -54,10 +54,10 @@ public struct PlaybackManifest: Codable, Sendable, Hashable {
         case invalidPlaylist(String, String)
     }
 
-    /// Reads `master.m3u8` and its media playlists from `bundle` and builds the manifest;
-    /// `urlPrefix` is where the bundle is served (e.g. `/media/ID`).
-    public static func build(assetID: String, bundle: URL, urlPrefix: String) throws -> PlaybackManifest {
-        let multivariant = try multivariantPlaylist(at: bundle.appendingPathComponent("master.m3u8"))
+    /// Reads `master.m3u8` (or `playlist`) and its media playlists from `bundle` and builds the
+    /// manifest; `urlPrefix` is where the bundle is served (e.g. `/media/ID`).
+    public static func build(assetID: String, bundle: URL, urlPrefix: String, playlist: String = "master.m3u8") throws -> PlaybackManifest {
+        let multivariant = try multivariantPlaylist(at: bundle.appendingPathComponent(playlist))
         var duration = 0.0
         func track(uri: String, id: String, mimeType: String) throws -> Track {
             let mediaURL = bundle.appendingPathComponent(uri)
@@ -127,7 +127,7 @@ public struct PlaybackManifest: Codable, Sendable, Hashable {
         let trickPlayFile = bundle.appendingPathComponent("trickplay.json")
         let trickPlay = (try? Data(contentsOf: trickPlayFile)).flatMap { try? JSONDecoder().decode(TrickPlayImages.self, from: $0) }
         return PlaybackManifest(
-            version: 1, assetID: assetID, duration: duration, hlsURL: urlPrefix + "/master.m3u8",
+            version: 1, assetID: assetID, duration: duration, hlsURL: urlPrefix + "/" + playlist,
             video: video, audio: audio, subtitles: subtitles, trickPlay: trickPlay,
             trickPlayURL: trickPlay.map { urlPrefix + "/" + $0.image },
             badges: multivariant.badges().map(\.rawValue))

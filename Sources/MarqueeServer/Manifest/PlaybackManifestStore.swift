@@ -8,13 +8,29 @@ final class PlaybackManifestStore: Sendable {
     private let library: MediaLibrary
     private let threadPool: NIOThreadPool
     private let cache = NIOLockedCache()
+    /// Assets playable before the library has them (downloads under way).
+    private let provisional: (any ProvisionalAssetSource)?
 
-    init(library: MediaLibrary, threadPool: NIOThreadPool = .singleton) {
+    init(library: MediaLibrary, threadPool: NIOThreadPool = .singleton, provisional: (any ProvisionalAssetSource)? = nil) {
         self.library = library
         self.threadPool = threadPool
+        self.provisional = provisional
+    }
+
+    /// The library asset with this id when it is ready to play, else a provisional one.
+    func playableAsset(id: String) async throws -> Asset {
+        if let asset = try await library.store.asset(id: id) {
+            guard asset.status == .ready else {
+                throw APIError(.conflict, "\(asset.title) is not ready to play yet (\(asset.status.rawValue))")
+            }
+            return asset
+        }
+        if let asset = await provisional?.provisionalAsset(id: id) { return asset }
+        throw LibraryError.assetNotFound(id)
     }
 
     func manifest(for asset: Asset) async throws -> PlaybackManifest {
+        if let provisional, let manifest = try await provisional.provisionalManifest(id: asset.id) { return manifest }
         let bundle = library.location.bundleDirectory(for: asset.id)
         let id = asset.id
         let cache = cache

@@ -79,3 +79,8 @@ export function formatTime(seconds) {
   const pad = (n) => String(n).padStart(2, '0');
   return h > 0 ? `${h}:${pad(m)}:${pad(s)}` : `${m}:${pad(s)}`;
 }
+
+/** Adds a page's own strings ({en: {...}, ja: {...}}) to the tables. */
+export function addStrings(table) {
+  for (const [language, entries] of Object.entries(table)) Object.assign(strings[language] ??= {}, entries);
+}

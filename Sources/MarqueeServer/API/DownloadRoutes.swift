@@ -1,0 +1,178 @@
+import Foundation
+import Hummingbird
+import Library
+import NIOCore
+import ServiceLifecycle
+
+/// `/downloads` (the page) and `/api/downloads/…`: inspect a stream, check a predicate,
+/// queue, pause, resume, cancel, retry and delete downloads, follow them over Server-Sent
+/// Events, and the files of a download under way for a player (waiting for a segment that
+/// has not arrived yet instead of failing).
+struct DownloadRoutes: Sendable {
+    let service: DownloadService
+    let webRoot: URL
+    let responder: MediaFileResponder
+    /// How long a request for a file not downloaded yet waits for it.
+    var fileWait: Duration = .seconds(120)
+
+    struct InspectRequest: Decodable { var url: String }
+    struct ValidateRequest: Decodable {
+        var predicate: String
+        /// An inspected stream's URL: the answer then says which variant the predicate picks.
+        var url: String?
+    }
+
+    struct DownloadList: ResponseEncodable {
+        var downloads: [DownloadSnapshot]
+        var diskUsage: Int64
+    }
+
+    func register(on router: Router<MarqueeRequestContext>) {
+        router.get("downloads") { request, context in
+            let webRoot = webRoot
+            return try await responder.respond(key: "ui/downloads.html", request: request, context: context,
+                                               kind: WebResourceKind.forExtension("html")) { webRoot.appendingPathComponent("downloads.html") }
+        }
+        let api = router.group("api/downloads")
+        api.post("inspect") { request, context -> StreamInspection in
+            let body = try await request.decode(as: InspectRequest.self, context: context)
+            return try await mapped { try await service.inspect(body.url) }
+        }
+        api.post("validate") { request, context -> PredicateCheck in
+            let body = try await request.decode(as: ValidateRequest.self, context: context)
+            return await service.check(predicate: body.predicate, against: body.url)
+        }
+        api.get { _, _ -> DownloadList in
+            let (downloads, usage) = await service.list()
+            return DownloadList(downloads: downloads, diskUsage: usage)
+        }
+        api.post { request, context -> Response in
+            let body = try await request.decode(as: DownloadRequest.self, context: context)
+            let created = try await mapped { try await service.enqueue(body) }
+            return try created.response(from: request, context: context).with(status: .accepted)
+        }
+        api.get("events") { _, _ -> Response in events() }
+        api.get("{id}") { _, context -> DownloadSnapshot in
+            let id = try context.parameters.require("id")
+            return try await mapped { try await service.download(id) }
+        }
+        api.delete("{id}") { _, context -> Response in
+            let id = try context.parameters.require("id")
+            try await mapped { try await service.delete(id) }
+            return Response(status: .noContent)
+        }
+        for action in ["pause", "resume", "cancel", "retry"] {
+            api.post("{id}/\(action)") { _, context -> DownloadSnapshot in
+                let id = try context.parameters.require("id")
+                return try await mapped {
+                    switch action {
+                    case "pause": try await service.pause(id)
+                    case "resume": try await service.resume(id)
+                    case "cancel": try await service.cancel(id)
+                    default: try await service.retry(id)
+                    }
+                }
+            }
+        }
+        api.get("{id}/files/**") { request, context in try await file(request, context) }
+        api.head("{id}/files/**") { request, context in try await file(request, context) }
+    }
+
+    /// Runs a service call, turning its errors into API errors.
+    func mapped<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as DownloadServiceError {
+            switch error {
+            case .notFound(let m): throw APIError(.notFound, m)
+            case .invalid(let m, _): throw APIError(.badRequest, m)
+            case .conflict(let m): throw APIError(.conflict, m)
+            case .unusableStream(let m): throw APIError(.unprocessableContent, m)
+            }
+        }
+    }
+
+    /// A file of the download's bundle; one not downloaded yet is waited for while the
+    /// download may still bring it.
+    func file(_ request: Request, _ context: MarqueeRequestContext) async throws -> Response {
+        let id = try context.parameters.require("id")
+        let raw = context.parameters.getCatchAll().joined(separator: "/")
+        let rest = raw.removingPercentEncoding ?? raw
+        let parts = rest.split(separator: "/").map(String.init)
+        guard !parts.isEmpty, parts.allSatisfy({ $0 != "." && $0 != ".." && !$0.contains("\\") && !$0.contains("\0") && !$0.hasPrefix(".") })
+        else { throw APIError(.notFound, "No such file") }
+        let deadline = ContinuousClock.now + fileWait
+        while true {
+            switch await service.file(parts.joined(separator: "/"), of: id) {
+            case .present(let url):
+                return try await responder.respond(key: "download/\(id)/\(rest)", request: request, context: context,
+                                                   kind: ServedFileKind.forExtension((rest as NSString).pathExtension)) { url }
+            case .gone(let message):
+                throw APIError(.notFound, message)
+            case .pending:
+                guard ContinuousClock.now < deadline else {
+                    throw APIError(.serviceUnavailable, "This part has not been downloaded yet", headers: [.retryAfter: "5"])
+                }
+                try await Task.sleep(for: .milliseconds(200))
+            }
+        }
+    }
+
+    /// `text/event-stream`: the whole list first (`downloads`), then each change (`download`)
+    /// and removal (`removed`), with a comment every 15 s to keep the connection open.
+    func events() -> Response {
+        let service = service
+        let body = ResponseBody { writer in
+            let encoder = JSONEncoder()
+            encoder.dateEncodingStrategy = .iso8601
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            let (stream, continuation) = AsyncStream<ByteBuffer>.makeStream(bufferingPolicy: .bufferingNewest(512))
+            func frame(_ name: String, _ value: some Encodable) -> ByteBuffer {
+                let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
+                return ByteBuffer(string: "event: \(name)\ndata: \(String(decoding: data, as: UTF8.self))\n\n")
+            }
+            let events = await service.events()
+            let (downloads, usage) = await service.list()
+            continuation.yield(frame("downloads", DownloadList(downloads: downloads, diskUsage: usage)))
+            let forward = Task {
+                for await event in events {
+                    switch event {
+                    case .changed(let snapshot, let usage):
+                        continuation.yield(frame("download", ChangedFrame(download: snapshot, diskUsage: usage)))
+                    case .removed(let id, let usage):
+                        continuation.yield(frame("removed", RemovedFrame(id: id, diskUsage: usage)))
+                    }
+                }
+                continuation.finish()
+            }
+            let keepAlive = Task {
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: .seconds(15))
+                    continuation.yield(ByteBuffer(string: ": keep-alive\n\n"))
+                }
+            }
+            defer {
+                forward.cancel()
+                keepAlive.cancel()
+            }
+            // The stream ends when the server shuts down, so an open page does not hold up a restart.
+            try await withGracefulShutdownHandler {
+                for await buffer in stream { try await writer.write(buffer) }
+            } onGracefulShutdown: {
+                continuation.finish()
+            }
+            try await writer.finish(nil)
+        }
+        var headers = HTTPFields()
+        headers[.contentType] = "text/event-stream; charset=utf-8"
+        headers[.cacheControl] = "no-store"
+        return Response(status: .ok, headers: headers, body: body)
+    }
+
+    struct ChangedFrame: Encodable { var download: DownloadSnapshot; var diskUsage: Int64 }
+    struct RemovedFrame: Encodable { var id: String; var diskUsage: Int64 }
+}
+
+extension DownloadSnapshot: ResponseEncodable {}
+extension StreamInspection: ResponseEncodable {}
+extension PredicateCheck: ResponseEncodable {}

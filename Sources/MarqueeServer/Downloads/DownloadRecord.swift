@@ -1,0 +1,90 @@
+import Foundation
+
+/// What a person asked to download: the stream and the variant choice — one variant by its
+/// URI, or a predicate in the qualifier language (`VariantQualifier(format:)`), or neither
+/// for the best variant — with the audio and subtitle languages to take along.
+public struct DownloadRequest: Codable, Sendable, Hashable {
+    public var url: String
+    /// The URI of the chosen variant, as the inspection listed it.
+    public var variant: String?
+    /// Its position in the inspection's list: tells apart variants that share a URI (one video
+    /// declared with several audio groups). Ignored when the playlist no longer has that URI there.
+    public var variantIndex: Int?
+    /// A variant qualifier predicate, e.g. `peakBitRate < 2000000`.
+    public var predicate: String?
+    /// Audio languages (e.g. `["en", "fr"]`); none takes the variant's default audio.
+    public var audio: [String]?
+    public var subtitles: [String]?
+    public var title: String?
+    /// Files fetched at once (1–16, default 4).
+    public var concurrency: Int?
+
+    public init(url: String, variant: String? = nil, variantIndex: Int? = nil, predicate: String? = nil, audio: [String]? = nil,
+                subtitles: [String]? = nil, title: String? = nil, concurrency: Int? = nil) {
+        self.url = url; self.variant = variant; self.variantIndex = variantIndex; self.predicate = predicate; self.audio = audio
+        self.subtitles = subtitles; self.title = title; self.concurrency = concurrency
+    }
+}
+
+/// Counters of a download as last seen: files and bytes on disk, the size expected.
+public struct DownloadFigures: Codable, Sendable, Hashable {
+    public var completedFiles = 0
+    public var totalFiles = 0
+    public var bytesWritten: Int64 = 0
+    public var expectedBytes: Int64?
+
+    public init() {}
+
+    /// 0…1, by bytes when the size is known, else by files.
+    public var fraction: Double {
+        if let expectedBytes, expectedBytes > 0 { return min(1, Double(bytesWritten) / Double(expectedBytes)) }
+        return totalFiles == 0 ? 0 : Double(completedFiles) / Double(totalFiles)
+    }
+}
+
+/// One download as the server keeps it on disk (`download.json` in its folder): the request,
+/// the state, and the last counters, so it is listed and resumed after a restart.
+public struct DownloadRecord: Codable, Sendable, Hashable, Identifiable {
+    public var id: String
+    public var request: DownloadRequest
+    public var title: String
+    public var state: DownloadState
+    public var figures: DownloadFigures
+    public var createdAt: Date
+    public var updatedAt: Date
+
+    public init(id: String = UUID().uuidString.lowercased(), request: DownloadRequest, title: String,
+                state: DownloadState = .queued, createdAt: Date = Date()) {
+        self.id = id
+        self.request = request
+        self.title = title
+        self.state = state
+        self.figures = DownloadFigures()
+        self.createdAt = createdAt
+        self.updatedAt = createdAt
+    }
+}
+
+/// A download as the API and the page see it: the record plus live throughput.
+public struct DownloadSnapshot: Codable, Sendable, Hashable {
+    public var id: String
+    public var url: String
+    public var title: String
+    public var state: String
+    /// Why it failed, in plain words.
+    public var message: String?
+    /// The library asset, once the finished bundle is in the library.
+    public var assetID: String?
+    /// Where to watch it: while downloading, the part on disk; when finished, the library asset.
+    public var playerURL: String?
+    public var request: DownloadRequest
+    public var progress: Double
+    public var completedFiles: Int
+    public var totalFiles: Int
+    public var bytesWritten: Int64
+    public var expectedBytes: Int64?
+    public var bytesPerSecond: Double
+    public var secondsRemaining: Double?
+    public var createdAt: Date
+    public var updatedAt: Date
+}

@@ -1,0 +1,437 @@
+import Downloads
+import Foundation
+import HLS
+import Library
+
+/// Downloads inside the server: a queue of HLS downloads run with the `Downloads` module
+/// (at most `maximumActive` at once), paused, resumed, cancelled, retried and deleted from
+/// the API, their records kept in the data directory so they continue after a restart — the
+/// resume journal in each bundle skips the files already finished — and each finished bundle
+/// added to the library. Every change is published to subscribers (the page's event stream).
+///
+/// The rules live in `DownloadLifecycle`; this actor carries out the effects it names. The
+/// network and the library are behind `DownloadRunner` and `DownloadImporting`.
+public actor DownloadService {
+    public nonisolated let store: DownloadRecordStore
+    let runner: any DownloadRunner
+    let importer: any DownloadImporting
+    let inspector: StreamInspector
+    public let maximumActive: Int
+    let importPollInterval: Duration
+    let progressSaveInterval: TimeInterval = 2
+
+    struct Entry {
+        var record: DownloadRecord
+        var lifecycle: DownloadLifecycle
+        var task: Task<Void, Never>?
+        var running: (any RunningDownload)?
+        var generation = 0
+        var bytesPerSecond = 0.0
+        var secondsRemaining: Double?
+        var lastSaved = Date.distantPast
+    }
+
+    var entries: [String: Entry] = [:]
+    private var order: [String] = []
+    private var subscribers: [UUID: AsyncStream<DownloadEvent>.Continuation] = [:]
+    private var started = false
+    private var lastWrite: Task<Void, Never>?
+    private var controls: [String: Task<Void, Never>] = [:]
+    /// The variants of recently inspected streams, by final URL, for predicate previews.
+    private var inspected: [String: [Variant]] = [:]
+
+    public init(store: DownloadRecordStore, runner: any DownloadRunner = HLSDownloadRunner(), importer: any DownloadImporting,
+                inspector: StreamInspector = StreamInspector(), maximumActive: Int = 2, importPollInterval: Duration = .milliseconds(500)) {
+        self.store = store
+        self.runner = runner
+        self.importer = importer
+        self.inspector = inspector
+        self.maximumActive = max(1, maximumActive)
+        self.importPollInterval = importPollInterval
+    }
+
+    /// The service `marquee serve` runs: records under `DATA/downloads`, imports into `library`.
+    public init(library: MediaLibrary) {
+        self.init(store: DownloadRecordStore(directory: library.location.dataDirectory.appendingPathComponent("downloads")),
+                  importer: LibraryDownloadImporter(library: library))
+    }
+
+    /// Reads the records back and carries on: downloads that were running start again (their
+    /// journals skip finished files), paused ones stay paused, imports are followed up.
+    /// Returns the records that could not be read, each with why.
+    @discardableResult
+    public func start() async throws -> [String] {
+        guard !started else { return [] }
+        started = true
+        let (records, problems) = try await store.load()
+        for record in records where entries[record.id] == nil {
+            var lifecycle = DownloadLifecycle(state: record.state)
+            var entry = Entry(record: record, lifecycle: lifecycle)
+            entries[record.id] = entry
+            order.append(record.id)
+            guard case .success(let effects) = lifecycle.handle(.recover) else { continue }
+            entry.lifecycle = lifecycle
+            entry.record.state = lifecycle.state
+            entries[record.id] = entry
+            if entry.record.state != record.state { await persist(record.id) }
+            perform(effects, for: record.id)
+        }
+        admit()
+        return problems
+    }
+
+    // MARK: Requests from the API
+
+    public func inspect(_ url: String) async throws(DownloadServiceError) -> StreamInspection {
+        guard StreamInspector.httpURL(url) != nil else {
+            throw .invalid(url.trimmingCharacters(in: .whitespaces).isEmpty
+                ? "Paste the address of an HLS playlist (http:// or https://)."
+                : "“\(url)” is not an http:// or https:// address.", column: nil)
+        }
+        do {
+            let (inspection, variants) = try await inspector.inspectVariants(url)
+            if inspected.count >= 8 { inspected.removeAll() }
+            inspected[inspection.url] = variants
+            return inspection
+        } catch {
+            throw .unusableStream(DownloadFailureText.describe(error))
+        }
+    }
+
+    /// `check(predicate:)`, and when `url` was inspected, the variant the predicate picks there.
+    public func check(predicate: String, against url: String?) -> PredicateCheck {
+        var check = Self.check(predicate: predicate)
+        guard check.valid, let url, let variants = inspected[url],
+              !predicate.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty,
+              let qualifier = try? VariantQualifier(format: predicate),
+              let choice = VariantSelection.choose(from: variants, qualifiers: [qualifier]) else { return check }
+        if case .noQualifierMatched = choice.reason {
+            check.matches = false
+        } else {
+            check.matches = true
+            check.chosen = choice.index
+        }
+        return check
+    }
+
+    /// Checks a predicate in the qualifier language; an empty one is valid (no preference).
+    public nonisolated static func check(predicate: String) -> PredicateCheck {
+        guard !predicate.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return PredicateCheck(valid: true) }
+        do {
+            _ = try VariantQualifier(format: predicate)
+            return PredicateCheck(valid: true)
+        } catch {
+            return PredicateCheck(valid: false, message: error.message, column: error.column)
+        }
+    }
+
+    /// Queues a download; it starts when a slot is free.
+    public func enqueue(_ request: DownloadRequest) async throws(DownloadServiceError) -> DownloadSnapshot {
+        guard let url = StreamInspector.httpURL(request.url) else {
+            throw .invalid("“\(request.url)” is not an http:// or https:// address.", column: nil)
+        }
+        if let predicate = request.predicate {
+            let check = Self.check(predicate: predicate)
+            if !check.valid {
+                throw .invalid("The predicate is not valid at column \(check.column ?? 1): \(check.message ?? "")", column: check.column)
+            }
+        }
+        if let concurrency = request.concurrency, !(1...16).contains(concurrency) {
+            throw .invalid("concurrency must be between 1 and 16", column: nil)
+        }
+        var request = request
+        request.url = url.absoluteString
+        let given = request.title?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        let title = given.isEmpty ? StreamInspector.suggestedTitle(for: url) : given
+        request.title = title
+        let record = DownloadRecord(request: request, title: title)
+        entries[record.id] = Entry(record: record, lifecycle: DownloadLifecycle(state: .queued))
+        order.append(record.id)
+        await persist(record.id)
+        broadcast(record.id)
+        admit()
+        return snapshot(of: entries[record.id]!)
+    }
+
+    public func pause(_ id: String) async throws(DownloadServiceError) -> DownloadSnapshot { try await apply(.pause, to: id) }
+    public func resume(_ id: String) async throws(DownloadServiceError) -> DownloadSnapshot { try await apply(.resume, to: id) }
+    public func cancel(_ id: String) async throws(DownloadServiceError) -> DownloadSnapshot { try await apply(.cancel, to: id) }
+    public func retry(_ id: String) async throws(DownloadServiceError) -> DownloadSnapshot { try await apply(.retry, to: id) }
+
+    /// Removes the download: stops it and deletes its record and files (a library asset it
+    /// became stays in the library).
+    public func delete(_ id: String) async throws(DownloadServiceError) {
+        guard let entry = entries[id] else { throw .notFound("No download \(id)") }
+        if case .importing = entry.lifecycle.state {
+            throw .conflict("“\(entry.record.title)” is being added to the library; delete it when that has finished.")
+        }
+        entries[id] = nil
+        controls[id] = nil
+        order.removeAll { $0 == id }
+        let task = entry.task
+        task?.cancel()
+        // A paused task's workers wait at its gate: open it so they see the cancellation.
+        await entry.running?.resume()
+        await task?.value
+        let previous = lastWrite
+        let removal = Task { [store] in
+            await previous?.value
+            try? await store.delete(id)
+        }
+        lastWrite = removal
+        await removal.value
+        let usage = diskUsage
+        for continuation in subscribers.values { continuation.yield(.removed(id: id, diskUsage: usage)) }
+        admit()
+    }
+
+    public func list() -> (downloads: [DownloadSnapshot], diskUsage: Int64) {
+        (order.compactMap { entries[$0] }.map(snapshot(of:)), diskUsage)
+    }
+
+    public func download(_ id: String) throws(DownloadServiceError) -> DownloadSnapshot {
+        guard let entry = entries[id] else { throw .notFound("No download \(id)") }
+        return snapshot(of: entry)
+    }
+
+    /// Every change from now on, until the stream's consumer goes away.
+    public func events() -> AsyncStream<DownloadEvent> {
+        let (stream, continuation) = AsyncStream<DownloadEvent>.makeStream(bufferingPolicy: .bufferingNewest(256))
+        let key = UUID()
+        subscribers[key] = continuation
+        continuation.onTermination = { [weak self] _ in
+            Task { await self?.unsubscribe(key) }
+        }
+        return stream
+    }
+
+    private func unsubscribe(_ key: UUID) { subscribers[key] = nil }
+
+    /// Bytes the downloads hold (what each has written; a finished one counts its bundle).
+    var diskUsage: Int64 {
+        entries.values.reduce(0) { sum, e in
+            if case .cancelled = e.lifecycle.state { return sum }
+            return sum + e.record.figures.bytesWritten
+        }
+    }
+
+    // MARK: The lifecycle's effects
+
+    @discardableResult
+    private func apply(_ event: DownloadLifecycle.Event, to id: String, admitting: Bool = true) async throws(DownloadServiceError) -> DownloadSnapshot {
+        guard var entry = entries[id] else { throw .notFound("No download \(id)") }
+        let effects: [DownloadLifecycle.Effect]
+        switch entry.lifecycle.handle(event) {
+        case .failure(let refusal): throw .conflict(refusal.message)
+        case .success(let list): effects = list
+        }
+        let changed = entry.record.state != entry.lifecycle.state
+        entry.record.state = entry.lifecycle.state
+        if changed {
+            entry.record.updatedAt = Date()
+            if entry.record.state != .downloading { entry.bytesPerSecond = 0; entry.secondsRemaining = nil }
+        }
+        entries[id] = entry
+        perform(effects, for: id)
+        if changed {
+            await persist(id)
+            broadcast(id)
+        }
+        if admitting { admit() }
+        return snapshot(of: entries[id] ?? entry)
+    }
+
+    /// Applies an event that comes from a task, not a person: refusals are not errors here.
+    private func note(_ event: DownloadLifecycle.Event, for id: String) async {
+        _ = try? await apply(event, to: id)
+    }
+
+    private func perform(_ effects: [DownloadLifecycle.Effect], for id: String) {
+        for effect in effects {
+            switch effect {
+            case .startTask:
+                entries[id]?.generation += 1
+                let generation = entries[id]?.generation ?? 0
+                entries[id]?.task = Task { await self.runTask(id, generation: generation) }
+            case .pauseTask:
+                control(id) { await $0.pause() }
+            case .resumeTask:
+                control(id) { await $0.resume() }
+            case .cancelTask:
+                entries[id]?.task?.cancel()
+                // A paused task's workers wait at its gate: open it so they see the cancellation.
+                control(id) { await $0.resume() }
+                entries[id]?.running = nil
+            case .removeFiles:
+                let task = entries[id]?.task
+                entries[id]?.task = nil
+                entries[id]?.record.figures = DownloadFigures()
+                Task { [store] in
+                    await task?.value
+                    try? await store.removeBundle(of: id)
+                }
+            case .importBundle:
+                Task { await self.runImport(id) }
+            case .releaseBundle:
+                guard case .finished(let assetID)? = entries[id]?.lifecycle.state else { continue }
+                Task { [store, importer] in
+                    try? await importer.detachSource(of: assetID)
+                    try? await store.removeBundle(of: id)
+                }
+            }
+        }
+    }
+
+    /// Pauses and resumes reach a task in the order they were asked for.
+    private func control(_ id: String, _ action: @escaping @Sendable (any RunningDownload) async -> Void) {
+        guard let running = entries[id]?.running else { return }
+        let previous = controls[id]
+        controls[id] = Task {
+            await previous?.value
+            await action(running)
+        }
+    }
+
+    /// Starts queued downloads while fewer than `maximumActive` run.
+    private func admit() {
+        var active = entries.values.filter { $0.lifecycle.state == .downloading }.count
+        for id in order where active < maximumActive {
+            guard var entry = entries[id], entry.lifecycle.state == .queued else { continue }
+            guard case .success(let effects) = entry.lifecycle.handle(.admit) else { continue }
+            entry.record.state = entry.lifecycle.state
+            entry.record.updatedAt = Date()
+            entries[id] = entry
+            active += 1
+            perform(effects, for: id)
+            broadcast(id)
+            Task { await self.persist(id) }
+        }
+    }
+
+    private func isCurrent(_ id: String, _ generation: Int) -> Bool {
+        guard let entry = entries[id] else { return false }
+        return entry.generation == generation && entry.lifecycle.hasTask
+    }
+
+    private func runTask(_ id: String, generation: Int) async {
+        guard let request = entries[id]?.record.request else { return }
+        do {
+            let running = try await runner.prepare(request, into: store.bundle(for: id))
+            guard isCurrent(id, generation), !Task.isCancelled else { return }
+            entries[id]?.running = running
+            if entries[id]?.lifecycle.state == .paused {
+                control(id) { await $0.pause() }
+                await controls[id]?.value
+            }
+            let watcher = Task {
+                for await snapshot in running.snapshots { await self.progress(snapshot, for: id, generation: generation) }
+            }
+            do {
+                try await withTaskCancellationHandler {
+                    try await running.run()
+                } onCancel: { watcher.cancel() }
+            } catch {
+                watcher.cancel()
+                throw error
+            }
+            await watcher.value
+            guard isCurrent(id, generation) else { return }
+            entries[id]?.running = nil
+            await note(.taskFinished, for: id)
+        } catch {
+            guard isCurrent(id, generation), !(error is CancellationError), !Task.isCancelled else { return }
+            entries[id]?.running = nil
+            await note(.taskFailed(DownloadFailureText.describe(error)), for: id)
+        }
+    }
+
+    private func progress(_ snapshot: DownloadProgress, for id: String, generation: Int) async {
+        guard isCurrent(id, generation), var entry = entries[id] else { return }
+        entry.record.figures.completedFiles = snapshot.completedFiles
+        entry.record.figures.totalFiles = snapshot.totalFiles
+        entry.record.figures.bytesWritten = snapshot.bytesWritten
+        entry.record.figures.expectedBytes = snapshot.expectedBytes
+        entry.bytesPerSecond = snapshot.bytesPerSecond
+        entry.secondsRemaining = snapshot.estimatedTimeRemaining
+        let save = Date().timeIntervalSince(entry.lastSaved) >= progressSaveInterval
+        entries[id] = entry
+        broadcast(id)
+        if save { await persist(id) }
+    }
+
+    private func runImport(_ id: String) async {
+        guard case .importing(var assetID)? = entries[id]?.lifecycle.state else { return }
+        if assetID == nil {
+            do {
+                let added = try await importer.add(bundle: store.bundle(for: id))
+                assetID = added
+                await note(.added(assetID: added), for: id)
+            } catch {
+                await note(.importFailed("Could not add it to the library: \(DownloadFailureText.describe(error))"), for: id)
+                return
+            }
+        }
+        guard let assetID else { return }
+        while case .importing? = entries[id]?.lifecycle.state {
+            let status: LibraryImportStatus
+            do { status = try await importer.status(of: assetID) } catch { status = .working }
+            switch status {
+            case .ready:
+                await note(.imported, for: id)
+                return
+            case .failed(let message):
+                await note(.importFailed("The library could not import it: \(message)"), for: id)
+                return
+            case .missing:
+                await note(.importFailed("The library item was removed before it was ready."), for: id)
+                return
+            case .working:
+                try? await Task.sleep(for: importPollInterval)
+            }
+        }
+    }
+
+    /// Writes the record; writes happen one after another in the order asked for, so an
+    /// older state never lands after a newer one.
+    private func persist(_ id: String) async {
+        guard var entry = entries[id] else { return }
+        entry.lastSaved = Date()
+        entries[id] = entry
+        let record = entry.record
+        let previous = lastWrite
+        let write = Task { [store] in
+            await previous?.value
+            try? await store.save(record)
+        }
+        lastWrite = write
+        await write.value
+    }
+
+    private func broadcast(_ id: String) {
+        guard let entry = entries[id], !subscribers.isEmpty else { return }
+        let event = DownloadEvent.changed(snapshot(of: entry), diskUsage: diskUsage)
+        for continuation in subscribers.values { continuation.yield(event) }
+    }
+
+    func snapshot(of entry: Entry) -> DownloadSnapshot {
+        let record = entry.record
+        var message: String?
+        var assetID: String?
+        var playerURL: String?
+        switch record.state {
+        case .failed(let reason): message = reason
+        case .finished(let id): assetID = id; playerURL = "/watch/\(id)"
+        case .importing(let id): assetID = id
+        default: break
+        }
+        if playerURL == nil, isPlayable(entry) { playerURL = "/watch/\(record.id)" }
+        let figures = record.figures
+        let progress: Double = if case .finished = record.state { 1 } else { figures.fraction }
+        return DownloadSnapshot(
+            id: record.id, url: record.request.url, title: record.title, state: record.state.name, message: message,
+            assetID: assetID, playerURL: playerURL, request: record.request, progress: progress,
+            completedFiles: figures.completedFiles, totalFiles: figures.totalFiles, bytesWritten: figures.bytesWritten,
+            expectedBytes: figures.expectedBytes, bytesPerSecond: entry.bytesPerSecond, secondsRemaining: entry.secondsRemaining,
+            createdAt: record.createdAt, updatedAt: record.updatedAt)
+    }
+}

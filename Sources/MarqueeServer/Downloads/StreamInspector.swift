@@ -1,0 +1,207 @@
+import Downloads
+import Foundation
+import HLS
+
+/// A stream as the download page's variant picker shows it: each variant with its badges,
+/// picture, bit rate, audio and subtitle renditions and the estimated download size
+/// (bit rate × duration, the duration read from a media playlist).
+public struct StreamInspection: Codable, Sendable, Hashable {
+    public struct Audio: Codable, Sendable, Hashable {
+        public var name: String?
+        public var language: String?
+        public var channels: Int?
+        public var isImmersive: Bool
+        public var isDefault: Bool
+    }
+
+    public struct Subtitles: Codable, Sendable, Hashable {
+        public var name: String
+        public var language: String?
+        public var forced: Bool
+    }
+
+    public struct Choice: Codable, Sendable, Hashable {
+        /// The variant's URI (absolute); send it back as `variant` to download this one.
+        public var uri: String
+        public var badges: [String]
+        public var width: Int?
+        public var height: Int?
+        public var frameRate: Double?
+        public var videoRange: String?
+        public var codecs: [String]
+        public var peakBitRate: Int?
+        public var averageBitRate: Int?
+        public var audio: [Audio]
+        public var subtitles: [Subtitles]
+        public var estimatedBytes: Int64?
+    }
+
+    /// The playlist's final URL (after redirects).
+    public var url: String
+    public var kind: String
+    /// A title to offer, from the URL.
+    public var title: String
+    public var duration: Double?
+    public var variants: [Choice]
+    /// Every audio and subtitle language the stream offers, for the language choices.
+    public var audioLanguages: [String]
+    public var subtitleLanguages: [String]
+}
+
+/// Fetches and reads a stream for the download page: a multivariant playlist (or a single
+/// media playlist standing for one variant) and one media playlist for the duration. Live
+/// streams and playlists with errors are refused with a sentence saying so.
+public struct StreamInspector: Sendable {
+    public init() {}
+
+    public func inspect(_ text: String) async throws -> StreamInspection { try await inspectVariants(text).inspection }
+
+    /// The inspection and the inspected variants it was made from.
+    func inspectVariants(_ text: String) async throws -> (inspection: StreamInspection, variants: [Variant]) {
+        guard let url = Self.httpURL(text) else {
+            throw DownloadError.selection(text.trimmingCharacters(in: .whitespaces).isEmpty
+                ? "Paste the address of an HLS playlist (http:// or https://)."
+                : "“\(text)” is not an http:// or https:// address.")
+        }
+        let fetcher = HTTPFetcher(concurrency: 2, policy: RetryPolicy(maximumAttempts: 2), timeout: .seconds(15))
+        do {
+            let result = try await inspect(url, fetcher: fetcher)
+            try? await fetcher.shutdown()
+            return result
+        } catch {
+            try? await fetcher.shutdown()
+            throw error
+        }
+    }
+
+    func inspect(_ url: URL, fetcher: HTTPFetcher) async throws -> (inspection: StreamInspection, variants: [Variant]) {
+        let (data, finalURL) = try await fetcher.fetch(url, maximumBytes: HTTPFetcher.Limit.playlist)
+        let parsed = PlaylistParser.parse(data, options: ParseOptions(url: finalURL))
+        guard let playlist = parsed.playlist, parsed.errors.isEmpty else { throw DownloadError.playlist(url: finalURL, errors: parsed.errors) }
+        let multivariant: MultivariantPlaylist
+        var duration: Double?
+        switch playlist {
+        case .media(let media):
+            try MediaLayout.validate(media, url: finalURL)
+            duration = media.duration
+            multivariant = try Self.multivariant(from: data, url: finalURL)
+        case .multivariant(let m):
+            multivariant = m
+        }
+        guard !multivariant.variants.isEmpty else {
+            throw DownloadError.selection("\(finalURL.absoluteString) lists no variants to download.")
+        }
+        let variants = multivariant.inspectedVariants(baseURL: finalURL)
+        if duration == nil, let first = variants.first, let mediaURL = URL(string: first.uri) {
+            let (mediaData, mediaFinal) = try await fetcher.fetch(mediaURL, maximumBytes: HTTPFetcher.Limit.playlist)
+            let mediaParsed = PlaylistParser.parse(mediaData, options: ParseOptions(url: mediaFinal))
+            guard let media = mediaParsed.playlist?.media, mediaParsed.errors.isEmpty else {
+                throw DownloadError.playlist(url: mediaFinal, errors: mediaParsed.errors.isEmpty
+                    ? [Diagnostic(.error, line: 1, column: 1, message: "expected a media playlist")] : mediaParsed.errors)
+            }
+            try MediaLayout.validate(media, url: mediaFinal)
+            duration = media.duration
+        }
+        let choices = variants.map { v -> StreamInspection.Choice in
+            let rate = v.averageBitRate ?? v.peakBitRate
+            return StreamInspection.Choice(
+                uri: v.uri, badges: Self.badges(for: v), width: v.videoAttributes?.presentationSize?.width,
+                height: v.videoAttributes?.presentationSize?.height, frameRate: v.videoAttributes?.nominalFrameRate,
+                videoRange: v.videoAttributes?.videoRange.rawValue, codecs: v.codecs.map(\.string),
+                peakBitRate: v.peakBitRate, averageBitRate: v.averageBitRate,
+                audio: (v.audioAttributes?.renditions ?? []).map {
+                    StreamInspection.Audio(name: $0.name, language: $0.language, channels: $0.channelCount,
+                                           isImmersive: $0.isImmersive, isDefault: $0.isDefault)
+                },
+                subtitles: v.subtitleRenditions.map { StreamInspection.Subtitles(name: $0.name, language: $0.language, forced: $0.forced) },
+                estimatedBytes: rate.flatMap { r in duration.map { Int64(Double(r) * $0 / 8) } })
+        }
+        func languages(_ type: MediaType) -> [String] {
+            var seen: [String] = []
+            for r in multivariant.renditions where r.type == type { if let l = r.language, !seen.contains(l) { seen.append(l) } }
+            return seen
+        }
+        let inspection = StreamInspection(url: finalURL.absoluteString, kind: playlist.media != nil ? "media" : "multivariant",
+                                          title: Self.suggestedTitle(for: finalURL), duration: duration, variants: choices,
+                                          audioLanguages: languages(.audio), subtitleLanguages: languages(.subtitles))
+        return (inspection, variants)
+    }
+
+    /// The catalogue badges plus "Spatial" for stereoscopic video or immersive audio.
+    static func badges(for variant: Variant) -> [String] {
+        var names = variant.badges.map(\.rawValue)
+        let stereo = variant.videoAttributes?.videoLayout?.uppercased().contains("CH-STEREO") ?? false
+        let immersive = variant.audioAttributes?.renditions.contains { $0.isImmersive || $0.isBinaural } ?? false
+        if stereo || immersive { names.append("Spatial") }
+        return names
+    }
+
+    /// `text` as an absolute http(s) URL, or nil.
+    static func httpURL(_ text: String) -> URL? {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let url = URL(string: trimmed), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              let host = url.host, !host.isEmpty else { return nil }
+        return url
+    }
+
+    /// The playlist as a multivariant playlist; a media playlist becomes its only variant.
+    static func multivariant(from data: Data, url: URL) throws -> MultivariantPlaylist {
+        let parsed = PlaylistParser.parse(data, options: ParseOptions(url: url))
+        guard let playlist = parsed.playlist, parsed.errors.isEmpty else { throw DownloadError.playlist(url: url, errors: parsed.errors) }
+        switch playlist {
+        case .multivariant(let m): return m
+        case .media:
+            var m = MultivariantPlaylist()
+            m.variants = [VariantStream(uri: url.absoluteString)]
+            return m
+        }
+    }
+
+    /// A title from the URL: the file name, or its folder's for generic names like `master.m3u8`.
+    static func suggestedTitle(for url: URL) -> String {
+        let generic: Set<String> = ["master", "index", "playlist", "prog_index", "main", "manifest", "stream"]
+        let name = url.deletingPathExtension().lastPathComponent
+        if !name.isEmpty, name != "/", !generic.contains(name.lowercased()) { return name }
+        let folder = url.deletingLastPathComponent().lastPathComponent
+        if !folder.isEmpty, folder != "/" { return folder }
+        return url.host ?? "Download"
+    }
+}
+
+/// Plain words for why a download could not be inspected, planned or finished.
+enum DownloadFailureText {
+    static let reasons = [400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 410: "Gone",
+                          429: "Too Many Requests", 500: "Internal Server Error", 502: "Bad Gateway", 503: "Service Unavailable"]
+
+    static func describe(_ error: any Error) -> String {
+        switch error {
+        case let error as DownloadError:
+            switch error {
+            case .http(let url, let status):
+                let phrase = reasons[status].map { " (\($0))" } ?? ""
+                return "The server answered HTTP \(status)\(phrase) for \(url.absoluteString)."
+            case .gaveUp(let url, let attempts, let reason):
+                return "Could not fetch \(url.absoluteString): \(reason) (gave up after \(attempts) attempt\(attempts == 1 ? "" : "s"))."
+            case .liveStream(let url):
+                return "\(url.absoluteString) is a live stream (its playlist has no end). Only on-demand streams can be downloaded."
+            case .playlist(let url, let errors):
+                let first = errors.first.map { "line \($0.line): \($0.fullMessage)" } ?? "it could not be read"
+                return "\(url.absoluteString) is not a usable HLS playlist: \(first)."
+            case .notMultivariant(let url):
+                return "\(url.absoluteString) is not a multivariant playlist."
+            case .selection(let message):
+                return message
+            case .unsupportedEncryption(let url, let method, _):
+                return "\(url.absoluteString) is protected with \(method); only clear or AES-128 streams can be downloaded."
+            case .io(_, let reason):
+                return "Could not write the download to disk: \(reason)."
+            default:
+                return error.description
+            }
+        case let error as PredicateFormatError:
+            return "The predicate is not valid at column \(error.column): \(error.message)"
+        default:
+            return String(describing: error)
+        }
+    }
+}
