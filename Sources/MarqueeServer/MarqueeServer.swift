@@ -15,13 +15,16 @@ public struct MarqueeServer: Sendable {
     public let webRoot: URL
     /// Downloads run inside the server (`/downloads`); nil leaves those routes out.
     public let downloads: DownloadService?
+    /// Which hosts and origins requests may come from (DNS rebinding and cross-site requests).
+    public let originPolicy: RequestOriginPolicy
 
     public init(library: MediaLibrary, sessions: PlaybackSessions = PlaybackSessions(), webRoot: URL? = nil,
-                downloads: DownloadService? = nil) {
+                downloads: DownloadService? = nil, originPolicy: RequestOriginPolicy = RequestOriginPolicy()) {
         self.library = library
         self.sessions = sessions
         self.webRoot = webRoot ?? Self.bundledWebRoot()
         self.downloads = downloads
+        self.originPolicy = originPolicy
     }
 
     /// The web player shipped as a package resource, or `MARQUEE_WEB_ROOT` while developing.
@@ -34,6 +37,7 @@ public struct MarqueeServer: Sendable {
     public func router() -> Router<MarqueeRequestContext> {
         let router = Router(context: MarqueeRequestContext.self)
         router.middlewares.add(JSONErrorMiddleware())
+        router.middlewares.add(RequestOriginMiddleware(policy: originPolicy))
         router.get("api/health") { _, _ in "ok" }
         let manifests = PlaybackManifestStore(library: library, provisional: downloads)
         LibraryRoutes(library: library, manifests: manifests).register(on: router)

@@ -26,6 +26,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Most connections kept open at once (default: half the file-descriptor limit, at most 8192).")
     var maxConnections: Int?
 
+    @Option(name: .customLong("allowed-host"), help: "A host name the server also answers to, e.g. a reverse proxy's public name (repeatable). IP addresses, localhost and this machine's name always work.")
+    var allowedHosts: [String] = []
+
     @Flag(name: .customLong("no-samples"), help: "Do not create sample clips in an empty library.")
     var noSamples = false
 
@@ -47,7 +50,7 @@ struct ServeCommand: AsyncParsableCommand {
         for problem in try await downloads.start() {
             FileHandle.standardError.write(Data("marquee serve: skipped an unreadable download record: \(problem)\n".utf8))
         }
-        let server = MarqueeServer(library: library, downloads: downloads)
+        let server = MarqueeServer(library: library, downloads: downloads, originPolicy: RequestOriginPolicy(allowedHosts: allowedHosts))
         let host = host
         guard idleTimeout > 0, idleTimeout.isFinite, (maxConnections ?? 1) > 0 else {
             throw ValidationError("--idle-timeout and --max-connections must be positive")

@@ -332,7 +332,10 @@ struct DownloadServiceTests {
         try await eventually("it runs") { runner.downloads.count == 1 }
         runner.downloads[0].end(.success(()))
         try await eventually("it is being imported") { try await before.download(created.id).assetID == "asset-1" }
-        try await Task.sleep(for: .milliseconds(50))  // the record with the asset id is written
+        let record = directory.appendingPathComponent(created.id).appendingPathComponent("download.json")
+        try await eventually("the record with the asset id is written") {
+            (try? String(contentsOf: record, encoding: .utf8))?.contains("asset-1") == true
+        }
 
         let after = makeService(directory, runner: FakeRunner(), importer: importer)
         try await after.start()
