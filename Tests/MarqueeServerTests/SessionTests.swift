@@ -163,7 +163,7 @@ struct SessionTests {
                 let state = try response.json(SessionSnapshot.self)
                 #expect(state.status == "playing")
                 #expect(state.rate == 1.5)
-                #expect(state.currentTime == 2)
+                #expect(state.currentTime == 2.05)
                 #expect(state.activeInterstitial == nil)
             }
             #expect(await received.count > 5)

@@ -7,15 +7,16 @@ import Foundation
 ///
 /// Every rendition presents its first sample at time zero of the asset, so renditions line
 /// up in any player: timestamps are never shifted to make decode times non-negative
-/// (`avoid_negative_ts` off). Video with B-frames gets negative composition offsets (a
-/// version 1 `trun`) instead of an edit list, which browsers' MSE parsers ignore when it has
-/// an empty edit; AAC's priming packet before zero is trimmed by a one-entry edit list.
+/// (`avoid_negative_ts` off, which would move each stream by its own B-frame delay or AAC
+/// priming). The MP4 muxer writes a one-entry edit list instead — media time = the first
+/// composition time for video with B-frames, the priming length for AAC — which browsers'
+/// MSE parsers and FFmpeg both apply. (Negative composition offsets would need no edit list,
+/// but FFmpeg's demuxer reads them two frames late.)
 enum HLSSegmenter {
     /// Muxer options for a VOD fMP4 playlist in `directory`.
     static func options(directory: String, segmentDuration: Double, singleFramesSegments: Bool = false) -> [String: String] {
         [
             "avoid_negative_ts": "disabled",
-            "hls_segment_options": "movflags=+negative_cts_offsets",
             "hls_segment_type": "fmp4",
             "hls_time": singleFramesSegments ? "0.001" : String(segmentDuration),
             "hls_playlist_type": "vod",
