@@ -200,23 +200,35 @@ def test_the_feature_resumes_after_the_break_without_repeating(server, driver):
     page = PlayerPage(driver, server, CODE, "?autoplay=0")
     intent(page, server, intent="seek", time=6.5)
     page.wait_until_seeked(6.5, tolerance=0.05)
-    # Every frame the feature presents, with its media time and when.
+    # What the feature's element does (its playhead at each event) and every frame it presents.
     page.js("""
-      window.presented = [];
+      window.trace = []; window.presented = [];
       const v = document.getElementById('video');
+      for (const type of ['timeupdate', 'seeking', 'pause', 'play'])
+        v.addEventListener(type, () => window.trace.push([type, v.currentTime, performance.now()]));
       const step = (now, meta) => { window.presented.push([meta.mediaTime, now]); v.requestVideoFrameCallback(step); };
       v.requestVideoFrameCallback(step);
     """)
     intent(page, server, intent="play")
     page.wait_for(lambda: page.js("return window.marquee.session?.activeInterstitial != null"), "the ad did not start", timeout=8)
+    held = page.current_time
+    started = page.js("return performance.now()")
     page.wait_for(lambda: page.js("return window.marquee.session.activeInterstitial == null"), "the ad did not end", timeout=10)
     page.wait_for(lambda: page.current_time > 9, "the feature did not go on")
-    frames = page.js("return window.presented")
-    # The break is the longest gap between presented frames.
-    gap = max(range(1, len(frames)), key=lambda i: frames[i][1] - frames[i - 1][1])
-    last_before, first_after = frames[gap - 1][0], frames[gap][0]
-    assert frames[gap][1] - frames[gap - 1][1] > 4000, "no break in the presented frames"
     frame = 1 / FPS
-    assert last_before <= 8 + frame + 0.002, f"the break started late: the feature showed {last_before:.3f} before it"
-    assert first_after >= last_before - 0.002, f"{last_before - first_after:.3f} s of the feature repeated after the break"
-    assert first_after <= last_before + 2 * frame, f"the feature skipped from {last_before:.3f} to {first_after:.3f}"
+    # The feature stopped on the break's frame, not a time report later.
+    assert 8 <= held <= 8 + frame, f"the feature stopped at {held:.3f} for the break at 8"
+    # After the break it goes on from where it stopped: no seek, never back before that point.
+    # (Chromium's pipeline runs on for a few tens of milliseconds after pause() before it
+    # stops, and resumes from there: that much later than `held` is not a skip.)
+    trace = page.js("return window.trace")
+    after = [(kind, at) for kind, at, when in trace if when > started]
+    assert after and all(at >= held - 0.002 for _, at in after), f"the feature went back from {held:.3f}: {after[:6]}"
+    assert "seeking" not in [kind for kind, _ in after], f"the feature jumped after the break: {after[:6]}"
+    assert after[0][1] <= held + 0.12, f"the feature went on from {after[0][1]:.3f}, not {held:.3f}: {after[:6]}"
+    # No frame shown before the break is shown again after it.
+    frames = page.js("return window.presented")
+    before = [t for t, when in frames if when < started]
+    later = [t for t, when in frames if when > started]
+    assert before and later and min(later) >= max(before) - 0.002, \
+        f"frames up to {max(before):.3f} were shown before the break and from {min(later):.3f} after it"
