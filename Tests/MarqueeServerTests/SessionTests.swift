@@ -136,6 +136,8 @@ struct SessionTests {
                 let hello = try await next()
                 #expect(hello["type"] as? String == "state")
                 #expect(hello["v"] as? Int == 1)
+                // The renderer is told where to hold playback for the break.
+                #expect((hello["state"] as? [String: Any])?["boundary"] as? Double == 2)
 
                 try await outbound.write(.text(#"{"v":1,"type":"report","report":"ready","duration":4}"#))
                 try await outbound.write(.text(#"{"v":1,"type":"intent","id":7,"intent":"select-speed","rate":1.5}"#))
@@ -166,7 +168,8 @@ struct SessionTests {
                 let back = try await nextOf("commands")
                 let resume = (back["commands"] as? [[String: Any]])?.first
                 #expect(resume?["command"] as? String == "resume-primary")
-                #expect(resume?["time"] as? Double == 2)
+                // It goes on from where the primary stopped for the break, so nothing repeats.
+                #expect(resume?["time"] as? Double == 2.05)
                 #expect(resume?["rate"] as? Double == 1.5)
 
                 try await outbound.write(.text(#"{"v":2,"type":"intent","intent":"play"}"#))
@@ -179,7 +182,7 @@ struct SessionTests {
                 let state = try response.json(SessionSnapshot.self)
                 #expect(state.status == "playing")
                 #expect(state.rate == 1.5)
-                #expect(state.currentTime == 2)
+                #expect(state.currentTime == 2.05)
                 #expect(state.activeInterstitial == nil)
             }
             #expect(await received.count > 5)

@@ -18,7 +18,8 @@ struct InterstitialTests {
         _ = session.handle(.time(3))
         #expect(session.interstitialTime == 3)
         #expect(session.currentTime == 20)
-        #expect(session.handle(.ended) == [.resumePrimary(at: 20, rate: 2)])
+        // The primary stopped at 20.2: it goes on from there, so 20–20.2 does not play twice.
+        #expect(session.handle(.ended) == [.resumePrimary(at: 20.2, rate: 2)])
         #expect(session.activeInterstitial == nil)
         #expect(session.rate == 2)
     }
@@ -102,7 +103,7 @@ struct InterstitialTests {
         var session = makeSession(interstitials: [replace])
         _ = session.handle(.play)
         _ = session.handle(.time(29))
-        #expect(session.handle(.time(30.1)) == [.playInterstitial(replace, rate: 1)])
+        #expect(session.handle(.time(30)) == [.playInterstitial(replace, rate: 1)])
         #expect(session.handle(.ended) == [.resumePrimary(at: 35, rate: 1)])
     }
 
@@ -122,7 +123,57 @@ struct InterstitialTests {
         _ = session.handle(.time(19))
         #expect(session.handle(.time(20.1)) == [.playInterstitial(adLocked, rate: 1)])
         _ = session.handle(.pause)
-        #expect(session.handle(.ended) == [.resumePrimary(at: 20, rate: 0)])
+        #expect(session.handle(.ended) == [.resumePrimary(at: 20.1, rate: 0)])
+    }
+
+    @Test func theNextBoundaryIsTheNextUnplayedBreakAhead() {
+        let later = InterstitialEvent(id: "later", time: 40, url: "/ad.json", duration: 5)
+        let preRoll = InterstitialEvent(id: "pre", time: 0, url: "/pre.json", duration: 3, cue: .joinCue)
+        var session = makeSession(interstitials: [preRoll, adLocked, later])
+        #expect(session.nextBoundary == 20)
+        _ = session.handle(.play)
+        _ = session.handle(.ended)
+        _ = session.handle(.time(19.9))
+        #expect(session.nextBoundary == 20)
+        _ = session.handle(.time(20))
+        #expect(session.activeInterstitial == adLocked)
+        #expect(session.nextBoundary == nil, "no hold while the break plays")
+        _ = session.handle(.ended)
+        #expect(session.nextBoundary == 40)
+        _ = session.handle(.seek(to: 10))
+        #expect(session.nextBoundary == 40, "a break plays once")
+        _ = session.handle(.seek(to: 50))
+        #expect(session.nextBoundary == nil)
+    }
+
+    @Test func aRendererHeldAtTheBoundaryResumesOnTheSameFrame() {
+        var session = makeSession(interstitials: [adLocked])
+        _ = session.handle(.play)
+        _ = session.handle(.time(19.8))
+        // The page paused its element 3 ms after the boundary and reported that time.
+        #expect(session.handle(.time(20.003)) == [.playInterstitial(adLocked, rate: 1)])
+        #expect(session.handle(.ended) == [.resumePrimary(at: 20.003, rate: 1)])
+        #expect(session.currentTime == 20.003)
+    }
+
+    @Test func aHoldThatStartsNothingIsReleased() {
+        var session = makeSession(interstitials: [adLocked])
+        _ = session.handle(.play)
+        _ = session.handle(.time(10))
+        // Reports stopped for a while (a throttled background tab): the playhead is at the
+        // boundary but the report is no evidence of playback passing it.
+        #expect(session.handle(.time(20.01)) == [.play(rate: 1)])
+        #expect(session.activeInterstitial == nil)
+    }
+
+    @Test func aStalledPlayerStillPlaysTheBreakItReaches() {
+        var session = makeSession(interstitials: [adLocked])
+        _ = session.handle(.play)
+        _ = session.handle(.time(19.5))
+        _ = session.handle(.stalled)
+        #expect(session.status == .waiting)
+        #expect(session.handle(.time(20)) == [.playInterstitial(adLocked, rate: 1)])
+        #expect(session.status == .playing)
     }
 
     @Test func timelineMarksEachEvent() {

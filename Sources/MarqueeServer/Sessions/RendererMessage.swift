@@ -118,6 +118,8 @@ public struct SessionSnapshot: Codable, Sendable, Hashable {
     public var selectedSubtitles: String?
     public var interstitials: [InterstitialTimeRange]
     public var activeInterstitial: InterstitialEvent?
+    /// The primary time at which the renderer holds playback and reports (the next break).
+    public var boundary: Double?
     public var failureMessage: String?
     public var metadata: DisplayMetadata
     /// Only in the answer to `POST /api/sessions`: what was left out of the request, for the viewer.
@@ -144,6 +146,7 @@ public struct SessionSnapshot: Codable, Sendable, Hashable {
         selectedSubtitles = session.selectedSubtitleID
         interstitials = session.interstitialTimeRanges
         activeInterstitial = session.activeInterstitial
+        boundary = session.nextBoundary
         failureMessage = session.failureMessage
         metadata = session.metadata
     }

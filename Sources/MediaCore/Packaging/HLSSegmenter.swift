@@ -4,10 +4,19 @@ import Foundation
 /// Writes one stream of a source as a CMAF (fMP4) HLS media playlist with libavformat's HLS
 /// muxer: by copying packets, copying only keyframes (for I-frame playlists), or through the
 /// export encoders. Runs on one pool thread.
+///
+/// Every rendition presents its first sample at time zero of the asset, so renditions line
+/// up in any player: timestamps are never shifted to make decode times non-negative
+/// (`avoid_negative_ts` off, which would move each stream by its own B-frame delay or AAC
+/// priming). The MP4 muxer writes a one-entry edit list instead — media time = the first
+/// composition time for video with B-frames, the priming length for AAC — which browsers'
+/// MSE parsers and FFmpeg both apply. (Negative composition offsets would need no edit list,
+/// but FFmpeg's demuxer reads them two frames late.)
 enum HLSSegmenter {
     /// Muxer options for a VOD fMP4 playlist in `directory`.
     static func options(directory: String, segmentDuration: Double, singleFramesSegments: Bool = false) -> [String: String] {
         [
+            "avoid_negative_ts": "disabled",
             "hls_segment_type": "fmp4",
             "hls_time": singleFramesSegments ? "0.001" : String(segmentDuration),
             "hls_playlist_type": "vod",
@@ -92,6 +101,7 @@ enum HLSSegmenter {
             try output.write(held, stream: 0, timeBase: stream.pointee.time_base)
         }
         try output.finish()
+        if !keyframesOnly { try foldRuntSegment(playlist, segmentDuration: segmentDuration) }
         return playlist
     }
 
@@ -107,6 +117,7 @@ enum HLSSegmenter {
         try encoder.append(wholeTrack(asset, track, duration))
         try encoder.finish()
         try output.finish()
+        try foldRuntSegment(playlist, segmentDuration: segmentDuration)
         return playlist
     }
 
@@ -125,7 +136,13 @@ enum HLSSegmenter {
         try encoder.advance(to: whole.targetRange.end)
         try encoder.finish()
         try output.finish()
+        try foldRuntSegment(playlist, segmentDuration: segmentDuration)
         return playlist
+    }
+
+    /// Leaves no degenerate last segment (see `TrailingSegment`).
+    private static func foldRuntSegment(_ playlist: String, segmentDuration: Double) throws {
+        try TrailingSegment.fold(playlistAt: playlist, shorterThan: TrailingSegment.threshold(segmentDuration: segmentDuration))
     }
 
     private static func wholeTrack(_ asset: Asset, _ track: AssetTrack, _ duration: MediaTime) -> CompositionTrackSegment {

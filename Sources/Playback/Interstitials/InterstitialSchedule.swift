@@ -33,6 +33,11 @@ public struct InterstitialSchedule: Sendable, Hashable, Codable {
         }
     }
 
+    /// The first unplayed timed event after `time` (a pre-roll at 0 is not one).
+    public func nextEvent(after time: Double) -> InterstitialEvent? {
+        events.first { $0.cue == .none && $0.time > 0 && !hasPlayed($0) && $0.time > time }
+    }
+
     /// The event a forward seek from `from` to `to` must play first: the last unplayed event
     /// in between whose restrictions forbid jumping over it.
     public func event(constrainingSeekFrom from: Double, to: Double) -> InterstitialEvent? {

@@ -51,6 +51,8 @@ public struct PlaybackSession: Sendable {
 
     /// Time reports further apart than this are not treated as playback passing an event.
     static let continuousPlaybackWindow = 3.0
+    /// A time report this close after the boundary is the renderer holding there.
+    static let boundaryTolerance = 0.25
 
     public init(
         id: String,
@@ -86,6 +88,16 @@ public struct PlaybackSession: Sendable {
 
     /// The rate playback resumes at: the selected speed's, or 1 when no speeds are offered.
     public var preferredRate: Double { selectedSpeed?.rate ?? 1 }
+
+    /// The primary time at which the renderer must hold playback and report it: the next
+    /// unplayed timed interstitial ahead of the playhead. A renderer that pauses its element
+    /// exactly there (rather than noticing the break up to a time report later) starts the
+    /// break on the right frame, and the primary resumes where it stopped without repeating
+    /// anything. The session answers the report with the break, or with `play` to go on.
+    public var nextBoundary: Double? {
+        guard activeInterstitial == nil, status != .ended else { return nil }
+        return schedule.nextEvent(after: currentTime)?.time
+    }
 
     /// Interstitial marks for the timeline.
     public var interstitialTimeRanges: [InterstitialTimeRange] { schedule.timeRanges(primaryDuration: duration) }
@@ -242,11 +254,21 @@ public struct PlaybackSession: Sendable {
                 return []
             }
             let previous = currentTime
+            let boundary = nextBoundary
             currentTime = min(max(time, 0), duration ?? time)
-            guard status == .playing, time - previous <= Self.continuousPlaybackWindow,
-                  let event = schedule.event(reachedBetween: previous, and: currentTime)
-            else { return [] }
-            return [begin(event, resumingAt: event.time + event.resumptionOffset)]
+            guard desiresPlayback, status == .playing || status == .waiting else { return [] }
+            if time - previous <= Self.continuousPlaybackWindow,
+               let event = schedule.event(reachedBetween: previous, and: currentTime) {
+                // The primary resumes where it stopped (the renderer holds it at the event's
+                // time), so nothing that played before the break plays again after it.
+                return [begin(event, resumingAt: currentTime + event.resumptionOffset)]
+            }
+            // A report at the boundary that starts nothing (the previous report is too old to
+            // count as playback passing it) releases the renderer's hold.
+            if let boundary, currentTime >= boundary, currentTime - boundary < Self.boundaryTolerance {
+                return [.play(rate: preferredRate)]
+            }
+            return []
         case .playing:
             if status == .waiting || (status == .paused && desiresPlayback) { status = .playing }
             return []
@@ -293,6 +315,8 @@ public struct PlaybackSession: Sendable {
         activeInterstitial = event
         interstitialTime = 0
         resumeTime = time
+        // A stall of the primary no longer matters: the break plays now.
+        if desiresPlayback { status = .playing }
         if event.cue == .none { currentTime = event.time }
         return .playInterstitial(event, rate: desiresPlayback ? rate(for: event) : 0)
     }

@@ -129,6 +129,104 @@ import Testing
     }
 }
 
+/// Renditions start together and end cleanly: the first picture and the first sound are both
+/// at zero (B-frame delay and AAC priming are not shifted away per stream), and no playlist
+/// ends on a runt segment of a few milliseconds.
+@Suite struct PackagerTimingTests {
+    /// 10 s at 24 fps, x264 with B-frames and a keyframe every 2 s, AAC at 48 kHz (whose
+    /// priming packet starts 21 ms before zero): exactly five 2-second segments of content.
+    func source() async throws -> String {
+        let path = MediaFixtures.shared.scratch("timing.mp4")
+        try await FFmpegTool.ffmpegOffPool([
+            "-f", "lavfi", "-i", "testsrc2=size=160x90:rate=24:duration=10",
+            "-f", "lavfi", "-i", "sine=frequency=440:duration=10:sample_rate=48000",
+            "-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p", "-g", "48", "-c:a", "aac", path,
+        ])
+        return path
+    }
+
+    func package(_ source: String, ladder: [Int]?) async throws -> String {
+        let out = MediaFixtures.shared.scratch("package-timing")
+        var options = PackagingOptions(ladder: ladder)
+        options.segmentDuration = 2
+        options.makesImagePlaylist = false
+        options.makesIFramePlaylist = false
+        options.copyableAudioCodecs = ["aac"]
+        _ = try await Packager(asset: Asset(path: source), options: options).package(to: out)
+        return out
+    }
+
+    func media(_ path: String) throws -> MediaPlaylist {
+        let result = PlaylistParser.parse(try String(contentsOfFile: path, encoding: .utf8), options: .strict)
+        #expect(result.errors.isEmpty, "\(path): \(result.errors)")
+        return try #require(result.playlist?.media)
+    }
+
+    @Test(arguments: [nil, [90]] as [[Int]?])
+    func firstPictureAndFirstSoundAreAtZero(ladder: [Int]?) async throws {
+        let out = try await package(try await source(), ladder: ladder)
+        let videoPlaylist = (out as NSString).appendingPathComponent(ladder == nil ? "video/stream.m3u8" : "video-90/stream.m3u8")
+        let frames = try FFmpegTool.videoFrameTimes(videoPlaylist)
+        #expect(frames.count == 240)
+        #expect(abs((frames.first ?? -1) - 0) < 0.001, "the first picture is at \(frames.first ?? -1) s, not 0")
+        #expect(abs((frames.last ?? -1) - 239.0 / 24) < 0.001)
+        // Audio decodes from its priming packet (before zero); its first sound is at zero.
+        let audio = try FFmpegTool.probe((out as NSString).appendingPathComponent("audio-1/stream.m3u8"),
+                                         ["-select_streams", "a:0", "-show_entries", "packet=pts_time"])
+        let times = (audio["packets"] as? [[String: Any]] ?? []).compactMap { ($0["pts_time"] as? String).flatMap(Double.init) }
+        #expect(abs((times.first ?? -1) + 1024.0 / 48000) < 0.0005, "audio starts at \(times.first ?? -1) s")
+        #expect(times.contains { abs($0) < 0.0005 })
+    }
+
+    @Test(arguments: [nil, [90]] as [[Int]?])
+    func noPlaylistEndsOnARuntSegment(ladder: [Int]?) async throws {
+        let source = try await source()
+        let out = try await package(source, ladder: ladder)
+        let videoPlaylist = ladder == nil ? "video/stream.m3u8" : "video-90/stream.m3u8"
+        for relative in [videoPlaylist, "audio-1/stream.m3u8"] {
+            let path = (out as NSString).appendingPathComponent(relative)
+            let playlist = try media(path)
+            let last = try #require(playlist.segments.last)
+            #expect(last.duration >= TrailingSegment.threshold(segmentDuration: 2), "\(relative) ends on a \(last.duration) s segment")
+            #expect(abs(playlist.duration - 10) < 0.1, "\(relative) lasts \(playlist.duration) s")
+            #expect(playlist.segments.allSatisfy { Double(playlist.targetDuration ?? 0) >= $0.duration.rounded() })
+            // Every listed segment exists and nothing else is left in the folder.
+            let folder = (path as NSString).deletingLastPathComponent
+            let files = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".m4s") }.sorted()
+            #expect(files == playlist.segments.map(\.uri).sorted())
+        }
+        // The folded segment holds all the sound: every AAC packet of the source is there.
+        let original = try FFmpegTool.probe(source, ["-select_streams", "a:0", "-count_packets", "-show_entries", "stream=nb_read_packets"])
+        let packaged = try FFmpegTool.probe((out as NSString).appendingPathComponent("audio-1/stream.m3u8"),
+                                            ["-select_streams", "a:0", "-count_packets", "-show_entries", "stream=nb_read_packets"])
+        func count(_ json: [String: Any]) -> String? { (json["streams"] as? [[String: Any]])?.first?["nb_read_packets"] as? String }
+        #expect(count(packaged) != nil && count(packaged) == count(original))
+    }
+
+    @Test func foldingGrowsTheSegmentIndexOverBothFragments() throws {
+        // Two segments as libavformat writes them: styp, sidx (one reference), moof, mdat.
+        func segment(duration: UInt32, payload: Int) -> [UInt8] {
+            func box(_ type: String, _ body: [UInt8]) -> [UInt8] {
+                let size = UInt32(8 + body.count)
+                return [UInt8(size >> 24), UInt8(size >> 16 & 0xFF), UInt8(size >> 8 & 0xFF), UInt8(size & 0xFF)] + Array(type.utf8) + body
+            }
+            func word(_ value: UInt32) -> [UInt8] { [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)] }
+            let fragment = box("moof", Array(repeating: 1, count: 16)) + box("mdat", Array(repeating: 2, count: payload))
+            let sidx = box("sidx", [0, 0, 0, 0] + word(1) + word(48000) + word(0) + word(0) + [0, 0, 0, 1]
+                           + word(UInt32(fragment.count)) + word(duration) + word(0x9000_0000))
+            return box("styp", Array("msdh".utf8) + word(0)) + sidx + fragment
+        }
+        let head = segment(duration: 96256, payload: 100), runt = segment(duration: 1024, payload: 7)
+        let merged = try TrailingSegment.merge(head, runt, url: "test")
+        let boxes = try TrailingSegment.boxes(merged, url: "test")
+        #expect(boxes.map(\.type) == ["styp", "sidx", "moof", "mdat", "moof", "mdat"])
+        let index = try #require(TrailingSegment.SegmentIndex(merged, boxes[1]))
+        #expect(index.subsegmentDuration == 96256 + 1024)
+        let referenced = Int(TrailingSegment.readUInt32(merged, boxes[1].range.lowerBound + index.referenceOffset) & 0x7FFF_FFFF)
+        #expect(referenced == merged.count - boxes[2].range.lowerBound)
+    }
+}
+
 @Suite struct PackagerTranscodeTests {
     @Test func incompatibleCodecsAreTranscodedToH264AndAAC() async throws {
         let source = MediaFixtures.shared.scratch("mpeg4-mp3.mkv")

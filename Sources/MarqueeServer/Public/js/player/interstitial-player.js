@@ -44,6 +44,20 @@ export class InterstitialPlayer {
     }
   }
 
+  /** Moves picture in picture to the ad (allowed without a gesture while a window is open):
+   *  waits for the ad's first metadata, which the window needs. */
+  async takePictureInPicture() {
+    if (!this.active || !document.pictureInPictureElement) return;
+    if (this.video.readyState < HTMLMediaElement.HAVE_METADATA) {
+      await new Promise((resolve) => {
+        this.video.addEventListener('loadedmetadata', resolve, { once: true });
+        this.video.addEventListener('emptied', resolve, { once: true });
+      });
+    }
+    if (!this.active) return;
+    await this.video.requestPictureInPicture().catch((error) => console.warn('picture in picture:', error.message));
+  }
+
   play(rate) {
     this.video.playbackRate = rate;
     return this.video.play();

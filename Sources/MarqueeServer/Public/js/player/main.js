@@ -16,6 +16,7 @@ import { InterstitialPlayer } from './interstitial-player.js';
 import { ScrubFrames } from './scrub-frames.js';
 import { VolumeControl } from './volume-control.js';
 import { CuePlacement } from './cue-placement.js';
+import { BoundaryHold } from './boundary-hold.js';
 
 const $ = (id) => document.getElementById(id);
 const player = $('player');
@@ -334,6 +335,8 @@ function applyStrings() {
 
 // MARK: Session state and commands
 
+let lastTimeReport = 0;
+
 function applyState(state) {
   const wasPlaying = Boolean(session?.desiresPlayback);
   session = state;
@@ -342,7 +345,7 @@ function applyState(state) {
   player.dataset.status = state.status;
   player.dataset.rate = String(state.rate);
   player.dataset.selectedSpeed = String(state.selectedSpeed?.rate ?? '');
-  $('play-pause').setAttribute('aria-label', playing ? t('pause') : t('play'));
+  $('play-pause').setAttribute('aria-label', playing ? t('pause') : state.status === 'ended' ? t('replay') : t('play'));
   const metadata = state.metadata;
   $('title').textContent = metadata.title;
   $('subtitle').textContent = metadata.subtitle ?? '';
@@ -355,9 +358,14 @@ function applyState(state) {
   $('skip-back').disabled = restricted;
   $('skip-forward').disabled = restricted;
   $('ad-badge').hidden = !state.activeInterstitial;
-  if (state.activeInterstitial) $('ad-badge').textContent = t('ad');
-  if (state.duration) timeline.setDuration(state.duration);
-  timeline.setMarkers(state.interstitials);
+  player.dataset.interstitial = String(Boolean(state.activeInterstitial));
+  if (state.activeInterstitial) {
+    showAdTime();
+  } else {
+    if (state.duration) timeline.setDuration(state.duration);
+    timeline.setMarkers(state.interstitials);
+  }
+  hold.set(state.activeInterstitial ? null : state.boundary);
   $('loading').hidden = !(state.status === 'waiting');
   if (state.status === 'failed') showError(state.failureMessage ?? '');
   for (const menu of menus) if (menu.isOpen) menu.render();
@@ -386,14 +394,28 @@ async function carryOut(command) {
       video.currentTime = command.time;
       resumeIfScrubPaused();
       break;
-    case 'play-interstitial':
+    case 'play-interstitial': {
       video.pause();
+      // Picture in picture follows the break: the window shows the ad, not a frozen frame.
+      const inPictureInPicture = document.pictureInPictureElement === video;
       await interstitial.start(command.interstitial, command.rate);
+      if (inPictureInPicture) interstitial.takePictureInPicture();
       break;
+    }
     case 'resume-primary':
+      if (document.pictureInPictureElement === interstitial.video) {
+        await video.requestPictureInPicture().catch((error) => console.warn('picture in picture:', error.message));
+      }
       interstitial.stop();
-      pendingSeek = command.time;
-      video.currentTime = command.time;
+      timeline.setDuration(duration());
+      timeline.setMarkers(session?.interstitials ?? []);
+      // A break that began where the primary was held resumes on that very frame: no seek,
+      // so nothing plays twice.
+      if (Math.abs(video.currentTime - command.time) > 0.001) {
+        pendingSeek = command.time;
+        video.currentTime = command.time;
+      }
+      showTime(pendingSeek ?? video.currentTime);
       if (command.rate > 0) {
         video.defaultPlaybackRate = command.rate;
         video.playbackRate = command.rate;
@@ -410,10 +432,30 @@ async function carryOut(command) {
 }
 
 const interstitial = new InterstitialPlayer($('interstitial-video'), (report, fields) => socket?.report(report, fields));
+interstitial.video.addEventListener('timeupdate', () => { if (interstitial.isActive) showAdTime(); });
+interstitial.video.addEventListener('durationchange', () => { if (interstitial.isActive) showAdTime(); });
+
+/** During a break the clock is the ad's: its time, what is left, and a countdown badge. */
+function showAdTime() {
+  const ad = interstitial.video;
+  const total = Number.isFinite(ad.duration) && ad.duration > 0 ? ad.duration : session?.activeInterstitial?.duration ?? 0;
+  const time = interstitial.isActive ? Math.min(ad.currentTime, total || ad.currentTime) : 0;
+  const left = Math.max(0, total - time);
+  timeline.setMarkers([]);
+  timeline.setDuration(total);
+  timeline.show(time);
+  $('elapsed').textContent = formatTime(time);
+  $('remaining').textContent = `-${formatTime(Math.ceil(left))}`;
+  $('ad-badge').textContent = t('adRemaining', { t: formatTime(Math.ceil(left)) });
+}
+
+const hold = new BoundaryHold(video, (time) => {
+  lastTimeReport = performance.now();
+  socket?.report('time', { time });
+});
 
 // MARK: Media element reports
 
-let lastTimeReport = 0;
 function wireReports() {
   video.addEventListener('loadedmetadata', () => socket.report('ready', { duration: manifest.duration || video.duration }));
   video.addEventListener('timeupdate', () => {

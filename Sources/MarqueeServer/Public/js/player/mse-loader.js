@@ -59,7 +59,7 @@ export class MSELoader extends EventTarget {
 
   makeTrack(mimeType, current) {
     const buffer = this.mediaSource.addSourceBuffer(mimeType);
-    return { buffer, current, initURL: null, busy: false, lastIndex: -1, lastSource: null, abort: null };
+    return { buffer, current, initURL: null, busy: false, lastIndex: -1, lastSource: null, abort: null, endAppended: false };
   }
 
   /** The currently chosen video variant (for the info panel and tests). */
@@ -98,21 +98,15 @@ export class MSELoader extends EventTarget {
       track.pendingFlush = false;
       track.initURL = null;
       track.lastIndex = -1;
+      track.endAppended = false;
       try { await this.update(track.buffer, (b) => b.remove(0, Infinity)); } finally { track.busy = false; }
       return this.fill(kind, track);
     }
     const end = this.bufferedEnd(track.buffer, time);
-    const from = end ?? time;
-    if (from >= this.manifest.duration - 0.05) return;
     if (end !== null && end - time > AHEAD_SECONDS) return;
     const source = track.current();
-    let index = source.segments.findIndex((s) => from + 0.15 < s.start + s.duration);
-    if (index < 0) return;
-    if (end !== null && track.lastSource === source && index <= track.lastIndex &&
-        source.segments[track.lastIndex].start + source.segments[track.lastIndex].duration - end < 0.35) {
-      index = track.lastIndex + 1;
-      if (index >= source.segments.length) return;
-    }
+    const index = this.nextSegment(track, source, time, end);
+    if (index >= source.segments.length) return;
     track.busy = true;
     const abort = new AbortController();
     track.abort = abort;
@@ -129,6 +123,7 @@ export class MSELoader extends EventTarget {
       await this.update(track.buffer, (b) => b.appendBuffer(bytes));
       track.lastIndex = index;
       track.lastSource = source;
+      if (index === source.segments.length - 1) track.endAppended = true;
       this.trimBehind(track.buffer);
       if (kind === 'video') this.adapt();
     } catch (error) {
@@ -144,6 +139,21 @@ export class MSELoader extends EventTarget {
       if (track.abort === abort) track.abort = null;
     }
     queueMicrotask(() => this.tick());
+  }
+
+  /** The index of the segment to append next, or `segments.length` when the track is
+   *  buffered to its end. Segments are taken in order after the one last appended, however
+   *  short (the last one of a clip can be a few milliseconds long); after a seek or a
+   *  variant switch, the segment holding the buffered end or the playhead. */
+  nextSegment(track, source, time, end) {
+    const segments = source.segments;
+    if (end !== null && track.lastSource === source && track.lastIndex >= 0) {
+      const last = segments[track.lastIndex];
+      if (Math.abs(last.start + last.duration - end) < 0.35) return track.lastIndex + 1;
+    }
+    const from = end ?? time;
+    const index = segments.findIndex((s) => from < s.start + s.duration - Math.min(0.15, s.duration / 2));
+    return index < 0 ? segments.length : index;
   }
 
   async fetchBytes(url, signal) {
@@ -188,17 +198,23 @@ export class MSELoader extends EventTarget {
     }
   }
 
+  /** Signals the end of the stream once every track has appended its last segment and the
+   *  playhead sits in each track's final buffered range. Audio and video may end a few
+   *  milliseconds apart; the element ends when both have played out. Appending again
+   *  (after a seek back into trimmed data) reopens the source, and this signals again. */
   maybeEnd() {
     if (this.mediaSource.readyState !== 'open') return;
     const all = Object.values(this.tracks);
-    if (all.some((t) => t.busy || t.buffer.updating)) return;
+    if (all.some((t) => t.busy || t.buffer.updating || t.pendingFlush)) return;
+    const time = this.video.currentTime;
     const done = all.every((t) => {
-      const source = t.current();
-      return t.lastSource === source && t.lastIndex === source.segments.length - 1 &&
-        this.bufferedEnd(t.buffer, this.video.currentTime) !== null;
+      const ranges = t.buffer.buffered;
+      if (!t.endAppended || !ranges.length) return false;
+      const end = this.bufferedEnd(t.buffer, time);
+      return end !== null && end >= ranges.end(ranges.length - 1) - 0.001;
     });
     if (done) {
-      try { this.mediaSource.endOfStream(); } catch { /* already ended */ }
+      try { this.mediaSource.endOfStream(); } catch { /* ended meanwhile */ }
     }
   }
 }
