@@ -26,6 +26,8 @@ struct RequestOriginPolicyTests {
         #expect(policy.refusal(method: .put, host: host, origin: "null", contentType: "application/octet-stream", isUpgrade: false) != nil)
         #expect(policy.refusal(method: .get, host: host, origin: "https://evil.example", contentType: nil, isUpgrade: true) != nil)
         #expect(policy.refusal(method: .get, host: host, origin: "https://evil.example", contentType: nil, isUpgrade: false) == nil)
+        // No browser sends a ws:// origin: a WebSocket library's client is not a page.
+        #expect(policy.refusal(method: .get, host: host, origin: "ws://localhost", contentType: nil, isUpgrade: true) == nil)
         #expect(policy.refusal(method: .post, host: host, origin: nil, contentType: "text/plain;charset=UTF-8", isUpgrade: false)?.contains("JSON") == true)
         #expect(policy.refusal(method: .put, host: host, origin: nil, contentType: "application/octet-stream", isUpgrade: false) == nil)
         #expect(policy.refusal(method: .get, host: "rebound.example:8080", origin: nil, contentType: nil, isUpgrade: false)?.contains("host name") == true)

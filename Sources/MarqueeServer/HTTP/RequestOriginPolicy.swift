@@ -10,8 +10,9 @@ import Hummingbird
 ///   with `--allowed-host`. A rebound `evil.example` that now resolves to 127.0.0.1 is refused.
 /// - **Cross-site requests:** a request that changes something (any method but GET, HEAD and
 ///   OPTIONS) and every WebSocket upgrade must come from this server's own pages when the
-///   browser says where it comes from: an `Origin` other than the `Host` (or `Origin: null`)
-///   is refused. Clients that send no `Origin` (scripts, the CLI) are not browsers' pages.
+///   browser says where it comes from: an http(s) `Origin` other than the `Host` (or
+///   `Origin: null`) is refused. Clients that send no `Origin`, or one no browser sends (a
+///   `ws://` origin from a WebSocket library), are not browsers' pages.
 /// - **Form posts:** a body a plain HTML form can send without a preflight
 ///   (`application/x-www-form-urlencoded`, `multipart/form-data`, `text/plain`) is refused on
 ///   those methods; the API takes JSON (and raw bytes for uploads, which need a preflight).
@@ -60,10 +61,18 @@ public struct RequestOriginPolicy: Sendable {
         let changesState = !(method == .get || method == .head || method == .options)
         guard changesState || isUpgrade else { return nil }
         if let origin {
-            guard origin != "null", let url = URL(string: origin), let scheme = url.scheme, ["http", "https"].contains(scheme),
-                  let authority = origin.split(separator: "/", omittingEmptySubsequences: true).dropFirst().first,
-                  authority.lowercased() == (host ?? String(authority)).lowercased() else {
+            // Browsers send an http(s) origin, or `null` from sandboxed and opaque contexts. Any
+            // other scheme is not a browser's page (a WebSocket client library may send
+            // `ws://host`), and a non-browser client could as well send no Origin at all.
+            let scheme = URL(string: origin)?.scheme?.lowercased()
+            if origin == "null" {
                 return "Requests from another site (\(origin)) are not accepted"
+            }
+            if scheme == "http" || scheme == "https" {
+                let authority = origin.split(separator: "/", omittingEmptySubsequences: true).dropFirst().first
+                guard let authority, authority.lowercased() == (host ?? String(authority)).lowercased() else {
+                    return "Requests from another site (\(origin)) are not accepted"
+                }
             }
         }
         if changesState, let contentType {
