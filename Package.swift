@@ -21,6 +21,7 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
         // Playlists: model, parser, writer, inspection, variant selection. Pure Swift, no I/O.
@@ -84,7 +85,10 @@ let package = Package(
         .testTarget(name: "HLSTests", dependencies: ["HLS"]),
         .testTarget(name: "DownloadsTests", dependencies: ["Downloads", "HLS"]),
         .testTarget(name: "MediaCoreTests", dependencies: ["MediaCore"]),
-        .testTarget(name: "PlaybackTests", dependencies: ["Playback"]),
+        .testTarget(
+            name: "PlaybackTests",
+            dependencies: ["Playback", .product(name: "PropertyBased", package: "swift-property-based")]
+        ),
         .testTarget(name: "LibraryTests", dependencies: ["Library", "MediaCore", "HLS"]),
         .testTarget(
             name: "MarqueeServerTests",

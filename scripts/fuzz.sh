@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds the playlist-parser fuzz target with libFuzzer (swiftc -sanitize=fuzzer,address)
-# and runs it for N inputs (default 1,000,000), seeded with the shared corpus.
+# Builds the fuzz targets with libFuzzer (swiftc -sanitize=fuzzer,address) and runs each for
+# N inputs (default 1,000,000): the playlist parser, seeded with the shared corpus, and
+# PlaybackSession, driven by random intents and renderer reports.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs="${1:-1000000}"
@@ -17,3 +18,12 @@ echo "fuzz: $runs runs of hls-parser-fuzz (seeds: $(ls "$seeds" | wc -l) corpus 
 SWIFT_BACKTRACE=enable=no "$out/hls-parser-fuzz" -runs="$runs" -max_len=8192 -dict=Fuzz/hls.dict -print_final_stats=1 \
   -rss_limit_mb=4096 -timeout=10 fuzz-corpus "$seeds" 2>&1 | tee "$out/last-run.log" | grep -E 'stat::|Done|ERROR|DEATH|crash|INFO: Running' || true
 grep -q 'Done [0-9]* runs' "$out/last-run.log"
+
+# PlaybackSession: programs of intents and reports with arbitrary numbers.
+swiftc -sanitize=fuzzer,address -parse-as-library -O -g -module-name PlaybackFuzz \
+  $(find Sources/Playback -name '*.swift' | sort) Fuzz/PlaybackSessionFuzz.swift -o "$out/playback-session-fuzz"
+mkdir -p fuzz-corpus-playback
+echo "fuzz: $runs runs of playback-session-fuzz"
+SWIFT_BACKTRACE=enable=no "$out/playback-session-fuzz" -runs="$runs" -max_len=2048 -print_final_stats=1 \
+  -rss_limit_mb=4096 -timeout=10 fuzz-corpus-playback 2>&1 | tee "$out/last-run-playback.log" | grep -E 'stat::|Done|ERROR|DEATH|crash|broke|INFO: Running' || true
+grep -q 'Done [0-9]* runs' "$out/last-run-playback.log"

@@ -33,4 +33,6 @@ public enum PlaybackRefusal: String, Sendable, Hashable, Codable, Error {
     case unknownRendition = "unknown-rendition"
     case noSubtitles = "no-subtitles"
     case failed = "failed"
+    /// A time, offset or fraction that is not a finite number.
+    case invalidValue = "invalid-value"
 }

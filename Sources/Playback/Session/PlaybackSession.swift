@@ -108,7 +108,7 @@ public struct PlaybackSession: Sendable {
     /// survives when its rate is still offered, otherwise falls back to 1× or the first speed.
     public mutating func setSpeeds(_ newSpeeds: [PlaybackSpeed]) {
         var seen = Set<Double>()
-        speeds = newSpeeds.filter { $0.rate > 0 && seen.insert($0.rate).inserted }.sorted { $0.rate < $1.rate }
+        speeds = newSpeeds.filter { $0.rate > 0 && $0.rate.isFinite && seen.insert($0.rate).inserted }.sorted { $0.rate < $1.rate }
         if let selected = selectedSpeed, let kept = speeds.first(where: { $0.rate == selected.rate }) {
             selectedSpeed = kept
         } else {
@@ -136,11 +136,14 @@ public struct PlaybackSession: Sendable {
         case .togglePlayPause:
             return .success(desiresPlayback ? pause() : play())
         case .skip(let seconds):
+            guard seconds.isFinite else { return .failure(.invalidValue) }
             let base = activeInterstitial == nil ? currentTime : interstitialTime
             return seek(to: base + seconds)
         case .seek(let time):
+            guard time.isFinite else { return .failure(.invalidValue) }
             return seek(to: time)
         case .seekToFraction(let fraction):
+            guard fraction.isFinite else { return .failure(.invalidValue) }
             guard let duration else { return .failure(.notReady) }
             return seek(to: duration * min(max(fraction, 0), 1))
         case .selectSpeed(let rate):
@@ -243,19 +246,25 @@ public struct PlaybackSession: Sendable {
         if status == .failed { return [] }
         switch report {
         case .ready(let newDuration):
+            // A renderer reports what its media element says; a live stream's Infinity or a
+            // NaN is not a duration this session can schedule against.
+            guard newDuration.isFinite else { return [] }
             let firstReady = duration == nil
             duration = max(newDuration, 0)
+            // A renderer may learn a different duration later (a shorter last segment).
+            currentTime = min(currentTime, max(newDuration, 0))
             guard firstReady else { return [] }
             status = .paused
             return desiresPlayback ? play() : []
         case .time(let time):
+            guard time.isFinite else { return [] }
             if activeInterstitial != nil {
                 interstitialTime = max(time, 0)
                 return []
             }
             let previous = currentTime
             let boundary = nextBoundary
-            currentTime = min(max(time, 0), duration ?? time)
+            currentTime = min(max(time, 0), duration ?? max(time, 0))
             guard desiresPlayback, status == .playing || status == .waiting else { return [] }
             if time - previous <= Self.continuousPlaybackWindow,
                let event = schedule.event(reachedBetween: previous, and: currentTime) {
@@ -276,6 +285,8 @@ public struct PlaybackSession: Sendable {
             if desiresPlayback && status == .playing { status = .waiting }
             return []
         case .ended:
+            // Nothing has played before the item is ready (an early `ended` is a confused renderer).
+            guard duration != nil else { return [] }
             return itemEnded()
         case .failed(let message):
             status = .failed

@@ -72,7 +72,9 @@ public struct PlaybackSpeed: Sendable, Codable {
     }
 
     static func formatRate(_ rate: Double) -> String {
-        let hundredths = Int((rate * 100).rounded())
+        // Speeds a session offers are finite and at most 16×; anything else is named as is
+        // rather than trapping in the conversion below.
+        guard let hundredths = Int(exactly: (rate * 100).rounded()) else { return "\(rate)" }
         let whole = hundredths / 100
         var fraction = hundredths % 100
         if fraction == 0 { return String(whole) }

@@ -1,0 +1,23 @@
+/// The rules a session's state keeps whatever intents and reports it is given, checked by the
+/// property tests and the `PlaybackSession` fuzz target (`make fuzz`).
+extension PlaybackSession {
+    /// Every rule the current state breaks, in words; empty when the state is sound.
+    public var invariantViolations: [String] {
+        var broken: [String] = []
+        if let duration {
+            if !duration.isFinite || duration < 0 { broken.append("duration \(duration) is not a finite, non-negative number") }
+            if !(currentTime >= 0 && currentTime <= duration) { broken.append("currentTime \(currentTime) is outside 0...\(duration)") }
+        } else if !(currentTime >= 0 && currentTime.isFinite) {
+            broken.append("currentTime \(currentTime) before the item is ready")
+        }
+        if !(interstitialTime >= 0 && interstitialTime.isFinite) { broken.append("interstitialTime \(interstitialTime)") }
+        if let selectedSpeed, !speeds.contains(selectedSpeed) { broken.append("selected speed \(selectedSpeed.rate) is not offered") }
+        if !speeds.isEmpty, selectedSpeed == nil { broken.append("speeds are offered but none is selected") }
+        if !preferredRate.isFinite || preferredRate <= 0 { broken.append("preferred rate \(preferredRate)") }
+        if let boundary = nextBoundary, !boundary.isFinite { broken.append("boundary \(boundary)") }
+        if let id = selectedAudioID, !audioOptions.contains(where: { $0.id == id }) { broken.append("audio \(id) is not an option") }
+        if let id = selectedSubtitleID, !subtitleOptions.contains(where: { $0.id == id }) { broken.append("subtitles \(id) are not an option") }
+        if activeInterstitial != nil, duration == nil { broken.append("an interstitial plays before the item is ready") }
+        return broken
+    }
+}
