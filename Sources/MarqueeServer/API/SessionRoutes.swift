@@ -11,6 +11,8 @@ struct SessionRoutes: Sendable {
     let library: MediaLibrary
     let sessions: PlaybackSessions
     let manifests: PlaybackManifestStore
+    /// Stores where each viewer stops, from the renderer's reports, for resuming.
+    var positions: PlaybackPositionRecorder? = nil
 
     /// The body of `POST /api/sessions`.
     struct CreateRequest: Decodable {
@@ -99,6 +101,7 @@ struct SessionRoutes: Sendable {
                             _ = await sessions.apply(intent, to: id, replyTo: replyTo)
                         case .report(let report):
                             await sessions.report(report, to: id)
+                            await positions?.observe(sessionID: id)
                         }
                     } catch {
                         let reason = (error as? APIError)?.message ?? "unreadable frame: \(error)"
@@ -108,6 +111,7 @@ struct SessionRoutes: Sendable {
                 }
                 group.cancelAll()
             }
+            await positions?.flush(sessionID: id)
             await sessions.detachRenderer(rendererID, from: id)
         }
     }
@@ -158,7 +162,7 @@ struct SessionRoutes: Sendable {
         let shown = try await library.displayed(asset)
         return PlaybackSession(
             id: UUID().uuidString.lowercased(), assetID: asset.id,
-            metadata: DisplayMetadata(title: shown.title, subtitle: shown.subtitle, description: shown.summary, artworkURL: shown.artworkURL),
+            metadata: DisplayMetadata(shown),
             language: language, speeds: speeds, audioOptions: audio, subtitleOptions: subtitles, interstitials: events)
     }
 }

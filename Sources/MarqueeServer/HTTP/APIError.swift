@@ -39,6 +39,15 @@ public struct APIError: HTTPResponseError, Sendable {
             case .toolFailed: return APIError(.internalServerError, error.description)
             case .mediaFailed: return APIError(.unprocessableContent, error.description)
             }
+        case let error as UploadError:
+            switch error {
+            case .notFound: return APIError(.notFound, error.description)
+            case .invalidRange, .chunkTooLong, .invalidFileName: return APIError(.badRequest, error.description)
+            case .offsetMismatch(let expected, _):
+                return APIError(.conflict, error.description, headers: [HTTPField.Name("Upload-Offset")!: String(expected)])
+            case .busy, .incomplete: return APIError(.conflict, error.description)
+            case .insufficientSpace: return APIError(.init(code: 507, reasonPhrase: "Insufficient Storage"), error.description)
+            }
         case let error as HTTPError:
             return APIError(error.status, error.body ?? error.status.reasonPhrase, headers: error.headers)
         case let error as DecodingError:

@@ -1,5 +1,6 @@
 // The info panel: opened by the chevron beside the title (or I), shows title, subtitle and
-// description; a tap anywhere closes it.
+// description (and an episode's release or live dates); a tap anywhere closes it.
+import { showDates } from './info-dates.js';
 
 export class InfoPanel {
   constructor(panel, chevron, labels) {
@@ -25,6 +26,7 @@ export class InfoPanel {
     this.panel.querySelector('#info-title').textContent = title ?? '';
     this.panel.querySelector('#info-subtitle').textContent = subtitle ?? '';
     this.panel.querySelector('#info-description').textContent = description ?? '';
+    showDates(this.panel, arguments[0]);
   }
 
   toggle() { this.isOpen ? this.close() : this.open(); }

@@ -13,6 +13,7 @@ import { installGamepad } from './gamepad.js';
 import { installMediaSession } from './media-session.js';
 import { ControlsVisibility } from './controls-visibility.js';
 import { InterstitialPlayer } from './interstitial-player.js';
+import { UpNext, resumeTime } from './up-next.js';
 
 const $ = (id) => document.getElementById(id);
 const player = $('player');
@@ -318,7 +319,10 @@ function applyState(state) {
   for (const menu of menus) if (menu.isOpen) menu.render();
   if (!playing) visibility.show(); else if (!wasPlaying) visibility.activity();
   mediaSession.update({ playing, duration: duration(), time: video.currentTime, rate: state.rate });
+  upNext.update(state);
 }
+
+const upNext = new UpNext(player, assetID);
 
 async function carryOut(command) {
   switch (command.command) {
@@ -460,6 +464,8 @@ async function start() {
   } else {
     throw new Error('This browser supports neither Media Source Extensions for these codecs nor HLS.');
   }
+  const resumeAt = await resumeTime(assetID, params);
+  if (resumeAt) actions.seek(resumeAt);
   if (params.get('autoplay') !== '0') intent('play');
   addSubtitleTracks();
   mediaSession = installMediaSession(created.metadata, actions);
