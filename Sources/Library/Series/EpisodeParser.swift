@@ -71,7 +71,7 @@ public enum EpisodeParser {
     static func tidy(_ text: String) -> String {
         var words = text.replacingOccurrences(of: "_", with: " ")
         if !words.contains(" ") { words = words.replacingOccurrences(of: ".", with: " ") }
-        let junk = CharacterSet.whitespaces.union(CharacterSet(charactersIn: "-–—.:[](){}"))
+        let junk = CharacterSet.whitespaces.union(CharacterSet(charactersIn: "-–—.:"))
         return words.trimmingCharacters(in: junk).replacingOccurrences(of: #"\s{2,}"#, with: " ", options: .regularExpression)
     }
 }
