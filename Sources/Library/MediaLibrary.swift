@@ -132,7 +132,8 @@ public final class MediaLibrary: Sendable {
                 doomed.append(source.deletingLastPathComponent())
             }
         }
-        _ = try? await BlockingIO.run { for url in doomed { try? FileManager.default.removeItem(at: url) } }
+        let removals = doomed
+        _ = try? await BlockingIO.run { for url in removals { try? FileManager.default.removeItem(at: url) } }
     }
 
     /// Starts the library's background chores: purging the trash every few seconds and

@@ -4,6 +4,7 @@ import HummingbirdTesting
 import Testing
 @testable import Library
 @testable import MarqueeServer
+import Playback
 
 /// A library of its own (nothing packaged) for routes that add and remove assets.
 struct EmptyLibrary {
@@ -51,12 +52,12 @@ struct UploadRouteTests {
             try await client.execute(uri: "/api/uploads/\(id)", method: .put, headers: [.contentRange: "bytes 0-9/100000"],
                                      body: bytes.getSlice(at: 0, length: 10)!) { response throws in
                 #expect(response.status == .conflict)
-                #expect(response.headers[HTTPField.Name("Upload-Offset")!] == "60000")
+                #expect(response.headers[UploadHeader.offset] == "60000")
             }
             try await client.execute(uri: "/api/uploads/\(id)", method: .head) { response throws in
                 #expect(response.status == .ok)
-                #expect(response.headers[HTTPField.Name("Upload-Offset")!] == "60000")
-                #expect(response.headers[HTTPField.Name("Upload-Length")!] == "100000")
+                #expect(response.headers[UploadHeader.offset] == "60000")
+                #expect(response.headers[UploadHeader.length] == "100000")
             }
             try await client.execute(uri: "/api/uploads/\(id)/complete", method: .post) { response throws in
                 #expect(response.status == .conflict)

@@ -31,8 +31,8 @@ public actor UploadStore {
         var createdAt: Date
     }
 
-    public let directory: URL
-    public let finishedDirectory: URL
+    public nonisolated let directory: URL
+    public nonisolated let finishedDirectory: URL
     /// Bytes written to disk at a time; what one upload holds in memory at most.
     static let writeBatch = 1 << 20
     private var writing: Set<String> = []

@@ -64,7 +64,7 @@ struct LibraryEvents: Sendable {
             }
             return Response(
                 status: .ok,
-                headers: [.contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-store", HTTPField.Name("X-Accel-Buffering")!: "no"],
+                headers: [.contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-store", HTTPFields.Element.Name("X-Accel-Buffering")!: "no"],
                 body: body)
         }
     }

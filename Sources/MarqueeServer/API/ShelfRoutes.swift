@@ -19,7 +19,7 @@ struct ShelfRoutes: Sendable {
             guard let order = ShelfOrder(rawValue: orderName) else {
                 throw APIError(.badRequest, "\"sort\" must be one of \(ShelfOrder.allCases.map(\.rawValue).joined(separator: ", "))")
             }
-            let badges = parameters.getAll("badge").map(String.init).flatMap { $0.split(separator: ",").map(String.init) }
+            let badges = parameters.getAll("badge").flatMap { String($0).components(separatedBy: ",") }.filter { !$0.isEmpty }
             let items = try await library.shelf(matching: parameters.get("q"), order: order, badges: badges)
             return try await ShelfResponse(items, library: library)
         }

@@ -96,16 +96,17 @@ struct UploadRoutes: Sendable {
 
     static func offsetHeaders(_ upload: UploadStore.Upload) -> HTTPFields {
         var headers = HTTPFields()
-        headers[.uploadOffset] = String(upload.offset)
-        if let length = upload.length { headers[.uploadLength] = String(length) }
+        headers[UploadHeader.offset] = String(upload.offset)
+        if let length = upload.length { headers[UploadHeader.length] = String(length) }
         headers[.cacheControl] = "no-store"
         return headers
     }
 }
 
-extension HTTPField.Name {
-    static let uploadOffset = Self("Upload-Offset")!
-    static let uploadLength = Self("Upload-Length")!
+/// The headers a resuming client reads (as tus and the IETF resumable-upload draft name them).
+enum UploadHeader {
+    static let offset = HTTPFields.Element.Name("Upload-Offset")!
+    static let length = HTTPFields.Element.Name("Upload-Length")!
 }
 
 /// A request body as byte arrays, for `UploadStore` (which knows nothing of NIO); each

@@ -44,7 +44,7 @@ public struct APIError: HTTPResponseError, Sendable {
             case .notFound: return APIError(.notFound, error.description)
             case .invalidRange, .chunkTooLong, .invalidFileName: return APIError(.badRequest, error.description)
             case .offsetMismatch(let expected, _):
-                return APIError(.conflict, error.description, headers: [HTTPField.Name("Upload-Offset")!: String(expected)])
+                return APIError(.conflict, error.description, headers: [UploadHeader.offset: String(expected)])
             case .busy, .incomplete: return APIError(.conflict, error.description)
             case .insufficientSpace: return APIError(.init(code: 507, reasonPhrase: "Insufficient Storage"), error.description)
             }
