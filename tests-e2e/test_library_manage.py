@@ -107,7 +107,7 @@ def test_upload_a_file_through_the_page_watch_it_package_live_and_play_it(server
         new MutationObserver(() => {
           for (const card of document.querySelectorAll('.asset-card')) {
             const line = card.querySelector('.job')?.textContent ?? '';
-            window.__seen.push(`${card.querySelector('h2')?.textContent}|${card.dataset.status ?? 'uploading'}|${line}`);
+            window.__seen.push(`${card.querySelector('h2')?.textContent}|${card.dataset.status}|${line}`);
           }
         }).observe(document.getElementById('assets'), { subtree: true, childList: true, attributes: true, characterData: true });""")
     driver.find_element(By.ID, "file-input").send_keys(str(clips["upload"]))
@@ -116,7 +116,7 @@ def test_upload_a_file_through_the_page_watch_it_package_live_and_play_it(server
     WebDriverWait(driver, 60, poll_frequency=0.1).until(
         lambda d: d.execute_script("return [...document.querySelectorAll('.asset-card[data-status=ready] h2')].some(h => h.textContent === 'Uploaded Clip')"))
     seen = driver.execute_script("return window.__seen")
-    statuses = {entry.split("|")[1] for entry in seen if entry.startswith("Uploaded Clip|")}
+    statuses = {entry.split("|")[1] for entry in seen if entry.startswith("Uploaded Clip")}
     assert {"uploading", "ready"} <= statuses, statuses
     assert statuses & {"pending", "processing"}, f"no packaging progress was shown: {statuses}"
     assert driver.execute_script("return window.__sameDocument === true"), "the page reloaded"

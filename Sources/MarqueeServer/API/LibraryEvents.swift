@@ -2,18 +2,19 @@ import Foundation
 import Hummingbird
 import Library
 import NIOCore
+import ServiceLifecycle
 
 /// `GET /api/events`: the library's changes pushed to pages as Server-Sent Events, so cards
 /// appear, update their packaging progress and disappear without reloading or polling.
 ///
 /// `event: asset` carries the asset as `GET /api/assets/{id}` shows it; `event: removed`
-/// carries `{"id": …}` when an asset is deleted. A comment line every 15 seconds keeps
+/// carries `{"id": …}` when an asset is deleted. A comment line every 5 seconds keeps
 /// proxies from closing the stream and tells the server when the page has gone. A page that
 /// reconnects (EventSource does so by itself) should reload the list: changes made while it
 /// was away are not replayed.
 struct LibraryEvents: Sendable {
     let library: MediaLibrary
-    var heartbeat: Duration = .seconds(15)
+    var heartbeat: Duration = .seconds(5)
 
     enum Event: Sendable {
         case change(LibraryChange)
@@ -44,21 +45,27 @@ struct LibraryEvents: Sendable {
                     continuation.finish()
                 }
                 try await writer.write(ByteBuffer(string: "retry: 2000\n: connected\n\n"))
-                for await event in events {
-                    let text: String
-                    switch event {
-                    case .heartbeat:
-                        text = ": keep-alive\n\n"
-                    case .change(.assetRemoved(let id)):
-                        text = Self.frame("removed", json: try encoder.encode(["id": id]))
-                    case .change(.assetChanged(let id)):
-                        if let asset = try await library.store.asset(id: id) {
-                            text = Self.frame("asset", json: try encoder.encode(try await AssetResource.make(asset, library: library)))
-                        } else {
+                // The stream never ends by itself: end it when the server shuts down (the page
+                // reconnects to the next one), or it would hold the shutdown up.
+                try await withGracefulShutdownHandler {
+                    for await event in events {
+                        let text: String
+                        switch event {
+                        case .heartbeat:
+                            text = ": keep-alive\n\n"
+                        case .change(.assetRemoved(let id)):
                             text = Self.frame("removed", json: try encoder.encode(["id": id]))
+                        case .change(.assetChanged(let id)):
+                            if let asset = try await library.store.asset(id: id) {
+                                text = Self.frame("asset", json: try encoder.encode(try await AssetResource.make(asset, library: library)))
+                            } else {
+                                text = Self.frame("removed", json: try encoder.encode(["id": id]))
+                            }
                         }
+                        try await writer.write(ByteBuffer(string: text))
                     }
-                    try await writer.write(ByteBuffer(string: text))
+                } onGracefulShutdown: {
+                    continuation.finish()
                 }
                 try await writer.finish(nil)
             }

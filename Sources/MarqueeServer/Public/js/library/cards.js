@@ -160,6 +160,7 @@ export function seasonLists(series, handlers) {
 export function uploadCard(upload, onCancel) {
   const item = el('li', 'asset-card upload-card');
   item.dataset.uploadKey = upload.key;
+  item.dataset.status = 'uploading';
   const art = el('div', 'artwork');
   art.append(bar('progress', upload.fraction));
   const line = el('p', 'job', t('uploading', { p: Math.floor(upload.fraction * 100) }));
