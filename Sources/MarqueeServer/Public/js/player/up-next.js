@@ -19,6 +19,7 @@ export class UpNext {
 
   /** Called with every session state; shows the card at `ended`, hides it when playback resumes. */
   async update(state) {
+    this.endedNow = state.status === 'ended';
     if (state.status === 'ended' && !state.activeInterstitial) {
       if (this.card) return;
       if (this.next === undefined) {
@@ -32,7 +33,6 @@ export class UpNext {
     } else {
       this.hide();
     }
-    this.endedNow = state.status === 'ended';
   }
 
   show(next) {
