@@ -28,12 +28,12 @@ SHOW = "Manage Show"
 def clips():
     folder = Path(tempfile.mkdtemp(prefix="marquee-manage-"))
 
-    def clip(name, colour, frequency):
+    def clip(name, colour, frequency, seconds=1):
         path = folder / name
         subprocess.run([
             "ffmpeg", "-hide_banner", "-loglevel", "error", "-y",
-            "-f", "lavfi", "-i", f"color=c={colour}:size=320x180:rate=24:duration=1",
-            "-f", "lavfi", "-i", f"sine=frequency={frequency}:duration=1",
+            "-f", "lavfi", "-i", f"color=c={colour}:size=320x180:rate=24:duration={seconds}",
+            "-f", "lavfi", "-i", f"sine=frequency={frequency}:duration={seconds}",
             "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-g", "24",
             "-c:a", "aac", "-shortest", str(path)], check=True)
         return path
@@ -42,6 +42,7 @@ def clips():
         "upload": clip("Uploaded Clip.mp4", "teal", 500),
         "edit": clip("Editable Clip.mp4", "navy", 520),
         "undo": clip("Undo Me.mp4", "maroon", 540),
+        "resume": clip("Resume Clip.mp4", "olive", 560, seconds=12),
         **{f"e{n}": clip(f"{SHOW} - S01E0{n}.mp4", c, 300 + 100 * n) for n, c in [(1, "red"), (2, "green"), (3, "blue")]},
     }
     yield made
@@ -232,6 +233,36 @@ def test_a_series_groups_into_one_card_and_up_next_plays_the_second_episode(serv
         assert driver.execute_script("return navigator.mediaSession.metadata?.album") == SHOW
     finally:
         remove_for_good(server, *[a["id"] for a in assets.values()])
+
+
+def test_the_card_shows_how_far_you_got_and_the_player_resumes_there(server, driver, clips):
+    asset = upload_via_api(server, clips["resume"])
+    try:
+        wait_ready(server, asset["id"])
+        status, stored = server.api("PUT", f"/api/assets/{asset['id']}/position", {"position": 6.5})
+        assert status == 200 and stored["resumeTime"] == 6.5, stored
+        open_library(driver, server)
+        WebDriverWait(driver, 10).until(lambda d: card_for(d, asset["id"]))
+        card = card_for(driver, asset["id"])
+        width = driver.execute_script("return arguments[0].querySelector('.artwork .watched span').style.width", card)
+        assert width == f"{round(6.5 / stored['duration'] * 100)}%", width
+        card.find_element(By.TAG_NAME, "a").click()
+        WebDriverWait(driver, 15).until(lambda d: d.execute_script(
+            "const v = document.getElementById('video'); return v.readyState >= 2 && !v.seeking && v.currentTime >= 6.4"))
+        # Played on and paused, the session's reports store where it stopped.
+        WebDriverWait(driver, 10).until(lambda d: d.execute_script("return document.getElementById('video').currentTime > 7.5"))
+        driver.execute_script("document.getElementById('play-pause').click()")
+        WebDriverWait(driver, 5).until(lambda d: d.execute_script("return document.getElementById('video').paused"))
+        paused_at = driver.execute_script("return document.getElementById('video').currentTime")
+        deadline = time.time() + 5
+        while time.time() < deadline:
+            _, now = server.api("GET", f"/api/assets/{asset['id']}/position")
+            if abs(now["position"] - paused_at) < 0.6:
+                break
+            time.sleep(0.2)
+        assert abs(now["position"] - paused_at) < 0.6, (now, paused_at)
+    finally:
+        remove_for_good(server, asset["id"])
 
 
 def rss_kb(pid, field):

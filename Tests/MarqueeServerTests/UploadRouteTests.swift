@@ -180,6 +180,8 @@ struct UploadRouteTests {
         #expect(R.decide(status: .playing, time: 14, duration: 60, inInterstitial: false, last: (12, now.addingTimeInterval(-2)), now: now, interval: 5, final: false) == .skip)
         #expect(R.decide(status: .playing, time: 18, duration: 60, inInterstitial: false, last: (12, now.addingTimeInterval(-6)), now: now, interval: 5, final: false) == .store(18))
         #expect(R.decide(status: .paused, time: 14, duration: 60, inInterstitial: false, last: (12, now.addingTimeInterval(-1)), now: now, interval: 5, final: true) == .store(14))
+        #expect(R.decide(status: .paused, time: 15, duration: 60, inInterstitial: false, last: (12, now.addingTimeInterval(-1)), now: now, interval: 5, final: false) == .store(15))
+        #expect(R.decide(status: .playing, time: 0.4, duration: 60, inInterstitial: false, last: nil, now: now, interval: 5, final: false) == .skip)
         #expect(R.decide(status: .playing, time: 30, duration: 60, inInterstitial: true, last: nil, now: now, interval: 5, final: false) == .skip)
         #expect(R.decide(status: .ended, time: 60, duration: 60, inInterstitial: false, last: (50, now), now: now, interval: 5, final: false) == .forget)
         #expect(R.decide(status: .loading, time: 0, duration: nil, inInterstitial: false, last: nil, now: now, interval: 5, final: true) == .skip)

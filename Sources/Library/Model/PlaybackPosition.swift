@@ -24,11 +24,11 @@ public struct PlaybackPosition: Codable, Sendable, Hashable {
     }
 
     /// Where the player should start: the stored position, unless it is in the first five
-    /// seconds or close enough to the end (the last 5 %, or the last ten seconds) to count
+    /// seconds or close enough to the end (the last 5 %, or the last three seconds) to count
     /// as finished.
     public var resumeTime: Double? {
         guard position >= 5 else { return nil }
-        if let duration, duration > 0, position >= min(duration * 0.95, duration - 10) { return nil }
+        if let duration, duration > 0, position >= duration * 0.95 || duration - position < 3 { return nil }
         return position
     }
 }

@@ -85,6 +85,7 @@ struct SessionRoutes: Sendable {
                   let (rendererID, messages) = await sessions.attachRenderer(to: id) else { return }
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            do {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
                     for await message in messages {
@@ -99,6 +100,7 @@ struct SessionRoutes: Sendable {
                         switch try parse(message) {
                         case .intent(let replyTo, let intent):
                             _ = await sessions.apply(intent, to: id, replyTo: replyTo)
+                            await positions?.observe(sessionID: id)
                         case .report(let report):
                             await sessions.report(report, to: id)
                             await positions?.observe(sessionID: id)
@@ -110,6 +112,12 @@ struct SessionRoutes: Sendable {
                     }
                 }
                 group.cancelAll()
+            }
+            } catch {
+                // A connection that drops still leaves where the viewer stopped.
+                await positions?.flush(sessionID: id)
+                await sessions.detachRenderer(rendererID, from: id)
+                throw error
             }
             await positions?.flush(sessionID: id)
             await sessions.detachRenderer(rendererID, from: id)

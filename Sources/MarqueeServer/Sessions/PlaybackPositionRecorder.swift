@@ -2,9 +2,10 @@ import Foundation
 import Library
 import Playback
 
-/// Stores where each viewer stopped, from the time reports a player already sends its
-/// session: at most every `interval` while playing, once more when the page goes away, and
-/// forgotten when playback reaches the end (so the next viewing starts from the top).
+/// Stores where each viewer stopped, from the time reports and intents a player already
+/// sends its session: at most every `interval` while playing, at once on a pause, once more
+/// when the renderer's connection ends, and forgotten when playback reaches the end (so the
+/// next viewing starts from the top).
 public actor PlaybackPositionRecorder {
     /// What to do with a session's position now.
     enum Decision: Equatable {
@@ -24,7 +25,8 @@ public actor PlaybackPositionRecorder {
         self.interval = interval
     }
 
-    /// After a report: stores the position when the last write is older than `interval`.
+    /// After a report or an intent: stores the position when paused or when the last write
+    /// is older than `interval`.
     func observe(sessionID: String, now: Date = Date()) async {
         guard let session = await sessions.session(id: sessionID) else { return }
         let decision = Self.decide(status: session.status, time: session.currentTime, duration: session.duration,
@@ -49,12 +51,19 @@ public actor PlaybackPositionRecorder {
             return
         case .forget:
             lastWritten[session.id] = (0, now)
-            try? await library.store.setPosition(nil, for: session.assetID)
+            await write(nil, assetID: session.assetID)
         case .store(let time):
             lastWritten[session.id] = (time, now)
-            try? await library.store.setPosition(
-                PlaybackPosition(assetID: session.assetID, position: time, duration: session.duration, updatedAt: now), for: session.assetID)
+            await write(PlaybackPosition(assetID: session.assetID, position: time, duration: session.duration, updatedAt: now),
+                        assetID: session.assetID)
         }
+    }
+
+    /// Writes in a task of its own: the last flush runs as the renderer's connection closes,
+    /// when its handler is already cancelled (and the store would refuse a cancelled write).
+    private func write(_ position: PlaybackPosition?, assetID: String) async {
+        let store = library.store
+        await Task { try? await store.setPosition(position, for: assetID) }.value
     }
 
     /// The rule: nothing while loading, failed or in an ad; forget at the end; otherwise
@@ -67,9 +76,11 @@ public actor PlaybackPositionRecorder {
         case .ended: return last?.time == 0 ? .skip : .forget
         case .paused, .playing, .waiting: break
         }
-        guard !inInterstitial, time.isFinite, time >= 0 else { return .skip }
+        // Nothing watched yet: keep what an earlier viewing stored.
+        guard !inInterstitial, time.isFinite, time >= 1 else { return .skip }
         if let last, abs(last.time - time) < 0.5 { return .skip }
-        if !final, let last, now.timeIntervalSince(last.at) < interval { return .skip }
+        // While playing, every `interval`; a pause (or the page going away) stores at once.
+        if !final, status != .paused, let last, now.timeIntervalSince(last.at) < interval { return .skip }
         return .store(time)
     }
 }

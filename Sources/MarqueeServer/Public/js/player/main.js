@@ -417,6 +417,7 @@ function addSubtitleTracks() {
 
 async function start() {
   $('loading').hidden = false;
+  const resuming = resumeTime(assetID, params); // asked before this page reports any time
   const body = { assetID, languages: [...navigator.languages] };
   if (params.has('speeds')) body.speeds = params.get('speeds') === '' ? [] : params.get('speeds').split(',').map(Number);
   if (params.has('lang')) body.language = params.get('lang');
@@ -464,8 +465,11 @@ async function start() {
   } else {
     throw new Error('This browser supports neither Media Source Extensions for these codecs nor HLS.');
   }
-  const resumeAt = await resumeTime(assetID, params);
-  if (resumeAt) actions.seek(resumeAt);
+  const resumeAt = await resuming;
+  if (resumeAt) {
+    if (video.readyState < 1) await new Promise((resolve) => video.addEventListener('loadedmetadata', resolve, { once: true }));
+    actions.seek(resumeAt); // after the 'ready' report, so the session knows the duration
+  }
   if (params.get('autoplay') !== '0') intent('play');
   addSubtitleTracks();
   mediaSession = installMediaSession(created.metadata, actions);
