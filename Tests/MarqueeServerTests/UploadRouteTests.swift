@@ -164,6 +164,18 @@ struct UploadRouteTests {
             try await client.execute(uri: "/api/assets/\(asset.id)/position", method: .put, body: .json(#"{"position": 99999}"#)) { response throws in
                 #expect(response.status == .badRequest)
             }
+            // Artwork: an image becomes the override; anything else is refused.
+            try await client.execute(uri: "/api/assets/\(asset.id)/artwork", method: .put, body: ByteBuffer(string: "not an image")) { response throws in
+                #expect(response.status == .unsupportedMediaType)
+            }
+            let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + Array(repeating: 0, count: 64)
+            try await client.execute(uri: "/api/assets/\(asset.id)/artwork", method: .put, body: ByteBuffer(bytes: png)) { response throws in
+                #expect(response.status == .ok)
+                let artwork = try #require(try response.json(AssetResource.self).artworkURL)
+                #expect(artwork.hasPrefix("/media/\(asset.id)/artwork-") && artwork.hasSuffix(".png"))
+                let file = temp.library.location.bundleDirectory(for: asset.id).appendingPathComponent((artwork as NSString).lastPathComponent)
+                #expect(try Data(contentsOf: file) == Data(png))
+            }
         }
         // The player shows the series as the title and "S1 · E3 — Encore" beneath, with the live dates.
         let shown = try await temp.library.displayed(try #require(try await temp.library.store.asset(id: asset.id)))
