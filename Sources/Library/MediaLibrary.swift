@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The media library: what `marquee serve` and `marquee add` open in a data directory.
 ///
@@ -10,14 +11,21 @@ public final class MediaLibrary: Sendable {
     public let store: LibraryStore
     public let worker: IngestWorker
     public let packager: any MediaPackager
+    /// Resumable uploads from the web page, streamed into the data directory.
+    public let uploads: UploadStore
+    /// How long a deleted asset stays restorable before `purgeTrash` removes it for good.
+    public let trashRetention: TimeInterval
+    private let housekeeping = Mutex<Task<Void, Never>?>(nil)
 
     /// File extensions `add` treats as media when walking a folder.
     public static let mediaExtensions: Set<String> = ["mp4", "m4v", "mov", "mkv", "webm", "avi", "ts", "mts", "mpg", "mpeg", "wmv", "flv", "ogv",
                                                       "m4a", "mp3", "aac", "flac", "ogg", "oga", "opus", "wav", "mka"]
 
-    public init(location: LibraryLocation, packager: any MediaPackager = MediaCorePackager()) throws {
+    public init(location: LibraryLocation, packager: any MediaPackager = MediaCorePackager(), trashRetention: TimeInterval = 30) throws {
         self.location = location
         self.packager = packager
+        self.trashRetention = trashRetention
+        uploads = UploadStore(directory: location.uploadsDirectory, finishedDirectory: location.uploadedSourcesDirectory)
         try FileManager.default.createDirectory(at: location.mediaDirectory, withIntermediateDirectories: true)
         store = try LibraryStore(url: location.databaseURL)
         worker = IngestWorker(store: store, location: location, packager: packager)
@@ -29,7 +37,7 @@ public final class MediaLibrary: Sendable {
         let sources = try await BlockingIO.run { try Self.sources(for: paths) }
         var added: [Asset] = []
         for (url, name) in sources {
-            let asset = Asset(title: name, sourcePath: url.path, role: role)
+            let asset = Asset(title: name, sourcePath: url.path, role: role, episode: EpisodeParser.parse(fileName: url.lastPathComponent))
             _ = try await store.insert(asset, job: true)
             added.append(asset)
         }
@@ -72,12 +80,136 @@ public final class MediaLibrary: Sendable {
         return files.sorted { $0.path < $1.path }
     }
 
-    /// Deletes an asset, its jobs, overrides and packaged files (never its source).
+    /// Adds a finished upload as a new asset (queued for ingest), titled by its file name.
+    @discardableResult
+    public func addUpload(id: String) async throws -> Asset {
+        let (file, upload) = try await uploads.finish(id: id)
+        let asset = Asset(title: file.deletingPathExtension().lastPathComponent, sourcePath: file.path, role: upload.role,
+                          episode: EpisodeParser.parse(fileName: upload.fileName))
+        _ = try await store.insert(asset, job: true)
+        await worker.wake()
+        return asset
+    }
+
+    /// Deletes an asset for good: its jobs, overrides and packaged files, and its source when
+    /// the source is an upload the library keeps (never a file it was pointed at).
     public func delete(assetID: String) async throws {
-        guard try await store.deleteAsset(id: assetID) else { throw LibraryError.assetNotFound(assetID) }
-        guard LibraryLocation.isSafeComponent(assetID) else { return }
-        let bundle = location.bundleDirectory(for: assetID)
-        _ = try? await BlockingIO.run { try FileManager.default.removeItem(at: bundle) }
+        guard let asset = try await store.asset(id: assetID, includingTrashed: true),
+              try await store.deleteAsset(id: assetID) else { throw LibraryError.assetNotFound(assetID) }
+        await removeFiles(of: asset)
+    }
+
+    /// Moves an asset to the trash (hidden at once, restorable for `trashRetention`).
+    public func trash(assetID: String) async throws {
+        guard try await store.trash(id: assetID) else { throw LibraryError.assetNotFound(assetID) }
+    }
+
+    /// Brings a deleted asset back, if the trash has not been purged yet.
+    public func restore(assetID: String) async throws -> Asset {
+        guard try await store.restore(id: assetID), let asset = try await store.asset(id: assetID) else {
+            throw LibraryError.assetNotFound(assetID)
+        }
+        return asset
+    }
+
+    /// Deletes for good what was put in the trash at or before `cutoff` (default: longer ago
+    /// than `trashRetention`), except assets whose job is still running (purged next time).
+    @discardableResult
+    public func purgeTrash(before cutoff: Date? = nil) async throws -> [String] {
+        var purged: [String] = []
+        for asset in try await store.trashedAssets(before: cutoff ?? Date().addingTimeInterval(-trashRetention)) {
+            if try await store.jobs(assetID: asset.id).contains(where: { $0.state == .running }) { continue }
+            if try await store.deleteAsset(id: asset.id) {
+                await removeFiles(of: asset)
+                purged.append(asset.id)
+            }
+        }
+        return purged
+    }
+
+    private func removeFiles(of asset: Asset) async {
+        var doomed: [URL] = []
+        if LibraryLocation.isSafeComponent(asset.id) { doomed.append(location.bundleDirectory(for: asset.id)) }
+        if let source = asset.sourcePath.map({ URL(fileURLWithPath: $0).standardizedFileURL }) {
+            let uploaded = location.uploadedSourcesDirectory.standardizedFileURL.path + "/"
+            if source.path.hasPrefix(uploaded) {
+                doomed.append(source.deletingLastPathComponent())
+            }
+        }
+        let removals = doomed
+        _ = try? await BlockingIO.run { for url in removals { try? FileManager.default.removeItem(at: url) } }
+    }
+
+    /// Starts the library's background chores: purging the trash every few seconds and
+    /// removing uploads abandoned for `abandonedUploadAge` (checked at start and hourly).
+    public func startHousekeeping(abandonedUploadAge: TimeInterval = 24 * 3600) {
+        housekeeping.withLock { task in
+            guard task == nil else { return }
+            task = Task { [weak self] in
+                var lastUploadSweep = Date.distantPast
+                while !Task.isCancelled, let self {
+                    _ = try? await self.purgeTrash()
+                    if Date().timeIntervalSince(lastUploadSweep) > 3600 {
+                        lastUploadSweep = Date()
+                        _ = try? await self.uploads.removeAbandoned(untouchedSince: Date().addingTimeInterval(-abandonedUploadAge))
+                    }
+                    try? await Task.sleep(for: .seconds(max(1, min(5, self.trashRetention / 3))))
+                }
+            }
+        }
+    }
+
+    public func stopHousekeeping() {
+        housekeeping.withLock { task in
+            task?.cancel()
+            task = nil
+        }
+    }
+
+    /// Stores an image as the asset's artwork (in its bundle folder, replacing an earlier
+    /// one) and points its metadata override at it.
+    public func setArtwork(_ image: Data, fileExtension: String, for assetID: String) async throws {
+        guard LibraryLocation.isSafeComponent(assetID), LibraryLocation.isSafeComponent(fileExtension) else {
+            throw LibraryError.assetNotFound(assetID)
+        }
+        let name = "artwork-\(Int(Date().timeIntervalSince1970 * 1000)).\(fileExtension)"
+        let folder = location.bundleDirectory(for: assetID)
+        try await BlockingIO.run {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            for old in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [] where old.hasPrefix("artwork-") {
+                try? FileManager.default.removeItem(at: folder.appendingPathComponent(old))
+            }
+            try image.write(to: folder.appendingPathComponent(name), options: .atomic)
+        }
+        var override = try await store.override(for: assetID) ?? MetadataOverride(assetID: assetID)
+        override.artworkURL = "/media/\(assetID)/\(name)"
+        try await store.setOverride(override)
+    }
+
+    // MARK: Shelf
+
+    /// Every visible asset with overrides applied, newest first, optionally searched.
+    public func displayedAssets(matching query: String? = nil) async throws -> [DisplayedAsset] {
+        let assets = try await store.assets(matching: query)
+        let overrides = try await store.overrides(for: assets.map(\.id))
+        return assets.map { $0.displayed(with: overrides[$0.id], defaultArtworkURL: posterPath(for: $0)) }
+    }
+
+    /// The library page's items: features (never interstitials, which only play inside
+    /// another item), filtered to those carrying every one of `badges`, episodes grouped
+    /// into series, in `order`.
+    public func shelf(matching query: String? = nil, order: ShelfOrder = .recentlyAdded, badges: [String] = []) async throws -> [ShelfItem] {
+        let wanted = Set(badges.map { $0.lowercased() })
+        let shown = try await displayedAssets(matching: query).filter { item in
+            item.asset.role == .feature && wanted.isSubset(of: Set(item.asset.badges.map { $0.lowercased() }))
+        }
+        return SeriesGrouping.shelf(shown, order: order)
+    }
+
+    /// The episode that follows `assetID` in its series, if any.
+    public func nextEpisode(after assetID: String) async throws -> DisplayedAsset? {
+        let all = try await displayedAssets().filter { $0.asset.role == .feature }
+        return SeriesGrouping.episode(after: assetID, in: all)
     }
 
     /// Marks assets whose source file is gone as missing (and back when it returns).

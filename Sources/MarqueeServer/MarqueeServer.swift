@@ -41,7 +41,11 @@ public struct MarqueeServer: Sendable {
         router.get("api/health") { _, _ in "ok" }
         let manifests = PlaybackManifestStore(library: library, provisional: downloads)
         LibraryRoutes(library: library, manifests: manifests).register(on: router)
-        SessionRoutes(library: library, sessions: sessions, manifests: manifests).register(on: router)
+        SessionRoutes(library: library, sessions: sessions, manifests: manifests,
+                      positions: PlaybackPositionRecorder(library: library, sessions: sessions)).register(on: router)
+        UploadRoutes(library: library).register(on: router)
+        ShelfRoutes(library: library).register(on: router)
+        LibraryEvents(library: library).register(on: router)
         FileRoutes(library: library, webRoot: webRoot, responder: MediaFileResponder()).register(on: router)
         if let downloads { DownloadRoutes(service: downloads, webRoot: webRoot, responder: MediaFileResponder()).register(on: router) }
         return router

@@ -37,6 +37,7 @@ struct ServeCommand: AsyncParsableCommand {
         let library = try MediaLibrary(location: location)
         try await library.refreshSourceAvailability()
         await library.worker.start()
+        library.startHousekeeping()
         if !noSamples {
             Task {
                 do {

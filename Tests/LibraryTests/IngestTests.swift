@@ -49,7 +49,10 @@ struct IngestTests {
         await temp.library.worker.drain()
         let failed = try #require(try await temp.library.store.jobs(assetID: asset.id).first)
         #expect(failed.state == .failed)
-        #expect(failed.message?.hasPrefix("Could not read \(bogus.path): ") == true, "\(failed.message ?? "")")
+        // Plain words for a person, no server path; the code lets the page translate it.
+        #expect(failed.message == "This file isn’t a video or audio file Marquee can play.", "\(failed.message ?? "")")
+        #expect(failed.failureReason == "notMedia")
+        #expect(failed.message?.contains(temp.root.path) == false)
         #expect(try await temp.library.store.asset(id: asset.id)?.status == .failed)
 
         // Fix the file and retry: the same job succeeds.

@@ -117,14 +117,16 @@ struct APITests {
                 for path in ["/api/assets", "/api/assets/{id}", "/api/assets/{id}/metadata", "/api/assets/{id}/manifest.json",
                              "/api/jobs", "/api/jobs/{id}", "/api/jobs/{id}/retry", "/api/settings/player", "/api/sessions",
                              "/api/sessions/{id}", "/api/sessions/{id}/intents", "/api/sessions/{id}/renderer",
-                             "/media/{asset}/{path}"] {
+                             "/media/{asset}/{path}", "/api/library", "/api/events", "/api/assets/{id}/restore",
+                             "/api/assets/{id}/up-next", "/api/assets/{id}/position", "/api/assets/{id}/artwork",
+                             "/api/uploads", "/api/uploads/{id}", "/api/uploads/{id}/complete"] {
                     #expect(paths.contains(path), "\(path) is not documented")
                 }
             }
         }
     }
 
-    @Test func deletingAnAssetRemovesItsFiles() async throws {
+    @Test func deletingAnAssetHidesItAtOnceCanBeUndoneAndThenRemovesItsFiles() async throws {
         let fixture = try await ServerFixture.shared.value
         let extra = fixture.root.appendingPathComponent("extra.mp4")
         try FileManager.default.copyItem(at: fixture.root.appendingPathComponent("ad.mp4"), to: extra)
@@ -139,7 +141,21 @@ struct APITests {
             try await client.execute(uri: "/api/assets/\(asset.id)", method: .get) { response throws in
                 #expect(response.status == .notFound)
             }
+            try await client.execute(uri: "/api/assets", method: .get) { response throws in
+                #expect(try !response.json(AssetList.self).assets.contains { $0.id == asset.id })
+            }
+            // Undo.
+            try await client.execute(uri: "/api/assets/\(asset.id)/restore", method: .post) { response throws in
+                #expect(response.status == .ok)
+                #expect(try response.json(AssetResource.self).status == "ready")
+            }
+            #expect(FileManager.default.fileExists(atPath: bundle.appendingPathComponent("master.m3u8").path))
+            try await client.execute(uri: "/api/assets/\(asset.id)", method: .delete) { response throws in
+                #expect(response.status == .noContent)
+            }
         }
+        // Past the undo window the trash is purged.
+        #expect(try await fixture.library.purgeTrash(before: Date()).contains(asset.id))
         #expect(!FileManager.default.fileExists(atPath: bundle.path))
         #expect(FileManager.default.fileExists(atPath: extra.path))
     }

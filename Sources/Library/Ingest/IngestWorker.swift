@@ -100,6 +100,10 @@ public actor IngestWorker {
                 if let title = probe.title, !title.isEmpty { asset.title = title }
                 asset.subtitle = probe.subtitle ?? asset.subtitle
                 asset.summary = probe.summary ?? asset.summary
+                if let episode = probe.episode { asset.episode = episode }
+                asset.releaseDate = probe.releaseDate ?? asset.releaseDate
+                asset.liveStartDate = probe.liveStartDate ?? asset.liveStartDate
+                asset.liveEndDate = probe.liveEndDate ?? asset.liveEndDate
                 job.message = "Packaging"
                 try await store.save(job)
                 let reporter = ProgressReporter(store: store, job: job)
@@ -118,8 +122,12 @@ public actor IngestWorker {
             job.message = nil
             try await store.save(job)
         } catch {
+            let failure = IngestFailure(error)
             job.state = .failed
-            job.message = (error as? LibraryError)?.description ?? String(describing: error)
+            job.message = failure.message
+            job.failureReason = failure.reason.rawValue
+            let detail = (error as? LibraryError)?.description ?? String(describing: error)
+            FileHandle.standardError.write(Data("marquee: ingest of asset \(job.assetID) failed (\(failure.reason.rawValue)): \(detail)\n".utf8))
             try? await store.save(job)
             if var asset = try? await store.asset(id: job.assetID) {
                 asset.status = .failed

@@ -35,7 +35,11 @@ public struct MediaCorePackager: MediaPackager {
             metadata.first { $0.key.lowercased() == key && $0.stringValue?.isEmpty == false }?.stringValue
         }
         let size = video?.presentationSize
-        return MediaProbe(
+        var tags: [String: String] = [:]
+        for item in metadata {
+            if let value = item.stringValue, !value.isEmpty, tags[item.key.lowercased()] == nil { tags[item.key.lowercased()] = value }
+        }
+        var probe = MediaProbe(
             duration: duration.seconds,
             width: size?.width,
             height: size?.height,
@@ -45,6 +49,12 @@ public struct MediaCorePackager: MediaPackager {
             audioTracks: tracks.filter { $0.mediaType == .audio }.map(MediaProbe.Track.init),
             subtitleTracks: tracks.filter { $0.mediaType == .subtitle }.map(MediaProbe.Track.init)
         )
+        probe.episode = EpisodeParser.parse(tags: tags)
+        if probe.episode != nil, probe.subtitle == tags["show"] ?? tags["tvsh"] { probe.subtitle = nil }
+        probe.releaseDate = ["date_released", "date", "©day", "tdrc", "year"].lazy.compactMap { tags[$0] }.first
+        probe.liveStartDate = ["live_start_date", "live_start"].lazy.compactMap { tags[$0].flatMap(LiveDates.parse) }.first
+        probe.liveEndDate = ["live_end_date", "live_end"].lazy.compactMap { tags[$0].flatMap(LiveDates.parse) }.first
+        return probe
     }
 
     // MARK: Package

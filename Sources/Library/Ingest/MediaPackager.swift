@@ -37,6 +37,13 @@ public struct MediaProbe: Sendable, Hashable, Codable {
     public var summary: String?
     public var audioTracks: [Track]
     public var subtitleTracks: [Track]
+    /// Series, season and episode from the container's tags.
+    public var episode: Episode? = nil
+    /// The release date the tags give ("2024-05-01", or a year).
+    public var releaseDate: String? = nil
+    /// When a live recording started and ended (`live_start_date` / `live_end_date` tags).
+    public var liveStartDate: Date? = nil
+    public var liveEndDate: Date? = nil
 
     public var hasVideo: Bool { width != nil && height != nil }
 }

@@ -32,12 +32,24 @@ public struct Asset: Codable, Sendable, Hashable, Identifiable {
     /// Badges from variant inspection ("4K", "HD", "HDR", "CC", "Multichannel"…).
     public var badges: [String]
     public var createdAt: Date
+    /// Series, season and episode, from the file's tags or its name.
+    public var seriesTitle: String?
+    public var seasonNumber: Int?
+    public var episodeNumber: Int?
+    public var episodeTitle: String?
+    /// When it was released ("2024-05-01" or a full ISO 8601 date), from its tags.
+    public var releaseDate: String?
+    /// When a live recording started and ended.
+    public var liveStartDate: Date?
+    public var liveEndDate: Date?
+    /// Set when a person deleted it; it stays restorable until the trash is purged.
+    public var deletedAt: Date?
 
     public init(
         id: String = UUID().uuidString.lowercased(), title: String, subtitle: String? = nil, summary: String? = nil,
         duration: Double? = nil, width: Int? = nil, height: Int? = nil, sourcePath: String? = nil,
         sourceMissing: Bool = false, status: Status = .pending, role: Role = .feature, badges: [String] = [],
-        createdAt: Date = Date()
+        createdAt: Date = Date(), episode: Episode? = nil
     ) {
         self.id = id
         self.title = title
@@ -52,6 +64,20 @@ public struct Asset: Codable, Sendable, Hashable, Identifiable {
         self.role = role
         self.badges = badges
         self.createdAt = createdAt
+        self.episode = episode
+    }
+
+    /// The series, season and episode stored on the asset, if it is an episode.
+    public var episode: Episode? {
+        get {
+            seriesTitle.map { Episode(seriesTitle: $0, season: seasonNumber, number: episodeNumber, title: episodeTitle) }
+        }
+        set {
+            seriesTitle = newValue?.seriesTitle
+            seasonNumber = newValue?.season
+            episodeNumber = newValue?.number
+            episodeTitle = newValue?.title
+        }
     }
 
     /// Whether the picture is taller than it is wide.
@@ -63,5 +89,6 @@ extension Asset: FetchableRecord, PersistableRecord {
 
     enum Field {
         static let createdAt = Column(CodingKeys.createdAt)
+        static let deletedAt = Column(CodingKeys.deletedAt)
     }
 }

@@ -18,6 +18,8 @@ public struct IngestJob: Codable, Sendable, Hashable, Identifiable {
     /// What the job is doing now, or why it failed.
     public var message: String?
     public var attempts: Int
+    /// Why it failed, as a stable code (`IngestFailure.Reason`), when it failed.
+    public var failureReason: String?
     public var createdAt: Date
     public var updatedAt: Date
 

@@ -10,13 +10,29 @@ public struct MetadataOverride: Codable, Sendable, Hashable {
     public var summary: String?
     /// An artwork URL (absolute, or a path on this server) used instead of the poster frame.
     public var artworkURL: String?
+    public var seriesTitle: String?
+    public var seasonNumber: Int?
+    public var episodeNumber: Int?
+    public var episodeTitle: String?
+    public var releaseDate: String?
+    public var liveStartDate: Date?
+    public var liveEndDate: Date?
 
-    public init(assetID: String, title: String? = nil, subtitle: String? = nil, summary: String? = nil, artworkURL: String? = nil) {
+    public init(assetID: String, title: String? = nil, subtitle: String? = nil, summary: String? = nil, artworkURL: String? = nil,
+                seriesTitle: String? = nil, seasonNumber: Int? = nil, episodeNumber: Int? = nil, episodeTitle: String? = nil,
+                releaseDate: String? = nil, liveStartDate: Date? = nil, liveEndDate: Date? = nil) {
         self.assetID = assetID
         self.title = title
         self.subtitle = subtitle
         self.summary = summary
         self.artworkURL = artworkURL
+        self.seriesTitle = seriesTitle
+        self.seasonNumber = seasonNumber
+        self.episodeNumber = episodeNumber
+        self.episodeTitle = episodeTitle
+        self.releaseDate = releaseDate
+        self.liveStartDate = liveStartDate
+        self.liveEndDate = liveEndDate
     }
 }
 
@@ -31,6 +47,11 @@ public struct DisplayedAsset: Codable, Sendable, Hashable {
     public var subtitle: String?
     public var summary: String?
     public var artworkURL: String?
+    /// The series, season and episode it belongs to, with overrides applied.
+    public var episode: Episode?
+    public var releaseDate: String?
+    public var liveStartDate: Date?
+    public var liveEndDate: Date?
 }
 
 extension Asset {
@@ -41,7 +62,14 @@ extension Asset {
             title: override?.title ?? title,
             subtitle: override?.subtitle ?? subtitle,
             summary: override?.summary ?? summary,
-            artworkURL: override?.artworkURL ?? defaultArtworkURL
+            artworkURL: override?.artworkURL ?? defaultArtworkURL,
+            episode: (override?.seriesTitle ?? seriesTitle).map {
+                Episode(seriesTitle: $0, season: override?.seasonNumber ?? seasonNumber,
+                        number: override?.episodeNumber ?? episodeNumber, title: override?.episodeTitle ?? episodeTitle)
+            },
+            releaseDate: override?.releaseDate ?? releaseDate,
+            liveStartDate: override?.liveStartDate ?? liveStartDate,
+            liveEndDate: override?.liveEndDate ?? liveEndDate
         )
     }
 }

@@ -23,6 +23,10 @@ public struct LibraryLocation: Sendable, Hashable {
     public var databaseURL: URL { dataDirectory.appendingPathComponent("library.sqlite") }
     public var mediaDirectory: URL { dataDirectory.appendingPathComponent("media") }
     public var samplesDirectory: URL { dataDirectory.appendingPathComponent("samples") }
+    /// Uploads in progress: `{id}.part` (the bytes so far) beside `{id}.json` (name, length).
+    public var uploadsDirectory: URL { dataDirectory.appendingPathComponent("uploads") }
+    /// Finished uploads, one folder each, kept as the source of their asset and removed with it.
+    public var uploadedSourcesDirectory: URL { dataDirectory.appendingPathComponent("uploaded") }
 
     /// The folder holding one asset's HLS bundle, poster and trick-play images.
     public func bundleDirectory(for assetID: String) -> URL {

@@ -51,6 +51,38 @@ enum LibraryMigrations {
                 t.column("value", .text).notNull()
             }
         }
+        migrator.registerMigration("v2: series and episodes, release and live dates, trash, playback positions") { db in
+            try db.alter(table: "asset") { t in
+                t.add(column: "seriesTitle", .text)
+                t.add(column: "seasonNumber", .integer)
+                t.add(column: "episodeNumber", .integer)
+                t.add(column: "episodeTitle", .text)
+                t.add(column: "releaseDate", .text)
+                t.add(column: "liveStartDate", .datetime)
+                t.add(column: "liveEndDate", .datetime)
+                t.add(column: "deletedAt", .datetime)
+            }
+            try db.create(index: "asset_on_deletedAt", on: "asset", columns: ["deletedAt"])
+            try db.alter(table: "metadataOverride") { t in
+                t.add(column: "seriesTitle", .text)
+                t.add(column: "seasonNumber", .integer)
+                t.add(column: "episodeNumber", .integer)
+                t.add(column: "episodeTitle", .text)
+                t.add(column: "releaseDate", .text)
+                t.add(column: "liveStartDate", .datetime)
+                t.add(column: "liveEndDate", .datetime)
+            }
+            try db.alter(table: "ingestJob") { t in
+                // A stable code for why a job failed ("notMedia", "sourceMissing"…), for the page to translate.
+                t.add(column: "failureReason", .text)
+            }
+            try db.create(table: "playbackPosition") { t in
+                t.primaryKey("assetID", .text).references("asset", onDelete: .cascade)
+                t.column("position", .double).notNull()
+                t.column("duration", .double)
+                t.column("updatedAt", .datetime).notNull()
+            }
+        }
         return migrator
     }
 }

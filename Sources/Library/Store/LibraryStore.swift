@@ -7,6 +7,8 @@ import GRDB
 /// runs it on its own serial queues, never on the cooperative pool).
 public final class LibraryStore: Sendable {
     let database: DatabasePool
+    /// Every change written through this store, for pages that show the library live.
+    public let changes = LibraryChangeFeed()
 
     /// Opens (creating if needed) the database at `url` and runs pending migrations.
     public init(url: URL) throws {
@@ -21,21 +23,35 @@ public final class LibraryStore: Sendable {
     // MARK: Assets
 
     public func insert(_ asset: Asset, job: Bool) async throws -> IngestJob? {
-        try await database.write { db in
+        let created = try await database.write { db -> IngestJob? in
             try asset.insert(db)
             guard job else { return nil }
             var newJob = IngestJob(assetID: asset.id)
             try newJob.insert(db)
             return newJob
         }
+        changes.publish(.assetChanged(asset.id))
+        return created
     }
 
+    /// Writes an asset's fields; whether it is in the trash is left as stored (only `trash`
+    /// and `restore` change that), so a job finishing on a deleted asset cannot bring it back.
     public func save(_ asset: Asset) async throws {
-        try await database.write { db in try asset.update(db) }
+        let trashed = try await database.write { db -> Bool in
+            var row = asset
+            row.deletedAt = try Date.fetchOne(db, sql: "SELECT deletedAt FROM asset WHERE id = ?", arguments: [asset.id])
+            try row.update(db)
+            return row.deletedAt != nil
+        }
+        changes.publish(trashed ? .assetRemoved(asset.id) : .assetChanged(asset.id))
     }
 
-    public func asset(id: String) async throws -> Asset? {
-        try await database.read { db in try Asset.fetchOne(db, key: id) }
+    /// The asset with `id`, unless it is in the trash (pass `includingTrashed` to see it anyway).
+    public func asset(id: String, includingTrashed: Bool = false) async throws -> Asset? {
+        try await database.read { db in
+            let asset = try Asset.fetchOne(db, key: id)
+            return includingTrashed || asset?.deletedAt == nil ? asset : nil
+        }
     }
 
     /// Assets whose title, subtitle or summary (own or overridden) contains `query`, newest first.
@@ -48,15 +64,17 @@ public final class LibraryStore: Sendable {
         }
         return try await database.read { db in
             guard let query, !query.trimmingCharacters(in: .whitespaces).isEmpty else {
-                return try Asset.order(Asset.Field.createdAt.desc, Column("rowid").desc).fetchAll(db)
+                return try Asset.filter(Asset.Field.deletedAt == nil).order(Asset.Field.createdAt.desc, Column("rowid").desc).fetchAll(db)
             }
             let pattern = "%" + query.replacingOccurrences(of: "\\", with: "\\\\")
                 .replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_") + "%"
             return try Asset.fetchAll(db, sql: """
                 SELECT asset.* FROM asset LEFT JOIN metadataOverride o ON o.assetID = asset.id
-                WHERE asset.title LIKE ?1 ESCAPE '\\' OR asset.subtitle LIKE ?1 ESCAPE '\\'
+                WHERE asset.deletedAt IS NULL AND (asset.title LIKE ?1 ESCAPE '\\' OR asset.subtitle LIKE ?1 ESCAPE '\\'
                    OR asset.summary LIKE ?1 ESCAPE '\\' OR o.title LIKE ?1 ESCAPE '\\'
                    OR o.subtitle LIKE ?1 ESCAPE '\\' OR o.summary LIKE ?1 ESCAPE '\\'
+                   OR asset.seriesTitle LIKE ?1 ESCAPE '\\' OR asset.episodeTitle LIKE ?1 ESCAPE '\\'
+                   OR o.seriesTitle LIKE ?1 ESCAPE '\\' OR o.episodeTitle LIKE ?1 ESCAPE '\\')
                 ORDER BY asset.createdAt DESC, asset.rowid DESC
                 """, arguments: [pattern])
         }
@@ -64,7 +82,38 @@ public final class LibraryStore: Sendable {
 
     @discardableResult
     public func deleteAsset(id: String) async throws -> Bool {
-        try await database.write { db in try Asset.deleteOne(db, key: id) }
+        let deleted = try await database.write { db in try Asset.deleteOne(db, key: id) }
+        if deleted { changes.publish(.assetRemoved(id)) }
+        return deleted
+    }
+
+    // MARK: Trash
+
+    /// Moves an asset to the trash: it disappears from lists at once and can be restored
+    /// until the trash is purged. Returns `false` when there is no such asset (or it is
+    /// already in the trash).
+    @discardableResult
+    public func trash(id: String, at date: Date = Date()) async throws -> Bool {
+        let trashed = try await database.write { db in
+            try Asset.filter(key: id).filter(Asset.Field.deletedAt == nil).updateAll(db, Asset.Field.deletedAt.set(to: date)) > 0
+        }
+        if trashed { changes.publish(.assetRemoved(id)) }
+        return trashed
+    }
+
+    /// Takes an asset back out of the trash; `false` when it is not there (never deleted, or purged).
+    @discardableResult
+    public func restore(id: String) async throws -> Bool {
+        let restored = try await database.write { db in
+            try Asset.filter(key: id).filter(Asset.Field.deletedAt != nil).updateAll(db, Asset.Field.deletedAt.set(to: nil)) > 0
+        }
+        if restored { changes.publish(.assetChanged(id)) }
+        return restored
+    }
+
+    /// Assets put in the trash at or before `date`.
+    public func trashedAssets(before date: Date) async throws -> [Asset] {
+        try await database.read { db in try Asset.filter(Asset.Field.deletedAt <= date).fetchAll(db) }
     }
 
     public func assetCount() async throws -> Int {
@@ -86,6 +135,29 @@ public final class LibraryStore: Sendable {
 
     public func setOverride(_ override: MetadataOverride) async throws {
         try await database.write { db in try override.upsert(db) }
+        changes.publish(.assetChanged(override.assetID))
+    }
+
+    // MARK: Playback positions
+
+    public func position(for assetID: String) async throws -> PlaybackPosition? {
+        try await database.read { db in try PlaybackPosition.fetchOne(db, key: assetID) }
+    }
+
+    public func positions(for assetIDs: [String]) async throws -> [String: PlaybackPosition] {
+        try await database.read { db in
+            let rows = try PlaybackPosition.filter(keys: assetIDs).fetchAll(db)
+            return Dictionary(rows.map { ($0.assetID, $0) }, uniquingKeysWith: { first, _ in first })
+        }
+    }
+
+    /// Stores where a viewer stopped; `nil` forgets it (watched to the end).
+    public func setPosition(_ position: PlaybackPosition?, for assetID: String) async throws {
+        try await database.write { db in
+            guard try Asset.exists(db, key: assetID) else { throw LibraryError.assetNotFound(assetID) }
+            if let position { try position.upsert(db) } else { try PlaybackPosition.deleteOne(db, key: assetID) }
+        }
+        changes.publish(.assetChanged(assetID))
     }
 
     // MARK: Jobs
@@ -106,12 +178,13 @@ public final class LibraryStore: Sendable {
         var job = job
         job.updatedAt = Date()
         try await database.write { [job] db in try job.update(db) }
+        changes.publish(.assetChanged(job.assetID))
     }
 
     /// Takes the oldest queued job and marks it running, atomically, so two processes
     /// sharing a library never run the same job.
     public func claimNextJob() async throws -> IngestJob? {
-        try await database.write { db in
+        let claimed = try await database.write { db -> IngestJob? in
             guard var job = try IngestJob.filter(Column("state") == IngestJob.State.queued.rawValue)
                 .order(Column("id")).fetchOne(db) else { return nil }
             job.state = .running
@@ -122,6 +195,8 @@ public final class LibraryStore: Sendable {
             try job.update(db)
             return job
         }
+        if let claimed { changes.publish(.assetChanged(claimed.assetID)) }
+        return claimed
     }
 
     /// Puts jobs left running by a process that died back in the queue.
@@ -134,12 +209,13 @@ public final class LibraryStore: Sendable {
 
     /// Re-queues a failed job.
     public func retry(jobID: Int64) async throws -> IngestJob {
-        try await database.write { db in
+        let job = try await database.write { db -> IngestJob in
             guard var job = try IngestJob.fetchOne(db, key: jobID) else { throw LibraryError.jobNotFound(jobID) }
             guard job.state == .failed else { throw LibraryError.jobNotRetryable(jobID, state: job.state.rawValue) }
             job.state = .queued
             job.progress = 0
             job.message = nil
+            job.failureReason = nil
             job.updatedAt = Date()
             try job.update(db)
             if var asset = try Asset.fetchOne(db, key: job.assetID) {
@@ -148,6 +224,8 @@ public final class LibraryStore: Sendable {
             }
             return job
         }
+        changes.publish(.assetChanged(job.assetID))
+        return job
     }
 
     // MARK: Interstitials

@@ -10,6 +10,28 @@ public struct AssetResource: ResponseEncodable, Decodable, Sendable, Hashable {
         public var state: String
         public var progress: Double
         public var message: String?
+        /// Why it failed, as a code the page translates (`notMedia`, `unreadable`…).
+        public var reason: String?
+    }
+
+    /// The series an episode belongs to, and where in it.
+    public struct SeriesInfo: Codable, Sendable, Hashable {
+        public var title: String
+        public var season: Int?
+        public var episode: Int?
+        public var episodeTitle: String?
+        /// "S1 · E2 — Title".
+        public var label: String
+    }
+
+    /// How far a viewer got, for the card's progress bar and for resuming.
+    public struct PlaybackSummary: Codable, Sendable, Hashable {
+        public var position: Double
+        public var duration: Double?
+        public var fraction: Double?
+        /// Where the player resumes; `nil` when it starts from the beginning.
+        public var resumeTime: Double?
+        public var updatedAt: Date
     }
 
     public var id: String
@@ -29,8 +51,13 @@ public struct AssetResource: ResponseEncodable, Decodable, Sendable, Hashable {
     public var playerURL: String
     public var manifestURL: String
     public var job: JobSummary?
+    public var series: SeriesInfo?
+    public var releaseDate: String?
+    public var liveStartDate: Date?
+    public var liveEndDate: Date?
+    public var playback: PlaybackSummary?
 
-    init(_ shown: DisplayedAsset, job: IngestJob?) {
+    init(_ shown: DisplayedAsset, job: IngestJob?, position: PlaybackPosition? = nil) {
         let asset = shown.asset
         id = asset.id
         title = shown.title
@@ -48,7 +75,17 @@ public struct AssetResource: ResponseEncodable, Decodable, Sendable, Hashable {
         createdAt = asset.createdAt
         playerURL = "/watch/\(asset.id)"
         manifestURL = "/api/assets/\(asset.id)/manifest.json"
-        self.job = job.map { JobSummary(id: $0.id, state: $0.state.rawValue, progress: $0.progress, message: $0.message) }
+        self.job = job.map { JobSummary(id: $0.id, state: $0.state.rawValue, progress: $0.progress, message: $0.message, reason: $0.failureReason) }
+        series = shown.episode.map {
+            SeriesInfo(title: $0.seriesTitle, season: $0.season, episode: $0.number, episodeTitle: $0.title, label: $0.label)
+        }
+        releaseDate = shown.releaseDate
+        liveStartDate = shown.liveStartDate
+        liveEndDate = shown.liveEndDate
+        playback = position.map {
+            PlaybackSummary(position: $0.position, duration: $0.duration ?? asset.duration, fraction: $0.fraction,
+                            resumeTime: $0.resumeTime, updatedAt: $0.updatedAt)
+        }
     }
 }
 
@@ -68,6 +105,53 @@ struct MetadataOverrideRequest: Decodable {
     var subtitle: String?
     var description: String?
     var artworkURL: String?
+    var seriesTitle: String?
+    var season: Int?
+    var episode: Int?
+    var episodeTitle: String?
+    /// "2024-05-01" or an ISO 8601 date-time.
+    var releaseDate: String?
+    var liveStartDate: String?
+    var liveEndDate: String?
+
+    /// The override this body asks for, with every field checked; empty strings clear.
+    func override(for assetID: String) throws -> MetadataOverride {
+        func text(_ value: String?, _ field: String, limit: Int = 500) throws -> String? {
+            guard let trimmed = value?.trimmingCharacters(in: .whitespacesAndNewlines), !trimmed.isEmpty else { return nil }
+            guard trimmed.count <= limit else { throw APIError(.badRequest, "\"\(field)\" is longer than \(limit) characters") }
+            return trimmed
+        }
+        func number(_ value: Int?, _ field: String) throws -> Int? {
+            guard let value else { return nil }
+            guard (0...9999).contains(value) else { throw APIError(.badRequest, "\"\(field)\" must be a number from 0 to 9999") }
+            return value
+        }
+        func date(_ value: String?, _ field: String) throws -> Date? {
+            guard let value = try text(value, field) else { return nil }
+            guard let parsed = LiveDates.parse(value) else {
+                throw APIError(.badRequest, "\"\(field)\" is not a date (use 2024-05-01 or 2024-05-01T20:00:00Z): \(value)")
+            }
+            return parsed
+        }
+        let release = try text(releaseDate, "releaseDate")
+        if let release, LiveDates.parse(release) == nil, !(release.count == 4 && Int(release) != nil) {
+            throw APIError(.badRequest, "\"releaseDate\" is not a date (use 2024-05-01 or a year): \(release)")
+        }
+        let start = try date(liveStartDate, "liveStartDate")
+        let end = try date(liveEndDate, "liveEndDate")
+        if let start, let end, end < start { throw APIError(.badRequest, "The live end date is before its start date") }
+        if let artwork = try text(artworkURL, "artworkURL", limit: 2000) {
+            guard artwork.hasPrefix("/") || artwork.hasPrefix("https://") || artwork.hasPrefix("http://") else {
+                throw APIError(.badRequest, "\"artworkURL\" must be an http(s) URL or a path on this server")
+            }
+        }
+        return MetadataOverride(
+            assetID: assetID, title: try text(title, "title"), subtitle: try text(subtitle, "subtitle"),
+            summary: try text(description, "description", limit: 10_000), artworkURL: try text(artworkURL, "artworkURL", limit: 2000),
+            seriesTitle: try text(seriesTitle, "seriesTitle"), seasonNumber: try number(season, "season"),
+            episodeNumber: try number(episode, "episode"), episodeTitle: try text(episodeTitle, "episodeTitle"),
+            releaseDate: release, liveStartDate: start, liveEndDate: end)
+    }
 }
 
 /// An override as the API shows it.
@@ -77,6 +161,13 @@ struct MetadataOverrideResource: ResponseEncodable {
     var subtitle: String?
     var description: String?
     var artworkURL: String?
+    var seriesTitle: String?
+    var season: Int?
+    var episode: Int?
+    var episodeTitle: String?
+    var releaseDate: String?
+    var liveStartDate: Date?
+    var liveEndDate: Date?
 
     init(_ override: MetadataOverride?, assetID: String) {
         self.assetID = assetID
@@ -84,6 +175,13 @@ struct MetadataOverrideResource: ResponseEncodable {
         subtitle = override?.subtitle
         description = override?.summary
         artworkURL = override?.artworkURL
+        seriesTitle = override?.seriesTitle
+        season = override?.seasonNumber
+        episode = override?.episodeNumber
+        episodeTitle = override?.episodeTitle
+        releaseDate = override?.releaseDate
+        liveStartDate = override?.liveStartDate
+        liveEndDate = override?.liveEndDate
     }
 }
 
@@ -92,4 +190,23 @@ extension PlayerSettings: ResponseEncodable {}
 
 struct JobList: ResponseEncodable {
     var jobs: [IngestJob]
+}
+
+extension AssetResource {
+    /// One asset as the API shows it, with its overrides, latest job and playback position.
+    static func make(_ asset: Asset, library: MediaLibrary) async throws -> AssetResource {
+        try await make([library.displayed(asset)], library: library)[0]
+    }
+
+    /// Displayed assets with their latest jobs and playback positions, in the same order.
+    static func make(_ shown: [DisplayedAsset], library: MediaLibrary) async throws -> [AssetResource] {
+        let positions = try await library.store.positions(for: shown.map(\.asset.id))
+        var result: [AssetResource] = []
+        result.reserveCapacity(shown.count)
+        for item in shown {
+            let job = try await library.store.jobs(assetID: item.asset.id).first
+            result.append(AssetResource(item, job: job, position: positions[item.asset.id]))
+        }
+        return result
+    }
 }

@@ -25,8 +25,15 @@ struct LibraryRoutes: Sendable {
         api.get("assets/{id}") { _, context -> AssetResource in
             try await resource(for: try await asset(context))
         }
-        api.delete("assets/{id}") { _, context -> Response in
-            try await library.delete(assetID: try context.parameters.require("id"))
+        // Moves the asset to the trash (restorable with POST …/restore for `trashRetention`);
+        // `?permanently=true` deletes it at once.
+        api.delete("assets/{id}") { request, context -> Response in
+            let id = try context.parameters.require("id")
+            if ["true", "1", "yes"].contains(request.uri.queryParameters.get("permanently")?.lowercased() ?? "") {
+                try await library.delete(assetID: id)
+            } else {
+                try await library.trash(assetID: id)
+            }
             return Response(status: .noContent)
         }
         api.get("assets/{id}/metadata") { _, context -> MetadataOverrideResource in
@@ -36,8 +43,7 @@ struct LibraryRoutes: Sendable {
         api.put("assets/{id}/metadata") { request, context -> AssetResource in
             let asset = try await asset(context)
             let body = try await request.decode(as: MetadataOverrideRequest.self, context: context)
-            try await library.store.setOverride(MetadataOverride(
-                assetID: asset.id, title: body.title, subtitle: body.subtitle, summary: body.description, artworkURL: body.artworkURL))
+            try await library.store.setOverride(try body.override(for: asset.id))
             return try await resource(for: asset)
         }
         api.get("assets/{id}/manifest.json") { request, context -> Response in
@@ -79,17 +85,13 @@ struct LibraryRoutes: Sendable {
     }
 
     func resource(for asset: Asset) async throws -> AssetResource {
-        AssetResource(try await library.displayed(asset), job: try await library.store.jobs(assetID: asset.id).first)
+        try await AssetResource.make(asset, library: library)
     }
 
     func resources(for assets: [Asset]) async throws -> [AssetResource] {
         let overrides = try await library.store.overrides(for: assets.map(\.id))
-        var result: [AssetResource] = []
-        for asset in assets {
-            let shown = asset.displayed(with: overrides[asset.id], defaultArtworkURL: library.posterPath(for: asset))
-            result.append(AssetResource(shown, job: try await library.store.jobs(assetID: asset.id).first))
-        }
-        return result
+        let shown = assets.map { $0.displayed(with: overrides[$0.id], defaultArtworkURL: library.posterPath(for: $0)) }
+        return try await AssetResource.make(shown, library: library)
     }
 }
 

@@ -11,6 +11,8 @@ struct SessionRoutes: Sendable {
     let library: MediaLibrary
     let sessions: PlaybackSessions
     let manifests: PlaybackManifestStore
+    /// Stores where each viewer stops, from the renderer's reports, for resuming.
+    var positions: PlaybackPositionRecorder? = nil
 
     /// The body of `POST /api/sessions`.
     struct CreateRequest: Decodable {
@@ -88,6 +90,7 @@ struct SessionRoutes: Sendable {
                   let (rendererID, messages) = await sessions.attachRenderer(to: id) else { return }
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            do {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
                     for await message in messages {
@@ -107,8 +110,10 @@ struct SessionRoutes: Sendable {
                         switch try parse(message) {
                         case .intent(let replyTo, let intent):
                             _ = await sessions.apply(intent, to: id, replyTo: replyTo)
+                            await positions?.observe(sessionID: id)
                         case .report(let report):
                             await sessions.report(report, to: id)
+                            await positions?.observe(sessionID: id)
                         }
                     } catch {
                         let reason = (error as? APIError)?.message ?? "unreadable frame: \(error)"
@@ -118,6 +123,13 @@ struct SessionRoutes: Sendable {
                 }
                 group.cancelAll()
             }
+            } catch {
+                // A connection that drops still leaves where the viewer stopped.
+                await positions?.flush(sessionID: id)
+                await sessions.detachRenderer(rendererID, from: id)
+                throw error
+            }
+            await positions?.flush(sessionID: id)
             await sessions.detachRenderer(rendererID, from: id)
         }
     }
@@ -175,7 +187,7 @@ struct SessionRoutes: Sendable {
         let shown = try await library.displayed(asset)
         let session = PlaybackSession(
             id: UUID().uuidString.lowercased(), assetID: asset.id,
-            metadata: DisplayMetadata(title: shown.title, subtitle: shown.subtitle, description: shown.summary, artworkURL: shown.artworkURL),
+            metadata: DisplayMetadata(shown),
             language: language, speeds: speeds, audioOptions: audio, subtitleOptions: subtitles, interstitials: events)
         return (session, warnings)
     }

@@ -44,6 +44,15 @@ public struct APIError: HTTPResponseError, Sendable {
         case let error as NIOTooManyBytesError:
             let limit = error.maxBytes.map { " (at most \($0) bytes)" } ?? ""
             return APIError(.contentTooLarge, "The request body is too large\(limit)")
+        case let error as UploadError:
+            switch error {
+            case .notFound: return APIError(.notFound, error.description)
+            case .invalidRange, .chunkTooLong, .invalidFileName: return APIError(.badRequest, error.description)
+            case .offsetMismatch(let expected, _):
+                return APIError(.conflict, error.description, headers: [UploadHeader.offset: String(expected)])
+            case .busy, .incomplete: return APIError(.conflict, error.description)
+            case .insufficientSpace: return APIError(.init(code: 507, reasonPhrase: "Insufficient Storage"), error.description)
+            }
         case let error as HTTPError:
             return APIError(error.status, error.body ?? error.status.reasonPhrase, headers: error.headers)
         case let error as DecodingError:

@@ -1,113 +1,326 @@
-// The library page: artwork, title, duration and badges for every asset, search, and
-// ingest progress while jobs run.
-import { pickLanguage, setLanguage, t, formatTime, badgeName } from './i18n.js';
+// The library page: the shelf (single items and series, sorted and filtered), search,
+// adding media (drag and drop or choose files, uploaded in resumable chunks; or a path on
+// the server), live packaging progress pushed over Server-Sent Events (no polling), delete
+// with undo, editing details, and retry or remove for items that failed.
+import { pickLanguage, setLanguage, t, badgeName } from './i18n.js';
+import { Upload } from './library/uploader.js';
+import { assetCard, seriesCard, seasonLists, uploadCard, showUploadProgress } from './library/cards.js';
+import { MetadataEditor } from './library/editor.js';
 
 setLanguage(pickLanguage(navigator.languages));
-const list = document.getElementById('assets');
-const status = document.getElementById('library-status');
-const search = document.getElementById('search');
-document.getElementById('library-title').textContent = t('library');
-document.title = `Marquee — ${t('library')}`;
-search.placeholder = t('searchPlaceholder');
-search.setAttribute('aria-label', t('search'));
+const $ = (id) => document.getElementById(id);
+const list = $('assets');
+const status = $('library-status');
+const search = $('search');
+const sort = $('sort');
+const BADGES = ['4K', 'HD', 'HDR', 'Dolby Vision', 'Dolby Atmos', '5.1', 'CC'];
+const UNDO_SECONDS = 6;
 
-let timer = null;
-let lastRendered = '';
+let items = [];                 // the shelf as the server last sent it
+const hidden = new Set();       // assets deleted on this page, waiting out their undo
+const uploads = new Map();      // key → { upload, card }
+const badgeFilter = new Set();
+let loadedOnce = false;
 
-async function refresh() {
-  clearTimeout(timer);
+// MARK: Strings
+
+function applyStrings() {
+  $('library-title').textContent = t('library');
+  document.title = `Marquee — ${t('library')}`;
+  search.placeholder = t('searchPlaceholder');
+  search.setAttribute('aria-label', t('search'));
+  sort.setAttribute('aria-label', t('sortBy'));
+  sort.options[0].textContent = t('sortRecent');
+  sort.options[1].textContent = t('sortTitle');
+  sort.options[2].textContent = t('sortDuration');
+  $('add-button').textContent = t('add');
+  $('badge-filters').setAttribute('aria-label', t('filterBadges'));
+  $('add-title').textContent = t('addMedia');
+  $('drop-zone-text').textContent = t('dropHere');
+  $('drop-zone-hint').textContent = t('dropHint');
+  $('choose-files').textContent = t('chooseFiles');
+  $('server-path-label').textContent = t('serverPath');
+  $('server-path-hint').textContent = t('serverPathHint');
+  $('server-path-add').textContent = t('addPath');
+  $('add-close').textContent = t('close');
+  $('drop-overlay-text').textContent = t('dropHere');
+  $('series-close').textContent = t('close');
+  editor.applyStrings();
+  $('badge-filters').replaceChildren(...BADGES.map((name) => {
+    const chip = document.createElement('button');
+    chip.type = 'button';
+    chip.className = 'chip';
+    chip.textContent = badgeName(name);
+    chip.dataset.badge = name;
+    chip.setAttribute('aria-pressed', 'false');
+    chip.addEventListener('click', () => {
+      if (badgeFilter.has(name)) badgeFilter.delete(name); else badgeFilter.add(name);
+      chip.setAttribute('aria-pressed', String(badgeFilter.has(name)));
+      load();
+    });
+    return chip;
+  }));
+}
+
+// MARK: Loading and rendering
+
+let loading = null;
+let reloadTimer = null;
+
+async function load() {
   const query = search.value.trim();
+  const parameters = new URLSearchParams({ sort: sort.value });
+  if (query) parameters.set('q', query);
+  for (const badge of badgeFilter) parameters.append('badge', badge);
+  const request = fetch(`/api/library?${parameters}`, { cache: 'no-store' });
+  loading = request;
   try {
-    const response = await fetch(`/api/assets${query ? `?q=${encodeURIComponent(query)}` : ''}`);
-    if (!response.ok) throw new Error((await response.json()).error?.message ?? response.statusText);
-    const { assets } = await response.json();
-    render(assets.filter((a) => a.role === 'feature'), query); // ads and other hidden roles never show, searched or not
-    const busy = assets.some((a) => a.status === 'pending' || a.status === 'processing');
-    if (busy || (!query && assets.length === 0)) timer = setTimeout(refresh, 1000);
+    const response = await request;
+    const body = await response.json();
+    if (!response.ok) throw new Error(body.error?.message ?? response.statusText);
+    if (loading !== request) return; // a newer load is on its way
+    items = body.items;
+    loadedOnce = true;
+    render();
   } catch (error) {
     status.textContent = String(error.message ?? error);
-    timer = setTimeout(refresh, 3000);
   }
 }
 
-function render(assets, query) {
-  const signature = JSON.stringify(assets);
-  if (signature === lastRendered) return;
-  lastRendered = signature;
-  status.textContent = assets.length ? '' : query ? t('noResults', { q: query }) : t('empty');
-  list.replaceChildren(...assets.map(card));
+/** Reloads the shelf soon, once, however many changes arrive meanwhile. */
+function reloadSoon() {
+  clearTimeout(reloadTimer);
+  reloadTimer = setTimeout(load, 150);
 }
 
-function card(asset) {
-  const item = document.createElement('li');
-  item.className = 'asset-card';
-  item.dataset.assetId = asset.id;
-  item.dataset.status = asset.status;
-  const link = document.createElement(asset.status === 'ready' ? 'a' : 'div');
-  if (asset.status === 'ready') link.href = asset.playerURL;
-  const art = document.createElement('div');
-  art.className = 'artwork' + (asset.portrait ? ' portrait' : '');
-  if (asset.artworkURL) art.style.backgroundImage = `url("${asset.artworkURL}")`;
-  art.setAttribute('role', 'img');
-  art.setAttribute('aria-label', asset.title);
-  if (asset.duration) {
-    const duration = document.createElement('span');
-    duration.className = 'duration';
-    duration.textContent = formatTime(asset.duration);
-    art.append(duration);
-  }
-  if (asset.status === 'processing' && asset.job) {
-    const bar = document.createElement('div');
-    bar.className = 'progress';
-    bar.innerHTML = '<span></span>';
-    bar.firstChild.style.width = `${Math.round(asset.job.progress * 100)}%`;
-    art.append(bar);
-  }
-  const title = document.createElement('h2');
-  title.textContent = asset.title;
-  const subtitle = document.createElement('p');
-  subtitle.className = 'subtitle';
-  subtitle.textContent = asset.subtitle ?? '';
-  const badges = document.createElement('div');
-  badges.className = 'badges';
-  for (const name of asset.badges) {
-    const badge = document.createElement('span');
-    badge.className = 'badge';
-    badge.textContent = badgeName(name);
-    badges.append(badge);
-  }
-  link.append(art, title, subtitle, badges);
-  item.append(link);
-  const job = jobLine(asset);
-  if (job) item.append(job);
-  return item;
+function visibleItems() {
+  return items.map((item) => {
+    if (item.kind !== 'series') return hidden.has(item.asset.id) ? null : item;
+    const seasons = item.series.seasons
+      .map((s) => ({ ...s, episodes: s.episodes.filter((e) => !hidden.has(e.id)) }))
+      .filter((s) => s.episodes.length);
+    const count = seasons.reduce((n, s) => n + s.episodes.length, 0);
+    return count ? { kind: 'series', series: { ...item.series, seasons, episodeCount: count } } : null;
+  }).filter(Boolean);
 }
 
-function jobLine(asset) {
-  const line = document.createElement('p');
-  line.className = 'job';
-  if (asset.sourceMissing) line.textContent = t('missing');
-  if (asset.status === 'pending') line.textContent = t('pending');
-  if (asset.status === 'processing') line.textContent = t('processing', { p: Math.round((asset.job?.progress ?? 0) * 100) });
-  if (asset.status === 'failed') {
-    line.classList.add('failed');
-    line.textContent = t('failed', { m: asset.job?.message ?? '' });
-    if (asset.job?.id != null) {
-      const retry = document.createElement('button');
-      retry.textContent = t('retry');
-      retry.addEventListener('click', async () => {
-        await fetch(`/api/jobs/${asset.job.id}/retry`, { method: 'POST' });
-        refresh();
-      });
-      line.append(retry);
+function render() {
+  const shown = visibleItems();
+  const query = search.value.trim();
+  status.textContent = shown.length || uploads.size ? '' : query || badgeFilter.size ? t('noResults', { q: query || [...badgeFilter].join(', ') }) : t('empty');
+  list.replaceChildren(...[...uploads.values()].map((u) => u.card), ...shown.map((item) => (
+    item.kind === 'series' ? seriesCard(item.series, openSeries) : assetCard(item.asset, handlers))));
+  if ($('series-sheet').open) refreshSeriesSheet();
+}
+
+/** Applies one pushed asset: updated in place when its card is showing, else a reload. */
+function applyAsset(asset) {
+  if (hidden.has(asset.id)) return;
+  const index = items.findIndex((item) => item.kind === 'asset' && item.asset.id === asset.id);
+  const visible = asset.role === 'feature';
+  if (index >= 0 && !asset.series && visible && !badgeFilter.size) {
+    items[index] = { kind: 'asset', asset };
+    const old = list.querySelector(`.asset-card[data-asset-id="${CSS.escape(asset.id)}"]`);
+    if (old) old.replaceWith(assetCard(asset, handlers)); else render();
+    return;
+  }
+  const inSeries = items.some((item) => item.kind === 'series' && item.series.seasons.some((s) => s.episodes.some((e) => e.id === asset.id)));
+  if (inSeries) {
+    // Progress of an episode: patch it in place, then re-render (cheap), and re-sort soon.
+    for (const item of items) {
+      if (item.kind !== 'series') continue;
+      for (const season of item.series.seasons) {
+        const at = season.episodes.findIndex((e) => e.id === asset.id);
+        if (at >= 0) season.episodes[at] = asset;
+      }
     }
+    render();
   }
-  return line.textContent ? line : null;
+  reloadSoon();
 }
+
+function applyRemoved(id) {
+  const before = items.length;
+  items = items.filter((item) => item.kind !== 'asset' || item.asset.id !== id);
+  if (items.length !== before) render(); else reloadSoon();
+}
+
+// MARK: Live changes (Server-Sent Events)
+
+function listen() {
+  const events = new EventSource('/api/events');
+  events.addEventListener('asset', (event) => applyAsset(JSON.parse(event.data)));
+  events.addEventListener('removed', (event) => applyRemoved(JSON.parse(event.data).id));
+  events.addEventListener('open', () => { if (loadedOnce) load(); }); // reconnected: catch up
+  events.addEventListener('error', () => { if (events.readyState !== EventSource.OPEN) status.textContent = t('offline'); });
+  window.marqueeLibrary = { events, get items() { return items; } };
+}
+
+// MARK: Actions on cards
+
+const handlers = {
+  edit: (asset) => editor.open(asset),
+  remove: (asset) => remove(asset),
+  retry: async (asset) => {
+    const response = await fetch(`/api/jobs/${asset.job.id}/retry`, { method: 'POST' });
+    if (!response.ok) toast((await response.json()).error?.message ?? response.statusText);
+  },
+};
+
+const editor = new MetadataEditor($('edit-sheet'), (saved) => {
+  toast(t('saved'));
+  applyAsset(saved);
+  reloadSoon();
+});
+
+async function remove(asset) {
+  hidden.add(asset.id);
+  render();
+  const response = await fetch(`/api/assets/${encodeURIComponent(asset.id)}`, { method: 'DELETE' });
+  if (!response.ok && response.status !== 404) {
+    hidden.delete(asset.id);
+    render();
+    toast((await response.json()).error?.message ?? response.statusText);
+    return;
+  }
+  const note = toast(t('deleted', { t: asset.title }), {
+    action: t('undo'),
+    seconds: UNDO_SECONDS,
+    onAction: async () => {
+      const restored = await fetch(`/api/assets/${encodeURIComponent(asset.id)}/restore`, { method: 'POST' });
+      hidden.delete(asset.id);
+      if (restored.ok) load(); else toast((await restored.json()).error?.message ?? restored.statusText);
+    },
+    onExpire: () => hidden.delete(asset.id),
+  });
+  note.classList.add('undo-toast');
+}
+
+// MARK: Series sheet
+
+let openSeriesID = null;
+
+function openSeries(series) {
+  openSeriesID = series.id;
+  refreshSeriesSheet();
+  $('series-sheet').showModal();
+}
+
+function refreshSeriesSheet() {
+  const item = visibleItems().find((i) => i.kind === 'series' && i.series.id === openSeriesID);
+  if (!item) { $('series-sheet').close(); return; }
+  $('series-title').textContent = item.series.title;
+  $('series-seasons').replaceChildren(...seasonLists(item.series, handlers));
+}
+
+$('series-close').addEventListener('click', () => $('series-sheet').close());
+
+// MARK: Adding media
+
+function addFiles(files) {
+  for (const file of files) {
+    const upload = new Upload(file);
+    if (uploads.has(upload.key)) continue;
+    const card = uploadCard(upload, async () => {
+      await upload.cancel();
+      uploads.delete(upload.key);
+      render();
+      toast(t('uploadCancelled'));
+    });
+    uploads.set(upload.key, { upload, card });
+    upload.addEventListener('progress', (event) => {
+      showUploadProgress(card, event.detail.fraction, t('uploading', { p: Math.floor(event.detail.fraction * 100) }));
+    });
+    upload.addEventListener('retrying', () => showUploadProgress(card, upload.fraction, t('uploadPaused')));
+    upload.start().then((asset) => {
+      uploads.delete(upload.key);
+      items.unshift({ kind: 'asset', asset });
+      render();
+      reloadSoon();
+    }).catch((error) => {
+      if (upload.cancelled) return;
+      card.classList.add('failed');
+      showUploadProgress(card, upload.fraction, t('uploadFailed', { m: error.message }));
+    });
+  }
+  render();
+}
+
+$('add-button').addEventListener('click', () => {
+  $('add-error').textContent = '';
+  $('add-sheet').showModal();
+});
+$('choose-files').addEventListener('click', () => $('file-input').click());
+$('file-input').addEventListener('change', (event) => {
+  addFiles([...event.target.files]);
+  event.target.value = '';
+  if ($('add-sheet').open) $('add-sheet').close();
+});
+$('server-path-add').addEventListener('click', async () => {
+  const path = $('server-path').value.trim();
+  if (!path) return;
+  const response = await fetch('/api/assets', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ paths: [path] }) });
+  const body = await response.json().catch(() => null);
+  if (!response.ok) { $('add-error').textContent = body?.error?.message ?? response.statusText; return; }
+  $('server-path').value = '';
+  $('add-sheet').close();
+  load();
+});
+
+// Drag and drop anywhere on the page.
+let dragDepth = 0;
+const carriesFiles = (event) => [...(event.dataTransfer?.types ?? [])].includes('Files');
+document.addEventListener('dragenter', (event) => {
+  if (!carriesFiles(event)) return;
+  event.preventDefault();
+  dragDepth += 1;
+  $('drop-overlay').hidden = false;
+});
+document.addEventListener('dragover', (event) => { if (carriesFiles(event)) event.preventDefault(); });
+document.addEventListener('dragleave', () => {
+  dragDepth = Math.max(0, dragDepth - 1);
+  if (!dragDepth) $('drop-overlay').hidden = true;
+});
+document.addEventListener('drop', (event) => {
+  if (!carriesFiles(event)) return;
+  event.preventDefault();
+  dragDepth = 0;
+  $('drop-overlay').hidden = true;
+  if ($('add-sheet').open) $('add-sheet').close();
+  addFiles([...event.dataTransfer.files]);
+});
+
+// MARK: Toasts
+
+function toast(text, { action, onAction, onExpire, seconds = 3 } = {}) {
+  const note = document.createElement('div');
+  note.className = 'toast';
+  note.setAttribute('role', 'status');
+  const label = document.createElement('span');
+  label.textContent = text;
+  note.append(label);
+  let timer = null;
+  const dismiss = () => { clearTimeout(timer); note.remove(); };
+  if (action) {
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.textContent = action;
+    button.addEventListener('click', () => { dismiss(); onAction?.(); });
+    note.append(document.createTextNode(' · '), button);
+  }
+  timer = setTimeout(() => { dismiss(); onExpire?.(); }, seconds * 1000);
+  $('toasts').append(note);
+  return note;
+}
+
+// MARK: Start
 
 let debounce = null;
 search.addEventListener('input', () => {
   clearTimeout(debounce);
-  debounce = setTimeout(refresh, 150);
+  debounce = setTimeout(load, 150);
 });
-refresh();
+sort.addEventListener('change', load);
+applyStrings();
+listen();
+load();

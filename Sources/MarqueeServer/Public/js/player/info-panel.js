@@ -1,5 +1,7 @@
 // The info panel: opened by the chevron beside the title (or I), shows title, subtitle and
-// description (scrolling when it is long); a tap anywhere outside it closes it.
+// description (scrolling when it is long, with an episode's release or live dates); a tap
+// anywhere outside it closes it.
+import { showDates } from './info-dates.js';
 
 export class InfoPanel {
   constructor(panel, chevron, labels) {
@@ -26,6 +28,7 @@ export class InfoPanel {
     this.panel.querySelector('#info-title').textContent = title ?? '';
     this.panel.querySelector('#info-subtitle').textContent = subtitle ?? '';
     this.panel.querySelector('#info-description').textContent = description ?? '';
+    showDates(this.panel, arguments[0]);
   }
 
   toggle() { this.isOpen ? this.close() : this.open(); }

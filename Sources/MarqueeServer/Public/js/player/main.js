@@ -17,6 +17,7 @@ import { ScrubFrames } from './scrub-frames.js';
 import { VolumeControl } from './volume-control.js';
 import { CuePlacement } from './cue-placement.js';
 import { BoundaryHold } from './boundary-hold.js';
+import { UpNext, resumeTime } from './up-next.js';
 
 const $ = (id) => document.getElementById(id);
 const player = $('player');
@@ -371,7 +372,10 @@ function applyState(state) {
   for (const menu of menus) if (menu.isOpen) menu.render();
   if (!playing) visibility.show(); else if (!wasPlaying) visibility.activity();
   mediaSession.update({ playing, duration: duration(), time: video.currentTime, rate: state.rate });
+  upNext.update(state);
 }
+
+const upNext = new UpNext(player, assetID);
 
 async function carryOut(command) {
   switch (command.command) {
@@ -502,6 +506,7 @@ function addSubtitleTracks() {
 
 async function start() {
   $('loading').hidden = false;
+  const resuming = resumeTime(assetID, params); // asked before this page reports any time
   const body = { assetID, languages: [...navigator.languages] };
   // The session reads the address's speed list and says what it ignored (see `warnings`).
   if (params.has('speeds')) body.speedList = params.get('speeds');
@@ -555,6 +560,11 @@ async function start() {
     video.src = manifest.hlsURL;
   } else {
     throw new Error('This browser supports neither Media Source Extensions for these codecs nor HLS.');
+  }
+  const resumeAt = await resuming;
+  if (resumeAt) {
+    if (video.readyState < 1) await new Promise((resolve) => video.addEventListener('loadedmetadata', resolve, { once: true }));
+    actions.seek(resumeAt); // after the 'ready' report, so the session knows the duration
   }
   if (params.get('autoplay') !== '0') intent('play');
   addSubtitleTracks();

@@ -7,7 +7,7 @@ export function installMediaSession(metadata, actions) {
   session.metadata = new MediaMetadata({
     title: metadata.title ?? '',
     artist: metadata.subtitle ?? '',
-    album: 'Marquee',
+    album: metadata.seriesTitle ?? 'Marquee',
     artwork: metadata.artworkURL ? [{ src: new URL(metadata.artworkURL, location.href).href, sizes: '1280x720', type: 'image/jpeg' }] : [],
   });
   const handlers = {

@@ -1,0 +1,54 @@
+import Foundation
+
+/// Why an ingest job failed, in words a person understands and without server paths; the
+/// full error (FFmpeg's message, the path) goes to the server's log instead.
+public struct IngestFailure: Sendable, Hashable {
+    /// A stable code the web page translates; `message` is the English sentence.
+    public enum Reason: String, Sendable, Hashable, CaseIterable {
+        case sourceMissing, notMedia, unreadable, packagingFailed, toolFailed, noSpace, unknown
+    }
+
+    public var reason: Reason
+    public var message: String
+
+    public init(_ error: any Error) {
+        switch error {
+        case LibraryError.sourceNotFound:
+            reason = .sourceMissing
+        case LibraryError.unsupportedSource:
+            reason = .notMedia
+        case LibraryError.mediaFailed(let step, _, let detail):
+            if Self.isOutOfSpace(detail) { reason = .noSpace }
+            else if step == "read" { reason = Self.looksLikeNotMedia(detail) ? .notMedia : .unreadable }
+            else { reason = .packagingFailed }
+        case LibraryError.toolFailed(_, _, let detail):
+            reason = Self.isOutOfSpace(detail) ? .noSpace : .toolFailed
+        case let error as CocoaError where error.code == .fileWriteOutOfSpace:
+            reason = .noSpace
+        default:
+            reason = Self.isOutOfSpace(String(describing: error)) ? .noSpace : .unknown
+        }
+        message = Self.message(for: reason)
+    }
+
+    public static func message(for reason: Reason) -> String {
+        switch reason {
+        case .sourceMissing: "The original file is no longer there, so it can’t be prepared."
+        case .notMedia: "This file isn’t a video or audio file Marquee can play."
+        case .unreadable: "This file couldn’t be read. It may be damaged or incomplete."
+        case .packagingFailed: "Marquee couldn’t convert this file for streaming."
+        case .toolFailed: "A program Marquee uses to prepare media stopped with an error."
+        case .noSpace: "The server ran out of disk space while preparing this item."
+        case .unknown: "Something went wrong while preparing this item."
+        }
+    }
+
+    static func isOutOfSpace(_ text: String) -> Bool {
+        text.localizedCaseInsensitiveContains("no space left") || text.localizedCaseInsensitiveContains("ENOSPC")
+    }
+
+    static func looksLikeNotMedia(_ text: String) -> Bool {
+        ["Invalid data found", "could not find codec", "no streams", "unknown format", "Invalid argument"]
+            .contains { text.localizedCaseInsensitiveContains($0) }
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+
+/// Which bytes of an upload one `PUT` carries, from its `Content-Range` header
+/// (`bytes 0-8388607/2147483648`, total `*` when unknown) or from an `offset` alone.
+public struct ChunkRange: Sendable, Hashable {
+    public var start: Int64
+    /// The last byte, inclusive; `nil` when only the start is known (the body's length decides).
+    public var end: Int64?
+    /// The whole file's length, when the client says it.
+    public var total: Int64?
+
+    public init(start: Int64, end: Int64? = nil, total: Int64? = nil) {
+        self.start = start
+        self.end = end
+        self.total = total
+    }
+
+    /// How many bytes the chunk says it carries, when it says.
+    public var count: Int64? { end.map { $0 - start + 1 } }
+
+    /// Parses a `Content-Range` request header.
+    public static func parse(contentRange header: String) throws(UploadError) -> ChunkRange {
+        let text = header.trimmingCharacters(in: .whitespaces)
+        guard text.lowercased().hasPrefix("bytes ") else { throw .invalidRange("Content-Range must start with \"bytes \": \(header)") }
+        let spec = text.dropFirst(6).trimmingCharacters(in: .whitespaces)
+        let halves = spec.split(separator: "/", omittingEmptySubsequences: false)
+        guard halves.count == 2 else { throw .invalidRange("Content-Range needs start-end/total: \(header)") }
+        let total: Int64?
+        if halves[1] == "*" { total = nil } else {
+            guard let value = Int64(halves[1]), value >= 0 else { throw .invalidRange("the total in Content-Range is not a number: \(header)") }
+            total = value
+        }
+        let bounds = halves[0].split(separator: "-", omittingEmptySubsequences: false)
+        guard bounds.count == 2, let start = Int64(bounds[0]), let end = Int64(bounds[1]), start >= 0, end >= start else {
+            throw .invalidRange("Content-Range needs a first and last byte, first ≤ last: \(header)")
+        }
+        if let total, end >= total { throw .invalidRange("Content-Range ends past the total length: \(header)") }
+        return ChunkRange(start: start, end: end, total: total)
+    }
+
+    /// Checks the chunk against what the server has: it must start exactly at `received`
+    /// (so a resumed client first asks for the offset) and stay within the upload's length.
+    /// Returns how many bytes of body may be written at most (`nil`: no limit).
+    public func check(received: Int64, declaredLength: Int64?) throws(UploadError) -> Int64? {
+        guard start == received else { throw .offsetMismatch(expected: received, got: start) }
+        if let total, let declaredLength, total != declaredLength {
+            throw .invalidRange("Content-Range says the file is \(total) bytes, the upload was created for \(declaredLength)")
+        }
+        let length = declaredLength ?? total
+        if let end, let length, end >= length { throw .invalidRange("bytes \(start)-\(end) go past the end of a \(length)-byte file") }
+        let limit: Int64? = switch (count, length) {
+        case let (count?, _): count
+        case let (nil, length?): length - start
+        case (nil, nil): nil
+        }
+        return limit
+    }
+}
+
+/// What can go wrong with an upload, each with the sentence the API sends.
+public enum UploadError: Error, Sendable, Equatable, CustomStringConvertible {
+    case notFound(String)
+    case invalidRange(String)
+    case offsetMismatch(expected: Int64, got: Int64)
+    case chunkTooLong(limit: Int64)
+    case busy(String)
+    case incomplete(received: Int64, length: Int64)
+    case invalidFileName(String)
+    case insufficientSpace(needed: Int64, available: Int64)
+
+    public var description: String {
+        switch self {
+        case .notFound(let id): "No upload with id \(id) (it may have finished, been cancelled or expired)"
+        case .invalidRange(let reason): reason
+        case .offsetMismatch(let expected, let got):
+            "This chunk starts at byte \(got) but the server has \(expected) bytes; send from \(expected)"
+        case .chunkTooLong(let limit): "The body is longer than its Content-Range (\(limit) bytes) or the upload's length"
+        case .busy(let id): "Another chunk of upload \(id) is being written; wait for it to finish"
+        case .incomplete(let received, let length): "Only \(received) of \(length) bytes have arrived; send the rest first"
+        case .invalidFileName(let name): "\"\(name)\" is not a usable file name"
+        case .insufficientSpace(let needed, let available):
+            "Not enough disk space: the file needs \(needed) bytes and \(available) are free"
+        }
+    }
+}

@@ -1,0 +1,176 @@
+import Foundation
+import Hummingbird
+import Library
+import NIOCore
+
+/// The library page's calls beyond plain assets: the shelf (sorted, filtered, series grouped
+/// into one item each), the episode that comes next, restoring a deleted asset, where a
+/// viewer stopped, and artwork uploaded for an asset.
+struct ShelfRoutes: Sendable {
+    let library: MediaLibrary
+    /// Largest artwork image accepted.
+    static let artworkLimit = 8 << 20
+
+    func register(on router: Router<MarqueeRequestContext>) {
+        let api = router.group("api")
+        api.get("library") { request, _ -> ShelfResponse in
+            let parameters = request.uri.queryParameters
+            let orderName = parameters.get("sort") ?? ShelfOrder.recentlyAdded.rawValue
+            guard let order = ShelfOrder(rawValue: orderName) else {
+                throw APIError(.badRequest, "\"sort\" must be one of \(ShelfOrder.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            let badges = parameters.getAll("badge").flatMap { String($0).components(separatedBy: ",") }.filter { !$0.isEmpty }
+            let items = try await library.shelf(matching: parameters.get("q"), order: order, badges: badges)
+            return try await ShelfResponse(items, library: library)
+        }
+        api.get("assets/{id}/up-next") { _, context -> UpNextResponse in
+            let asset = try await asset(context)
+            let next = try await library.nextEpisode(after: asset.id)
+            let resource: AssetResource? = if let next { try await AssetResource.make([next], library: library).first } else { nil }
+            return UpNextResponse(next: resource)
+        }
+        api.post("assets/{id}/restore") { _, context -> AssetResource in
+            let restored = try await library.restore(assetID: try context.parameters.require("id"))
+            return try await AssetResource.make(restored, library: library)
+        }
+        api.get("assets/{id}/position") { _, context -> PositionResource in
+            let asset = try await asset(context)
+            return PositionResource(try await library.store.position(for: asset.id), asset: asset)
+        }
+        api.put("assets/{id}/position") { request, context -> PositionResource in
+            let asset = try await asset(context)
+            let body = try await request.decode(as: PositionRequest.self, context: context)
+            guard body.position.isFinite, body.position >= 0 else { throw APIError(.badRequest, "\"position\" must be seconds, 0 or more") }
+            let duration = body.duration ?? asset.duration
+            if let duration, body.position > duration + 1 {
+                throw APIError(.badRequest, "\"position\" \(body.position) is past the end (\(duration) s)")
+            }
+            let position = PlaybackPosition(assetID: asset.id, position: body.position, duration: duration)
+            try await library.store.setPosition(position, for: asset.id)
+            return PositionResource(position, asset: asset)
+        }
+        api.delete("assets/{id}/position") { _, context -> Response in
+            let asset = try await asset(context)
+            try await library.store.setPosition(nil, for: asset.id)
+            return Response(status: .noContent)
+        }
+        api.put("assets/{id}/artwork") { request, context -> AssetResource in
+            let asset = try await asset(context)
+            guard asset.status == .ready else {
+                throw APIError(.conflict, "\(asset.title) is still being prepared; set its artwork when it is ready")
+            }
+            let bytes: ByteBuffer
+            do {
+                bytes = try await request.body.collect(upTo: Self.artworkLimit)
+            } catch {
+                throw APIError(.contentTooLarge, "Artwork must be an image of at most \(Self.artworkLimit >> 20) MB")
+            }
+            guard let kind = ArtworkKind(bytes.readableBytesView.prefix(12)) else {
+                throw APIError(.unsupportedMediaType, "Artwork must be a JPEG, PNG or WebP image")
+            }
+            try await library.setArtwork(Data(bytes.readableBytesView), fileExtension: kind.rawValue, for: asset.id)
+            return try await AssetResource.make(asset, library: library)
+        }
+    }
+
+    func asset(_ context: MarqueeRequestContext) async throws -> Asset {
+        let id = try context.parameters.require("id")
+        guard let asset = try await library.store.asset(id: id) else { throw LibraryError.assetNotFound(id) }
+        return asset
+    }
+}
+
+/// The image formats artwork may come in, known by their first bytes.
+enum ArtworkKind: String {
+    case jpg, png, webp
+
+    init?(_ head: some Collection<UInt8>) {
+        let bytes = Array(head)
+        if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { self = .jpg }
+        else if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) { self = .png }
+        else if bytes.count >= 12, bytes.starts(with: Array("RIFF".utf8)), Array(bytes[8..<12]) == Array("WEBP".utf8) { self = .webp }
+        else { return nil }
+    }
+}
+
+/// `GET /api/library`: the shelf, each item a single asset or a whole series.
+struct ShelfResponse: ResponseEncodable {
+    struct Item: Encodable {
+        /// "asset" or "series".
+        var kind: String
+        var asset: AssetResource?
+        var series: SeriesResource?
+    }
+
+    struct SeriesResource: Encodable {
+        struct Season: Encodable {
+            var number: Int?
+            var episodes: [AssetResource]
+        }
+
+        /// A stable key for the page (the series title, folded).
+        var id: String
+        var title: String
+        var artworkURL: String?
+        var episodeCount: Int
+        var duration: Double
+        var badges: [String]
+        var createdAt: Date
+        var seasons: [Season]
+    }
+
+    var items: [Item]
+
+    init(_ shelf: [ShelfItem], library: MediaLibrary) async throws {
+        var items: [Item] = []
+        for entry in shelf {
+            switch entry {
+            case .asset(let shown):
+                items.append(Item(kind: "asset", asset: try await AssetResource.make([shown], library: library)[0]))
+            case .series(let series):
+                var seasons: [SeriesResource.Season] = []
+                for season in series.seasons {
+                    seasons.append(.init(number: season.number, episodes: try await AssetResource.make(season.episodes, library: library)))
+                }
+                let episodes = series.episodes
+                var badges: [String] = []
+                for badge in episodes.flatMap(\.asset.badges) where !badges.contains(badge) { badges.append(badge) }
+                items.append(Item(kind: "series", series: SeriesResource(
+                    id: "series-" + series.title.lowercased().unicodeScalars.map { CharacterSet.alphanumerics.contains($0) ? String($0) : "-" }.joined(),
+                    title: series.title,
+                    artworkURL: episodes.first(where: { $0.artworkURL != nil })?.artworkURL,
+                    episodeCount: episodes.count, duration: series.totalDuration, badges: badges,
+                    createdAt: series.newest, seasons: seasons)))
+            }
+        }
+        self.items = items
+    }
+}
+
+struct UpNextResponse: ResponseEncodable {
+    var next: AssetResource?
+}
+
+struct PositionRequest: Decodable {
+    var position: Double
+    var duration: Double?
+}
+
+/// Where a viewer stopped; `position` is 0 and `resumeTime` null when nothing is stored.
+struct PositionResource: ResponseEncodable {
+    var assetID: String
+    var position: Double
+    var duration: Double?
+    var fraction: Double?
+    var resumeTime: Double?
+    var updatedAt: Date?
+
+    init(_ stored: PlaybackPosition?, asset: Asset) {
+        assetID = asset.id
+        position = stored?.position ?? 0
+        duration = stored?.duration ?? asset.duration
+        fraction = stored?.fraction
+        resumeTime = stored?.resumeTime
+        updatedAt = stored?.updatedAt
+    }
+}

@@ -1,0 +1,39 @@
+// The info panel's dates line: "Live 23 Nov 2026, 20:00 – 22:15" for a live recording,
+// "Released 1 May 2024" otherwise, in the page's language and the viewer's time zone.
+import { t, language } from '../i18n.js';
+
+export function showDates(panel, metadata) {
+  let line = panel.querySelector('#info-dates');
+  if (!line) {
+    line = document.createElement('p');
+    line.id = 'info-dates';
+    line.className = 'info-dates';
+    panel.querySelector('#info-description')?.before(line);
+  }
+  line.textContent = datesText(metadata ?? {});
+  line.hidden = !line.textContent;
+}
+
+export function datesText({ liveStartDate, liveEndDate, releaseDate }) {
+  const when = new Intl.DateTimeFormat(language(), { dateStyle: 'medium', timeStyle: 'short' });
+  const start = parse(liveStartDate);
+  const end = parse(liveEndDate);
+  if (start && end) {
+    const sameDay = start.toDateString() === end.toDateString();
+    const endText = sameDay ? new Intl.DateTimeFormat(language(), { timeStyle: 'short' }).format(end) : when.format(end);
+    return t('live', { start: when.format(start), end: endText });
+  }
+  if (start) return t('liveFrom', { start: when.format(start) });
+  if (releaseDate) {
+    if (/^\d{4}$/.test(releaseDate)) return t('released', { d: releaseDate });
+    const date = parse(releaseDate.length === 10 ? `${releaseDate}T12:00:00` : releaseDate);
+    return date ? t('released', { d: new Intl.DateTimeFormat(language(), { dateStyle: 'long' }).format(date) }) : '';
+  }
+  return '';
+}
+
+function parse(text) {
+  if (!text) return null;
+  const date = new Date(text);
+  return Number.isNaN(date.getTime()) ? null : date;
+}

@@ -1,0 +1,123 @@
+// "Up Next": when an episode ends, a card offers the next episode of its series (from
+// GET /api/assets/{id}/up-next) and plays it after a short countdown unless dismissed.
+// Also the resume hook: where the viewer stopped last time (GET /api/assets/{id}/position).
+import { t } from '../i18n.js';
+
+const COUNTDOWN = 8;
+
+export class UpNext {
+  constructor(player, assetID, { navigate = (url) => location.assign(url), countdown = COUNTDOWN } = {}) {
+    this.player = player;
+    this.assetID = assetID;
+    this.navigate = navigate;
+    this.countdown = countdown;
+    this.card = null;
+    this.timer = null;
+    this.next = undefined; // undefined: not asked yet; null: none
+    ensureStyles();
+  }
+
+  /** Called with every session state; shows the card at `ended`, hides it when playback resumes. */
+  async update(state) {
+    this.endedNow = state.status === 'ended';
+    if (state.status === 'ended' && !state.activeInterstitial) {
+      if (this.card) return;
+      if (this.next === undefined) {
+        this.next = null;
+        try {
+          const response = await fetch(`/api/assets/${encodeURIComponent(this.assetID)}/up-next`, { cache: 'no-store' });
+          if (response.ok) this.next = (await response.json()).next ?? null;
+        } catch { /* offline: no card */ }
+      }
+      if (this.next && !this.card && this.endedNow) this.show(this.next);
+    } else {
+      this.hide();
+    }
+  }
+
+  show(next) {
+    const card = document.createElement('aside');
+    card.id = 'up-next';
+    card.className = 'up-next';
+    card.setAttribute('aria-label', t('upNext'));
+    const art = document.createElement('div');
+    art.className = 'up-next-art';
+    if (next.artworkURL) art.style.backgroundImage = `url("${next.artworkURL}")`;
+    const text = document.createElement('div');
+    text.className = 'up-next-text';
+    const heading = document.createElement('p');
+    heading.className = 'up-next-heading';
+    heading.textContent = t('upNext');
+    const title = document.createElement('p');
+    title.className = 'up-next-title';
+    title.textContent = next.series?.label || next.title;
+    const series = document.createElement('p');
+    series.className = 'up-next-series';
+    series.textContent = next.series?.title ?? '';
+    const count = document.createElement('p');
+    count.className = 'up-next-countdown';
+    text.append(heading, title, series, count);
+    const play = document.createElement('button');
+    play.id = 'up-next-play';
+    play.type = 'button';
+    play.className = 'up-next-play';
+    play.textContent = t('playNext');
+    const ready = next.status === 'ready';
+    play.disabled = !ready;
+    play.addEventListener('click', (event) => { event.stopPropagation(); this.play(); });
+    const cancel = document.createElement('button');
+    cancel.type = 'button';
+    cancel.className = 'up-next-cancel';
+    cancel.textContent = t('cancel');
+    cancel.addEventListener('click', (event) => { event.stopPropagation(); this.stopCountdown(); card.remove(); });
+    for (const button of [play, cancel]) button.addEventListener('pointerdown', (event) => event.stopPropagation());
+    card.append(art, text, play, cancel);
+    this.player.append(card);
+    this.card = card;
+    if (!ready) { count.textContent = t('notReady'); return; }
+    let left = this.countdown;
+    count.textContent = t('playingIn', { s: left });
+    this.timer = setInterval(() => {
+      left -= 1;
+      count.textContent = t('playingIn', { s: Math.max(0, left) });
+      if (left <= 0) this.play();
+    }, 1000);
+  }
+
+  play() {
+    this.stopCountdown();
+    if (this.next) this.navigate(this.next.playerURL);
+  }
+
+  stopCountdown() {
+    clearInterval(this.timer);
+    this.timer = null;
+    this.card?.querySelector('.up-next-countdown')?.replaceChildren();
+  }
+
+  hide() {
+    this.stopCountdown();
+    this.card?.remove();
+    this.card = null;
+  }
+}
+
+/** Where to start: the stored position when the page asks to resume (`?resume=1`), else null. */
+export async function resumeTime(assetID, params) {
+  if (!params.has('resume')) return null;
+  try {
+    const response = await fetch(`/api/assets/${encodeURIComponent(assetID)}/position`, { cache: 'no-store' });
+    return response.ok ? (await response.json()).resumeTime ?? null : null;
+  } catch {
+    return null;
+  }
+}
+
+function ensureStyles() {
+  if (document.getElementById('up-next-styles')) return;
+  const link = document.createElement('link');
+  link.id = 'up-next-styles';
+  link.rel = 'stylesheet';
+  link.href = '/ui/css/up-next.css';
+  document.head.append(link);
+}
