@@ -124,8 +124,11 @@ def user_prefs(trap_port):
         "network.proxy.ssl": "127.0.0.1", "network.proxy.ssl_port": trap_port, "network.proxy.share_proxy_settings": off,
         "network.proxy.socks": nothing, "network.proxy.no_proxies_on": "127.0.0.1,localhost,[::1]",
         "network.proxy.allow_hijacking_localhost": off,
-        # Test behaviour: play without a gesture like the Chromium tests, English, no restore prompts.
-        "media.autoplay.default": 0, "media.autoplay.blocking_policy": 0,
+        # Behave like a desktop Firefox: its shipping autoplay policy (audible autoplay blocked until
+        # the page gets a user gesture) and a mouse (headless has no pointer: `(hover: none)` would
+        # match and the page would take it for a touch device). English; no restore prompts.
+        "media.autoplay.default": 1, "media.autoplay.blocking_policy": 0,
+        "ui.primaryPointerCapabilities": 6, "ui.allPointerCapabilities": 6,  # fine pointer | hover
         "intl.accept_languages": "en-US", "intl.locale.requested": "en-US",
         "browser.sessionstore.resume_from_crash": off, "toolkit.startup.max_resumed_crashes": -1,
         "browser.tabs.warnOnClose": off, "browser.warnOnQuit": off,
@@ -440,9 +443,12 @@ class Tab:
         self.perform({"type": "key", "id": "keyboard", "actions": [
             {"type": "keyDown", "value": value}, {"type": "keyUp", "value": value}]})
 
-    def click(self, x, y):
+    def click(self, x, y, hover_ms=100):
+        """Moves the mouse there, rests `hover_ms` as a person would (hidden controls come back
+        on movement), then presses and releases the left button."""
         self.perform({"type": "pointer", "id": "mouse", "parameters": {"pointerType": "mouse"}, "actions": [
             {"type": "pointerMove", "x": round(x), "y": round(y), "duration": 0},
+            {"type": "pause", "duration": hover_ms},
             {"type": "pointerDown", "button": 0}, {"type": "pointerUp", "button": 0}]})
 
     def drag(self, start, end, steps=10, duration_ms=200):
@@ -464,6 +470,10 @@ class Tab:
                          selector)
         assert rect, f"no element matches {selector}"
         return rect
+
+    def set_viewport(self, width, height):
+        self.firefox.send("browsingContext.setViewport",
+                          {"context": self.context, "viewport": {"width": width, "height": height}})
 
     def screenshot(self, path):
         data = self.firefox.send("browsingContext.captureScreenshot", {"context": self.context})["data"]
