@@ -259,8 +259,12 @@ class Firefox:
         env.pop("DISPLAY", None)
         env.pop("WAYLAND_DISPLAY", None)
         log = open(workdir / "firefox.log", "w+")
+        # MARQUEE_FIREFOX_STRACE=FILE records every connect/send of Firefox and its children, to
+        # audit by hand that nothing but 127.0.0.1 is reached (see docs/server-and-player.md).
+        audit = os.environ.get("MARQUEE_FIREFOX_STRACE")
+        tracer = ["strace", "-f", "-qq", "-s", "128", "-e", "trace=connect,sendto,sendmsg,sendmmsg", "-o", audit] if audit else []
         process = subprocess.Popen(
-            [FIREFOX, "--headless", "--no-remote", "--profile", str(profile), "--remote-debugging-port", "0",
+            [*tracer, FIREFOX, "--headless", "--no-remote", "--profile", str(profile), "--remote-debugging-port", "0",
              "--remote-allow-hosts", "127.0.0.1", "--width", str(width), "--height", str(height), "about:blank"],
             stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True)
         ws_url = None

@@ -176,11 +176,11 @@ def test_the_speed_menu_plays_at_two_x(server, tab):
     tab.wait_for("document.getElementById('video').playbackRate === 2", f"playbackRate never became 2 ({state(tab)})")
     assert tab.evaluate("document.getElementById('overflow-menu')") is None, "choosing a speed closes the menu"
     assert tab.evaluate("document.getElementById('player').dataset.selectedSpeed") == "2"
-    # Time really runs twice as fast: about 2 s of media in 1 s.
+    # Time really runs twice as fast: about 3 s of media in 1.5 s.
     start, started = state(tab)["time"], time.monotonic()
-    time.sleep(1.0)
+    time.sleep(1.5)
     advanced = (state(tab)["time"] - start) / (time.monotonic() - started)
-    assert 1.5 < advanced < 2.5, f"media advanced {advanced:.2f} s per second at 2×"
+    assert 1.4 < advanced < 2.5, f"media advanced {advanced:.2f} s per second at 2×"
     tab.click_element("#overflow-button")
     tab.wait_for("document.querySelector('#overflow-menu [aria-checked=true]')?.dataset.value === '2'",
                  "the menu does not show 2× as chosen")
