@@ -169,10 +169,10 @@ def test_the_speed_menu_plays_at_two_x(server, tab):
     tab.wait_for("!document.getElementById('video').paused && document.getElementById('video').currentTime > 0.3",
                  f"playback never started ({state(tab)})")
     tab.click_element("#overflow-button")
-    tab.wait_for("document.querySelectorAll('#overflow-menu [role=menuitemradio]').length > 0", "the speed menu did not open")
-    labels = tab.evaluate("[...document.querySelectorAll('#overflow-menu [role=menuitemradio]')].map((b) => b.textContent)")
+    tab.wait_for("document.querySelectorAll('#overflow-menu [data-section=speed] [role=menuitemradio]').length > 0", "the speed menu did not open")
+    labels = tab.evaluate("[...document.querySelectorAll('#overflow-menu [data-section=speed] [role=menuitemradio]')].map((b) => b.textContent)")
     assert "2×" in labels
-    tab.click_element('#overflow-menu [role=menuitemradio][data-value="2"]')
+    tab.click_element('#overflow-menu [data-section=speed] [role=menuitemradio][data-value="2"]')
     tab.wait_for("document.getElementById('video').playbackRate === 2", f"playbackRate never became 2 ({state(tab)})")
     assert tab.evaluate("document.getElementById('overflow-menu')") is None, "choosing a speed closes the menu"
     assert tab.evaluate("document.getElementById('player').dataset.selectedSpeed") == "2"
