@@ -126,7 +126,8 @@ def test_the_tour_plays_up_to_its_last_frame(server, tab):
 
 
 @pytest.mark.xfail(strict=True, reason="depends on the MSE loader's end-of-stream fix (issue 9, player defect 1: "
-                                       "playback stops ~50 ms before the end); remove this mark once it is merged")
+                                       "playback stops ~50 ms before the end; branch i9-player); remove this mark "
+                                       "once it is merged — strict, so the merge turns it into a failure to notice")
 def test_the_tour_reaches_the_ended_state(server, tab):
     open_player(tab, server, TOUR)
     tab.press_key("k")
