@@ -233,8 +233,9 @@ class NetworkWatch:
 class Firefox:
     """One headless firefox-esr process and its BiDi session."""
 
-    def __init__(self, process, workdir, trap, connection, ws_url):
+    def __init__(self, process, log, workdir, trap, connection, ws_url):
         self.process = process
+        self.log = log
         self.workdir = workdir
         self.trap = trap
         self.ws = connection
@@ -281,13 +282,25 @@ class Firefox:
             log.seek(0)
             output = log.read()[-2000:]
             cls._kill(process)
+            log.close()
             trap.close()
             shutil.rmtree(workdir, ignore_errors=True)
             raise RuntimeError(f"firefox-esr did not start its BiDi agent:\n{output}")
-        connection = websocket.create_connection(ws_url.rstrip("/") + "/session", timeout=timeout,
-                                                 suppress_origin=True)
-        firefox = cls(process, workdir, trap, connection, ws_url)
-        firefox.send("session.new", {"capabilities": {"alwaysMatch": {"acceptInsecureCerts": False}}})
+        try:
+            connection = websocket.create_connection(ws_url.rstrip("/") + "/session", timeout=timeout,
+                                                     suppress_origin=True)
+        except Exception:
+            cls._kill(process)
+            log.close()
+            trap.close()
+            shutil.rmtree(workdir, ignore_errors=True)
+            raise
+        firefox = cls(process, log, workdir, trap, connection, ws_url)
+        try:
+            firefox.send("session.new", {"capabilities": {"alwaysMatch": {"acceptInsecureCerts": False}}})
+        except Exception:
+            firefox.quit()
+            raise
         return firefox
 
     # Protocol
@@ -340,6 +353,7 @@ class Firefox:
         except Exception:
             pass
         self._kill(self.process)
+        self.log.close()
         self.trap.close()
         shutil.rmtree(self.workdir, ignore_errors=True)
 
