@@ -484,6 +484,17 @@ function wireReports() {
   video.addEventListener('error', () => {
     const error = video.error;
     const message = error ? `${['', 'MEDIA_ERR_ABORTED', 'MEDIA_ERR_NETWORK', 'MEDIA_ERR_DECODE', 'MEDIA_ERR_SRC_NOT_SUPPORTED'][error.code] ?? 'MEDIA_ERR'}: ${error.message}` : 'unknown media error';
+    // Firefox reports a sound output it cannot open (a machine without an audio device) as a
+    // decode error, then plays on, silently: only a decode error after which the media stops
+    // fails the session.
+    if (error?.code === MediaError.MEDIA_ERR_DECODE && !video.paused) {
+      const at = video.currentTime;
+      setTimeout(() => {
+        if (video.currentTime > at || video.ended) console.warn(`media element: ${message}; playback goes on`);
+        else socket.report('failed', { message });
+      }, 1000);
+      return;
+    }
     socket.report('failed', { message });
   });
 }
