@@ -40,7 +40,8 @@ enum TrailingSegment {
         try FileManager.default.removeItem(atPath: lastPath)
 
         playlist.segments.removeLast()
-        playlist.segments[count - 2].duration = previous.duration + last.duration
+        // (Rounded to the microsecond, as libavformat writes them.)
+        playlist.segments[count - 2].duration = ((previous.duration + last.duration) * 1_000_000).rounded() / 1_000_000
         let longest = playlist.segments.map(\.duration).max() ?? 0
         playlist.targetDuration = max(playlist.targetDuration ?? 0, Int(longest.rounded()))
         try PlaylistWriter.write(playlist).write(toFile: playlistPath, atomically: true, encoding: .utf8)
