@@ -54,11 +54,13 @@ public final class MediaLibrary: Sendable {
                 throw LibraryError.invalidRequest("Paths must be absolute paths on the server; got \"\(path.prefix(200))\"")
             }
             let url = URL(fileURLWithPath: path).standardizedFileURL
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
-                throw LibraryError.sourceNotFound(path)
+            let kind = SourceFileKind.of(url)
+            switch kind {
+            case .missing: throw LibraryError.sourceNotFound(path)
+            case .other(let what): throw SourceFileKind.refusal(path, what)
+            case .regularFile, .directory: break
             }
-            if !isDirectory.boolValue {
+            if kind == .regularFile {
                 sources.append((url, url.deletingPathExtension().lastPathComponent))
             } else if BundleImporter.multivariantPlaylist(in: url) != nil {
                 sources.append((url, url.lastPathComponent))
@@ -74,7 +76,9 @@ public final class MediaLibrary: Sendable {
     static func mediaFiles(in folder: URL) -> [URL] {
         guard let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey]) else { return [] }
         var files: [URL] = []
-        for case let url as URL in walker where mediaExtensions.contains(url.pathExtension.lowercased()) {
+        // Only regular files: a FIFO or device named like a video would block ingest.
+        for case let url as URL in walker where mediaExtensions.contains(url.pathExtension.lowercased())
+            && SourceFileKind.of(url) == .regularFile {
             files.append(url.standardizedFileURL)
         }
         return files.sorted { $0.path < $1.path }

@@ -15,7 +15,7 @@ public struct IngestFailure: Sendable, Hashable {
         switch error {
         case LibraryError.sourceNotFound:
             reason = .sourceMissing
-        case LibraryError.unsupportedSource:
+        case LibraryError.unsupportedSource, LibraryError.invalidRequest, LibraryError.unsafeBundle:
             reason = .notMedia
         case LibraryError.mediaFailed(let step, _, let detail):
             if Self.isOutOfSpace(detail) { reason = .noSpace }

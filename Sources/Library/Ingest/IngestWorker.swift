@@ -68,15 +68,23 @@ public actor IngestWorker {
             try await store.save(asset)
             guard let sourcePath = asset.sourcePath else { throw LibraryError.unsupportedSource(asset.id) }
             let source = URL(fileURLWithPath: sourcePath)
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: source.path, isDirectory: &isDirectory) else {
+            // Checked again here, just before anything opens it: the file may have been
+            // replaced since it was added (a FIFO would block this worker and every later job).
+            let kind = try await BlockingIO.run { SourceFileKind.of(source) }
+            switch kind {
+            case .missing:
                 asset.sourceMissing = true
                 try await store.save(asset)
                 throw LibraryError.sourceNotFound(source.path)
+            case .other(let what):
+                throw SourceFileKind.refusal(source.path, what)
+            case .regularFile, .directory:
+                break
             }
+            let isDirectory = kind == .directory
             let bundle = location.bundleDirectory(for: asset.id)
             _ = try? await BlockingIO.run { try FileManager.default.removeItem(at: bundle) }
-            if isDirectory.boolValue {
+            if isDirectory {
                 job.message = "Importing bundle"
                 try await store.save(job)
                 let imported = try await BlockingIO.run { try BundleImporter().importBundle(at: source, into: bundle) }
