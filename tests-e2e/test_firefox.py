@@ -110,7 +110,7 @@ def test_a_clip_plays_to_its_end_and_replays(server, tab):
     ended = state(tab)
     assert ended["ended"] is True and ended["error"] is None
     assert ended["time"] >= ended["duration"] - 0.1
-    tab.wait_for("document.getElementById('play-pause').getAttribute('aria-label') === 'Play'",
+    tab.wait_for("document.getElementById('play-pause').getAttribute('aria-label') === 'Replay'",
                  "the play button did not offer to play again")
     tab.press_key("k")
     tab.wait_for("(() => { const v = document.getElementById('video'); return !v.paused && v.currentTime > 0.2 && v.currentTime < 5; })()",

@@ -124,10 +124,15 @@ def test_upload_a_file_through_the_page_watch_it_package_live_and_play_it(server
     fetches = driver.execute_script("return performance.getEntriesByType('resource').filter(e => /\\/api\\/(library|assets)(\\?|$)/.test(e.name)).length")
     assert fetches <= 6, f"the page fetched the list {fetches} times: it should be pushed, not polled"
 
-    card = next(c for c in driver.find_elements(By.CSS_SELECTOR, ".asset-card") if c.find_element(By.TAG_NAME, "h2").text == "Uploaded Clip")
-    asset_id = card.get_attribute("data-asset-id")
+    # Cards are redrawn as events arrive, so find and follow the link in one step (an element
+    # found first could be replaced before the click).
+    asset_id = driver.execute_script(
+        "const card = [...document.querySelectorAll('.asset-card')].find(c => c.querySelector('h2')?.textContent === 'Uploaded Clip');"
+        "return card?.dataset.assetId")
     try:
-        card.find_element(By.TAG_NAME, "a").click()
+        driver.execute_script(
+            "const card = [...document.querySelectorAll('.asset-card')].find(c => c.dataset.assetId === arguments[0]);"
+            "card.querySelector('a').click()", asset_id)
         WebDriverWait(driver, 15).until(lambda d: d.execute_script(
             "const v = document.getElementById('video'); return v.readyState >= 2 && v.currentTime > 0.3"))
         assert driver.find_element(By.ID, "title").text == "Uploaded Clip"

@@ -126,9 +126,17 @@ export class MSELoader extends EventTarget {
       if (index === source.segments.length - 1) track.endAppended = true;
       this.trimBehind(track.buffer);
       if (kind === 'video') this.adapt();
+      track.stateErrors = 0;
     } catch (error) {
       if (error.name !== 'AbortError' && !this.stopped) {
-        if (error.name === 'QuotaExceededError') {
+        if (error.name === 'InvalidStateError' && this.detached(track)) {
+          // The MediaSource closed or no longer holds this buffer: this loader is being
+          // replaced, and nothing is wrong with playback.
+        } else if (error.name === 'InvalidStateError' && (track.stateErrors = (track.stateErrors ?? 0) + 1) < 3) {
+          // The buffer was busy or its MediaSource was ending at that moment: try again on
+          // a later tick rather than fail playback (three in a row do).
+          setTimeout(() => this.tick(), 50);
+        } else if (error.name === 'QuotaExceededError') {
           await this.update(track.buffer, (b) => b.remove(0, Math.max(0, this.video.currentTime - 5))).catch(() => {});
         } else {
           this.dispatchEvent(new CustomEvent('error', { detail: error }));
@@ -139,6 +147,12 @@ export class MSELoader extends EventTarget {
       if (track.abort === abort) track.abort = null;
     }
     queueMicrotask(() => this.tick());
+  }
+
+  /** Whether `track`'s buffer is no longer part of an open MediaSource. */
+  detached(track) {
+    const source = this.mediaSource;
+    return !source || source.readyState === 'closed' || !Array.from(source.sourceBuffers).includes(track.buffer);
   }
 
   /** The index of the segment to append next, or `segments.length` when the track is
