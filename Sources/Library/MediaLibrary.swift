@@ -21,14 +21,15 @@ public final class MediaLibrary: Sendable {
     public static let mediaExtensions: Set<String> = ["mp4", "m4v", "mov", "mkv", "webm", "avi", "ts", "mts", "mpg", "mpeg", "wmv", "flv", "ogv",
                                                       "m4a", "mp3", "aac", "flac", "ogg", "oga", "opus", "wav", "mka"]
 
-    public init(location: LibraryLocation, packager: any MediaPackager = MediaCorePackager(), trashRetention: TimeInterval = 30) throws {
+    public init(location: LibraryLocation, packager: any MediaPackager = MediaCorePackager(), trashRetention: TimeInterval = 30,
+                ingestStallLimit: Duration = .seconds(600)) throws {
         self.location = location
         self.packager = packager
         self.trashRetention = trashRetention
         uploads = UploadStore(directory: location.uploadsDirectory, finishedDirectory: location.uploadedSourcesDirectory)
         try FileManager.default.createDirectory(at: location.mediaDirectory, withIntermediateDirectories: true)
         store = try LibraryStore(url: location.databaseURL)
-        worker = IngestWorker(store: store, location: location, packager: packager)
+        worker = IngestWorker(store: store, location: location, packager: packager, stallLimit: ingestStallLimit)
     }
 
     /// Adds files, folders of media, and HLS bundles; returns the new assets (queued for ingest).
@@ -98,6 +99,7 @@ public final class MediaLibrary: Sendable {
     /// Deletes an asset for good: its jobs, overrides and packaged files, and its source when
     /// the source is an upload the library keeps (never a file it was pointed at).
     public func delete(assetID: String) async throws {
+        await worker.cancel(assetID: assetID)
         guard let asset = try await store.asset(id: assetID, includingTrashed: true),
               try await store.deleteAsset(id: assetID) else { throw LibraryError.assetNotFound(assetID) }
         await removeFiles(of: asset)
@@ -122,7 +124,10 @@ public final class MediaLibrary: Sendable {
     public func purgeTrash(before cutoff: Date? = nil) async throws -> [String] {
         var purged: [String] = []
         for asset in try await store.trashedAssets(before: cutoff ?? Date().addingTimeInterval(-trashRetention)) {
-            if try await store.jobs(assetID: asset.id).contains(where: { $0.state == .running }) { continue }
+            if try await store.jobs(assetID: asset.id).contains(where: { $0.state == .running }) {
+                await worker.cancel(assetID: asset.id)  // purged next time, once its job has stopped
+                continue
+            }
             if try await store.deleteAsset(id: asset.id) {
                 await removeFiles(of: asset)
                 purged.append(asset.id)

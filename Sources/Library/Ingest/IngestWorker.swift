@@ -13,11 +13,58 @@ public actor IngestWorker {
     private var wakeUp: AsyncStream<Void>.Continuation?
     /// How often the queue is checked for jobs another process (`marquee add --queue-only`) queued.
     static let pollInterval: Duration = .seconds(5)
+    /// A job that reports no progress for this long is stopped by the watchdog, so one bad
+    /// file (a source that hangs a read) never holds up the queue.
+    let stallLimit: Duration
+    /// The job running now, so it can be cancelled (its asset deleted) or stopped by the watchdog.
+    private var running: (assetID: String, task: Task<Void, Never>, lastProgress: ContinuousClock.Instant)?
+    /// Why the running job was stopped, for its failure message.
+    private var stopReason: String?
 
-    public init(store: LibraryStore, location: LibraryLocation, packager: any MediaPackager) {
+    public init(store: LibraryStore, location: LibraryLocation, packager: any MediaPackager, stallLimit: Duration = .seconds(600)) {
         self.store = store
         self.location = location
         self.packager = packager
+        self.stallLimit = stallLimit
+    }
+
+    /// Stops the job of `assetID` if it is running (its asset is being deleted).
+    public func cancel(assetID: String) {
+        guard let running, running.assetID == assetID else { return }
+        stopReason = "Cancelled"
+        running.task.cancel()
+    }
+
+    /// The running job moved forward; the watchdog starts counting again.
+    func noteProgress() {
+        running?.lastProgress = ContinuousClock.now
+    }
+
+    /// Runs one job under the watchdog: checked every few seconds, cancelled after
+    /// `stallLimit` without progress.
+    private func runWatched(_ job: IngestJob) async {
+        stopReason = nil
+        let task = Task { await self.run(job) }
+        running = (job.assetID, task, ContinuousClock.now)
+        let limit = stallLimit
+        let watchdog = Task {
+            let interval = min(Duration.seconds(5), limit / 4)
+            while !Task.isCancelled {
+                try? await Task.sleep(for: interval)
+                if Task.isCancelled { return }
+                if await self.stopIfStalled(limit: limit) { return }
+            }
+        }
+        await task.value
+        watchdog.cancel()
+        running = nil
+    }
+
+    private func stopIfStalled(limit: Duration) -> Bool {
+        guard let running, ContinuousClock.now - running.lastProgress > limit else { return false }
+        stopReason = "Stopped: no progress for \(limit.components.seconds) s"
+        running.task.cancel()
+        return true
     }
 
     /// Starts working through the queue; call `wake()` after queueing a job.
@@ -56,7 +103,7 @@ public actor IngestWorker {
     /// Runs every queued job, then returns. Used by the loop and by `marquee add`.
     public func drain() async {
         while !Task.isCancelled, let job = try? await store.claimNextJob() {
-            await run(job)
+            await runWatched(job)
         }
     }
 
@@ -114,9 +161,11 @@ public actor IngestWorker {
                 asset.liveEndDate = probe.liveEndDate ?? asset.liveEndDate
                 job.message = "Packaging"
                 try await store.save(job)
+                noteProgress()
                 let reporter = ProgressReporter(store: store, job: job)
                 _ = try await packager.package(source, probe: probe, into: bundle) { fraction in
                     await reporter.report(fraction)
+                    await self.noteProgress()
                 }
                 job = await reporter.job
             }
@@ -132,15 +181,20 @@ public actor IngestWorker {
         } catch {
             let failure = IngestFailure(error)
             job.state = .failed
-            job.message = failure.message
+            job.message = (error is CancellationError || Task.isCancelled) ? (stopReason ?? "Cancelled") : failure.message
             job.failureReason = failure.reason.rawValue
             let detail = (error as? LibraryError)?.description ?? String(describing: error)
             FileHandle.standardError.write(Data("marquee: ingest of asset \(job.assetID) failed (\(failure.reason.rawValue)): \(detail)\n".utf8))
-            try? await store.save(job)
-            if var asset = try? await store.asset(id: job.assetID) {
-                asset.status = .failed
-                try? await store.save(asset)
-            }
+            // Recorded outside this (possibly cancelled) task: GRDB refuses work for a
+            // cancelled task, and a stopped job must still read as failed.
+            let store = store, failed = job
+            await Task.detached {
+                try? await store.save(failed)
+                if var asset = try? await store.asset(id: failed.assetID) {
+                    asset.status = .failed
+                    try? await store.save(asset)
+                }
+            }.value
         }
     }
 }

@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+@testable import Library
+
+/// One bad job never stops the queue: a job that makes no progress is stopped by the
+/// watchdog, and deleting an asset cancels its running job.
+@Suite("Ingest watchdog and cancellation")
+struct IngestWatchdogTests {
+    /// Probes fine, then packages nothing, forever (until cancelled) for files named "hang".
+    struct HangingPackager: MediaPackager {
+        func probe(_ source: URL) async throws -> MediaProbe {
+            MediaProbe(duration: 1, width: 16, height: 16, audioTracks: [], subtitleTracks: [])
+        }
+        func package(_ source: URL, probe: MediaProbe, into bundle: URL,
+                     progress: @escaping @Sendable (Double) async -> Void) async throws -> PackagedBundle {
+            if source.lastPathComponent.hasPrefix("hang") {
+                while true { try await Task.sleep(for: .milliseconds(20)) }
+            }
+            throw LibraryError.unsupportedSource(source.path)
+        }
+        func decorate(bundle: URL, duration: Double, artwork: String?) async throws -> PackagedBundle {
+            throw LibraryError.unsupportedSource(bundle.path)
+        }
+    }
+
+    func library(stall: Duration) throws -> (MediaLibrary, URL) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("marquee-watchdog-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let library = try MediaLibrary(location: LibraryLocation(dataDirectory: folder.appendingPathComponent("data")),
+                                       packager: HangingPackager(), ingestStallLimit: stall)
+        return (library, folder)
+    }
+
+    @Test func aJobWithoutProgressIsStoppedAndTheNextRuns() async throws {
+        let (library, folder) = try library(stall: .milliseconds(400))
+        for name in ["hang.mp4", "next.mp4"] { try Data(name.utf8).write(to: folder.appendingPathComponent(name)) }
+        let added = try await library.add(paths: [folder.appendingPathComponent("hang.mp4").path, folder.appendingPathComponent("next.mp4").path])
+        let started = ContinuousClock.now
+        await library.worker.drain()
+        #expect(ContinuousClock.now - started < .seconds(30))
+        let stuck = try #require(try await library.store.jobs(assetID: added[0].id).first)
+        #expect(stuck.state == .failed)
+        #expect(stuck.message?.contains("no progress") == true)
+        #expect(try await library.store.jobs(assetID: added[1].id).first?.state == .failed)  // it ran
+    }
+
+    @Test func deletingAnAssetCancelsItsRunningJob() async throws {
+        let (library, folder) = try library(stall: .seconds(600))
+        try Data("x".utf8).write(to: folder.appendingPathComponent("hang-forever.mp4"))
+        let added = try await library.add(paths: [folder.appendingPathComponent("hang-forever.mp4").path])
+        let draining = Task { await library.worker.drain() }
+        // Wait until the job is running, then delete its asset for good.
+        let deadline = ContinuousClock.now + .seconds(20)
+        while try await library.store.jobs(assetID: added[0].id).first?.state != .running, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        try await library.delete(assetID: added[0].id)
+        await draining.value  // returns: the job was cancelled, not left hanging
+        #expect(try await library.store.asset(id: added[0].id, includingTrashed: true) == nil)
+    }
+}
