@@ -17,14 +17,18 @@ public struct MarqueeServer: Sendable {
     public let downloads: DownloadService?
     /// Which hosts and origins requests may come from (DNS rebinding and cross-site requests).
     public let originPolicy: RequestOriginPolicy
+    /// Per-client limits on the routes that cost real work.
+    public let rateLimits: RateLimits
 
     public init(library: MediaLibrary, sessions: PlaybackSessions = PlaybackSessions(), webRoot: URL? = nil,
-                downloads: DownloadService? = nil, originPolicy: RequestOriginPolicy = RequestOriginPolicy()) {
+                downloads: DownloadService? = nil, originPolicy: RequestOriginPolicy = RequestOriginPolicy(),
+                rateLimits: RateLimits = RateLimits()) {
         self.library = library
         self.sessions = sessions
         self.webRoot = webRoot ?? Self.bundledWebRoot()
         self.downloads = downloads
         self.originPolicy = originPolicy
+        self.rateLimits = rateLimits
     }
 
     /// The web player shipped as a package resource, or `MARQUEE_WEB_ROOT` while developing.
@@ -38,6 +42,7 @@ public struct MarqueeServer: Sendable {
         let router = Router(context: MarqueeRequestContext.self)
         router.middlewares.add(JSONErrorMiddleware())
         router.middlewares.add(RequestOriginMiddleware(policy: originPolicy))
+        router.middlewares.add(RateLimitMiddleware(buckets: RateLimitBuckets(limits: rateLimits)))
         router.get("api/health") { _, _ in "ok" }
         let manifests = PlaybackManifestStore(library: library, provisional: downloads)
         LibraryRoutes(library: library, manifests: manifests).register(on: router)

@@ -1,15 +1,19 @@
 import Foundation
 import Hummingbird
 import HummingbirdWebSocket
+import NIOCore
 
 /// The request context of every Marquee route: JSON with ISO 8601 dates, WebSocket upgrades.
 public struct MarqueeRequestContext: RequestContext, WebSocketRequestContext {
     public var coreContext: CoreRequestContextStorage
     public let webSocket: WebSocketHandlerReference<Self>
+    /// The client's address, for per-client rate limits.
+    public let remoteAddress: SocketAddress?
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         webSocket = .init()
+        remoteAddress = source.channel.remoteAddress
     }
 
     public var requestDecoder: JSONDecoder {
