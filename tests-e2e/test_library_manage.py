@@ -15,7 +15,6 @@ import urllib.parse
 from pathlib import Path
 
 import pytest
-from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -94,6 +93,19 @@ def card_for(driver, asset_id):
     return found[0] if found else None
 
 
+def card_click(driver, asset_id, selector):
+    """Clicks `selector` inside the asset's card in one step: cards are redrawn as library
+    events arrive, so an element found first could be replaced before a separate click."""
+    WebDriverWait(driver, 5).until(lambda d: d.execute_script(
+        "const el = document.querySelector(`.asset-card[data-asset-id=\"${arguments[0]}\"] ${arguments[1]}`);"
+        "if (!el) return false; el.click(); return true;", asset_id, selector))
+
+
+def card_title(driver, asset_id):
+    return driver.execute_script(
+        "return document.querySelector(`.asset-card[data-asset-id=\"${arguments[0]}\"] h2`)?.textContent ?? null", asset_id)
+
+
 def open_library(driver, server):
     driver.get(server.url + "/")
     WebDriverWait(driver, 10).until(lambda d: d.execute_script(
@@ -146,9 +158,7 @@ def test_delete_hides_the_card_and_undo_brings_it_back(server, driver, clips):
         wait_ready(server, asset["id"])
         open_library(driver, server)
         WebDriverWait(driver, 10).until(lambda d: card_for(d, asset["id"]))
-        card = card_for(driver, asset["id"])
-        ActionChains(driver).move_to_element(card).perform()
-        card.find_element(By.CSS_SELECTOR, ".card-actions .delete").click()
+        card_click(driver, asset["id"], ".card-actions .delete")
         WebDriverWait(driver, 3).until(lambda d: card_for(d, asset["id"]) is None)
         toast = driver.find_element(By.CSS_SELECTOR, ".undo-toast")
         assert "Deleted" in toast.text and "Undo Me" in toast.text
@@ -157,9 +167,7 @@ def test_delete_hides_the_card_and_undo_brings_it_back(server, driver, clips):
         WebDriverWait(driver, 5).until(lambda d: card_for(d, asset["id"]))
         assert server.api("GET", f"/api/assets/{asset['id']}")[0] == 200
         # Deleted again without undo, it stays gone after a reload.
-        card = card_for(driver, asset["id"])
-        ActionChains(driver).move_to_element(card).perform()
-        card.find_element(By.CSS_SELECTOR, ".card-actions .delete").click()
+        card_click(driver, asset["id"], ".card-actions .delete")
         WebDriverWait(driver, 3).until(lambda d: card_for(d, asset["id"]) is None)
         WebDriverWait(driver, 10).until(lambda d: not d.find_elements(By.CSS_SELECTOR, ".undo-toast"))
         open_library(driver, server)
@@ -175,9 +183,7 @@ def test_edit_details_shows_in_the_card_and_the_info_panel(server, driver, clips
         wait_ready(server, asset["id"])
         open_library(driver, server)
         WebDriverWait(driver, 10).until(lambda d: card_for(d, asset["id"]))
-        card = card_for(driver, asset["id"])
-        ActionChains(driver).move_to_element(card).perform()
-        card.find_element(By.CSS_SELECTOR, ".card-actions .edit").click()
+        card_click(driver, asset["id"], ".card-actions .edit")
         form = driver.find_element(By.ID, "edit-form")
         title = form.find_element(By.NAME, "title")
         title.clear()
@@ -187,11 +193,11 @@ def test_edit_details_shows_in_the_card_and_the_info_panel(server, driver, clips
             const f = document.getElementById('edit-form').elements;
             f.liveStartDate.value = '2026-11-20T19:00:00'; f.liveEndDate.value = '2026-11-20T21:30:00';""")
         driver.find_element(By.ID, "edit-save").click()
-        WebDriverWait(driver, 5).until(lambda d: card_for(d, asset["id"]) and card_for(d, asset["id"]).find_element(By.TAG_NAME, "h2").text == "Evening Concert")
+        WebDriverWait(driver, 5).until(lambda d: card_title(d, asset["id"]) == "Evening Concert")
         _, shown = server.api("GET", f"/api/assets/{asset['id']}")
         assert shown["description"] == "Recorded live in the garden." and shown["liveStartDate"] and shown["liveEndDate"]
 
-        card_for(driver, asset["id"]).find_element(By.TAG_NAME, "a").click()
+        card_click(driver, asset["id"], "a")
         WebDriverWait(driver, 15).until(lambda d: d.execute_script("return window.marquee?.session?.metadata?.title === 'Evening Concert'"))
         driver.find_element(By.ID, "info-button").click()
         WebDriverWait(driver, 3).until(lambda d: d.find_element(By.ID, "info-panel").is_displayed())
@@ -248,10 +254,10 @@ def test_the_card_shows_how_far_you_got_and_the_player_resumes_there(server, dri
         assert status == 200 and stored["resumeTime"] == 6.5, stored
         open_library(driver, server)
         WebDriverWait(driver, 10).until(lambda d: card_for(d, asset["id"]))
-        card = card_for(driver, asset["id"])
-        width = driver.execute_script("return arguments[0].querySelector('.artwork .watched span').style.width", card)
+        width = driver.execute_script(
+            "return document.querySelector(`.asset-card[data-asset-id=\"${arguments[0]}\"] .artwork .watched span`).style.width", asset["id"])
         assert width == f"{round(6.5 / stored['duration'] * 100)}%", width
-        card.find_element(By.TAG_NAME, "a").click()
+        card_click(driver, asset["id"], "a")
         WebDriverWait(driver, 15).until(lambda d: d.execute_script(
             "const v = document.getElementById('video'); return v.readyState >= 2 && !v.seeking && v.currentTime >= 6.4"))
         # Played on and paused, the session's reports store where it stopped.
