@@ -283,9 +283,11 @@ def test_download_pause_restart_play_while_downloading_and_library(browser, marq
     assert not bundle.exists()  # the library has its own copy
     httpd.shutdown()
     driver.get(server.url + "/")
-    card = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, f'.asset-card[data-asset-id="{asset["id"]}"][data-status=ready] a'))
-    assert "Loopback Flight" in card.text
-    card.click()
+    # Library cards are redrawn as events arrive: read and follow the card's link in one step.
+    selector = f'.asset-card[data-asset-id="{asset["id"]}"][data-status=ready] a'
+    text = wait(driver, lambda d: d.execute_script("return document.querySelector(arguments[0])?.textContent", selector))
+    assert "Loopback Flight" in text
+    driver.execute_script("document.querySelector(arguments[0]).click()", selector)
     wait(driver, lambda d: d.execute_script("return document.getElementById('video').currentTime") > 1, timeout=30,
          message="the library copy plays offline")
     shot(driver, "library-playback")
