@@ -70,7 +70,7 @@ struct ConformanceTests {
 
     @Test("EXTM3U followed by random bytes is not a playlist, and the report stays small")
     func randomBytesAfterHeader() {
-        var generator = SplitMix(seed: 42)
+        var generator = SplitMix64(seed: 42)
         var bytes = Array("#EXTM3U\n".utf8)
         bytes += (0..<1_000_000).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
         for mode in [ParseOptions.Mode.lenient, .strict] {
@@ -134,18 +134,5 @@ struct ConformanceTests {
         #expect(list.map { $0["gap"] as? Bool } == [false, false, true])
         // Without the flag the report keeps its documented shape.
         #expect(!InspectionReport.json(for: result, url: nil).serialized().contains("segmentList"))
-    }
-}
-
-/// A small deterministic generator so the random input is the same on every run.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1330_11EB
-        return z ^ (z >> 31)
     }
 }
