@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "Playback", targets: ["Playback"]),
         .library(name: "Library", targets: ["Library"]),
         .library(name: "MarqueeServer", targets: ["MarqueeServer"]),
+        .library(name: "Accounts", targets: ["Accounts"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -53,6 +54,15 @@ let package = Package(
         .target(name: "MediaCore", dependencies: ["CFFmpeg", "HLS"]),
         // The authoritative player state: sessions, speeds, interstitials. Pure logic.
         .target(name: "Playback"),
+        // Accounts, sign-in sessions and API tokens: who may use a server, and as what role.
+        .target(
+            name: "Accounts",
+            dependencies: [
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]
+        ),
         // The media library: SQLite store, ingest jobs, metadata overrides.
         .target(
             name: "Library",
@@ -65,7 +75,7 @@ let package = Package(
         .target(
             name: "MarqueeServer",
             dependencies: [
-                "HLS", "Library", "Playback", "Downloads",
+                "HLS", "Library", "Playback", "Downloads", "Accounts",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -77,7 +87,7 @@ let package = Package(
         .executableTarget(
             name: "marquee",
             dependencies: [
-                "HLS", "Downloads", "MediaCore", "Library", "MarqueeServer",
+                "HLS", "Downloads", "MediaCore", "Library", "MarqueeServer", "Accounts",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -91,6 +101,7 @@ let package = Package(
             name: "PlaybackTests",
             dependencies: ["Playback", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
+        .testTarget(name: "AccountsTests", dependencies: ["Accounts"]),
         .testTarget(name: "LibraryTests", dependencies: ["Library", "MediaCore", "HLS"]),
         .testTarget(
             name: "MarqueeServerTests",

@@ -1,0 +1,220 @@
+import Foundation
+import Synchronization
+
+/// Accounts, sign-in and API tokens for one server: the rules around `AccountStore`.
+///
+/// Looking up who a request is costs one SHA-256 and, most of the time, one dictionary read:
+/// resolved credentials are cached for `cacheLifetime`, and every change that could revoke one
+/// (sign-out, token revoked, account removed or demoted, password changed) empties the cache.
+public final class AccountService: Sendable {
+    public let store: AccountStore
+    public let hasher: PasswordHasher
+    /// How long a sign-in session lasts without being used.
+    public let sessionLifetime: TimeInterval
+    /// How long a resolved credential is trusted before the database is asked again.
+    public let cacheLifetime: TimeInterval
+    /// Most API tokens one account may hold.
+    public static let maximumTokensPerAccount = 50
+
+    struct Cached { var principal: Principal; var credential: Credential; var checkedAt: Date }
+    private let cache = Mutex<[Data: Cached]>([:])
+    /// Consecutive failed sign-ins by account name, for a per-account slowdown that works even
+    /// when guesses come from many addresses.
+    private let failures = Mutex<[String: (count: Int, last: Date)]>([:])
+    private let code = Mutex<SetupCode?>(nil)
+
+    public init(store: AccountStore, hasher: PasswordHasher = .standard,
+                sessionLifetime: TimeInterval = 30 * 24 * 3600, cacheLifetime: TimeInterval = 30) {
+        self.store = store
+        self.hasher = hasher
+        self.sessionLifetime = sessionLifetime
+        self.cacheLifetime = cacheLifetime
+    }
+
+    // MARK: First run
+
+    /// Whether no owner exists yet.
+    public func needsOwner() async throws -> Bool { try await !store.hasOwner() }
+
+    /// The setup code for this run, made on first use; nil once an owner exists.
+    public func setupCode() async throws -> SetupCode? {
+        guard try await needsOwner() else { return nil }
+        return code.withLock { current in
+            if let current { return current }
+            let fresh = SetupCode.generate()
+            current = fresh
+            return fresh
+        }
+    }
+
+    /// Creates the first owner. `setupCode` must match this run's code unless `trustedCaller`
+    /// (the person at the machine of a loopback-bound server, or the command line).
+    public func createOwner(name: String, password: String, setupCode attempt: String?, trustedCaller: Bool) async throws -> Account {
+        if !trustedCaller {
+            let current = code.withLock { $0 }
+            guard let current, let attempt, current.matches(attempt) else {
+                if try await !needsOwner() { throw AccountError.ownerExists }
+                throw AccountError.wrongSetupCode
+            }
+        }
+        let account = try await makeAccount(name: name, password: password, role: .owner)
+        let created = try await store.insert(account, onlyIfNoOwner: true)
+        code.withLock { $0 = nil }
+        return created
+    }
+
+    // MARK: Accounts
+
+    public func createAccount(name: String, password: String, role: Role) async throws -> Account {
+        try await store.insert(makeAccount(name: name, password: password, role: role))
+    }
+
+    func makeAccount(name: String, password: String, role: Role) async throws -> Account {
+        try Self.validate(name: name)
+        try Self.validate(password: password, name: name)
+        return Account(id: nil, name: name, role: role, passwordHash: try await hasher.hash(password), createdAt: Date())
+    }
+
+    public func setRole(_ role: Role, forAccountNamed name: String) async throws {
+        guard var account = try await store.account(named: name) else { throw AccountError.accountNotFound(name) }
+        account.role = role
+        try await store.update(account)
+        invalidate()
+    }
+
+    /// Sets a new password and signs the account out of every browser.
+    public func setPassword(_ password: String, forAccountNamed name: String) async throws {
+        guard var account = try await store.account(named: name), let id = account.id else { throw AccountError.accountNotFound(name) }
+        try Self.validate(password: password, name: account.name)
+        account.passwordHash = try await hasher.hash(password)
+        try await store.update(account)
+        try await store.deleteSessions(accountID: id)
+        invalidate()
+    }
+
+    public func deleteAccount(named name: String) async throws {
+        try await store.delete(named: name)
+        invalidate()
+    }
+
+    static func validate(name: String) throws {
+        guard !name.isEmpty, name.count <= 64 else { throw AccountError.invalidName("use 1 to 64 characters") }
+        guard name.unicodeScalars.allSatisfy({ CharacterSet.alphanumerics.contains($0) || "._-@".unicodeScalars.contains($0) }) else {
+            throw AccountError.invalidName("use letters, digits, '.', '_', '-' and '@' only")
+        }
+    }
+
+    static func validate(password: String, name: String) throws {
+        guard password.count >= 8 else { throw AccountError.weakPassword("use at least 8 characters") }
+        guard password.utf8.count <= 1024 else { throw AccountError.weakPassword("use at most 1024 bytes") }
+        guard password.lowercased() != name.lowercased() else { throw AccountError.weakPassword("it must not be the account name") }
+    }
+
+    // MARK: Signing in
+
+    /// Checks a name and password and opens a session; the secret goes in the cookie.
+    /// Unknown names cost as much time as wrong passwords.
+    public func signIn(name: String, password: String, label: String, now: Date = Date()) async throws -> (Principal, CredentialSecret) {
+        let key = name.lowercased()
+        if let wait = failureDelay(for: key, now: now), wait > 0 { throw SignInThrottled(retryAfter: wait) }
+        guard let account = try await store.account(named: name), let id = account.id else {
+            await hasher.burnEquivalentWork()
+            recordFailure(for: key, now: now)
+            throw AccountError.wrongCredentials
+        }
+        guard await hasher.verify(password, against: account.passwordHash) else {
+            recordFailure(for: key, now: now)
+            throw AccountError.wrongCredentials
+        }
+        failures.withLock { _ = $0.removeValue(forKey: key) }
+        let secret = CredentialSecret.generate()
+        let credential = Credential(id: CredentialSecret.newID(), accountID: id, kind: .session, secretDigest: secret.digest,
+                                    label: String(label.prefix(200)), createdAt: now, lastUsedAt: now,
+                                    expiresAt: now.addingTimeInterval(sessionLifetime))
+        try await store.insert(credential)
+        return (Principal(accountID: id, name: account.name, role: account.role, proof: .session, credentialID: credential.id), secret)
+    }
+
+    /// After 5 failures in a row for one name, each further attempt waits 2^(n-5) s (at most
+    /// 15 min) after the last failure; a success clears it.
+    func failureDelay(for key: String, now: Date) -> TimeInterval? {
+        failures.withLock { table in
+            guard let entry = table[key], entry.count >= 5 else { return nil }
+            let wait = min(900, pow(2, Double(entry.count - 5)))
+            let remaining = entry.last.addingTimeInterval(wait).timeIntervalSince(now)
+            return remaining > 0 ? remaining : nil
+        }
+    }
+
+    func recordFailure(for key: String, now: Date) {
+        failures.withLock { table in
+            if table.count > 10_000 { table.removeAll() }
+            let count = (table[key]?.count ?? 0) + 1
+            table[key] = (count, now)
+        }
+    }
+
+    /// Who holds this session cookie or API token, or nil when it is unknown or expired.
+    public func principal(for secret: CredentialSecret, now: Date = Date()) async throws -> Principal? {
+        let digest = secret.digest
+        if let cached = cache.withLock({ $0[digest] }), now.timeIntervalSince(cached.checkedAt) < cacheLifetime,
+           (cached.credential.expiresAt ?? .distantFuture) > now {
+            return cached.principal
+        }
+        guard let (credential, account) = try await store.credential(digest: digest, now: now), let id = account.id else {
+            cache.withLock { _ = $0.removeValue(forKey: digest) }
+            return nil
+        }
+        var credentialNow = credential
+        // Record use at most once an hour; sessions slide their expiry forward.
+        if now.timeIntervalSince(credential.lastUsedAt) > 3600 {
+            let expires = credential.kind == .session ? now.addingTimeInterval(sessionLifetime) : nil
+            try await store.touch(id: credential.id, at: now, expiresAt: expires)
+            credentialNow.lastUsedAt = now
+            if let expires { credentialNow.expiresAt = expires }
+        }
+        let principal = Principal(accountID: id, name: account.name, role: account.role,
+                                  proof: credential.kind == .session ? .session : .token, credentialID: credential.id)
+        cache.withLock { table in
+            if table.count > 10_000 { table.removeAll() }
+            table[digest] = Cached(principal: principal, credential: credentialNow, checkedAt: now)
+        }
+        return principal
+    }
+
+    /// Ends a session or revokes a token of `accountID`.
+    public func revoke(credentialID: String, accountID: Int64) async throws {
+        guard try await store.deleteCredential(id: credentialID, accountID: accountID) else {
+            throw AccountError.credentialNotFound(credentialID)
+        }
+        invalidate()
+    }
+
+    // MARK: API tokens
+
+    /// A new API token for an account; the secret is shown once.
+    public func createToken(accountID: Int64, label: String, now: Date = Date()) async throws -> (Credential, CredentialSecret) {
+        let trimmed = label.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty, trimmed.count <= 100 else { throw AccountError.invalidLabel("use 1 to 100 characters") }
+        let secret = CredentialSecret.generate(prefix: "mqt_")
+        let credential = Credential(id: CredentialSecret.newID(), accountID: accountID, kind: .token, secretDigest: secret.digest,
+                                    label: trimmed, createdAt: now, lastUsedAt: now, expiresAt: nil)
+        try await store.insert(credential, limitingTokensTo: Self.maximumTokensPerAccount)
+        return (credential, secret)
+    }
+
+    public func tokens(accountID: Int64) async throws -> [Credential] {
+        try await store.credentials(accountID: accountID, kind: .token)
+    }
+
+    /// Forgets every cached credential.
+    public func invalidate() { cache.withLock { $0.removeAll() } }
+}
+
+/// Too many failed sign-ins for one account name: try again after `retryAfter` seconds.
+public struct SignInThrottled: Error, Sendable, CustomStringConvertible {
+    public let retryAfter: TimeInterval
+    public var description: String {
+        "Too many failed sign-ins for this account; try again in \(Int(retryAfter.rounded(.up))) s"
+    }
+}

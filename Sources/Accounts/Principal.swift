@@ -1,0 +1,35 @@
+import Foundation
+
+/// Who a request acts for: a signed-in account (by cookie or API token), or the local user of
+/// a server bound to loopback, who acts as the owner without signing in.
+public struct Principal: Sendable, Hashable, Codable {
+    /// How the request proved who it is.
+    public enum Proof: String, Sendable, Hashable, Codable {
+        /// The server is bound to loopback: the person at this machine.
+        case localUser = "local"
+        /// A sign-in session cookie.
+        case session
+        /// An API token (`Authorization: Bearer …`).
+        case token
+    }
+
+    public var accountID: Int64?
+    public var name: String
+    public var role: Role
+    public var proof: Proof
+    /// The session or token this request used, so it can be revoked.
+    public var credentialID: String?
+
+    public init(accountID: Int64?, name: String, role: Role, proof: Proof, credentialID: String? = nil) {
+        self.accountID = accountID
+        self.name = name
+        self.role = role
+        self.proof = proof
+        self.credentialID = credentialID
+    }
+
+    /// The person at the machine of a loopback-bound server.
+    public static let localUser = Principal(accountID: nil, name: "local", role: .owner, proof: .localUser)
+
+    public func may(_ permission: Permission) -> Bool { permission.allows(role) }
+}
