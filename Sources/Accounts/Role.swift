@@ -30,6 +30,8 @@ public enum Permission: String, Sendable, CaseIterable {
     case browse
     /// Create and drive playback sessions, record positions.
     case play
+    /// An account's own password and API tokens.
+    case ownAccount
     /// Add, change, delete media; server paths; settings; downloads; users.
     case manage
 
@@ -39,6 +41,7 @@ public enum Permission: String, Sendable, CaseIterable {
         case .signIn: true
         case .browse: role >= .viewer
         case .play: true
+        case .ownAccount: role >= .viewer
         case .manage: role == .owner
         }
     }

@@ -19,16 +19,23 @@ public struct MarqueeServer: Sendable {
     public let originPolicy: RequestOriginPolicy
     /// Per-client limits on the routes that cost real work.
     public let rateLimits: RateLimits
+    /// Accounts and sign-in; nil serves everyone as the owner with no account routes (embedding, tests).
+    public let access: ServerAccess?
+    /// Per-client limits on sign-in and setup attempts.
+    public let signInLimits: RateLimits
 
     public init(library: MediaLibrary, sessions: PlaybackSessions = PlaybackSessions(), webRoot: URL? = nil,
                 downloads: DownloadService? = nil, originPolicy: RequestOriginPolicy = RequestOriginPolicy(),
-                rateLimits: RateLimits = RateLimits()) {
+                rateLimits: RateLimits = RateLimits(), access: ServerAccess? = nil,
+                signInLimits: RateLimits = RateLimits(burst: 10, refillPerSecond: 0.2)) {
         self.library = library
         self.sessions = sessions
         self.webRoot = webRoot ?? Self.bundledWebRoot()
         self.downloads = downloads
         self.originPolicy = originPolicy
         self.rateLimits = rateLimits
+        self.access = access
+        self.signInLimits = signInLimits
     }
 
     /// The web player shipped as a package resource, or `MARQUEE_WEB_ROOT` while developing.
@@ -42,6 +49,7 @@ public struct MarqueeServer: Sendable {
         let router = Router(context: MarqueeRequestContext.self)
         router.middlewares.add(JSONErrorMiddleware())
         router.middlewares.add(RequestOriginMiddleware(policy: originPolicy))
+        if let access { router.middlewares.add(AccessMiddleware(access: access)) }
         router.middlewares.add(RateLimitMiddleware(buckets: RateLimitBuckets(limits: rateLimits)))
         router.get("api/health") { _, _ in "ok" }
         let manifests = PlaybackManifestStore(library: library, provisional: downloads)
@@ -51,6 +59,10 @@ public struct MarqueeServer: Sendable {
         UploadRoutes(library: library).register(on: router)
         ShelfRoutes(library: library).register(on: router)
         LibraryEvents(library: library).register(on: router)
+        if let access {
+            AuthRoutes(access: access, webRoot: webRoot, responder: MediaFileResponder(),
+                       signInBuckets: RateLimitBuckets(limits: signInLimits)).register(on: router)
+        }
         FileRoutes(library: library, webRoot: webRoot, responder: MediaFileResponder()).register(on: router)
         if let downloads { DownloadRoutes(service: downloads, webRoot: webRoot, responder: MediaFileResponder()).register(on: router) }
         return router

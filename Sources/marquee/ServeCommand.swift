@@ -1,3 +1,4 @@
+import Accounts
 import ArgumentParser
 import Foundation
 import Library
@@ -29,6 +30,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("allowed-host"), help: "A host name the server also answers to, e.g. a reverse proxy's public name (repeatable). IP addresses, localhost and this machine's name always work.")
     var allowedHosts: [String] = []
 
+    @Flag(name: .customLong("require-sign-in"), help: "Require sign-in even when bound to loopback (behind a reverse proxy on this machine). Any non-loopback address always requires it.")
+    var requireSignIn = false
+
     @Flag(name: .customLong("no-samples"), help: "Do not create sample clips in an empty library.")
     var noSamples = false
 
@@ -51,7 +55,13 @@ struct ServeCommand: AsyncParsableCommand {
         for problem in try await downloads.start() {
             FileHandle.standardError.write(Data("marquee serve: skipped an unreadable download record: \(problem)\n".utf8))
         }
-        let server = MarqueeServer(library: library, downloads: downloads, originPolicy: RequestOriginPolicy(allowedHosts: allowedHosts))
+        let mode = AccessMode.forBindAddress(host, requireSignIn: requireSignIn)
+        let accounts = AccountService(store: try AccountStore(url: location.accountsDatabaseURL))
+        let access = ServerAccess(mode: mode, accounts: accounts)
+        let server = MarqueeServer(library: library, downloads: downloads, originPolicy: RequestOriginPolicy(allowedHosts: allowedHosts),
+                                   access: access)
+        let setupCode = mode == .signInRequired ? try await accounts.setupCode() : nil
+        let dataPath = location.dataDirectory.path
         let host = host
         guard idleTimeout > 0, idleTimeout.isFinite, (maxConnections ?? 1) > 0 else {
             throw ValidationError("--idle-timeout and --max-connections must be positive")
@@ -59,9 +69,24 @@ struct ServeCommand: AsyncParsableCommand {
         let limits = ConnectionLimits(idleTimeout: .milliseconds(Int64(idleTimeout * 1000)),
                                       maximumConnections: maxConnections ?? ConnectionLimits.defaultMaximum())
         let app = server.application(host: host, port: port, limits: limits) { bound in
-            let shown = host.contains(":") ? "[\(host)]" : host
+            // Listening on every interface: name the machine, which is what another device types.
+            let everywhere = host == "0.0.0.0" || host == "::"
+            let name = everywhere ? ProcessInfo.processInfo.hostName : host
+            let shown = name.contains(":") ? "[\(name)]" : name
             let line = "Marquee is ready at http://\(shown):\(bound)/  (data: \(location.dataDirectory.path))\n"
             FileHandle.standardOutput.write(Data(line.utf8))
+            if mode == .signInRequired {
+                FileHandle.standardOutput.write(Data("Sign-in is required on this address: nothing but the sign-in page works without an account.\n".utf8))
+            }
+            if let setupCode {
+                let text = """
+                    No owner account yet. Create it in one of two ways:
+                      - open http://\(shown):\(bound)/signin from any device and enter the one-time setup code \(setupCode.value)
+                      - or on this machine run: marquee users add NAME --role owner --data \(dataPath)
+
+                    """
+                FileHandle.standardOutput.write(Data(text.utf8))
+            }
         }
         try await app.runService()
     }

@@ -21,6 +21,8 @@ public struct LibraryLocation: Sendable, Hashable {
     }
 
     public var databaseURL: URL { dataDirectory.appendingPathComponent("library.sqlite") }
+    /// Accounts, sign-in sessions and API tokens (the `Accounts` module's database).
+    public var accountsDatabaseURL: URL { dataDirectory.appendingPathComponent("accounts.sqlite") }
     public var mediaDirectory: URL { dataDirectory.appendingPathComponent("media") }
     public var samplesDirectory: URL { dataDirectory.appendingPathComponent("samples") }
     /// Uploads in progress: `{id}.part` (the bytes so far) beside `{id}.json` (name, length).

@@ -75,7 +75,7 @@ public struct AssetResource: ResponseEncodable, Decodable, Sendable, Hashable {
         createdAt = asset.createdAt
         playerURL = "/watch/\(asset.id)"
         manifestURL = "/api/assets/\(asset.id)/manifest.json"
-        self.job = job.map { JobSummary(id: $0.id, state: $0.state.rawValue, progress: $0.progress, message: $0.message, reason: $0.failureReason) }
+        self.job = job.map { JobSummary(id: $0.id, state: $0.state.rawValue, progress: $0.progress, message: $0.message.map(ServerPathVisibility.redact), reason: $0.failureReason) }
         series = shown.episode.map {
             SeriesInfo(title: $0.seriesTitle, season: $0.season, episode: $0.number, episodeTitle: $0.title, label: $0.label)
         }
@@ -185,7 +185,14 @@ struct MetadataOverrideResource: ResponseEncodable {
     }
 }
 
-extension IngestJob: ResponseEncodable {}
+extension IngestJob: ResponseEncodable {
+    /// The job with server paths left out of its message unless the request is the owner's.
+    var redactedForRequest: IngestJob {
+        var job = self
+        job.message = job.message.map(ServerPathVisibility.redact)
+        return job
+    }
+}
 extension PlayerSettings: ResponseEncodable {}
 
 struct JobList: ResponseEncodable {

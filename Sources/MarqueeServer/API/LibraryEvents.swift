@@ -27,7 +27,10 @@ struct LibraryEvents: Sendable {
             let changes = library.store.changes.subscribe()
             let library = library
             let heartbeat = heartbeat
+            // The body is written after the route returns: keep this request's view of server paths.
+            let revealed = ServerPathVisibility.revealed
             let body = ResponseBody { writer in
+              try await ServerPathVisibility.$revealed.withValue(revealed) {
                 let (events, continuation) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .bufferingNewest(1024))
                 let forward = Task {
                     for await change in changes { continuation.yield(.change(change)) }
@@ -68,6 +71,7 @@ struct LibraryEvents: Sendable {
                     continuation.finish()
                 }
                 try await writer.finish(nil)
+              }
             }
             return Response(
                 status: .ok,

@@ -55,12 +55,12 @@ struct LibraryRoutes: Sendable {
         }
 
         api.get("jobs") { request, _ -> JobList in
-            JobList(jobs: try await library.store.jobs(assetID: request.uri.queryParameters.get("asset")))
+            JobList(jobs: try await library.store.jobs(assetID: request.uri.queryParameters.get("asset")).map(\.redactedForRequest))
         }
         api.get("jobs/{id}") { _, context -> IngestJob in
             let id = try context.parameters.require("id", as: Int64.self)
             guard let job = try await library.store.job(id: id) else { throw LibraryError.jobNotFound(id) }
-            return job
+            return job.redactedForRequest
         }
         api.post("jobs/{id}/retry") { request, context -> Response in
             let job = try await library.store.retry(jobID: try context.parameters.require("id", as: Int64.self))

@@ -1,3 +1,4 @@
+import Accounts
 import Foundation
 import Hummingbird
 import Library
@@ -41,6 +42,17 @@ public struct APIError: HTTPResponseError, Sendable {
             case .toolFailed: return APIError(.internalServerError, error.description)
             case .mediaFailed: return APIError(.unprocessableContent, error.description)
             }
+        case let error as AccountError:
+            switch error {
+            case .wrongCredentials: return APIError(.unauthorized, error.description)
+            case .wrongSetupCode: return APIError(.forbidden, error.description)
+            case .accountNotFound, .credentialNotFound: return APIError(.notFound, error.description)
+            case .ownerExists, .nameTaken, .lastOwner, .tooManyCredentials: return APIError(.conflict, error.description)
+            case .invalidName, .weakPassword, .invalidLabel: return APIError(.badRequest, error.description)
+            }
+        case let error as SignInThrottled:
+            let seconds = max(1, Int(error.retryAfter.rounded(.up)))
+            return APIError(.tooManyRequests, error.description, headers: [.retryAfter: String(seconds)])
         case let error as NIOTooManyBytesError:
             let limit = error.maxBytes.map { " (at most \($0) bytes)" } ?? ""
             return APIError(.contentTooLarge, "The request body is too large\(limit)")
@@ -79,6 +91,8 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
+        } catch let redirect as RedirectToSignIn {
+            throw redirect
         } catch {
             let apiError = APIError.from(error)
             if apiError.status == .notFound, (error as? HTTPError) != nil, request.uri.path.hasPrefix("/api/") {

@@ -1,3 +1,4 @@
+import Accounts
 import Foundation
 import Hummingbird
 import HummingbirdWebSocket
@@ -9,6 +10,8 @@ public struct MarqueeRequestContext: RequestContext, WebSocketRequestContext {
     public let webSocket: WebSocketHandlerReference<Self>
     /// The client's address, for per-client rate limits.
     public let remoteAddress: SocketAddress?
+    /// Who the request acts for, once the access middleware has looked (nil: nobody signed in).
+    public var principal: Principal?
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)

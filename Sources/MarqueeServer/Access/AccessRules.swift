@@ -1,0 +1,30 @@
+import Accounts
+import HTTPTypes
+
+/// The one table of which permission each request needs. Anything not named here that
+/// changes state needs `manage`; anything else that reads needs `browse`.
+public enum AccessRules {
+    /// Files the sign-in page needs before anyone has signed in.
+    static let publicFiles: Set<String> = [
+        "/signin", "/favicon.ico", "/ui/favicon.png", "/ui/favicon.svg", "/ui/apple-touch-icon.png",
+        "/ui/js/i18n.js", "/ui/js/signin.js", "/ui/css/signin.css", "/api/health",
+    ]
+
+    public static func permission(method: HTTPRequest.Method, path: String) -> Permission {
+        let reads = method == .get || method == .head
+        if reads, publicFiles.contains(path) { return .signIn }
+        if path.hasPrefix("/api/auth/") { return .signIn }
+        if path == "/api/tokens" || path.hasPrefix("/api/tokens/") || path == "/account" { return .ownAccount }
+        if path == "/api/users" || path.hasPrefix("/api/users/") { return .manage }
+        // Playback: sessions, their renderer socket and intents, and where a viewer got to.
+        if path == "/api/sessions" || path.hasPrefix("/api/sessions/") { return .play }
+        if path.hasPrefix("/api/assets/"), path.hasSuffix("/position"), method == .put || method == .delete || reads { return .play }
+        // Offline downloads are the owner's (they make the server fetch URLs); their files,
+        // once imported or while playing provisionally, are media like any other.
+        if path == "/downloads" || path.hasPrefix("/api/downloads") {
+            if reads, path.hasPrefix("/api/downloads/"), path.contains("/files/") { return .browse }
+            return .manage
+        }
+        return reads ? .browse : .manage
+    }
+}

@@ -1,0 +1,188 @@
+import Accounts
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// Signing in and out, first-run setup, accounts (owner only) and each account's API tokens:
+/// `/api/auth/*`, `/api/users`, `/api/tokens`, and the `/signin` and `/account` pages.
+struct AuthRoutes: Sendable {
+    let access: ServerAccess
+    let webRoot: URL
+    let responder: MediaFileResponder
+    /// Per-address limit on sign-in and setup attempts (each costs a memory-hard hash).
+    let signInBuckets: RateLimitBuckets
+
+    struct SessionInfo: ResponseEncodable {
+        struct AccountInfo: Codable { var name: String; var role: String; var proof: String }
+        var mode: String
+        var signedIn: Bool
+        var needsOwner: Bool
+        var account: AccountInfo?
+    }
+
+    struct SignInRequest: Decodable { var name: String; var password: String }
+    struct SetupRequest: Decodable { var name: String; var password: String; var setupCode: String? }
+    struct PasswordRequest: Decodable { var currentPassword: String?; var newPassword: String }
+    struct NewUserRequest: Decodable { var name: String; var password: String; var role: Role }
+    struct UserChangeRequest: Decodable { var role: Role?; var password: String? }
+    struct NewTokenRequest: Decodable { var name: String }
+
+    struct UserResource: ResponseEncodable, Decodable {
+        var name: String
+        var role: String
+        var createdAt: Date
+        init(_ account: Account) { name = account.name; role = account.role.rawValue; createdAt = account.createdAt }
+    }
+    struct UserList: ResponseEncodable { var users: [UserResource] }
+    struct TokenResource: ResponseEncodable {
+        var id: String
+        var name: String
+        var createdAt: Date
+        var lastUsedAt: Date
+        /// Only in the answer that creates it.
+        var token: String?
+    }
+    struct TokenList: ResponseEncodable { var tokens: [TokenResource] }
+
+    func register(on router: Router<MarqueeRequestContext>) {
+        let accounts = access.accounts
+        let mode = access.mode
+        router.get("signin") { request, context in try await page("signin.html", request: request, context: context) }
+        router.get("account") { request, context in try await page("account.html", request: request, context: context) }
+
+        let auth = router.group("api/auth")
+        auth.get("session") { _, context -> SessionInfo in
+            let principal = context.principal
+            return SessionInfo(
+                mode: mode.rawValue, signedIn: principal.map { $0.proof != .localUser } ?? false,
+                needsOwner: try await accounts.needsOwner(),
+                account: principal.map { .init(name: $0.name, role: $0.role.rawValue, proof: $0.proof.rawValue) })
+        }
+        auth.post("signin") { request, context -> Response in
+            try limit(context)
+            let body = try await request.decode(as: SignInRequest.self, context: context)
+            let (principal, secret) = try await accounts.signIn(name: body.name, password: body.password,
+                                                                label: request.headers[.userAgent] ?? "browser")
+            return try signedIn(principal, secret: secret, request: request, context: context, status: .ok)
+        }
+        auth.post("setup") { request, context -> Response in
+            try limit(context)
+            let body = try await request.decode(as: SetupRequest.self, context: context)
+            // On a loopback-bound server the person at the machine needs no code.
+            _ = try await accounts.createOwner(name: body.name, password: body.password, setupCode: body.setupCode,
+                                               trustedCaller: mode == .open)
+            let (principal, secret) = try await accounts.signIn(name: body.name, password: body.password,
+                                                                label: request.headers[.userAgent] ?? "browser")
+            return try signedIn(principal, secret: secret, request: request, context: context, status: .created)
+        }
+        auth.post("signout") { request, context -> Response in
+            if let principal = context.principal, principal.proof == .session, let id = principal.credentialID, let account = principal.accountID {
+                try? await accounts.revoke(credentialID: id, accountID: account)
+            }
+            var response = Response(status: .noContent)
+            response.headers[.setCookie] = cookie(value: "", maxAge: 0, request: request)
+            return response
+        }
+        auth.put("password") { request, context -> Response in
+            let principal = try signedInAccount(context)
+            try limit(context)
+            let body = try await request.decode(as: PasswordRequest.self, context: context)
+            // Changing one's own password needs the current one, so a borrowed session cannot lock its owner out.
+            _ = try await accounts.signIn(name: principal.name, password: body.currentPassword ?? "", label: "password check")
+            try await accounts.setPassword(body.newPassword, forAccountNamed: principal.name)
+            let (renewed, secret) = try await accounts.signIn(name: principal.name, password: body.newPassword,
+                                                              label: request.headers[.userAgent] ?? "browser")
+            return try signedIn(renewed, secret: secret, request: request, context: context, status: .ok)
+        }
+
+        let users = router.group("api/users")
+        users.get { _, _ -> UserList in UserList(users: try await accounts.store.accounts().map(UserResource.init)) }
+        users.post { request, context -> Response in
+            let body = try await request.decode(as: NewUserRequest.self, context: context)
+            let account = try await accounts.createAccount(name: body.name, password: body.password, role: body.role)
+            return try UserResource(account).response(from: request, context: context).with(status: .created)
+        }
+        users.put("{name}") { request, context -> UserResource in
+            let name = try context.parameters.require("name")
+            let body = try await request.decode(as: UserChangeRequest.self, context: context)
+            if let role = body.role { try await accounts.setRole(role, forAccountNamed: name) }
+            if let password = body.password { try await accounts.setPassword(password, forAccountNamed: name) }
+            guard let account = try await accounts.store.account(named: name) else { throw AccountError.accountNotFound(name) }
+            return UserResource(account)
+        }
+        users.delete("{name}") { _, context -> Response in
+            try await accounts.deleteAccount(named: try context.parameters.require("name"))
+            return Response(status: .noContent)
+        }
+
+        let tokens = router.group("api/tokens")
+        tokens.get { _, context -> TokenList in
+            let principal = try signedInAccount(context)
+            return TokenList(tokens: try await accounts.tokens(accountID: principal.accountID!).map {
+                TokenResource(id: $0.id, name: $0.label, createdAt: $0.createdAt, lastUsedAt: $0.lastUsedAt, token: nil)
+            })
+        }
+        tokens.post { request, context -> Response in
+            let principal = try signedInAccount(context)
+            let body = try await request.decode(as: NewTokenRequest.self, context: context)
+            let (credential, secret) = try await accounts.createToken(accountID: principal.accountID!, label: body.name)
+            let resource = TokenResource(id: credential.id, name: credential.label, createdAt: credential.createdAt,
+                                         lastUsedAt: credential.lastUsedAt, token: secret.value)
+            var response = try resource.response(from: request, context: context).with(status: .created)
+            response.headers[.cacheControl] = "no-store"
+            return response
+        }
+        tokens.delete("{id}") { _, context -> Response in
+            let principal = try signedInAccount(context)
+            try await accounts.revoke(credentialID: try context.parameters.require("id"), accountID: principal.accountID!)
+            return Response(status: .noContent)
+        }
+    }
+
+    func limit(_ context: MarqueeRequestContext) throws {
+        if let wait = signInBuckets.take(for: context.remoteAddress?.ipAddress ?? "unknown") {
+            throw APIError(.tooManyRequests, "Too many sign-in attempts from this address; try again in \(wait) s",
+                           headers: [.retryAfter: String(wait)])
+        }
+    }
+
+    /// The principal, when it is a real account (the local user of an open server has none).
+    func signedInAccount(_ context: MarqueeRequestContext) throws -> Principal {
+        guard let principal = context.principal, principal.accountID != nil else {
+            throw APIError(.conflict, "Sign in to an account first: the local user of a loopback server has no password or API tokens")
+        }
+        return principal
+    }
+
+    func signedIn(_ principal: Principal, secret: CredentialSecret, request: Request, context: MarqueeRequestContext,
+                  status: HTTPResponse.Status) throws -> Response {
+        let info = SessionInfo(mode: access.mode.rawValue, signedIn: true, needsOwner: false,
+                               account: .init(name: principal.name, role: principal.role.rawValue, proof: principal.proof.rawValue))
+        var response = try info.response(from: request, context: context).with(status: status)
+        response.headers[.setCookie] = cookie(value: secret.value, maxAge: Int(access.accounts.sessionLifetime), request: request)
+        response.headers[.cacheControl] = "no-store"
+        return response
+    }
+
+    /// `HttpOnly` (no script reads it), `SameSite=Strict` (no other site's page sends it), and
+    /// `Secure` when the page came over HTTPS (through a TLS proxy that says
+    /// `X-Forwarded-Proto: https`). Browsers drop a Secure cookie set over plain HTTP (Chromium
+    /// even on 127.0.0.1), so a home server reached as `http://tv.local:8080` gets the cookie
+    /// without it; anything reachable from outside the home belongs behind a TLS proxy.
+    func cookie(value: String, maxAge: Int, request: Request) -> String {
+        var parts = ["\(ServerAccess.cookieName)=\(value)", "Path=/", "Max-Age=\(maxAge)", "HttpOnly", "SameSite=Strict"]
+        if Self.cameOverHTTPS(request) { parts.append("Secure") }
+        return parts.joined(separator: "; ")
+    }
+
+    static func cameOverHTTPS(_ request: Request) -> Bool {
+        request.headers[.init("X-Forwarded-Proto")!]?.lowercased() == "https" || request.head.scheme == "https"
+    }
+
+    func page(_ name: String, request: Request, context: MarqueeRequestContext) async throws -> Response {
+        let webRoot = webRoot
+        return try await responder.respond(key: "ui/" + name, request: request, context: context, kind: WebResourceKind.forExtension("html")) {
+            webRoot.appendingPathComponent(name)
+        }
+    }
+}
