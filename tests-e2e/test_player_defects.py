@@ -463,9 +463,12 @@ def test_every_page_has_an_icon(server, driver):
 def test_badges_are_in_the_page_language(server, browser):
     driver = browser("ja")
     driver.get(server.url + "/")
-    WebDriverWait(driver, 10).until(lambda d: any(TOUR in c.text for c in d.find_elements(By.CSS_SELECTOR, ".asset-card")))
-    tour = next(c for c in driver.find_elements(By.CSS_SELECTOR, ".asset-card") if TOUR in c.text)
-    badges = [b.text for b in tour.find_elements(By.CSS_SELECTOR, ".badge")]
+    # Read in one script: cards are redrawn as events arrive, so a found element can go stale.
+    WebDriverWait(driver, 10).until(lambda d: d.execute_script(
+        "return [...document.querySelectorAll('.asset-card')].some((c) => c.innerText.includes(arguments[0]))", TOUR))
+    badges = driver.execute_script(
+        "const card = [...document.querySelectorAll('.asset-card')].find((c) => c.innerText.includes(arguments[0]));"
+        "return [...card.querySelectorAll('.badge')].map((b) => b.innerText)", TOUR)
     assert "多言語" in badges and "Multilingual" not in badges, badges
 
 

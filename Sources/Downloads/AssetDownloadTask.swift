@@ -254,8 +254,7 @@ public final class AssetDownloadTask: Sendable {
         }
         let document = BundleWriter.metadata(summary: summary, input: metadata, startedAt: startedAt,
                                              completedAt: ISO8601DateFormatter().string(from: Date()))
-        try await BlockingFileIO.writeAtomically(Data((document.serialized(pretty: true) + "\n").utf8),
-                                                 to: output.appendingPathComponent("metadata.json"))
+        try await BlockingFileIO.writeAtomically(try document.encoded(), to: output.appendingPathComponent(BundleLayout.metadata))
         try await BlockingFileIO.remove(output.appendingPathComponent(Self.journalFolder))
         return summary
     }
@@ -264,7 +263,7 @@ public final class AssetDownloadTask: Sendable {
     private func writePlaylists(_ prepared: [PreparedEntry], plan: DownloadPlan) async throws {
         for p in prepared {
             let text = PlaylistWriter.write(p.playlist)
-            try await BlockingFileIO.writeAtomically(Data(text.utf8), to: output.appendingPathComponent("\(p.entry.folder)/index.m3u8"))
+            try await BlockingFileIO.writeAtomically(Data(text.utf8), to: output.appendingPathComponent(BundleLayout.mediaPlaylist(inFolder: p.entry.folder)))
         }
         try await BlockingFileIO.writeAtomically(Data(PlaylistWriter.write(BundleWriter.multivariant(for: plan)).utf8),
                                                  to: output.appendingPathComponent(BundleWriter.playlistName))

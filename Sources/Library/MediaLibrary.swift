@@ -1,4 +1,5 @@
 import Foundation
+import HLS
 import Synchronization
 
 /// The media library: what `marquee serve` and `marquee add` open in a data directory.
@@ -239,8 +240,8 @@ public final class MediaLibrary: Sendable {
 
     /// The URL path of an asset's poster frame, when it has one.
     public func posterPath(for asset: Asset) -> String? {
-        let poster = location.bundleDirectory(for: asset.id).appendingPathComponent("poster.jpg")
-        return FileManager.default.fileExists(atPath: poster.path) ? "/media/\(asset.id)/poster.jpg" : nil
+        let poster = location.bundleDirectory(for: asset.id).appendingPathComponent(BundleLayout.poster)
+        return FileManager.default.fileExists(atPath: poster.path) ? "/media/\(asset.id)/\(BundleLayout.poster)" : nil
     }
 
     /// An asset with its metadata override applied.

@@ -125,7 +125,7 @@ struct DownloadCommand: AsyncParsableCommand {
             throw DownloadError.selection("expected an http(s) playlist URL and --output")
         }
         let folder = URL(fileURLWithPath: outputPath).standardizedFileURL
-        if FileManager.default.fileExists(atPath: folder.appendingPathComponent("metadata.json").path),
+        if FileManager.default.fileExists(atPath: folder.appendingPathComponent(BundleLayout.metadata).path),
            !FileManager.default.fileExists(atPath: folder.appendingPathComponent(AssetDownloadTask.journalFolder).path) {
             reporter.message("\(folder.path): already downloaded (metadata.json present)")
             return

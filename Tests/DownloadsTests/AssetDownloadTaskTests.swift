@@ -131,7 +131,7 @@ struct AssetDownloadTaskTests {
         // Before any segment: the bundle's multivariant playlist and the whole media playlist.
         let media = try String(contentsOf: out.appendingPathComponent("\(plan.entries[0].folder)/index.m3u8"), encoding: .utf8)
         #expect(media.components(separatedBy: "#EXTINF").count - 1 == 6 && media.contains("seg-00006.ts") && media.contains("#EXT-X-ENDLIST"))
-        #expect(try String(contentsOf: out.appendingPathComponent("index.m3u8"), encoding: .utf8).contains("\(plan.entries[0].folder)/index.m3u8"))
+        #expect(try String(contentsOf: out.appendingPathComponent("master.m3u8"), encoding: .utf8).contains("\(plan.entries[0].folder)/index.m3u8"))
         #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("metadata.json").path))
         await task.resume()
         _ = try await running.value

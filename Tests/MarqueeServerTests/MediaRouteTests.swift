@@ -39,7 +39,7 @@ struct MediaRouteTests {
         try await fixture.application().test(.router) { client in
             let expectations: [(String, String, String)] = [
                 ("master.m3u8", "application/vnd.apple.mpegurl", ServedFileKind.shortLived),
-                ("video/stream.m3u8", "application/vnd.apple.mpegurl", ServedFileKind.shortLived),
+                ("video/index.m3u8", "application/vnd.apple.mpegurl", ServedFileKind.shortLived),
                 ("video/init.mp4", "video/mp4", ServedFileKind.immutable),
                 ("video/segment-00000.m4s", "video/iso.segment", ServedFileKind.immutable),
                 ("subtitles-1/subtitles.vtt", "text/vtt; charset=utf-8", ServedFileKind.immutable),

@@ -46,7 +46,8 @@ public struct BundleSummary: Sendable, Hashable {
 /// Writes the bundle's own files: the local multivariant playlist listing only what was
 /// downloaded (relative URIs), and `metadata.json`.
 public enum BundleWriter {
-    public static let playlistName = "index.m3u8"
+    /// The bundle's root playlist (`BundleLayout.multivariantPlaylist`, as packaged bundles).
+    public static let playlistName = BundleLayout.multivariantPlaylist
 
     /// The multivariant playlist of the bundle: downloaded variants and renditions only,
     /// groups kept only where a downloaded rendition (or an in-band one) belongs to them.
@@ -59,14 +60,14 @@ public enum BundleWriter {
         var renditions: [Rendition] = []
         for e in plan.entries where e.role != .video {
             guard var r = e.rendition else { continue }
-            r.uri = "\(e.folder)/index.m3u8"
+            r.uri = BundleLayout.mediaPlaylist(inFolder: e.folder)
             renditions.append(r)
         }
         var groups = Set(renditions.map { "\($0.type.rawValue)/\($0.groupID)" })
         for declared in plan.declaredVariants {
             guard let folder = plan.folder(for: declared) else { continue }
             var v = declared
-            v.uri = "\(folder)/index.m3u8"
+            v.uri = BundleLayout.mediaPlaylist(inFolder: folder)
             // In-band (URI-less) renditions of a group the variant uses stay described.
             for (type, group) in [(MediaType.audio, v.audio), (.subtitles, v.subtitles), (.closedCaptions, v.closedCaptions)] {
                 guard let group else { continue }
@@ -84,7 +85,7 @@ public enum BundleWriter {
         out.renditions = renditions
         for e in plan.entries where e.role == .iFrames {
             guard var stream = e.iFrameVariant else { continue }
-            stream.uri = "\(e.folder)/index.m3u8"
+            stream.uri = BundleLayout.mediaPlaylist(inFolder: e.folder)
             stream.attributes.pathwayID = nil
             out.iFrameVariants.append(stream)
         }
@@ -101,28 +102,16 @@ public enum BundleWriter {
         }, artwork: artwork)
     }
 
-    static func metadata(summary: BundleSummary, input: BundleMetadataInput, startedAt: String, completedAt: String) -> JSONValue {
-        .object([
-            ("title", .string(input.title)),
-            ("sourceURL", .string(input.sourceURL.absoluteString)),
-            ("playlist", .string(playlistName)),
-            ("artwork", .optional(summary.artwork)),
-            ("configuration", input.configuration),
-            ("items", .array(summary.items.map { i in
-                .object([
-                    ("role", .string(i.role.rawValue)), ("folder", .string(i.folder)), ("sourceURL", .string(i.sourceURL.absoluteString)),
-                    ("bytes", .int(Int(i.bytes))), ("bandwidth", .optional(i.bandwidth)),
-                    ("resolution", i.resolution.map { .string($0.description) } ?? .null), ("codecs", .strings(i.codecs)),
-                    ("language", .optional(i.language)), ("name", .optional(i.name)), ("groupID", .optional(i.groupID)),
-                ])
-            })),
-            ("interstitials", .array(summary.interstitials.map { i in
-                .object([("folder", .string(i.folder)), ("sourceURL", .string(i.sourceURL.absoluteString)), ("bytes", .int(Int(i.bytes)))])
-            })),
-            ("totalBytes", .int(Int(summary.totalBytes))),
-            ("warnings", .strings(summary.warnings)),
-            ("startedAt", .string(startedAt)),
-            ("completedAt", .string(completedAt)),
-        ])
+    static func metadata(summary: BundleSummary, input: BundleMetadataInput, startedAt: String, completedAt: String) -> BundleMetadata {
+        BundleMetadata(
+            title: input.title, sourceURL: input.sourceURL.absoluteString, playlist: playlistName, artwork: summary.artwork,
+            configuration: input.configuration,
+            items: summary.items.map { i in
+                BundleMetadata.Item(role: i.role.rawValue, folder: i.folder, sourceURL: i.sourceURL.absoluteString, bytes: Int(i.bytes),
+                                    bandwidth: i.bandwidth, resolution: i.resolution?.description, codecs: i.codecs,
+                                    language: i.language, name: i.name, groupID: i.groupID)
+            },
+            interstitials: summary.interstitials.map { BundleMetadata.Interstitial(folder: $0.folder, sourceURL: $0.sourceURL.absoluteString, bytes: Int($0.bytes)) },
+            totalBytes: Int(summary.totalBytes), warnings: summary.warnings, startedAt: startedAt, completedAt: completedAt)
     }
 }

@@ -19,7 +19,7 @@ enum InterstitialAssets {
         var folder: String
         var jobs: [SegmentJob]
         var playlists: [String: String]
-        var entryPath: String { "\(folder)/index.m3u8" }
+        var entryPath: String { BundleLayout.mediaPlaylist(inFolder: folder) }
     }
 
     /// One asset list, rewritten to the local copies.
@@ -106,7 +106,7 @@ enum InterstitialAssets {
         switch playlist {
         case .media(let media):
             let (jobs, rewritten) = try MediaLayout.make(folder: folder, playlist: media, url: finalURL)
-            return Asset(sourceURL: url, folder: folder, jobs: jobs, playlists: ["\(folder)/index.m3u8": PlaylistWriter.write(rewritten)])
+            return Asset(sourceURL: url, folder: folder, jobs: jobs, playlists: [BundleLayout.mediaPlaylist(inFolder: folder): PlaylistWriter.write(rewritten)])
         case .multivariant(let multivariant):
             let configuration = DownloadConfiguration(asset: finalURL, title: "", downloadsIFramePlaylists: false)
             let (plan, _) = try configuration.plan(for: multivariant, url: finalURL)
@@ -115,9 +115,9 @@ enum InterstitialAssets {
                 let (media, mediaURL) = try await fetcher.mediaPlaylist(at: entry.url, importedVariables: multivariant.importableVariables)
                 let (jobs, rewritten) = try MediaLayout.make(folder: "\(folder)/\(entry.folder)", playlist: media, url: mediaURL)
                 asset.jobs += jobs
-                asset.playlists["\(folder)/\(entry.folder)/index.m3u8"] = PlaylistWriter.write(rewritten)
+                asset.playlists[BundleLayout.mediaPlaylist(inFolder: "\(folder)/\(entry.folder)")] = PlaylistWriter.write(rewritten)
             }
-            asset.playlists["\(folder)/index.m3u8"] = PlaylistWriter.write(BundleWriter.multivariant(for: plan))
+            asset.playlists[BundleLayout.mediaPlaylist(inFolder: folder)] = PlaylistWriter.write(BundleWriter.multivariant(for: plan))
             return asset
         }
     }

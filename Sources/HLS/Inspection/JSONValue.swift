@@ -78,3 +78,58 @@ public enum JSONValue: Sendable, Hashable {
         out += "\""
     }
 }
+
+extension JSONValue: Codable {
+    struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        if var array = try? decoder.unkeyedContainer() {
+            var items: [JSONValue] = []
+            while !array.isAtEnd { items.append(try array.decode(JSONValue.self)) }
+            self = .array(items)
+            return
+        }
+        if let object = try? decoder.container(keyedBy: Key.self) {
+            // Keys in the order JSONDecoder reports them (sorted for a stable round trip).
+            self = .object(try object.allKeys.map(\.stringValue).sorted().map { ($0, try object.decode(JSONValue.self, forKey: Key(stringValue: $0))) })
+            return
+        }
+        let value = try decoder.singleValueContainer()
+        if value.decodeNil() { self = .null }
+        else if let bool = try? value.decode(Bool.self) { self = .bool(bool) }
+        else if let int = try? value.decode(Int.self) { self = .int(int) }
+        else if let double = try? value.decode(Double.self) { self = .double(double) }
+        else { self = .string(try value.decode(String.self)) }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .null:
+            var c = encoder.singleValueContainer()
+            try c.encodeNil()
+        case .bool(let b):
+            var c = encoder.singleValueContainer()
+            try c.encode(b)
+        case .int(let i):
+            var c = encoder.singleValueContainer()
+            try c.encode(i)
+        case .double(let d):
+            var c = encoder.singleValueContainer()
+            if d.isFinite { try c.encode(d) } else { try c.encodeNil() }
+        case .string(let s):
+            var c = encoder.singleValueContainer()
+            try c.encode(s)
+        case .array(let items):
+            var c = encoder.unkeyedContainer()
+            for item in items { try c.encode(item) }
+        case .object(let fields):
+            var c = encoder.container(keyedBy: Key.self)
+            for (key, value) in fields { try c.encode(value, forKey: Key(stringValue: key)) }
+        }
+    }
+}

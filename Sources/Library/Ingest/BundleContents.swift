@@ -30,10 +30,9 @@ struct BundleContents: Sendable {
         let rootPath = root.standardizedFileURL.path
         var walker = Walker(root: root, rootPath: rootPath)
         try walker.visitPlaylist(entry)
-        if try walker.addIfRegular("metadata.json") {
-            let data = try Data(contentsOf: root.appendingPathComponent("metadata.json"))
-            if let metadata = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-               let artwork = metadata["artwork"] as? String, !artwork.isEmpty, !artwork.contains("/") {
+        if try walker.addIfRegular(BundleLayout.metadata) {
+            let data = try Data(contentsOf: root.appendingPathComponent(BundleLayout.metadata))
+            if let artwork = (try? BundleMetadata.decode(from: data))?.artwork {
                 _ = try walker.addIfRegular(artwork)
             }
         }

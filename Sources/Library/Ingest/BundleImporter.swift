@@ -34,18 +34,18 @@ struct BundleImporter: Sendable {
             try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
             try FileManager.default.copyItem(at: source.appendingPathComponent(file), to: target)
         }
-        let master = bundle.appendingPathComponent("master.m3u8")
-        if entry.lastPathComponent != "master.m3u8" {
+        let master = bundle.appendingPathComponent(BundleLayout.multivariantPlaylist)
+        if entry.lastPathComponent != BundleLayout.multivariantPlaylist {
             try? FileManager.default.removeItem(at: master)
             try FileManager.default.copyItem(at: bundle.appendingPathComponent(entry.lastPathComponent), to: master)
         }
         let text = try String(contentsOf: master, encoding: .utf8)
         let variants = PlaylistParser.parse(text).playlist?.multivariant?.variants ?? []
         var imported = Imported()
-        if let data = try? Data(contentsOf: bundle.appendingPathComponent("metadata.json")),
-           let metadata = try? JSONSerialization.jsonObject(with: data) as? [String: Any] {
-            imported.title = (metadata["title"] as? String).flatMap { $0.isEmpty ? nil : $0 }
-            imported.artwork = (metadata["artwork"] as? String).flatMap { $0.contains("/") ? nil : $0 }
+        if let data = try? Data(contentsOf: bundle.appendingPathComponent(BundleLayout.metadata)),
+           let metadata = try? BundleMetadata.decode(from: data) {
+            imported.title = metadata.title
+            imported.artwork = metadata.artwork
         }
         if let best = variants.max(by: { ($0.attributes.resolution?.height ?? 0) < ($1.attributes.resolution?.height ?? 0) }) {
             imported.width = best.attributes.resolution?.width
@@ -57,10 +57,15 @@ struct BundleImporter: Sendable {
         return imported
     }
 
-    /// The folder's multivariant playlist: `master.m3u8` or the first playlist with variants.
+    /// The folder's multivariant playlist: `master.m3u8`, a download's legacy `index.m3u8`, or
+    /// the first playlist with variants.
     static func multivariantPlaylist(in folder: URL) -> URL? {
-        let master = folder.appendingPathComponent("master.m3u8")
+        let master = folder.appendingPathComponent(BundleLayout.multivariantPlaylist)
         if FileManager.default.fileExists(atPath: master.path) { return master }
+        for name in BundleLayout.legacyMultivariantPlaylists {
+            let candidate = folder.appendingPathComponent(name)
+            if (try? String(contentsOf: candidate, encoding: .utf8))?.contains("#EXT-X-STREAM-INF") ?? false { return candidate }
+        }
         let files = (try? FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)) ?? []
         return files.filter { $0.pathExtension.lowercased() == "m3u8" }.sorted { $0.path < $1.path }.first { url in
             (try? String(contentsOf: url, encoding: .utf8))?.contains("#EXT-X-STREAM-INF") ?? false

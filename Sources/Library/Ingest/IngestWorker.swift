@@ -1,4 +1,5 @@
 import Foundation
+import HLS
 
 /// Runs queued ingest jobs one at a time in the background: probe, package, thumbnails.
 ///
@@ -169,7 +170,7 @@ public actor IngestWorker {
                 }
                 job = await reporter.job
             }
-            let master = bundle.appendingPathComponent("master.m3u8")
+            let master = bundle.appendingPathComponent(BundleLayout.multivariantPlaylist)
             asset.badges = (try? await BlockingIO.run { try BadgeInspector.badges(forMultivariantAt: master) }) ?? []
             asset.status = .ready
             asset.sourceMissing = false

@@ -78,7 +78,7 @@ public struct MediaCorePackager: MediaPackager {
             try await TrickPlaySheet.write(of: asset, duration: duration.seconds, display: display, into: bundle)
         }
         await progress(1)
-        return PackagedBundle(multivariantPlaylist: "master.m3u8", poster: poster, trickPlay: trickPlay)
+        return PackagedBundle(multivariantPlaylist: BundleLayout.multivariantPlaylist, poster: poster, trickPlay: trickPlay)
     }
 
     /// Audio only (music, a podcast): one AAC variant (copied when it is AAC already) with
@@ -90,10 +90,10 @@ public struct MediaCorePackager: MediaPackager {
         let metadata = try await Self.media("read", source) { try await asset.load(.metadata) }
         let cover = metadata.first { $0.identifier == .artwork && $0.dataValue?.starts(with: [0xFF, 0xD8, 0xFF]) == true }?.dataValue
         if let cover {
-            try await BlockingIO.run { try Data(cover).write(to: bundle.appendingPathComponent("poster.jpg")) }
+            try await BlockingIO.run { try Data(cover).write(to: bundle.appendingPathComponent(BundleLayout.poster)) }
         }
         await progress(1)
-        return PackagedBundle(multivariantPlaylist: "master.m3u8", poster: cover == nil ? nil : "poster.jpg", trickPlay: nil)
+        return PackagedBundle(multivariantPlaylist: BundleLayout.multivariantPlaylist, poster: cover == nil ? nil : BundleLayout.poster, trickPlay: nil)
     }
 
     /// Runs MediaCore's `Packager` into `bundle` (browser-playable audio: only AAC is copied)
@@ -111,7 +111,7 @@ public struct MediaCorePackager: MediaPackager {
         }
         let master = try Self.labelled(result.multivariant, renditions: result.renditions, tracks: tracks)
         try await BlockingIO.run {
-            try master.write(to: bundle.appendingPathComponent("master.m3u8"), atomically: true, encoding: .utf8)
+            try master.write(to: bundle.appendingPathComponent(BundleLayout.multivariantPlaylist), atomically: true, encoding: .utf8)
         }
         await progress(share.upperBound)
     }
@@ -159,23 +159,23 @@ public struct MediaCorePackager: MediaPackager {
         }
         let text = PlaylistWriter.write(playlist)
         if let error = PlaylistParser.parse(text, options: .strict).errors.first {
-            throw LibraryError.mediaFailed(step: "label the renditions of", path: "master.m3u8", message: error.fullMessage)
+            throw LibraryError.mediaFailed(step: "label the renditions of", path: BundleLayout.multivariantPlaylist, message: error.fullMessage)
         }
         return text
     }
 
     public func decorate(bundle: URL, duration: Double, artwork: String?) async throws -> PackagedBundle {
-        let master = bundle.appendingPathComponent("master.m3u8")
+        let master = bundle.appendingPathComponent(BundleLayout.multivariantPlaylist)
         let asset = MediaCore.Asset(path: master.path)
         // The download's own artwork, when it brought one, is the poster as it is.
         let copiedArtwork = try await BlockingIO.run { () -> Bool in
-            guard let artwork, artwork != "poster.jpg",
+            guard let artwork, artwork != BundleLayout.poster,
                   FileManager.default.fileExists(atPath: bundle.appendingPathComponent(artwork).path) else { return false }
-            try? FileManager.default.removeItem(at: bundle.appendingPathComponent("poster.jpg"))
-            try FileManager.default.copyItem(at: bundle.appendingPathComponent(artwork), to: bundle.appendingPathComponent("poster.jpg"))
+            try? FileManager.default.removeItem(at: bundle.appendingPathComponent(BundleLayout.poster))
+            try FileManager.default.copyItem(at: bundle.appendingPathComponent(artwork), to: bundle.appendingPathComponent(BundleLayout.poster))
             return true
         }
-        let poster = copiedArtwork ? "poster.jpg" : try await Self.writePoster(of: asset, duration: duration, into: bundle)
+        let poster = copiedArtwork ? BundleLayout.poster : try await Self.writePoster(of: asset, duration: duration, into: bundle)
         var trickPlay: String?
         let tracks = try await Self.media("read", master) { try await asset.load(.tracks) }
         if let video = tracks.first(where: { $0.mediaType == .video && !$0.isAttachedPicture }), let display = video.presentationSize {
@@ -183,7 +183,7 @@ public struct MediaCorePackager: MediaPackager {
                 try await TrickPlaySheet.write(of: asset, duration: duration, display: display, into: bundle)
             }
         }
-        return PackagedBundle(multivariantPlaylist: "master.m3u8", poster: poster, trickPlay: trickPlay)
+        return PackagedBundle(multivariantPlaylist: BundleLayout.multivariantPlaylist, poster: poster, trickPlay: trickPlay)
     }
 
     /// A frame a third of the way in, at most 1280 pixels wide, as `poster.jpg`; `nil` when no
@@ -202,8 +202,8 @@ public struct MediaCorePackager: MediaPackager {
             try Task.checkCancellation()
             return nil
         }
-        try await BlockingIO.run { try Data(jpeg).write(to: bundle.appendingPathComponent("poster.jpg")) }
-        return "poster.jpg"
+        try await BlockingIO.run { try Data(jpeg).write(to: bundle.appendingPathComponent(BundleLayout.poster)) }
+        return BundleLayout.poster
     }
 
     /// Runs MediaCore work, turning its errors into `LibraryError.mediaFailed` with FFmpeg's message.

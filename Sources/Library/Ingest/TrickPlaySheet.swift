@@ -1,4 +1,5 @@
 import Foundation
+import HLS
 import MediaCore
 
 /// The web player's scrubbing thumbnails: one JPEG sprite sheet (`trickplay.jpg`) with a tile
@@ -8,8 +9,8 @@ import MediaCore
 /// (90 for portrait video). A time whose frame does not decode leaves its tile black, so every
 /// later tile stays where the player looks for it.
 enum TrickPlaySheet {
-    static let image = "trickplay.jpg"
-    static let description = "trickplay.json"
+    static let image = BundleLayout.trickPlayImage
+    static let description = BundleLayout.trickPlayDescription
 
     /// The layout for a video of `duration` seconds shown at `display` size.
     static func layout(duration: Double, display: PixelSize) -> TrickPlayImages {

@@ -57,7 +57,7 @@ public struct HLSDownloadRunner: DownloadRunner {
     /// A bundle whose download already finished: `metadata.json` written, journal gone.
     static func isComplete(_ bundle: URL) async throws -> Bool {
         try await NIOThreadPool.singleton.runIfActive {
-            FileManager.default.fileExists(atPath: bundle.appendingPathComponent("metadata.json").path)
+            FileManager.default.fileExists(atPath: bundle.appendingPathComponent(BundleLayout.metadata).path)
                 && !FileManager.default.fileExists(atPath: bundle.appendingPathComponent(AssetDownloadTask.journalFolder).path)
         }
     }

@@ -1,5 +1,6 @@
 import Downloads
 import Foundation
+import HLS
 import Library
 import NIOPosix
 
@@ -56,8 +57,11 @@ extension DownloadService: ProvisionalAssetSource {
         let bundle = store.bundle(for: id)
         do {
             return try await NIOThreadPool.singleton.runIfActive {
-                try PlaybackManifest.build(assetID: id, bundle: bundle, urlPrefix: "/api/downloads/\(id)/files",
-                                           playlist: BundleWriter.playlistName)
+                // Downloads started before the shared layout named their root playlist index.m3u8.
+                let playlist = BundleLayout.multivariantCandidates.first {
+                    FileManager.default.fileExists(atPath: bundle.appendingPathComponent($0).path)
+                } ?? BundleLayout.multivariantPlaylist
+                return try PlaybackManifest.build(assetID: id, bundle: bundle, urlPrefix: "/api/downloads/\(id)/files", playlist: playlist)
             }
         } catch {
             throw APIError(.internalServerError, "The playlists of “\(entry.record.title)” could not be read: \(error)")

@@ -56,7 +56,7 @@ public struct PlaybackManifest: Codable, Sendable, Hashable {
 
     /// Reads `master.m3u8` (or `playlist`) and its media playlists from `bundle` and builds the
     /// manifest; `urlPrefix` is where the bundle is served (e.g. `/media/ID`).
-    public static func build(assetID: String, bundle: URL, urlPrefix: String, playlist: String = "master.m3u8") throws -> PlaybackManifest {
+    public static func build(assetID: String, bundle: URL, urlPrefix: String, playlist: String = BundleLayout.multivariantPlaylist) throws -> PlaybackManifest {
         let multivariant = try multivariantPlaylist(at: bundle.appendingPathComponent(playlist))
         var duration = 0.0
         func track(uri: String, id: String, mimeType: String) throws -> Track {
@@ -124,7 +124,7 @@ public struct PlaybackManifest: Codable, Sendable, Hashable {
             }
         }
 
-        let trickPlayFile = bundle.appendingPathComponent("trickplay.json")
+        let trickPlayFile = bundle.appendingPathComponent(BundleLayout.trickPlayDescription)
         let trickPlay = (try? Data(contentsOf: trickPlayFile)).flatMap { try? JSONDecoder().decode(TrickPlayImages.self, from: $0) }
         return PlaybackManifest(
             version: 1, assetID: assetID, duration: duration, hlsURL: urlPrefix + "/" + playlist,

@@ -1,4 +1,5 @@
 import Foundation
+import HLS
 import Library
 import NIOPosix
 
@@ -36,7 +37,7 @@ final class PlaybackManifestStore: Sendable {
         let cache = cache
         do {
             return try await threadPool.runIfActive {
-                let master = bundle.appendingPathComponent("master.m3u8")
+                let master = bundle.appendingPathComponent(BundleLayout.multivariantPlaylist)
                 let modified = (try? FileManager.default.attributesOfItem(atPath: master.path)[.modificationDate] as? Date) ?? nil
                 if let modified, let hit = cache.value(for: id, modified: modified) { return hit }
                 let built = try PlaybackManifest.build(assetID: id, bundle: bundle, urlPrefix: "/media/\(id)")

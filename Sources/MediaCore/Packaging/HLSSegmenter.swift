@@ -1,5 +1,6 @@
 import CFFmpeg
 import Foundation
+import HLS
 
 /// Writes one stream of a source as a CMAF (fMP4) HLS media playlist with libavformat's HLS
 /// muxer: by copying packets, copying only keyframes (for I-frame playlists), or through the
@@ -21,18 +22,18 @@ enum HLSSegmenter {
             "hls_time": singleFramesSegments ? "0.001" : String(segmentDuration),
             "hls_playlist_type": "vod",
             "hls_list_size": "0",
-            "hls_segment_filename": (directory as NSString).appendingPathComponent("segment-%05d.m4s"),
-            "hls_fmp4_init_filename": "init.mp4",
+            "hls_segment_filename": (directory as NSString).appendingPathComponent(BundleLayout.segmentPattern),
+            "hls_fmp4_init_filename": BundleLayout.initSection,
             "hls_flags": "independent_segments",
         ]
     }
 
-    /// Copies stream `index` of `source` into `directory/stream.m3u8`. With `keyframesOnly`
+    /// Copies stream `index` of `source` into `directory/index.m3u8`. With `keyframesOnly`
     /// every keyframe becomes its own segment (an I-frame rendition).
     static func copy(source: AssetSource, streamIndex index: Int, directory: String, segmentDuration: Double,
                      keyframesOnly: Bool = false, flag: CancellationFlag, progress: (Double) -> Void = { _ in }) throws -> String {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let playlist = (directory as NSString).appendingPathComponent("stream.m3u8")
+        let playlist = (directory as NSString).appendingPathComponent(BundleLayout.mediaPlaylistName)
         let input = try FormatInput(source: source, flag: flag)
         guard index < input.streams.count else {
             throw MediaError(.packaging, url: input.name, message: "no stream #\(index)")
@@ -105,11 +106,11 @@ enum HLSSegmenter {
         return playlist
     }
 
-    /// Encodes the video track (H.264 at `size`) into `directory/stream.m3u8`.
+    /// Encodes the video track (H.264 at `size`) into `directory/index.m3u8`.
     static func encodeVideo(asset: Asset, track: AssetTrack, duration: MediaTime, size: PixelSize, frameDuration: MediaTime, directory: String,
                             segmentDuration: Double, flag: CancellationFlag, progress: @escaping (Double) -> Void = { _ in }) throws -> String {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let playlist = (directory as NSString).appendingPathComponent("stream.m3u8")
+        let playlist = (directory as NSString).appendingPathComponent(BundleLayout.mediaPlaylistName)
         let output = try OutputFile(path: playlist, format: "hls", flag: flag)
         let encoder = try VideoEncoder(output: output, size: size, frameDuration: frameDuration, flag: flag)
         encoder.onPosition = { progress(min(1, $0 / max(duration.seconds, 0.001))) }
@@ -121,12 +122,12 @@ enum HLSSegmenter {
         return playlist
     }
 
-    /// Encodes an audio track as AAC into `directory/stream.m3u8`, keeping its channels
+    /// Encodes an audio track as AAC into `directory/index.m3u8`, keeping its channels
     /// (surround stays surround, up to 7.1).
     static func encodeAudio(asset: Asset, track: AssetTrack, duration: MediaTime, directory: String, segmentDuration: Double,
                             flag: CancellationFlag, progress: @escaping (Double) -> Void = { _ in }) throws -> String {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let playlist = (directory as NSString).appendingPathComponent("stream.m3u8")
+        let playlist = (directory as NSString).appendingPathComponent(BundleLayout.mediaPlaylistName)
         let output = try OutputFile(path: playlist, format: "hls", flag: flag)
         let encoder = try AudioEncoder(output: output, channels: track.channelCount ?? 2, flag: flag)
         encoder.onPosition = { progress(min(1, $0 / max(duration.seconds, 0.001))) }

@@ -119,7 +119,7 @@ struct MultivariantBuilder {
             playlist.iFrameVariants.append(IFrameVariantStream(uri: iFrameRelative, attributes: attributes))
         }
         if let tiles {
-            let relative = "images/images.m3u8"
+            let relative = BundleLayout.imagesPlaylist
             let text = try String(contentsOfFile: tiles.playlistPath, encoding: .utf8)
             collect(PlaylistParser.parse(text, options: .strict).diagnostics, relative)
             var attributes = StreamAttributes()
@@ -131,9 +131,9 @@ struct MultivariantBuilder {
         }
 
         let text = PlaylistWriter.write(playlist)
-        let masterPath = path("master.m3u8")
+        let masterPath = path(BundleLayout.multivariantPlaylist)
         try text.write(toFile: masterPath, atomically: true, encoding: .utf8)
-        collect(PlaylistParser.parse(text, options: .strict).diagnostics, "master.m3u8")
+        collect(PlaylistParser.parse(text, options: .strict).diagnostics, BundleLayout.multivariantPlaylist)
         if !problems.isEmpty {
             throw MediaError(.packaging, url: directory, message: "the written playlists are not valid HLS: " + problems.joined(separator: "; "))
         }

@@ -67,7 +67,7 @@ public struct Packager: Sendable {
                 for height in heights {
                     let width = max(2, Int((Double(display.width) * Double(height) / Double(display.height)).rounded()) & ~1)
                     let size = PixelSize(width: width, height: height & ~1)
-                    let relative = "video-\(size.height)/stream.m3u8"
+                    let relative = BundleLayout.mediaPlaylist(inFolder: "video-\(size.height)")
                     let report = within()
                     _ = try await pool.run { flag in
                         try HLSSegmenter.encodeVideo(asset: asset, track: video, duration: duration, size: size, frameDuration: frameDuration,
@@ -86,8 +86,8 @@ public struct Packager: Sendable {
                     try HLSSegmenter.copy(source: source, streamIndex: video.id, directory: path("video"),
                                           segmentDuration: segmentDuration, flag: flag, progress: report)
                 }
-                videoOutputs.append(VideoOutput(relative: "video/stream.m3u8", size: display, frameRate: frameRate))
-                renditions.append(.init(kind: .video, playlist: "video/stream.m3u8", method: .copied, sourceTrack: video.id))
+                videoOutputs.append(VideoOutput(relative: BundleLayout.mediaPlaylist(inFolder: "video"), size: display, frameRate: frameRate))
+                renditions.append(.init(kind: .video, playlist: BundleLayout.mediaPlaylist(inFolder: "video"), method: .copied, sourceTrack: video.id))
                 advance()
             } else {
                 let size = PixelSize(width: display.width & ~1, height: display.height & ~1)
@@ -96,8 +96,8 @@ public struct Packager: Sendable {
                     try HLSSegmenter.encodeVideo(asset: asset, track: video, duration: duration, size: size, frameDuration: frameDuration,
                                                  directory: path("video"), segmentDuration: segmentDuration, flag: flag, progress: report)
                 }
-                videoOutputs.append(VideoOutput(relative: "video/stream.m3u8", size: size, frameRate: frameRate))
-                renditions.append(.init(kind: .video, playlist: "video/stream.m3u8", method: .encoded, sourceTrack: video.id))
+                videoOutputs.append(VideoOutput(relative: BundleLayout.mediaPlaylist(inFolder: "video"), size: size, frameRate: frameRate))
+                renditions.append(.init(kind: .video, playlist: BundleLayout.mediaPlaylist(inFolder: "video"), method: .encoded, sourceTrack: video.id))
                 advance()
             }
         }
@@ -115,8 +115,8 @@ public struct Packager: Sendable {
                     : try HLSSegmenter.encodeAudio(asset: asset, track: audio, duration: duration, directory: path(folder),
                                                    segmentDuration: segmentDuration, flag: flag, progress: report)
             }
-            audioRelatives.append("\(folder)/stream.m3u8")
-            renditions.append(.init(kind: .audio, playlist: "\(folder)/stream.m3u8", method: copy ? .copied : .encoded, sourceTrack: audio.id))
+            audioRelatives.append(BundleLayout.mediaPlaylist(inFolder: folder))
+            renditions.append(.init(kind: .audio, playlist: BundleLayout.mediaPlaylist(inFolder: folder), method: copy ? .copied : .encoded, sourceTrack: audio.id))
             advance()
         }
 
@@ -134,9 +134,9 @@ public struct Packager: Sendable {
             playlist.endList = true
             playlist.targetDuration = Int(duration.seconds.rounded(.up))
             playlist.segments = [MediaSegment(uri: "subtitles.vtt", duration: duration.seconds)]
-            try PlaylistWriter.write(playlist).write(toFile: path("\(folder)/stream.m3u8"), atomically: true, encoding: .utf8)
-            subtitleRelatives.append("\(folder)/stream.m3u8")
-            renditions.append(.init(kind: .subtitle, playlist: "\(folder)/stream.m3u8", method: .encoded, sourceTrack: subtitle.id))
+            try PlaylistWriter.write(playlist).write(toFile: path(BundleLayout.mediaPlaylist(inFolder: folder)), atomically: true, encoding: .utf8)
+            subtitleRelatives.append(BundleLayout.mediaPlaylist(inFolder: folder))
+            renditions.append(.init(kind: .subtitle, playlist: BundleLayout.mediaPlaylist(inFolder: folder), method: .encoded, sourceTrack: subtitle.id))
             advance()
         }
 
@@ -150,15 +150,15 @@ public struct Packager: Sendable {
                                       directory: path("iframes"), segmentDuration: segmentDuration, keyframesOnly: true, flag: flag,
                                       progress: report)
             }
-            let text = try String(contentsOfFile: path("iframes/stream.m3u8"), encoding: .utf8)
+            let text = try String(contentsOfFile: path(BundleLayout.mediaPlaylist(inFolder: "iframes")), encoding: .utf8)
             guard var playlist = PlaylistParser.parse(text, options: .strict).playlist?.media else {
-                throw MediaError(.packaging, url: path("iframes/stream.m3u8"), message: "FFmpeg's I-frame segment playlist does not parse")
+                throw MediaError(.packaging, url: path(BundleLayout.mediaPlaylist(inFolder: "iframes")), message: "FFmpeg's I-frame segment playlist does not parse")
             }
             playlist.iFramesOnly = true
             playlist.version = 7
-            try PlaylistWriter.write(playlist).write(toFile: path("iframes/iframes.m3u8"), atomically: true, encoding: .utf8)
-            try? FileManager.default.removeItem(atPath: path("iframes/stream.m3u8"))
-            iFrameRelative = "iframes/iframes.m3u8"
+            try PlaylistWriter.write(playlist).write(toFile: path(BundleLayout.iFramePlaylist), atomically: true, encoding: .utf8)
+            try? FileManager.default.removeItem(atPath: path(BundleLayout.mediaPlaylist(inFolder: "iframes")))
+            iFrameRelative = BundleLayout.iFramePlaylist
             advance()
         }
 

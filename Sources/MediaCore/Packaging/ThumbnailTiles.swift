@@ -70,7 +70,7 @@ enum ThumbnailTiles {
             }
         }
         playlist.targetDuration = Int((playlist.segments.map(\.duration).max() ?? interval).rounded(.up))
-        let path = (directory as NSString).appendingPathComponent("images.m3u8")
+        let path = (directory as NSString).appendingPathComponent((BundleLayout.imagesPlaylist as NSString).lastPathComponent)
         try PlaylistWriter.write(playlist).write(toFile: path, atomically: true, encoding: .utf8)
         try vtt.write(toFile: (directory as NSString).appendingPathComponent("thumbnails.vtt"), atomically: true, encoding: .utf8)
         return Output(playlistPath: path, tileSize: tile, peakBitRate: peak,

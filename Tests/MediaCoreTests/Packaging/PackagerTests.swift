@@ -165,13 +165,13 @@ import Testing
     @Test(arguments: [nil, [90]] as [[Int]?])
     func firstPictureAndFirstSoundAreAtZero(ladder: [Int]?) async throws {
         let out = try await package(try await source(), ladder: ladder)
-        let videoPlaylist = (out as NSString).appendingPathComponent(ladder == nil ? "video/stream.m3u8" : "video-90/stream.m3u8")
+        let videoPlaylist = (out as NSString).appendingPathComponent(ladder == nil ? "video/index.m3u8" : "video-90/index.m3u8")
         let frames = try FFmpegTool.videoFrameTimes(videoPlaylist)
         #expect(frames.count == 240)
         #expect(abs((frames.first ?? -1) - 0) < 0.001, "the first picture is at \(frames.first ?? -1) s, not 0")
         #expect(abs((frames.last ?? -1) - 239.0 / 24) < 0.001)
         // Audio decodes from its priming packet (before zero); its first sound is at zero.
-        let audio = try FFmpegTool.probe((out as NSString).appendingPathComponent("audio-1/stream.m3u8"),
+        let audio = try FFmpegTool.probe((out as NSString).appendingPathComponent("audio-1/index.m3u8"),
                                          ["-select_streams", "a:0", "-show_entries", "packet=pts_time"])
         let times = (audio["packets"] as? [[String: Any]] ?? []).compactMap { ($0["pts_time"] as? String).flatMap(Double.init) }
         #expect(abs((times.first ?? -1) + 1024.0 / 48000) < 0.0005, "audio starts at \(times.first ?? -1) s")
@@ -182,8 +182,8 @@ import Testing
     func noPlaylistEndsOnARuntSegment(ladder: [Int]?) async throws {
         let source = try await source()
         let out = try await package(source, ladder: ladder)
-        let videoPlaylist = ladder == nil ? "video/stream.m3u8" : "video-90/stream.m3u8"
-        for relative in [videoPlaylist, "audio-1/stream.m3u8"] {
+        let videoPlaylist = ladder == nil ? "video/index.m3u8" : "video-90/index.m3u8"
+        for relative in [videoPlaylist, "audio-1/index.m3u8"] {
             let path = (out as NSString).appendingPathComponent(relative)
             let playlist = try media(path)
             let last = try #require(playlist.segments.last)
@@ -197,7 +197,7 @@ import Testing
         }
         // The folded segment holds all the sound: every AAC packet of the source is there.
         let original = try FFmpegTool.probe(source, ["-select_streams", "a:0", "-count_packets", "-show_entries", "stream=nb_read_packets"])
-        let packaged = try FFmpegTool.probe((out as NSString).appendingPathComponent("audio-1/stream.m3u8"),
+        let packaged = try FFmpegTool.probe((out as NSString).appendingPathComponent("audio-1/index.m3u8"),
                                             ["-select_streams", "a:0", "-count_packets", "-show_entries", "stream=nb_read_packets"])
         func count(_ json: [String: Any]) -> String? { (json["streams"] as? [[String: Any]])?.first?["nb_read_packets"] as? String }
         #expect(count(packaged) != nil && count(packaged) == count(original))
@@ -248,7 +248,7 @@ import Testing
         #expect(master.renditions.first?.channels?.count == 1)  // the sine is mono, and stays so
         let (width, height, codec) = try FFmpegTool.dimensions((out as NSString).appendingPathComponent(variant.uri))
         #expect(codec == "h264" && width == 256 && height == 144)
-        let audio = try FFmpegTool.probe((out as NSString).appendingPathComponent("audio-1/stream.m3u8"), ["-show_streams"])
+        let audio = try FFmpegTool.probe((out as NSString).appendingPathComponent("audio-1/index.m3u8"), ["-show_streams"])
         #expect((audio["streams"] as? [[String: Any]])?.first?["codec_name"] as? String == "aac")
     }
 
@@ -305,7 +305,7 @@ import Testing
             let text = try String(contentsOfFile: result.multivariantPath, encoding: .utf8)
             let master = try #require(PlaylistParser.parse(text, options: .strict).playlist?.multivariant)
             #expect(master.renditions.first?.channels?.count == count, "\(layout)")
-            let probe = try FFmpegTool.probe((out as NSString).appendingPathComponent("audio-1/stream.m3u8"), ["-show_streams"])
+            let probe = try FFmpegTool.probe((out as NSString).appendingPathComponent("audio-1/index.m3u8"), ["-show_streams"])
             let stream = (probe["streams"] as? [[String: Any]])?.first
             #expect(stream?["codec_name"] as? String == "aac" && stream?["channels"] as? Int == count, "\(layout)")
         }
