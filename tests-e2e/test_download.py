@@ -150,7 +150,7 @@ def test_aes128_segments_are_stored_decrypted(server, stream, tmp_path):
     r, _ = download(f"{base}/master.m3u8", "--variant", "v540aes/index.m3u8", "--audio", "en", "--output", str(out))
     assert r.returncode == 0, r.stderr
     folder = next(p for p in out.iterdir() if p.name.startswith("video-"))
-    playlist = (folder / "master.m3u8").read_text()
+    playlist = (folder / "index.m3u8").read_text()
     assert "EXT-X-KEY" not in playlist
     first = (folder / "seg-00001.ts").read_bytes()
     assert first[0] == 0x47 and first[188] == 0x47  # MPEG-TS sync bytes: clear
@@ -162,7 +162,7 @@ def test_aes128_segments_are_stored_decrypted(server, stream, tmp_path):
     unpadder = padding.PKCS7(128).unpadder()
     assert first == unpadder.update(padded) + unpadder.finalize()
     assert len(faults.requests(r"^/keys/k1.bin")) == 1
-    probe = subprocess.run(["ffprobe", "-v", "error", "-show_entries", "stream=codec_name", "-of", "csv=p=0", str(folder / "master.m3u8")],
+    probe = subprocess.run(["ffprobe", "-v", "error", "-show_entries", "stream=codec_name", "-of", "csv=p=0", str(folder / "index.m3u8")],
                            capture_output=True, text=True, timeout=60)
     assert probe.returncode == 0 and "h264" in probe.stdout, probe.stderr
 
@@ -177,9 +177,9 @@ def test_byte_ranges_are_merged_and_kept(server, stream, tmp_path):
     ranged = [entry for entry in faults.requests(r"^/v480br/") if entry[1]]
     assert 1 <= len(ranged) < segment_count  # init + one merged request, not one per segment
     folder = next(p for p in out.iterdir() if p.name.startswith("video-"))
-    assert "#EXT-X-BYTERANGE" in (folder / "master.m3u8").read_text()
+    assert "#EXT-X-BYTERANGE" in (folder / "index.m3u8").read_text()
     probe = subprocess.run(["ffprobe", "-v", "error", "-count_packets", "-show_entries", "stream=nb_read_packets", "-of", "csv=p=0",
-                            str(folder / "master.m3u8")], capture_output=True, text=True, timeout=60)
+                            str(folder / "index.m3u8")], capture_output=True, text=True, timeout=60)
     assert probe.returncode == 0, probe.stderr
     assert int(probe.stdout.split()[0]) == hls_fixture.DURATION * 25
 
@@ -305,13 +305,13 @@ def test_interstitial_assets_download_only_when_asked(server, stream, tmp_path):
     assert r.returncode == 0, r.stderr
     assert not faults.requests(r"^/v720/")
     folder = next(p for p in out.iterdir() if p.name.startswith("video-"))
-    assert f'X-ASSET-URI="{base}/v720/index.m3u8"' in (folder / "master.m3u8").read_text()
+    assert f'X-ASSET-URI="{base}/v720/index.m3u8"' in (folder / "index.m3u8").read_text()
 
     out = tmp_path / "with-ads"
     r, _ = download(f"{base}/v360/with-ad.m3u8", "--interstitials", "--output", str(out))
     assert r.returncode == 0, r.stderr
     folder = next(p for p in out.iterdir() if p.name.startswith("video-"))
-    playlist = (folder / "master.m3u8").read_text()
+    playlist = (folder / "index.m3u8").read_text()
     assert 'X-ASSET-URI="../interstitial-1/index.m3u8"' in playlist and "http" not in playlist
     ad = out / "interstitial-1"
     assert (ad / "index.m3u8").exists()
@@ -321,7 +321,7 @@ def test_interstitial_assets_download_only_when_asked(server, stream, tmp_path):
                            capture_output=True, text=True, timeout=60)
     assert probe.returncode == 0 and "h264" in probe.stdout, probe.stderr
     # The local playlist still parses with its interstitial intact.
-    inspect = subprocess.run([MARQUEE, "inspect", "--json", str(folder / "master.m3u8")], capture_output=True, text=True, timeout=60)
+    inspect = subprocess.run([MARQUEE, "inspect", "--json", str(folder / "index.m3u8")], capture_output=True, text=True, timeout=60)
     assert inspect.returncode == 0, inspect.stderr
     ads = json.loads(inspect.stdout)["interstitials"]
     assert [(a["id"], a["start"], a["restrict"]) for a in ads] == [("ad1", 4, ["SKIP", "JUMP"])]
@@ -334,7 +334,7 @@ def test_multivariant_ads_and_asset_lists_go_offline(server, stream, tmp_path):
     r, events = download(f"{base}/v360/with-ads.m3u8", "--interstitials", "--output", str(out))
     assert r.returncode == 0, r.stderr
     folder = next(p for p in out.iterdir() if p.name.startswith("video-"))
-    playlist = (folder / "master.m3u8").read_text()
+    playlist = (folder / "index.m3u8").read_text()
     assert 'X-ASSET-URI="../interstitial-1/index.m3u8"' in playlist
     assert 'X-ASSET-LIST="../interstitial-lists/list-1.json"' in playlist
     # The multivariant ad, named twice, was fetched once; of it, only its best variant and its audio.
@@ -459,7 +459,7 @@ def test_iframes_can_be_left_out_and_a_missing_one_is_only_a_warning(server, tmp
     r, events = download(f"{base}/master.m3u8", "--variant", "v720/index.m3u8", "--no-iframes", "--output", str(tmp_path / "none"))
     assert r.returncode == 0, r.stderr
     assert not iframe_items(events) and not faults.requests(r"iframes")
-    assert "I-FRAME" not in (tmp_path / "none" / "index.m3u8").read_text()
+    assert "I-FRAME" not in (tmp_path / "none" / "master.m3u8").read_text()
 
     faults.add(r"^/v720/iframes", "404", 1)
     out = tmp_path / "missing"

@@ -21,6 +21,11 @@ public enum PlaybackIntent: Sendable, Hashable {
     case selectSubtitles(id: String?)
     /// Turn captions on (the last or best-matching rendition) or off.
     case toggleCaptions
+    /// Move by the player's skip interval, back (−1) or forward (+1): the ± buttons, J/L, arrows.
+    case skipInterval(direction: Int)
+    /// End the active interstitial now and resume the primary (the break's skip button),
+    /// as `AVPlayerInterstitialEventController.skipCurrentEvent()`.
+    case skipInterstitial
 }
 
 /// Why a session turned an intent down, so the page can undo its local feedback and say so.
@@ -33,6 +38,8 @@ public enum PlaybackRefusal: String, Sendable, Hashable, Codable, Error {
     case unknownRendition = "unknown-rendition"
     case noSubtitles = "no-subtitles"
     case failed = "failed"
+    /// No interstitial is playing, or the one playing may not be skipped.
+    case interstitialNotSkippable = "interstitial-not-skippable"
     /// A time, offset or fraction that is not a finite number.
     case invalidValue = "invalid-value"
 }

@@ -45,6 +45,12 @@ public struct PlaybackSession: Sendable {
     public private(set) var selectedSubtitleID: String?
     /// What failed, when `status` is `.failed`.
     public private(set) var failureMessage: String?
+    /// Seconds the skip buttons, J/L and the arrow keys move (the `skipInterval` setting).
+    public private(set) var skipInterval: Double = 10
+    /// Why the last interstitial was skipped without playing, if it failed.
+    public private(set) var interstitialFailure: String?
+    /// The browser refused to start playback by itself; the viewer must press play.
+    public private(set) var autoplayBlocked = false
 
     private var resumeTime: Double = 0
     private var lastSubtitleID: String?
@@ -75,6 +81,37 @@ public struct PlaybackSession: Sendable {
         self.selectedAudioID = (audioOptions.first(where: \.isDefault) ?? audioOptions.first)?.id
         self.selectedSubtitleID = nil
         setSpeeds(speeds ?? PlaybackSpeed.systemDefaultSpeeds(language: language))
+    }
+
+    /// Sets the skip interval, kept between 1 and 300 seconds (10 when not a number).
+    public mutating func setSkipInterval(_ seconds: Double) {
+        skipInterval = seconds.isFinite ? min(max(seconds, 1), 300) : 10
+    }
+
+    /// What a player may offer the viewer right now. Pages draw their controls from this and
+    /// never decide these rules themselves.
+    public struct Permissions: Sendable, Hashable, Codable {
+        /// Seek, scrub and skip by the interval.
+        public var canSeek: Bool
+        /// Choose another speed.
+        public var canChangeRate: Bool
+        /// End the active interstitial early (its skip button).
+        public var canSkipInterstitial: Bool
+        /// Play and pause.
+        public var canPlayPause: Bool
+        /// Seconds one skip moves.
+        public var skipInterval: Double
+    }
+
+    public var permissions: Permissions {
+        let alive = status != .failed
+        let restricted = activeInterstitial?.restrictions.contains(.requiresPlaybackAtPreferredRateForAdvancement) ?? false
+        return Permissions(
+            canSeek: alive && duration != nil && !restricted,
+            canChangeRate: alive && !speeds.isEmpty && !restricted,
+            canSkipInterstitial: alive && activeInterstitial != nil && !restricted,
+            canPlayPause: alive,
+            skipInterval: skipInterval)
     }
 
     // MARK: Derived state
@@ -130,11 +167,22 @@ public struct PlaybackSession: Sendable {
         if status == .failed { return .failure(.failed) }
         switch intent {
         case .play:
+            autoplayBlocked = false
             return .success(play())
         case .pause:
             return .success(pause())
         case .togglePlayPause:
+            autoplayBlocked = false
             return .success(desiresPlayback ? pause() : play())
+        case .skipInterval(let direction):
+            guard direction != 0 else { return .failure(.invalidValue) }
+            return handle(.skip(by: direction > 0 ? skipInterval : -skipInterval))
+        case .skipInterstitial:
+            guard let event = activeInterstitial,
+                  !event.restrictions.contains(.requiresPlaybackAtPreferredRateForAdvancement) else {
+                return .failure(.interstitialNotSkippable)
+            }
+            return .success(endInterstitial(event))
         case .skip(let seconds):
             guard seconds.isFinite else { return .failure(.invalidValue) }
             let base = activeInterstitial == nil ? currentTime : interstitialTime
@@ -293,26 +341,39 @@ public struct PlaybackSession: Sendable {
             desiresPlayback = false
             failureMessage = message
             return []
+        case .interstitialFailed(let message):
+            // A break that cannot play is skipped, never left stalling the primary.
+            guard let event = activeInterstitial else { return [] }
+            interstitialFailure = message
+            return endInterstitial(event)
+        case .autoplayBlocked:
+            autoplayBlocked = true
+            desiresPlayback = false
+            if status == .playing || status == .waiting { status = .paused }
+            return []
         }
     }
 
     private mutating func itemEnded() -> [RendererCommand] {
-        if let event = activeInterstitial {
-            schedule.markPlayed(event)
-            activeInterstitial = nil
-            interstitialTime = 0
-            if event.cue == .leaveCue {
-                return finishPrimary() + [.resumePrimary(at: currentTime, rate: 0)]
-            }
-            currentTime = min(resumeTime, duration ?? resumeTime)
-            if status == .waiting { status = .playing }
-            return [.resumePrimary(at: currentTime, rate: status == .playing ? preferredRate : 0)]
-        }
+        if let event = activeInterstitial { return endInterstitial(event) }
         currentTime = duration ?? currentTime
         if let postRoll = schedule.postRoll() {
             return [begin(postRoll, resumingAt: currentTime)]
         }
         return finishPrimary()
+    }
+
+    /// The break is over (played, skipped or failed): the primary resumes where it left.
+    private mutating func endInterstitial(_ event: InterstitialEvent) -> [RendererCommand] {
+        schedule.markPlayed(event)
+        activeInterstitial = nil
+        interstitialTime = 0
+        if event.cue == .leaveCue {
+            return finishPrimary() + [.resumePrimary(at: currentTime, rate: 0)]
+        }
+        currentTime = min(resumeTime, duration ?? resumeTime)
+        if status == .waiting { status = .playing }
+        return [.resumePrimary(at: currentTime, rate: status == .playing ? preferredRate : 0)]
     }
 
     private mutating func finishPrimary() -> [RendererCommand] {

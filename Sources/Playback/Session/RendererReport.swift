@@ -12,4 +12,8 @@ public enum RendererReport: Sendable, Hashable {
     case ended
     /// The media element failed; the message says what failed.
     case failed(message: String)
+    /// The active interstitial could not load or play; the primary must go on without it.
+    case interstitialFailed(message: String)
+    /// The browser refused to start playback without a gesture (autoplay policy).
+    case autoplayBlocked
 }

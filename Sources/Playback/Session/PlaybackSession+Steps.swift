@@ -1,0 +1,60 @@
+/// One step of an arbitrary session history — an intent, a renderer report or a setting with
+/// whatever numbers a hostile client could send — for the property tests and the fuzz target,
+/// which drive the same table (`make fuzz`, `PlaybackSessionPropertyTests`).
+public enum PlaybackSessionStep {
+    /// How many kinds of step there are; `apply` takes any `kind` and wraps it.
+    public static let kindCount = 25
+
+    /// A session with every kind of interstitial (pre-roll, a restricted mid-roll at 8 s, one
+    /// with a resumption offset at 30 s, a post-roll) and audio and subtitle choices.
+    public static func makeSession() -> PlaybackSession {
+        PlaybackSession(
+            id: "p", assetID: "a", metadata: DisplayMetadata(title: "Clip"),
+            audioOptions: [MediaOption(id: "en", kind: .audio, name: "English", language: "en", isDefault: true),
+                           MediaOption(id: "fr", kind: .audio, name: "Français", language: "fr")],
+            subtitleOptions: [MediaOption(id: "en", kind: .subtitles, name: "English", language: "en")],
+            interstitials: [
+                InterstitialEvent(id: "pre", time: 0, url: "/ad.json", duration: 5, cue: .joinCue),
+                InterstitialEvent(id: "mid", time: 8, url: "/ad.json", duration: 5,
+                                  restrictions: [.constrainsSeekingForwardInPrimaryContent, .requiresPlaybackAtPreferredRateForAdvancement]),
+                InterstitialEvent(id: "late", time: 30, url: "/ad.json", duration: 5, resumptionOffset: 2),
+                InterstitialEvent(id: "post", time: 0, url: "/ad.json", duration: 5, cue: .leaveCue),
+            ])
+    }
+
+    /// Applies step `kind` (taken modulo `kindCount`) with the given numbers. Returns whether
+    /// the step was a renderer failure, after which the session must stay failed.
+    @discardableResult
+    public static func apply(_ kind: Int, _ number: Double, _ integer: Int, to session: inout PlaybackSession) -> Bool {
+        switch ((kind % kindCount) + kindCount) % kindCount {
+        case 0: _ = session.handle(.play)
+        case 1: _ = session.handle(.pause)
+        case 2: _ = session.handle(.togglePlayPause)
+        case 3: _ = session.handle(.skip(by: number))
+        case 4: _ = session.handle(.seek(to: number))
+        case 5: _ = session.handle(.seekToFraction(number))
+        case 6: _ = session.handle(.selectSpeed(rate: number))
+        case 7: _ = session.handle(.stepSpeed(by: integer))
+        case 8: _ = session.handle(.selectAudio(id: integer.isMultiple(of: 2) ? "fr" : "xx"))
+        case 9: _ = session.handle(.selectSubtitles(id: integer.isMultiple(of: 3) ? nil : "en"))
+        case 10: _ = session.handle(.toggleCaptions)
+        case 11: _ = session.handle(.ready(duration: number))
+        case 12, 13, 14: _ = session.handle(.time(number))
+        case 15: _ = session.handle(.playing)
+        case 16: _ = session.handle(.stalled)
+        case 17: _ = session.handle(.ended)
+        case 18: session.setSpeeds(integer.isMultiple(of: 2) ? [] : [PlaybackSpeed(rate: number, language: .english),
+                                                                     PlaybackSpeed(rate: 1, language: .japanese)])
+        case 19: session.setLanguage(integer.isMultiple(of: 2) ? .english : .japanese)
+        case 20: _ = session.handle(.skipInterval(direction: integer))
+        case 21: _ = session.handle(.skipInterstitial)
+        case 22: _ = session.handle(.interstitialFailed(message: "ad failed"))
+        case 23:
+            if integer.isMultiple(of: 2) { _ = session.handle(.autoplayBlocked) } else { session.setSkipInterval(number) }
+        default:
+            _ = session.handle(.failed(message: "decoder error"))
+            return true
+        }
+        return false
+    }
+}
