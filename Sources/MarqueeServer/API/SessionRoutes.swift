@@ -36,6 +36,7 @@ struct SessionRoutes: Sendable {
         var rate: Double?
         var step: Int?
         var rendition: String?
+        var direction: Int?
     }
 
     struct IntentResponse: ResponseEncodable {
@@ -70,7 +71,7 @@ struct SessionRoutes: Sendable {
             let body = try await request.decode(as: IntentRequest.self, context: context)
             let frame = InboundRendererMessage(
                 v: RendererProtocol.version, type: "intent", intent: body.intent, seconds: body.seconds, time: body.time,
-                fraction: body.fraction, rate: body.rate, step: body.step, rendition: body.rendition)
+                fraction: body.fraction, rate: body.rate, step: body.step, rendition: body.rendition, direction: body.direction)
             guard case .intent(_, let intent) = try parse(frame) else { throw APIError(.badRequest, "Not an intent") }
             guard let result = await sessions.apply(intent, to: id) else { throw APIError(.notFound, "No playback session \(id)") }
             switch result {
@@ -185,10 +186,11 @@ struct SessionRoutes: Sendable {
                 cue: InterstitialEvent.Cue(rawValue: scheduled.cue) ?? .none))
         }
         let shown = try await library.displayed(asset)
-        let session = PlaybackSession(
+        var session = PlaybackSession(
             id: UUID().uuidString.lowercased(), assetID: asset.id,
             metadata: DisplayMetadata(shown),
             language: language, speeds: speeds, audioOptions: audio, subtitleOptions: subtitles, interstitials: events)
+        session.setSkipInterval(settings.skipInterval)
         return (session, warnings)
     }
 }

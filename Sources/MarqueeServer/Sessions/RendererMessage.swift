@@ -7,6 +7,39 @@ enum RendererProtocol {
     static let version = 1
 }
 
+/// Every name the renderer protocol uses, in one place. The page's copy is
+/// `Public/js/player/renderer-vocabulary.js`; a test checks the two lists agree.
+enum RendererVocabulary {
+    enum Intent: String, CaseIterable {
+        case play, pause
+        case togglePlayPause = "toggle-play-pause"
+        case skip
+        case skipInterval = "skip-interval"
+        case skipInterstitial = "skip-interstitial"
+        case seek
+        case seekToFraction = "seek-to-fraction"
+        case selectSpeed = "select-speed"
+        case stepSpeed = "step-speed"
+        case selectAudio = "select-audio"
+        case selectSubtitles = "select-subtitles"
+        case toggleCaptions = "toggle-captions"
+    }
+
+    enum Report: String, CaseIterable {
+        case ready, time, playing, stalled, ended, failed
+        case interstitialFailed = "interstitial-failed"
+        case autoplayBlocked = "autoplay-blocked"
+    }
+
+    enum Command: String, CaseIterable {
+        case play, pause, seek
+        case playInterstitial = "play-interstitial"
+        case resumePrimary = "resume-primary"
+        case selectAudio = "select-audio"
+        case selectSubtitles = "select-subtitles"
+    }
+}
+
 /// A frame the page sends: an intent (with an id the answer refers to) or a report.
 struct InboundRendererMessage: Decodable {
     var v: Int
@@ -22,6 +55,8 @@ struct InboundRendererMessage: Decodable {
     var rendition: String?
     var duration: Double?
     var message: String?
+    /// For `skip-interval`: back (−1) or forward (+1).
+    var direction: Int?
 
     enum Parsed {
         case intent(id: Int?, PlaybackIntent)
@@ -40,31 +75,37 @@ struct InboundRendererMessage: Decodable {
         }
         switch type {
         case "intent":
+            let name = try need(self.intent, "intent")
+            guard let known = RendererVocabulary.Intent(rawValue: name) else { throw Invalid(reason: "unknown intent \"\(name)\"") }
             let intent: PlaybackIntent
-            switch try need(self.intent, "intent") {
-            case "play": intent = .play
-            case "pause": intent = .pause
-            case "toggle-play-pause": intent = .togglePlayPause
-            case "skip": intent = .skip(by: try need(seconds, "seconds"))
-            case "seek": intent = .seek(to: try need(time, "time"))
-            case "seek-to-fraction": intent = .seekToFraction(try need(fraction, "fraction"))
-            case "select-speed": intent = .selectSpeed(rate: try need(rate, "rate"))
-            case "step-speed": intent = .stepSpeed(by: try need(step, "step"))
-            case "select-audio": intent = .selectAudio(id: try need(rendition, "rendition"))
-            case "select-subtitles": intent = .selectSubtitles(id: rendition)
-            case "toggle-captions": intent = .toggleCaptions
-            case let other: throw Invalid(reason: "unknown intent \"\(other)\"")
+            switch known {
+            case .play: intent = .play
+            case .pause: intent = .pause
+            case .togglePlayPause: intent = .togglePlayPause
+            case .skip: intent = .skip(by: try need(seconds, "seconds"))
+            case .skipInterval: intent = .skipInterval(direction: try need(direction, "direction"))
+            case .skipInterstitial: intent = .skipInterstitial
+            case .seek: intent = .seek(to: try need(time, "time"))
+            case .seekToFraction: intent = .seekToFraction(try need(fraction, "fraction"))
+            case .selectSpeed: intent = .selectSpeed(rate: try need(rate, "rate"))
+            case .stepSpeed: intent = .stepSpeed(by: try need(step, "step"))
+            case .selectAudio: intent = .selectAudio(id: try need(rendition, "rendition"))
+            case .selectSubtitles: intent = .selectSubtitles(id: rendition)
+            case .toggleCaptions: intent = .toggleCaptions
             }
             return .intent(id: id, intent)
         case "report":
-            switch try need(report, "report") {
-            case "ready": return .report(.ready(duration: try need(duration, "duration")))
-            case "time": return .report(.time(try need(time, "time")))
-            case "playing": return .report(.playing)
-            case "stalled": return .report(.stalled)
-            case "ended": return .report(.ended)
-            case "failed": return .report(.failed(message: message ?? "The media element failed"))
-            case let other: throw Invalid(reason: "unknown report \"\(other)\"")
+            let name = try need(report, "report")
+            guard let known = RendererVocabulary.Report(rawValue: name) else { throw Invalid(reason: "unknown report \"\(name)\"") }
+            switch known {
+            case .ready: return .report(.ready(duration: try need(duration, "duration")))
+            case .time: return .report(.time(try need(time, "time")))
+            case .playing: return .report(.playing)
+            case .stalled: return .report(.stalled)
+            case .ended: return .report(.ended)
+            case .failed: return .report(.failed(message: String((message ?? "The media element failed").prefix(500))))
+            case .interstitialFailed: return .report(.interstitialFailed(message: String((message ?? "The interstitial failed").prefix(500))))
+            case .autoplayBlocked: return .report(.autoplayBlocked)
             }
         default:
             throw Invalid(reason: "unknown message type \"\(type)\"")
@@ -82,13 +123,15 @@ struct CommandPayload: Codable, Sendable, Hashable {
 
     init(_ command: RendererCommand) {
         switch command {
-        case .play(let rate): self.command = "play"; self.rate = rate
-        case .pause: self.command = "pause"
-        case .seek(let time): self.command = "seek"; self.time = time
-        case .playInterstitial(let event, let rate): self.command = "play-interstitial"; interstitial = event; self.rate = rate
-        case .resumePrimary(let time, let rate): self.command = "resume-primary"; self.time = time; self.rate = rate
-        case .selectAudio(let id): self.command = "select-audio"; rendition = id
-        case .selectSubtitles(let id): self.command = "select-subtitles"; rendition = id
+        case .play(let rate): self.command = RendererVocabulary.Command.play.rawValue; self.rate = rate
+        case .pause: self.command = RendererVocabulary.Command.pause.rawValue
+        case .seek(let time): self.command = RendererVocabulary.Command.seek.rawValue; self.time = time
+        case .playInterstitial(let event, let rate):
+            self.command = RendererVocabulary.Command.playInterstitial.rawValue; interstitial = event; self.rate = rate
+        case .resumePrimary(let time, let rate):
+            self.command = RendererVocabulary.Command.resumePrimary.rawValue; self.time = time; self.rate = rate
+        case .selectAudio(let id): self.command = RendererVocabulary.Command.selectAudio.rawValue; rendition = id
+        case .selectSubtitles(let id): self.command = RendererVocabulary.Command.selectSubtitles.rawValue; rendition = id
         }
     }
 }
@@ -121,6 +164,13 @@ public struct SessionSnapshot: Codable, Sendable, Hashable {
     /// The primary time at which the renderer holds playback and reports (the next break).
     public var boundary: Double?
     public var failureMessage: String?
+    /// What the page may offer now (seek, speed, skip a break) and the skip interval: the
+    /// session decides, the page draws.
+    public var permissions: PlaybackSession.Permissions
+    /// The browser refused to start playback by itself; the page shows its play button.
+    public var autoplayBlocked: Bool
+    /// Why the last break was skipped without playing.
+    public var interstitialFailure: String?
     public var metadata: DisplayMetadata
     /// Only in the answer to `POST /api/sessions`: what was left out of the request, for the viewer.
     public var warnings: [String]?
@@ -148,6 +198,9 @@ public struct SessionSnapshot: Codable, Sendable, Hashable {
         activeInterstitial = session.activeInterstitial
         boundary = session.nextBoundary
         failureMessage = session.failureMessage
+        permissions = session.permissions
+        autoplayBlocked = session.autoplayBlocked
+        interstitialFailure = session.interstitialFailure
         metadata = session.metadata
     }
 }

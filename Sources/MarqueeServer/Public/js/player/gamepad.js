@@ -10,8 +10,8 @@ export function installGamepad(actions) {
       const pressed = pad.buttons.map((b) => b.pressed);
       const edge = (i) => pressed[i] && !before[i];
       if (edge(0)) actions.activate();
-      if (edge(14)) actions.skip(-10);
-      if (edge(15)) actions.skip(10);
+      if (edge(14)) actions.skipStep(-1);
+      if (edge(15)) actions.skipStep(1);
       if (edge(12)) actions.focusStep(-1);
       if (edge(13)) actions.focusStep(1);
       if (pressed.some(Boolean)) actions.activity();

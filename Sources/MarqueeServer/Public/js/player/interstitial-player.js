@@ -1,6 +1,7 @@
 // Plays an interstitial (an ad) in its own video element over the paused primary item,
 // from the interstitial's own playback manifest, and reports its time and end.
 import { MSELoader } from './mse-loader.js';
+import { REPORT } from './renderer-vocabulary.js';
 
 export class InterstitialPlayer {
   constructor(video, report) {
@@ -13,12 +14,13 @@ export class InterstitialPlayer {
       const now = performance.now();
       if (now - this.lastReport > 250) {
         this.lastReport = now;
-        this.report('time', { time: video.currentTime });
+        this.report(REPORT.time, { time: video.currentTime });
       }
     });
-    video.addEventListener('ended', () => { if (this.active) this.report('ended'); });
+    video.addEventListener('ended', () => { if (this.active) this.report(REPORT.ended); });
+    // A break that cannot play is the session's to skip: it hears why, and resumes the primary.
     video.addEventListener('error', () => {
-      if (this.active) this.report('ended');
+      if (this.active) this.report(REPORT.interstitialFailed, { message: video.error?.message || `media error ${video.error?.code ?? ''}` });
     });
   }
 
@@ -38,9 +40,8 @@ export class InterstitialPlayer {
       this.video.defaultPlaybackRate = rate || 1;
       this.video.playbackRate = rate || 1;
       if (rate > 0) await this.video.play().catch(() => {});
-    } catch {
-      // An ad that cannot load is skipped rather than blocking the feature.
-      if (this.active === event) this.report('ended');
+    } catch (error) {
+      if (this.active === event) this.report(REPORT.interstitialFailed, { message: String(error?.message ?? error) });
     }
   }
 

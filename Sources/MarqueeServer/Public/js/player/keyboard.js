@@ -35,10 +35,10 @@ export function installKeyboard(actions) {
         if (onButton && focusedByKeyboard) { handled = false; break; }
         actions.togglePlay(); break;
       case 'k': case 'K': actions.togglePlay(); break;
-      case 'j': case 'J': actions.skip(-10); break;
-      case 'l': case 'L': actions.skip(10); break;
-      case 'ArrowLeft': actions.skip(-10); break;
-      case 'ArrowRight': actions.skip(10); break;
+      case 'j': case 'J': actions.skipStep(-1); break;
+      case 'l': case 'L': actions.skipStep(1); break;
+      case 'ArrowLeft': actions.skipStep(-1); break;
+      case 'ArrowRight': actions.skipStep(1); break;
       case 'ArrowUp': if (onSlider || !onButton || !focusedByKeyboard) actions.volume(0.1); else handled = false; break;
       case 'ArrowDown': if (onSlider || !onButton || !focusedByKeyboard) actions.volume(-0.1); else handled = false; break;
       case 'm': case 'M': actions.mute(); break;

@@ -18,6 +18,7 @@ import { VolumeControl } from './volume-control.js';
 import { CuePlacement } from './cue-placement.js';
 import { BoundaryHold } from './boundary-hold.js';
 import { UpNext, resumeTime } from './up-next.js';
+import { INTENT, REPORT, COMMAND } from './renderer-vocabulary.js';
 
 const $ = (id) => document.getElementById(id);
 const player = $('player');
@@ -47,20 +48,30 @@ function intent(name, fields = {}) {
 }
 
 const actions = {
-  togglePlay: () => intent('toggle-play-pause'),
-  play: () => intent('play'),
-  pause: () => intent('pause'),
+  togglePlay: () => intent(INTENT.togglePlayPause),
+  play: () => intent(INTENT.play),
+  pause: () => intent(INTENT.pause),
   skip: (seconds) => {
-    if (session?.activeInterstitial) return intent('skip', { seconds });
+    if (session?.activeInterstitial) return intent(INTENT.skip, { seconds });
     const target = clamp(displayedTime() + seconds);
     pendingSeek = target;
     showTime(target);
-    intent('skip', { seconds });
+    intent(INTENT.skip, { seconds });
   },
-  seek: (time) => { pendingSeek = clamp(time); showTime(pendingSeek); intent('seek', { time }); },
-  jump: (fraction) => { pendingSeek = clamp(fraction * duration()); showTime(pendingSeek); intent('seek-to-fraction', { fraction }); },
-  speed: (step) => intent('step-speed', { step }),
-  captions: () => intent('toggle-captions'),
+  /** One skip back (−1) or forward (+1) by the session's interval; the session decides. */
+  skipStep: (direction) => {
+    const seconds = direction * (session?.permissions?.skipInterval ?? 10);
+    if (!session?.activeInterstitial) {
+      pendingSeek = clamp(displayedTime() + seconds);
+      showTime(pendingSeek);
+    }
+    intent(INTENT.skipInterval, { direction });
+  },
+  skipInterstitial: () => intent(INTENT.skipInterstitial),
+  seek: (time) => { pendingSeek = clamp(time); showTime(pendingSeek); intent(INTENT.seek, { time }); },
+  jump: (fraction) => { pendingSeek = clamp(fraction * duration()); showTime(pendingSeek); intent(INTENT.seekToFraction, { fraction }); },
+  speed: (step) => intent(INTENT.stepSpeed, { step }),
+  captions: () => intent(INTENT.toggleCaptions),
   volume: (delta) => {
     video.muted = false;
     video.volume = Math.min(1, Math.max(0, Math.round((video.volume + delta) * 10) / 10));
@@ -213,7 +224,8 @@ overflow.setBuilder(() => {
       items: session.speeds.map((speed) => ({
         label: speed.localizedNumericName, ariaLabel: speed.localizedName, value: speed.rate,
         checked: speed.rate === session.selectedSpeed?.rate,
-        onSelect: () => intent('select-speed', { rate: speed.rate }),
+        disabled: session.permissions ? !session.permissions.canChangeRate : false,
+        onSelect: () => intent(INTENT.selectSpeed, { rate: speed.rate }),
       })),
     });
   }
@@ -232,17 +244,17 @@ renditions.setBuilder(() => {
       key: 'audio', title: t('audio'),
       items: session.audio.map((option) => ({
         label: option.name, value: option.id, checked: option.id === session.selectedAudio,
-        onSelect: () => intent('select-audio', { rendition: option.id }),
+        onSelect: () => intent(INTENT.selectAudio, { rendition: option.id }),
       })),
     });
   }
   if (session?.subtitles?.length) {
     sections.push({
       key: 'subtitles', title: t('subtitles'),
-      items: [{ label: t('off'), value: '', checked: session.selectedSubtitles == null, onSelect: () => intent('select-subtitles', { rendition: null }) },
+      items: [{ label: t('off'), value: '', checked: session.selectedSubtitles == null, onSelect: () => intent(INTENT.selectSubtitles, { rendition: null }) },
         ...session.subtitles.map((option) => ({
           label: option.name, value: option.id, checked: option.id === session.selectedSubtitles,
-          onSelect: () => intent('select-subtitles', { rendition: option.id }),
+          onSelect: () => intent(INTENT.selectSubtitles, { rendition: option.id }),
         }))],
     });
   }
@@ -259,7 +271,7 @@ function toggleHelp() {
   help.hidden = !help.hidden;
   if (!help.hidden) {
     const rows = [
-      ['Space / K', t('helpPlayPause')], ['J / L  ← / →', t('helpSkip')], ['↑ / ↓', t('helpVolume')], ['M', t('helpMute')],
+      ['Space / K', t('helpPlayPause')], ['J / L  ← / →', t('helpSkip', { s: session?.permissions?.skipInterval ?? 10 })], ['↑ / ↓', t('helpVolume')], ['M', t('helpMute')],
       ['F', t('helpFullscreen')], ['C', t('helpCaptions')], ['I', t('helpInfo')], ['< / >', t('helpSpeed')],
       ['0 – 9', t('helpJump')], ['?', t('helpHelp')],
     ];
@@ -299,8 +311,8 @@ function showError(message) {
 // MARK: Buttons
 
 $('play-pause').addEventListener('click', (e) => { e.stopPropagation(); actions.togglePlay(); });
-$('skip-back').addEventListener('click', (e) => { e.stopPropagation(); actions.skip(-10); });
-$('skip-forward').addEventListener('click', (e) => { e.stopPropagation(); actions.skip(10); });
+$('skip-back').addEventListener('click', (e) => { e.stopPropagation(); actions.skipStep(-1); });
+$('skip-forward').addEventListener('click', (e) => { e.stopPropagation(); actions.skipStep(1); });
 $('captions-button').addEventListener('click', (e) => { e.stopPropagation(); actions.captions(); });
 $('fullscreen-button').addEventListener('click', (e) => { e.stopPropagation(); toggleFullscreen(); });
 $('pip-button').addEventListener('click', async (e) => {
@@ -316,8 +328,8 @@ document.addEventListener('fullscreenchange', () => {
 
 function applyStrings() {
   $('back').setAttribute('aria-label', t('back'));
-  $('skip-back').setAttribute('aria-label', t('skipBack'));
-  $('skip-forward').setAttribute('aria-label', t('skipForward'));
+  $('skip-back').setAttribute('aria-label', t('skipBack', { s: session?.permissions?.skipInterval ?? 10 }));
+  $('skip-forward').setAttribute('aria-label', t('skipForward', { s: session?.permissions?.skipInterval ?? 10 }));
   $('timeline').setAttribute('aria-label', t('timeline'));
   $('elapsed').setAttribute('aria-label', t('elapsed'));
   $('remaining').setAttribute('aria-label', t('remaining'));
@@ -355,9 +367,13 @@ function applyState(state) {
   $('captions-button').hidden = !state.subtitles.length;
   $('captions-button').setAttribute('aria-pressed', String(state.selectedSubtitles != null));
   $('renditions-button').hidden = state.audio.length < 2 && !state.subtitles.length;
-  const restricted = Boolean(state.activeInterstitial && state.activeInterstitial.restrictions > 1);
-  $('skip-back').disabled = restricted;
-  $('skip-forward').disabled = restricted;
+  // What the controls may do is the session's to say (permissions), never read from the break's raw restrictions.
+  const allowed = state.permissions ?? { canSeek: true, canChangeRate: true, skipInterval: 10 };
+  $('skip-back').disabled = !allowed.canSeek;
+  $('skip-forward').disabled = !allowed.canSeek;
+  $('skip-back').setAttribute('aria-label', t('skipBack', { s: allowed.skipInterval }));
+  $('skip-forward').setAttribute('aria-label', t('skipForward', { s: allowed.skipInterval }));
+  player.dataset.canSeek = String(allowed.canSeek);
   $('ad-badge').hidden = !state.activeInterstitial;
   player.dataset.interstitial = String(Boolean(state.activeInterstitial));
   if (state.activeInterstitial) {
@@ -379,26 +395,27 @@ const upNext = new UpNext(player, assetID);
 
 async function carryOut(command) {
   switch (command.command) {
-    case 'play': {
+    case COMMAND.play: {
       const target = interstitial.isActive ? interstitial.video : video;
       target.defaultPlaybackRate = command.rate;
       target.playbackRate = command.rate;
       try {
         await target.play();
       } catch (error) {
-        if (error.name === 'NotAllowedError') intent('pause');
+        // The browser's autoplay policy: the session pauses and the page waits for a press.
+        if (error.name === 'NotAllowedError') socket?.report(REPORT.autoplayBlocked);
       }
       break;
     }
-    case 'pause':
+    case COMMAND.pause:
       (interstitial.isActive ? interstitial : video).pause();
       break;
-    case 'seek':
+    case COMMAND.seek:
       pendingSeek = command.time;
       video.currentTime = command.time;
       resumeIfScrubPaused();
       break;
-    case 'play-interstitial': {
+    case COMMAND.playInterstitial: {
       video.pause();
       // Picture in picture follows the break: the window shows the ad, not a frozen frame.
       const inPictureInPicture = document.pictureInPictureElement === video;
@@ -406,7 +423,7 @@ async function carryOut(command) {
       if (inPictureInPicture) interstitial.takePictureInPicture();
       break;
     }
-    case 'resume-primary':
+    case COMMAND.resumePrimary:
       if (document.pictureInPictureElement === interstitial.video) {
         await video.requestPictureInPicture().catch((error) => console.warn('picture in picture:', error.message));
       }
@@ -426,10 +443,10 @@ async function carryOut(command) {
         video.play().catch(() => {});
       }
       break;
-    case 'select-audio':
+    case COMMAND.selectAudio:
       engine?.selectAudio(command.rendition);
       break;
-    case 'select-subtitles':
+    case COMMAND.selectSubtitles:
       for (const [id, track] of subtitleTracks) track.mode = id === command.rendition ? 'showing' : 'disabled';
       break;
   }
@@ -455,19 +472,19 @@ function showAdTime() {
 
 const hold = new BoundaryHold(video, (time) => {
   lastTimeReport = performance.now();
-  socket?.report('time', { time });
+  socket?.report(REPORT.time, { time });
 });
 
 // MARK: Media element reports
 
 function wireReports() {
-  video.addEventListener('loadedmetadata', () => socket.report('ready', { duration: manifest.duration || video.duration }));
+  video.addEventListener('loadedmetadata', () => socket.report(REPORT.ready, { duration: manifest.duration || video.duration }));
   video.addEventListener('timeupdate', () => {
     if (!scrubbing && !gesture.isCoasting && pendingSeek === null) showTime(video.currentTime);
     const now = performance.now();
     if (!interstitial.isActive && !frames.isActive && now - lastTimeReport > 250) {
       lastTimeReport = now;
-      socket.report('time', { time: video.currentTime });
+      socket.report(REPORT.time, { time: video.currentTime });
     }
     mediaSession.update({ playing: session?.desiresPlayback, duration: duration(), time: video.currentTime, rate: video.playbackRate });
   });
@@ -475,12 +492,12 @@ function wireReports() {
     if (frames.isActive) return; // a frame shown while scrubbing, not a seek of the session's
     pendingSeek = null;
     if (!scrubbing && !gesture.isCoasting) showTime(video.currentTime);
-    socket.report('time', { time: video.currentTime });
+    socket.report(REPORT.time, { time: video.currentTime });
   });
-  video.addEventListener('waiting', () => { if (!interstitial.isActive && !frames.isActive) { $('loading').hidden = false; socket.report('stalled'); } });
-  video.addEventListener('playing', () => { $('loading').hidden = true; socket.report('playing'); });
+  video.addEventListener('waiting', () => { if (!interstitial.isActive && !frames.isActive) { $('loading').hidden = false; socket.report(REPORT.stalled); } });
+  video.addEventListener('playing', () => { $('loading').hidden = true; socket.report(REPORT.playing); });
   video.addEventListener('canplay', () => { if (session?.status !== 'waiting') $('loading').hidden = true; });
-  video.addEventListener('ended', () => { if (!interstitial.isActive) socket.report('ended'); });
+  video.addEventListener('ended', () => { if (!interstitial.isActive) socket.report(REPORT.ended); });
   video.addEventListener('error', () => {
     const error = video.error;
     const message = error ? `${['', 'MEDIA_ERR_ABORTED', 'MEDIA_ERR_NETWORK', 'MEDIA_ERR_DECODE', 'MEDIA_ERR_SRC_NOT_SUPPORTED'][error.code] ?? 'MEDIA_ERR'}: ${error.message}` : 'unknown media error';
@@ -491,11 +508,11 @@ function wireReports() {
       const at = video.currentTime;
       setTimeout(() => {
         if (video.currentTime > at || video.ended) console.warn(`media element: ${message}; playback goes on`);
-        else socket.report('failed', { message });
+        else socket.report(REPORT.failed, { message });
       }, 1000);
       return;
     }
-    socket.report('failed', { message });
+    socket.report(REPORT.failed, { message });
   });
 }
 
@@ -565,7 +582,7 @@ async function start() {
 
   if (MSELoader.supported(manifest)) {
     engine = new MSELoader(video, manifest);
-    engine.addEventListener('error', (event) => socket.report('failed', { message: String(event.detail?.message ?? event.detail) }));
+    engine.addEventListener('error', (event) => socket.report(REPORT.failed, { message: String(event.detail?.message ?? event.detail) }));
     await engine.start();
   } else if (video.canPlayType('application/vnd.apple.mpegurl')) {
     video.src = manifest.hlsURL;
@@ -577,7 +594,7 @@ async function start() {
     if (video.readyState < 1) await new Promise((resolve) => video.addEventListener('loadedmetadata', resolve, { once: true }));
     actions.seek(resumeAt); // after the 'ready' report, so the session knows the duration
   }
-  if (params.get('autoplay') !== '0') intent('play');
+  if (params.get('autoplay') !== '0') intent(INTENT.play);
   addSubtitleTracks();
   mediaSession = installMediaSession(created.metadata, actions);
   await connected;
@@ -586,7 +603,7 @@ async function start() {
 installKeyboard(actions);
 installGamepad({
   activate: () => (document.activeElement instanceof HTMLButtonElement ? document.activeElement.click() : actions.togglePlay()),
-  skip: actions.skip,
+  skipStep: actions.skipStep,
   focusStep: (step) => {
     const focusable = [...player.querySelectorAll('button:not([hidden]):not(:disabled), a[href], [role=slider]')]
       .filter((el) => el.offsetParent !== null);

@@ -13,8 +13,8 @@ export function installMediaSession(metadata, actions) {
   const handlers = {
     play: () => actions.play(),
     pause: () => actions.pause(),
-    seekbackward: (details) => actions.skip(-(details.seekOffset || 10)),
-    seekforward: (details) => actions.skip(details.seekOffset || 10),
+    seekbackward: (details) => (details.seekOffset ? actions.skip(-details.seekOffset) : actions.skipStep(-1)),
+    seekforward: (details) => (details.seekOffset ? actions.skip(details.seekOffset) : actions.skipStep(1)),
     seekto: (details) => actions.seek(details.seekTime),
     previoustrack: null,
     nexttrack: null,

@@ -59,6 +59,7 @@ export class Menu {
         if (item.checked !== undefined) button.setAttribute('aria-checked', String(item.checked));
         if (item.value !== undefined) button.dataset.value = String(item.value);
         if (item.ariaLabel) button.setAttribute('aria-label', item.ariaLabel);
+        if (item.disabled) button.disabled = true;
         const label = document.createElement('span');
         label.textContent = item.label;
         button.append(label);
