@@ -27,6 +27,7 @@ run: build
 test: setup-test
 	swift build --build-tests
 	swift test --skip-build 2>&1 | tee .build/swift-test.log; test $${PIPESTATUS[0]} -eq 0
+	node --test tests-js/
 	@if ls tests-e2e/test_*.py >/dev/null 2>&1; then python3 -m pytest -q tests-e2e; fi
 
 bench: setup-test build-release
