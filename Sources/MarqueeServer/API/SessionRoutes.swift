@@ -101,7 +101,13 @@ struct SessionRoutes: Sendable {
                     // reading: close the socket so its reads end too.
                     try? await outbound.close(.goingAway, reason: "renderer replaced or not reading")
                 }
+                var budget = RendererFrameBudget.Bucket(sessions.rendererFrames)
                 for try await frame in inbound.messages(maxSize: 1 << 16) {
+                    // A flood is closed before it costs the session anything.
+                    guard budget.take() else {
+                        try? await outbound.close(.policyViolation, reason: sessions.rendererFrames.closeReason)
+                        break
+                    }
                     guard case .text(let text) = frame else { continue }
                     // A replaced renderer's socket no longer drives the session.
                     guard await sessions.isAttached(rendererID, to: id) else { break }

@@ -9,11 +9,14 @@ public struct MarqueeRequestContext: RequestContext, WebSocketRequestContext {
     public let webSocket: WebSocketHandlerReference<Self>
     /// The client's address, for per-client rate limits.
     public let remoteAddress: SocketAddress?
+    /// The connection, for responses that send files from it (`FileRegionSink`).
+    let channel: (any Channel)?
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         webSocket = .init()
         remoteAddress = source.channel.remoteAddress
+        channel = source.channel
     }
 
     public var requestDecoder: JSONDecoder {
