@@ -82,7 +82,11 @@ struct SessionRoutes: Sendable {
             }
         }
 
-        router.ws("api/sessions/{id}/renderer") { _, context in
+        router.ws("api/sessions/{id}/renderer") { request, context in
+            // A plain GET (no upgrade) is not an empty 200.
+            guard request.headers[.upgrade]?.lowercased() == "websocket" else {
+                throw APIError(.upgradeRequired, "This is the renderer WebSocket: connect with Upgrade: websocket")
+            }
             guard let id = context.parameters.get("id"), await sessions.session(id: id) != nil else { return .dontUpgrade }
             return .upgrade([:])
         } onUpgrade: { inbound, outbound, context in
