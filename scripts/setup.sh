@@ -8,7 +8,7 @@ system_packages=(pkg-config libsqlite3-dev ffmpeg libavformat-dev libavcodec-dev
   libswscale-dev libswresample-dev libavfilter-dev)
 test_packages=(python3 python3-pip nodejs nginx-light libnginx-mod-http-echo chromium chromium-driver firefox-esr ffmpegthumbnailer wrk
   fonts-dejavu-core fonts-noto-cjk)
-python_test_packages=(pytest m3u8 selenium websocket-client yt-dlp)
+python_test_packages=(pytest m3u8 selenium websocket-client yt-dlp schemathesis)
 
 want=("${system_packages[@]}")
 if [[ "${1:-}" == "--test" ]]; then want+=("${test_packages[@]}"); fi

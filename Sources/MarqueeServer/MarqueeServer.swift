@@ -82,7 +82,8 @@ public struct MarqueeServer: Sendable {
             GuardedChildChannel(
                 inner: HTTP1WebSocketUpgradeChannel(
                     responder: responder, webSocketResponder: webSockets,
-                    configuration: .init(http1: HTTP1Channel.Configuration(idleTimeout: idle))),
+                    configuration: .init(http1: HTTP1Channel.Configuration(
+                        additionalChannelHandlers: [FileRegionSink.Installer()], idleTimeout: idle))),
                 count: connections, timeout: idle)
         }
         return Application(

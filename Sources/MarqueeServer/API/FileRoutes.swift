@@ -51,7 +51,7 @@ struct FileRoutes: Sendable {
     func media(_ request: Request, _ context: MarqueeRequestContext) async throws -> Response {
         let asset = try context.parameters.require("asset")
         let raw = context.parameters.getCatchAll().joined(separator: "/")
-        let rest = raw.removingPercentEncoding ?? raw
+        let rest = raw.contains("%") ? raw.removingPercentEncoding ?? raw : raw
         let location = library.location
         return try await responder.respond(
             key: "media/\(asset)/\(rest)", request: request, context: context,

@@ -83,7 +83,11 @@ struct SessionRoutes: Sendable {
             }
         }
 
-        router.ws("api/sessions/{id}/renderer") { _, context in
+        router.ws("api/sessions/{id}/renderer") { request, context in
+            // A plain GET (no upgrade) is not an empty 200.
+            guard request.headers[.upgrade]?.lowercased() == "websocket" else {
+                throw APIError(.upgradeRequired, "This is the renderer WebSocket: connect with Upgrade: websocket")
+            }
             guard let id = context.parameters.get("id"), await sessions.session(id: id) != nil else { return .dontUpgrade }
             return .upgrade([:])
         } onUpgrade: { inbound, outbound, context in
@@ -102,7 +106,13 @@ struct SessionRoutes: Sendable {
                     // reading: close the socket so its reads end too.
                     try? await outbound.close(.goingAway, reason: "renderer replaced or not reading")
                 }
+                var budget = RendererFrameBudget.Bucket(sessions.rendererFrames)
                 for try await frame in inbound.messages(maxSize: 1 << 16) {
+                    // A flood is closed before it costs the session anything.
+                    guard budget.take() else {
+                        try? await outbound.close(.policyViolation, reason: sessions.rendererFrames.closeReason)
+                        break
+                    }
                     guard case .text(let text) = frame else { continue }
                     // A replaced renderer's socket no longer drives the session.
                     guard await sessions.isAttached(rendererID, to: id) else { break }

@@ -63,7 +63,8 @@ public struct APIError: HTTPResponseError, Sendable {
             case .offsetMismatch(let expected, _):
                 return APIError(.conflict, error.description, headers: [UploadHeader.offset: String(expected)])
             case .busy, .incomplete: return APIError(.conflict, error.description)
-            case .insufficientSpace: return APIError(.init(code: 507, reasonPhrase: "Insufficient Storage"), error.description)
+            // The request is larger than the server can take (a 4xx, as nginx's body limit is).
+            case .insufficientSpace: return APIError(.contentTooLarge, error.description)
             }
         case let error as HTTPError:
             return APIError(error.status, error.body ?? error.status.reasonPhrase, headers: error.headers)

@@ -12,11 +12,14 @@ public struct MarqueeRequestContext: RequestContext, WebSocketRequestContext {
     public let remoteAddress: SocketAddress?
     /// Who the request acts for, once the access middleware has looked (nil: nobody signed in).
     public var principal: Principal?
+    /// The connection, for responses that send files from it (`FileRegionSink`).
+    let channel: (any Channel)?
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         webSocket = .init()
         remoteAddress = source.channel.remoteAddress
+        channel = source.channel
     }
 
     public var requestDecoder: JSONDecoder {

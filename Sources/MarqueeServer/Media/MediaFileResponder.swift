@@ -9,19 +9,28 @@ import NIOPosix
 /// Serves files from asset bundles and the web root: right content types, byte ranges,
 /// ETags and caching headers.
 ///
-/// Finding, checking and reading a file happens on NIO's thread pool, never on an event loop
-/// or the cooperative pool. What it learns is kept in `ServedFileCache` — the resolved path,
-/// size, validators, ready-made headers and, for files up to 8 MiB (segments, init sections,
-/// images, playlists), the bytes — and rechecked against the file system at most once a
-/// second, so a hot segment is answered from memory without a system call.
+/// Finding, checking, opening and reading a file happens on NIO's thread pool, never on an
+/// event loop or the cooperative pool. What it learns is kept in `ServedFileCache` — the
+/// resolved path, size, validators, ready-made headers and either the bytes (files up to
+/// `largestFileInMemory`, 8 MiB by default: segments, init sections, images, playlists) or an
+/// open descriptor (larger files) — and rechecked against the file system at most once a
+/// second, so a hot file is answered without walking, opening or reading anything. Larger
+/// files and their byte ranges go out with `sendfile(2)` through the connection's
+/// `FileRegionSink`, as nginx sends them. (Over loopback, writing a cached segment from
+/// memory costs the kernel about half what `sendfile` does for the same bytes, measured with
+/// scripts/bench/server.sh; see docs/server-benchmarks.md.)
 final class MediaFileResponder: Sendable {
     private let threadPool: NIOThreadPool
     private let cache: ServedFileCache
     /// How long a cached file is trusted before it is checked again.
     static let revalidateAfter: Duration = .seconds(1)
 
-    init(threadPool: NIOThreadPool = .singleton, cacheBytes: Int = 256 << 20) {
+    /// Files up to this size are kept in memory; larger ones are kept open and sent with `sendfile`.
+    let largestFileInMemory: Int
+
+    init(threadPool: NIOThreadPool = .singleton, cacheBytes: Int = 256 << 20, largestFileInMemory: Int = 8 << 20) {
         self.threadPool = threadPool
+        self.largestFileInMemory = largestFileInMemory
         cache = ServedFileCache(limit: cacheBytes)
     }
 
@@ -29,22 +38,26 @@ final class MediaFileResponder: Sendable {
     /// "no such file", which includes paths that would leave their folder). `key` names the
     /// file for the cache.
     func respond(
-        key: String, request: Request, context: some RequestContext, kind: ServedFileKind,
+        key: String, request: Request, context: MarqueeRequestContext, kind: @autoclosure () -> ServedFileKind,
         locate: @escaping @Sendable () -> URL?
     ) async throws -> Response {
+        let sink = context.channel.flatMap(FileRegionSink.for)
         let file: ServedFile
         if let fresh = cache.fresh(key) {
             file = fresh
         } else {
             let cache = cache
+            let kind = kind(), largestFileInMemory = largestFileInMemory
             let found: ServedFile? = try await threadPool.runIfActive {
                 guard let url = locate(), let info = Self.fileInfo(url.path) else { return nil }
                 if let known = cache.any(key), known.url == url, known.size == info.size, known.modified == info.modified {
                     return cache.refresh(key)
                 }
-                let bytes: ByteBuffer? = info.size <= ServedFileCache.largestCachedFile
+                let bytes: ByteBuffer? = info.size <= largestFileInMemory
                     ? ByteBuffer(bytes: try Data(contentsOf: url)) : nil
-                let served = ServedFile(url: url, size: info.size, modified: info.modified, kind: kind, bytes: bytes, checked: .now)
+                let opened = bytes == nil ? OpenFile(path: url.path) : nil
+                let served = ServedFile(url: url, size: info.size, modified: info.modified, kind: kind, bytes: bytes,
+                                        file: opened, checked: .now)
                 cache.store(served, for: key)
                 return served
             }
@@ -54,10 +67,11 @@ final class MediaFileResponder: Sendable {
             }
             file = found
         }
-        return try await response(for: file, request: request, context: context)
+        return try await response(for: file, request: request, context: context, sink: sink)
     }
 
-    private func response(for file: ServedFile, request: Request, context: some RequestContext) async throws -> Response {
+    private func response(for file: ServedFile, request: Request, context: some RequestContext,
+                          sink: FileRegionSink?) async throws -> Response {
         var headers = file.headers
         if let match = request.headers[.ifNoneMatch], match == file.eTag || match == "*" {
             return Response(status: .notModified, headers: headers)
@@ -78,6 +92,9 @@ final class MediaFileResponder: Sendable {
             if let buffer = file.bytes, let slice = buffer.getSlice(at: buffer.readerIndex + bytes.lowerBound, length: bytes.count) {
                 return Response(status: .partialContent, headers: headers, body: .init(byteBuffer: slice))
             }
+            if let open = file.file, let sink {
+                return Self.region(.partialContent, headers: headers, of: open, from: bytes.lowerBound, count: bytes.count, to: sink)
+            }
             let body = try await FileIO(threadPool: threadPool).loadFile(path: file.url.path, range: bytes, context: context)
             return Response(status: .partialContent, headers: headers, body: body)
         case .whole:
@@ -85,9 +102,20 @@ final class MediaFileResponder: Sendable {
             if let buffer = file.bytes {
                 return Response(status: .ok, headers: headers, body: .init(byteBuffer: buffer))
             }
+            if let open = file.file, let sink, file.size > 0 {
+                return Self.region(.ok, headers: headers, of: open, from: 0, count: file.size, to: sink)
+            }
             let body = try await FileIO(threadPool: threadPool).loadFile(path: file.url.path, context: context)
             return Response(status: .ok, headers: headers, body: body)
         }
+    }
+
+    /// A response whose body the connection's sink sends straight from the file.
+    private static func region(_ status: HTTPResponse.Status, headers: HTTPFields, of file: OpenFile, from offset: Int,
+                               count: Int, to sink: FileRegionSink) -> Response {
+        var headers = headers
+        headers[FileRegionSink.headerName] = sink.register(file, offset: offset, count: count)
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer()))
     }
 
     struct FileInfo: Sendable {
@@ -104,7 +132,8 @@ final class MediaFileResponder: Sendable {
     }
 }
 
-/// A file as last seen, with the headers every response for it carries.
+/// A file as last seen, with the headers every response for it carries (made once, when
+/// the file is first seen, not per request).
 struct ServedFile: Sendable {
     let url: URL
     let size: Int
@@ -112,22 +141,31 @@ struct ServedFile: Sendable {
     let kind: ServedFileKind
     /// The whole file, when small enough to keep in memory.
     let bytes: ByteBuffer?
+    /// The file, open, when it is larger (sent with `sendfile`).
+    let file: OpenFile?
     var checked: ContinuousClock.Instant
+    let eTag: String
+    let headers: HTTPFields
 
-    var eTag: String { "\"\(String(size, radix: 16))-\(String(Int64(modified.timeIntervalSince1970 * 1000), radix: 16))\"" }
-
-    var headers: HTTPFields {
+    init(url: URL, size: Int, modified: Date, kind: ServedFileKind, bytes: ByteBuffer?, file: OpenFile?,
+         checked: ContinuousClock.Instant) {
+        self.url = url
+        self.size = size
+        self.modified = modified
+        self.kind = kind
+        self.bytes = bytes
+        self.file = file
+        self.checked = checked
+        eTag = "\"\(String(size, radix: 16))-\(String(Int64(modified.timeIntervalSince1970 * 1000), radix: 16))\""
         var headers = HTTPFields()
         headers.reserveCapacity(8)
         headers[.contentType] = kind.contentType
         headers[.cacheControl] = kind.cacheControl
         headers[.acceptRanges] = "bytes"
         headers[.eTag] = eTag
-        headers[.lastModified] = lastModified
-        return headers
+        headers[.lastModified] = HTTPDate.format(modified)
+        self.headers = headers
     }
-
-    var lastModified: String { HTTPDate.format(modified) }
 }
 
 /// RFC 9110 IMF-fixdate without a `DateFormatter` per call.
@@ -144,14 +182,17 @@ enum HTTPDate {
     }
 }
 
-/// Files by request key, bounded in bytes kept in memory, oldest stored evicted first.
+/// Files by request key, bounded in bytes kept in memory and in files kept open, oldest
+/// stored evicted first.
 final class ServedFileCache: @unchecked Sendable {
-    static let largestCachedFile = 8 << 20
+    /// Open descriptors kept at most (a file being sent stays open until it is sent).
+    static let mostOpenFiles = 256
     private let lock = NSLock()
     private let limit: Int
     private var entries: [String: ServedFile] = [:]
     private var order: [String] = []
     private var total = 0
+    private var openFiles = 0
 
     init(limit: Int) {
         self.limit = limit
@@ -183,15 +224,16 @@ final class ServedFileCache: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         if let old = entries.removeValue(forKey: key) {
-            total -= old.bytes?.readableBytes ?? 0
+            forget(old)
             order.removeAll { $0 == key }
         }
         entries[key] = file
         order.append(key)
         total += file.bytes?.readableBytes ?? 0
-        while total > limit, let evicted = order.first {
+        openFiles += file.file == nil ? 0 : 1
+        while total > limit || openFiles > Self.mostOpenFiles, let evicted = order.first {
             order.removeFirst()
-            total -= entries.removeValue(forKey: evicted)?.bytes?.readableBytes ?? 0
+            if let old = entries.removeValue(forKey: evicted) { forget(old) }
         }
     }
 
@@ -199,9 +241,14 @@ final class ServedFileCache: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         if let old = entries.removeValue(forKey: key) {
-            total -= old.bytes?.readableBytes ?? 0
+            forget(old)
             order.removeAll { $0 == key }
         }
+    }
+
+    private func forget(_ entry: ServedFile) {
+        total -= entry.bytes?.readableBytes ?? 0
+        openFiles -= entry.file == nil ? 0 : 1
     }
 }
 

@@ -23,10 +23,14 @@ public actor PlaybackSessions {
     /// Messages queued for a renderer that does not read; past this the renderer is dropped
     /// (its stream finishes and its socket closes) instead of the server buffering without limit.
     static let rendererQueueLimit = 256
+    /// How many frames each renderer socket may send (a flooding socket is closed).
+    nonisolated let rendererFrames: RendererFrameBudget
 
-    public init(idleTimeout: TimeInterval = 30 * 60, rendererGracePeriod: Duration = .seconds(600)) {
+    public init(idleTimeout: TimeInterval = 30 * 60, rendererGracePeriod: Duration = .seconds(600),
+                rendererFrames: RendererFrameBudget = RendererFrameBudget()) {
         self.idleTimeout = idleTimeout
         self.rendererGracePeriod = rendererGracePeriod
+        self.rendererFrames = rendererFrames
     }
 
     public func insert(_ session: PlaybackSession) {
