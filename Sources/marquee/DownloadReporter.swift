@@ -1,24 +1,23 @@
 import Downloads
 import Foundation
 import HLS
+import Synchronization
 
 /// How `marquee download` talks: a progress bar on a terminal (percent, bytes, rate, time
 /// left), or one JSON object per line (`event`: plan, progress, retry, finished, error).
-final class DownloadReporter: @unchecked Sendable {
+final class DownloadReporter: Sendable {
     let json: Bool
-    private let lock = NSLock()
-    private var lastDraw = Date.distantPast
+    /// Serialises writes to the terminal, and holds when the bar was last drawn.
+    private let output = Mutex<Date>(.distantPast)
 
     init(json: Bool) { self.json = json }
 
     private func emit(_ value: JSONValue) {
-        lock.lock(); defer { lock.unlock() }
-        FileHandle.standardOutput.write(Data((value.serialized() + "\n").utf8))
+        output.withLock { _ in FileHandle.standardOutput.write(Data((value.serialized() + "\n").utf8)) }
     }
 
     private func err(_ text: String) {
-        lock.lock(); defer { lock.unlock() }
-        FileHandle.standardError.write(Data(text.utf8))
+        output.withLock { _ in FileHandle.standardError.write(Data(text.utf8)) }
     }
 
     func message(_ text: String) {
@@ -79,8 +78,12 @@ final class DownloadReporter: @unchecked Sendable {
             return
         }
         let now = Date()
-        guard p.phase == .finished || now.timeIntervalSince(lastDraw) > 0.1 else { return }
-        lastDraw = now
+        let due = output.withLock { lastDraw -> Bool in
+            guard p.phase == .finished || now.timeIntervalSince(lastDraw) > 0.1 else { return false }
+            lastDraw = now
+            return true
+        }
+        guard due else { return }
         let width = 30
         let filled = Int(p.fractionCompleted * Double(width))
         let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)

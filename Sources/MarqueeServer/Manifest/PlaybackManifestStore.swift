@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import HLS
 import Library
 import NIOPosix
@@ -8,7 +9,7 @@ import NIOPosix
 final class PlaybackManifestStore: Sendable {
     private let library: MediaLibrary
     private let threadPool: NIOThreadPool
-    private let cache = NIOLockedCache()
+    private let cache = ManifestCache()
     /// Assets playable before the library has them (downloads under way).
     private let provisional: (any ProvisionalAssetSource)?
 
@@ -51,20 +52,17 @@ final class PlaybackManifestStore: Sendable {
 }
 
 /// Manifests by asset id and playlist modification date.
-private final class NIOLockedCache: @unchecked Sendable {
-    private let lock = NSLock()
-    private var entries: [String: (Date, PlaybackManifest)] = [:]
+private final class ManifestCache: Sendable {
+    private let entries = Mutex<[String: (Date, PlaybackManifest)]>([:])
 
     func value(for id: String, modified: Date) -> PlaybackManifest? {
-        lock.lock()
-        defer { lock.unlock() }
-        guard let (date, manifest) = entries[id], date == modified else { return nil }
-        return manifest
+        entries.withLock { entries in
+            guard let (date, manifest) = entries[id], date == modified else { return nil }
+            return manifest
+        }
     }
 
     func store(_ manifest: PlaybackManifest, for id: String, modified: Date) {
-        lock.lock()
-        defer { lock.unlock() }
-        entries[id] = (modified, manifest)
+        entries.withLock { $0[id] = (modified, manifest) }
     }
 }

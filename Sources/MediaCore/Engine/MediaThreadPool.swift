@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A bounded pool of dedicated threads on which all libav* work runs.
 ///
@@ -92,60 +93,60 @@ public final class MediaThreadPool: @unchecked Sendable {
 
 /// The continuation of one `run` call and whether its job is waiting, running or done, so
 /// that cancellation can answer a job that has not started yet.
-private final class PendingJob<T: Sendable>: @unchecked Sendable {
-    private enum State { case new, waiting, running, done }
-    private let lock = NSLock()
-    private var state = State.new
-    private var continuation: CheckedContinuation<T, any Error>?
-    private var cancelledEarly = false
+private final class PendingJob<T: Sendable>: Sendable {
+    private enum Phase { case new, waiting, running, done }
+    private struct State {
+        var phase = Phase.new
+        var continuation: CheckedContinuation<T, any Error>?
+        var cancelledEarly = false
+    }
+    private let state = Mutex(State())
 
     /// Stores the continuation; false (after resuming it) when cancellation came first.
     func install(_ continuation: CheckedContinuation<T, any Error>) -> Bool {
-        lock.lock()
-        if cancelledEarly {
-            state = .done
-            lock.unlock()
-            continuation.resume(throwing: CancellationError())
-            return false
+        let installed = state.withLock { state -> Bool in
+            if state.cancelledEarly {
+                state.phase = .done
+                return false
+            }
+            state.continuation = continuation
+            state.phase = .waiting
+            return true
         }
-        self.continuation = continuation
-        state = .waiting
-        lock.unlock()
-        return true
+        if !installed { continuation.resume(throwing: CancellationError()) }
+        return installed
     }
 
     /// Marks the job running; false when it was cancelled while waiting.
     func start() -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        guard state == .waiting else { return false }
-        state = .running
-        return true
+        state.withLock { state in
+            guard state.phase == .waiting else { return false }
+            state.phase = .running
+            return true
+        }
     }
 
     func finish(_ result: Result<T, any Error>) {
-        lock.lock()
-        let continuation = self.continuation
-        self.continuation = nil
-        state = .done
-        lock.unlock()
+        let continuation = state.withLock { state in
+            defer { state.continuation = nil; state.phase = .done }
+            return state.continuation
+        }
         continuation?.resume(with: result)
     }
 
     func cancelIfWaiting() {
-        lock.lock()
-        switch state {
-        case .new:
-            cancelledEarly = true
-            lock.unlock()
-        case .waiting:
-            let continuation = self.continuation
-            self.continuation = nil
-            state = .done
-            lock.unlock()
-            continuation?.resume(throwing: CancellationError())
-        case .running, .done:
-            lock.unlock()
+        let continuation = state.withLock { state -> CheckedContinuation<T, any Error>? in
+            switch state.phase {
+            case .new:
+                state.cancelledEarly = true
+                return nil
+            case .waiting:
+                defer { state.continuation = nil; state.phase = .done }
+                return state.continuation
+            case .running, .done:
+                return nil
+            }
         }
+        continuation?.resume(throwing: CancellationError())
     }
 }
