@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
+import Synchronization
 import Testing
 @testable import MarqueeServer
 
@@ -20,6 +21,7 @@ struct FileRegionTests {
         try bytes.write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         let uri = "/media/\(fixture.clipID)/\(name)"
+        let sentBefore = FileRegionSink.regionsSent.load(ordering: .relaxed)
 
         try await fixture.application().test(.live) { client in
             let eTag = try await client.execute(uri: uri, method: .get) { response throws in
@@ -55,6 +57,8 @@ struct FileRegionTests {
                 #expect(response.status == .ok)
                 #expect(response.headers[.contentLength] == String(bytes.count))
             }
+            // The large responses above went out as file regions, not read into memory.
+            #expect(FileRegionSink.regionsSent.load(ordering: .relaxed) - sentBefore >= 4)
             // A small file right after a large one on the same connection.
             try await client.execute(uri: "/media/\(fixture.clipID)/master.m3u8", method: .get) { response throws in
                 #expect(response.status == .ok)

@@ -14,7 +14,7 @@ written in batches), so the Python side is cheap enough not to be what is measur
 Environment: BASE (http://127.0.0.1:PORT, required), ASSET (an asset id, else the first
 ready one), RATE, SECONDS, BASELINE, MODE (report: time reports; intent: seek intents;
 mixed: both), RECONNECT (1, the default: open a new socket whenever the server ends
-one, as an attacker would), AUTH_HEADER ("Name: value", sent on every request and the upgrade).
+one, as an attacker would), READ (1; 0: never read what the server sends), AUTH_HEADER ("Name: value", sent on every request and the upgrade).
 """
 import base64
 import http.client
@@ -36,6 +36,7 @@ BASELINE = float(os.environ.get("BASELINE", "3"))
 MODE = os.environ.get("MODE", "mixed")
 AUTH = os.environ.get("AUTH_HEADER", "")
 RECONNECT = os.environ.get("RECONNECT", "1") == "1"
+READ = os.environ.get("READ", "1") == "1"
 
 
 def loopback(base):
@@ -191,7 +192,10 @@ def flood(host, port, session, seconds, rate, mode, reconnect):
                 time.sleep(0.05)
                 continue
             readers.append(Reader(sock, rest))
-            readers[-1].start()
+            if READ:
+                readers[-1].start()
+            else:
+                sock.settimeout(2)  # a client that never reads: the server's replies pile up
         due = start + sent / rate
         now = time.monotonic()
         if due > now:

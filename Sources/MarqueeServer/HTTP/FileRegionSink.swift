@@ -32,6 +32,9 @@ final class FileRegionSink: ChannelOutboundHandler, RemovableChannelHandler, @un
         let count: Int
     }
 
+    /// Regions sent by every sink since the process started (for tests and diagnostics).
+    static let regionsSent = Atomic<Int>(0)
+
     /// Sinks by channel, for routes that only have their request's channel.
     private static let registry = Mutex<[ObjectIdentifier: FileRegionSink]>([:])
 
@@ -110,6 +113,7 @@ final class FileRegionSink: ChannelOutboundHandler, RemovableChannelHandler, @un
             }
             let fileRegion = FileRegion(fileHandle: handle, readerIndex: region.offset, endIndex: region.offset + region.count)
             context.write(wrapOutboundOut(.body(.fileRegion(fileRegion))), promise: sent)
+            Self.regionsSent.wrappingAdd(1, ordering: .relaxed)
             context.write(wrapOutboundOut(.end(trailers)), promise: promise)
         default:
             context.write(data, promise: promise)
