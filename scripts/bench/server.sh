@@ -44,9 +44,18 @@ trap cleanup EXIT
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
 
-# Marquee with its sample library.
+# Marquee with its sample library, with access control on (ACCESS=open benches without it):
+# --require-sign-in, an owner account and an API token that every request carries, so the
+# access middleware resolves a credential on each segment as it would off loopback.
 marquee_port="$(free_port)"
-"${server_cmd[@]}" "$bin" serve --data "$work/data" --host 127.0.0.1 --port "$marquee_port" > "$work/marquee.log" 2>&1 &
+access_args=()
+if [[ "${ACCESS:-signed-in}" != open && -z "${BENCH_AUTH_HEADER:-}" ]]; then
+  echo "a long bench password" | "$bin" users add bench --role owner --data "$work/data" > /dev/null
+  BENCH_AUTH_HEADER="Authorization: Bearer $("$bin" users token bench --label bench --data "$work/data")"
+  access_args=(--require-sign-in)
+  echo "server bench: access control on (--require-sign-in, API token on every request)"
+fi
+"${server_cmd[@]}" "$bin" serve --data "$work/data" --host 127.0.0.1 --port "$marquee_port" "${access_args[@]}" > "$work/marquee.log" 2>&1 &
 marquee_pid=$!
 pids+=($marquee_pid)
 base="http://127.0.0.1:$marquee_port"
