@@ -97,7 +97,7 @@ let package = Package(
         .target(
             name: "MarqueeServer",
             dependencies: [
-                "HLS", "Library", "Playback", "Downloads",
+                "HLS", "Library", "Playback", "Downloads", "LiveActivities", "APNs",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -109,7 +109,7 @@ let package = Package(
         .executableTarget(
             name: "marquee",
             dependencies: [
-                "HLS", "Downloads", "MediaCore", "Library", "MarqueeServer",
+                "HLS", "Downloads", "MediaCore", "Library", "MarqueeServer", "APNs",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

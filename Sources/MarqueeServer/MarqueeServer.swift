@@ -19,6 +19,8 @@ public struct MarqueeServer: Sendable {
     public let originPolicy: RequestOriginPolicy
     /// Per-client limits on the routes that cost real work.
     public let rateLimits: RateLimits
+    /// Live Activities (`/activities`, `/api/activities`); nil leaves those routes out.
+    public var activities: LiveActivityHost?
 
     public init(library: MediaLibrary, sessions: PlaybackSessions = PlaybackSessions(), webRoot: URL? = nil,
                 downloads: DownloadService? = nil, originPolicy: RequestOriginPolicy = RequestOriginPolicy(),
@@ -52,6 +54,7 @@ public struct MarqueeServer: Sendable {
         ShelfRoutes(library: library).register(on: router)
         LibraryEvents(library: library).register(on: router)
         FileRoutes(library: library, webRoot: webRoot, responder: MediaFileResponder()).register(on: router)
+        if let activities { ActivityRoutes(host: activities, webRoot: webRoot, responder: MediaFileResponder()).register(on: router) }
         if let downloads { DownloadRoutes(service: downloads, webRoot: webRoot, responder: MediaFileResponder()).register(on: router) }
         return router
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import APNs
 import Library
 import MarqueeServer
 
@@ -29,6 +30,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("allowed-host"), help: "A host name the server also answers to, e.g. a reverse proxy's public name (repeatable). IP addresses, localhost and this machine's name always work.")
     var allowedHosts: [String] = []
 
+    @Option(name: .customLong("apns-config"), help: "A JSON file with the APNs key file, key id, team id, bundle id and environment for Live Activity pushes (default: the MARQUEE_APNS_* environment variables; without either, pushes are off).")
+    var apnsConfig: String?
+
     @Flag(name: .customLong("no-samples"), help: "Do not create sample clips in an empty library.")
     var noSamples = false
 
@@ -51,7 +55,10 @@ struct ServeCommand: AsyncParsableCommand {
         for problem in try await downloads.start() {
             FileHandle.standardError.write(Data("marquee serve: skipped an unreadable download record: \(problem)\n".utf8))
         }
-        let server = MarqueeServer(library: library, downloads: downloads, originPolicy: RequestOriginPolicy(allowedHosts: allowedHosts))
+        var server = MarqueeServer(library: library, downloads: downloads, originPolicy: RequestOriginPolicy(allowedHosts: allowedHosts))
+        server.activities = try await LiveActivityHost.start(
+            library: library, downloads: downloads, sessions: server.sessions,
+            apns: APNsConfiguration.load(file: apnsConfig.map { URL(fileURLWithPath: $0) }))
         let host = host
         guard idleTimeout > 0, idleTimeout.isFinite, (maxConnections ?? 1) > 0 else {
             throw ValidationError("--idle-timeout and --max-connections must be positive")

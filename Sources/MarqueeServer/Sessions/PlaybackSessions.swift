@@ -23,6 +23,16 @@ public actor PlaybackSessions {
     /// Messages queued for a renderer that does not read; past this the renderer is dropped
     /// (its stream finishes and its socket closes) instead of the server buffering without limit.
     static let rendererQueueLimit = 256
+    /// Told of every change a viewer could notice (Live Activities' Now playing follows it).
+    private var observer: (@Sendable (PlaybackSessionChange) -> Void)?
+
+    /// Sets the one observer of session changes.
+    public func observe(_ observer: @escaping @Sendable (PlaybackSessionChange) -> Void) { self.observer = observer }
+
+    private func notify(_ id: String) {
+        guard let observer else { return }
+        if let entry = entries[id] { observer(.changed(entry.session, rendererAttached: entry.renderer != nil)) } else { observer(.removed(id)) }
+    }
 
     public init(idleTimeout: TimeInterval = 30 * 60, rendererGracePeriod: Duration = .seconds(600)) {
         self.idleTimeout = idleTimeout
@@ -44,6 +54,7 @@ public actor PlaybackSessions {
     public func remove(id: String) -> Bool {
         guard let entry = entries.removeValue(forKey: id) else { return false }
         entry.renderer?.finish()
+        notify(id)
         return true
     }
 
@@ -60,6 +71,7 @@ public actor PlaybackSessions {
             send(.refused(refusal, replyTo: replyTo), to: id)
         }
         send(.state(entry.session), to: id)
+        notify(id)
         return result
     }
 
@@ -76,6 +88,7 @@ public actor PlaybackSessions {
         let isTimeTick: Bool = if case .time = report { true } else { false }
         if !isTimeTick || !commands.isEmpty || before != entry.session.status || beforeInterstitial != entry.session.activeInterstitial {
             send(.state(entry.session), to: id)
+            notify(id)
         }
     }
 
@@ -105,6 +118,7 @@ public actor PlaybackSessions {
         entry.lastActive = Date()
         entries[id] = entry
         continuation.yield(.state(entry.session))
+        notify(id)
         return (rendererID, stream)
     }
 
@@ -115,6 +129,7 @@ public actor PlaybackSessions {
         entry.rendererID = nil
         entry.lastActive = Date()
         entries[id] = entry
+        notify(id)
         let grace = rendererGracePeriod
         Task { [weak self] in
             try? await Task.sleep(for: grace)
@@ -126,6 +141,7 @@ public actor PlaybackSessions {
     private func dropIfStillDetached(_ id: String, since: Date) {
         guard let entry = entries[id], entry.renderer == nil, entry.lastActive <= since else { return }
         entries.removeValue(forKey: id)
+        notify(id)
     }
 
     private func dropIdle() {
@@ -134,4 +150,10 @@ public actor PlaybackSessions {
             entries.removeValue(forKey: id)
         }
     }
+}
+
+/// A change to a playback session that something outside the session follows.
+public enum PlaybackSessionChange: Sendable {
+    case changed(PlaybackSession, rendererAttached: Bool)
+    case removed(String)
 }
