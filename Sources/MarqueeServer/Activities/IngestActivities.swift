@@ -23,7 +23,11 @@ struct IngestActivities: Sendable {
         let existing = try? await center.snapshot(id: Self.activityID)
         let live = existing?.state.acceptsUpdates == true
         if open.isEmpty {
-            if live { _ = try? await center.end(id: Self.activityID, content: nil, dismissalPolicy: .after(await center.currentDate.addingTimeInterval(60))) }
+            if live {
+                let last = try? existing?.activity.state(as: IngestAttributes.self)
+                let done = ActivityContent(state: IngestAttributes.ContentState(count: 0, currentTitle: last?.currentTitle, percent: 100), relevanceScore: 30)
+                _ = try? await center.end(id: Self.activityID, content: done, dismissalPolicy: .after(await center.currentDate.addingTimeInterval(60)))
+            }
             return
         }
         let current = open.first { $0.state == .running } ?? open.last!

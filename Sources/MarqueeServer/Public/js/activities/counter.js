@@ -23,9 +23,9 @@ export function setCounter(element, text) {
   const step = (time) => {
     const f = Math.min(1, (time - start) / TRANSITION_MS);
     const eased = 1 - (1 - f) ** 3;
-    element.textContent = to.template.replace('#', String(Math.round(from.value + (to.value - from.value) * eased)));
+    const shown = f < 1 ? to.template.replace('#', String(Math.round(from.value + (to.value - from.value) * eased))) : text;
+    if (element.textContent !== shown) element.textContent = shown;
     if (f < 1) running.set(element, requestAnimationFrame(step));
-    else element.textContent = text;
   };
   running.set(element, requestAnimationFrame(step));
 }
