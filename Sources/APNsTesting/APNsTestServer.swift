@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import NIOCore
 import NIOHTTP1
+import NIOHPACK
 import NIOHTTP2
 import NIOPosix
 import NIOFoundationCompat
@@ -95,7 +96,7 @@ public final class APNsTestServer: Sendable {
                 }.flatMap {
                     channel.configureHTTP2Pipeline(mode: .server, inboundStreamInitializer: { stream in
                         stream.eventLoop.makeCompletedFuture {
-                            try stream.pipeline.syncOperations.addHandlers([HTTP2FramePayloadToHTTP1ServerCodec(), APNsRequestHandler(box: box)])
+                            try stream.pipeline.syncOperations.addHandler(APNsRequestHandler(box: box))
                         }
                     }).map { _ in }
                 }
@@ -152,10 +153,12 @@ final class StateBox: Sendable {
     init(identity: APNsTestServer.Identity) { self.identity = identity }
 }
 
-/// One HTTP/2 stream: collects the request, has `APNsRules` judge it, writes the answer.
+/// One HTTP/2 stream, read and written as HTTP/2 frames (as APNs does: an answer without a
+/// body is a single HEADERS frame that ends the stream, which some clients rely on): collects
+/// the request, has `APNsRules` judge it, writes the answer.
 final class APNsRequestHandler: ChannelInboundHandler {
-    typealias InboundIn = HTTPServerRequestPart
-    typealias OutboundOut = HTTPServerResponsePart
+    typealias InboundIn = HTTP2Frame.FramePayload
+    typealias OutboundOut = HTTP2Frame.FramePayload
 
     let box: StateBox
     var head: HTTPRequestHead?
@@ -164,21 +167,42 @@ final class APNsRequestHandler: ChannelInboundHandler {
     init(box: StateBox) { self.box = box }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        var ended = false
         switch unwrapInboundIn(data) {
-        case .head(let head): self.head = head
-        case .body(var chunk): body.writeBuffer(&chunk)
-        case .end:
-            guard let head else { return }
-            let answer = APNsRules(box: box).judge(head: head, body: Data(buffer: body))
-            var headers = HTTPHeaders()
-            for (name, value) in answer.headers { headers.add(name: name, value: value) }
-            if !answer.body.isEmpty {
-                headers.add(name: "content-type", value: "application/json")
-                headers.add(name: "content-length", value: String(answer.body.count))
+        case .headers(let frame):
+            if head == nil {
+                var regular = HTTPHeaders()
+                var method = "GET", path = "/"
+                for (name, value, _) in frame.headers {
+                    switch name {
+                    case ":method": method = value
+                    case ":path": path = value
+                    case _ where name.hasPrefix(":"): break
+                    default: regular.add(name: name, value: value)
+                    }
+                }
+                head = HTTPRequestHead(version: .http2, method: HTTPMethod(rawValue: method), uri: path, headers: regular)
             }
-            context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http2, status: .init(statusCode: answer.status), headers: headers))), promise: nil)
-            if !answer.body.isEmpty { context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: answer.body)))), promise: nil) }
-            context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+            ended = frame.endStream
+        case .data(let frame):
+            if case .byteBuffer(var chunk) = frame.data { body.writeBuffer(&chunk) }
+            ended = frame.endStream
+        default:
+            break
         }
+        guard ended, let head else { return }
+        let answer = APNsRules(box: box).judge(head: head, body: Data(buffer: body))
+        var headers = HPACKHeaders()
+        headers.add(name: ":status", value: String(answer.status))
+        for (name, value) in answer.headers { headers.add(name: name, value: value) }
+        if !answer.body.isEmpty {
+            headers.add(name: "content-type", value: "application/json")
+            headers.add(name: "content-length", value: String(answer.body.count))
+        }
+        context.write(wrapOutboundOut(.headers(.init(headers: headers, endStream: answer.body.isEmpty))), promise: nil)
+        if !answer.body.isEmpty {
+            context.write(wrapOutboundOut(.data(.init(data: .byteBuffer(ByteBuffer(bytes: answer.body)), endStream: true))), promise: nil)
+        }
+        context.flush()
     }
 }
