@@ -147,6 +147,11 @@ struct APNsRules {
         let parts = authorization.split(separator: " ", maxSplits: 1)
         guard parts.count == 2, parts[0].lowercased() == "bearer" else { throw Refusal(status: 403, reason: "InvalidProviderToken") }
         let jwt = String(parts[1])
+        // A token already verified is not verified again (APNs, too, checks a token once and
+        // then only its age), which keeps the stand-in from being what a benchmark measures.
+        if let iat = box.state.withLock({ $0.verifiedProviderTokens[jwt] }) {
+            return try checkAge(jwt, iat: iat)
+        }
         let pieces = jwt.split(separator: ".", omittingEmptySubsequences: false)
         guard pieces.count == 3, let headerData = Self.base64URLDecode(pieces[0]), let claimsData = Self.base64URLDecode(pieces[1]),
               let signatureData = Self.base64URLDecode(pieces[2]),
@@ -162,6 +167,13 @@ struct APNsRules {
               publicKey.isValidSignature(signature, for: Data((pieces[0] + "." + pieces[1]).utf8)) else {
             throw Refusal(status: 403, reason: "InvalidProviderToken")
         }
+        box.state.withLock { $0.verifiedProviderTokens[jwt] = iat }
+        return try checkAge(jwt, iat: iat)
+    }
+
+    /// A verified token is refused when it is from the future or older than an hour, or when
+    /// the test has expired it.
+    private func checkAge(_ jwt: String, iat: Int) throws -> String {
         let age = Date().timeIntervalSince1970 - Double(iat)
         guard age > -60 else { throw Refusal(status: 403, reason: "InvalidProviderToken") }
         let expired = box.state.withLock { state -> Bool in

@@ -62,6 +62,7 @@ public final class APNsTestServer: Sendable {
         var expiredProviderTokens: Set<String> = []
         var expireEveryProviderToken = false
         var seenProviderTokens: Set<String> = []
+        var verifiedProviderTokens: [String: Int] = [:]
         var channels: [String: Int] = [:]
         var managementRequests: [(method: String, path: String, channelID: String?)] = []
         var keepsReceived = true
