@@ -24,6 +24,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.30.0"),
+        .package(url: "https://github.com/apple/swift-nio-http2", from: "1.36.0"),
     ],
     targets: [
         // Playlists: model, parser, writer, inspection, variant selection. Pure Swift, no I/O.
@@ -71,11 +73,42 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
+        // Push provider for Live Activities: HTTP/2 to APNs, ES256 provider tokens, payloads, channels.
+        .target(
+            name: "APNs",
+            dependencies: [
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+            ]
+        ),
+        // Live Activities: model, lifecycle rules, SQLite store, fan-out to pages and to APNs.
+        .target(
+            name: "LiveActivities",
+            dependencies: ["APNs", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        // A local stand-in for APNs (HTTP/2 over TLS, JWT and payload checks) for tests and benchmarks.
+        .target(
+            name: "APNsTesting",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+                .product(name: "NIOHPACK", package: "swift-nio-http2"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+            ]
+        ),
         // The HTTP server: REST API, HLS routes, the web player, renderer WebSockets.
         .target(
             name: "MarqueeServer",
             dependencies: [
-                "HLS", "Library", "Playback", "Downloads", "Accounts",
+                "HLS", "Library", "Playback", "Downloads", "Accounts", "LiveActivities", "APNs",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -88,12 +121,13 @@ let package = Package(
         .executableTarget(
             name: "marquee",
             dependencies: [
-                "HLS", "Downloads", "MediaCore", "Library", "MarqueeServer", "Accounts",
+                "HLS", "Downloads", "MediaCore", "Library", "MarqueeServer", "Accounts", "APNs",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
+        .executableTarget(name: "apns-bench", dependencies: ["APNs", "APNsTesting", .product(name: "Crypto", package: "swift-crypto")], path: "Benchmarks/apns-bench"),
         .executableTarget(name: "marquee-bench", dependencies: ["HLS", "MediaCore"], path: "Benchmarks/marquee-bench"),
         .testTarget(name: "HLSTests", dependencies: ["HLS"]),
         .testTarget(name: "DownloadsTests", dependencies: ["Downloads", "HLS"]),
@@ -103,6 +137,8 @@ let package = Package(
             dependencies: ["Playback", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(name: "AccountsTests", dependencies: ["Accounts"]),
+        .testTarget(name: "LiveActivitiesTests", dependencies: ["LiveActivities", "APNs", "APNsTesting", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "APNsTests", dependencies: ["APNs", "APNsTesting", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "LibraryTests", dependencies: ["Library", "MediaCore", "HLS"]),
         .testTarget(
             name: "MarqueeServerTests",

@@ -9,6 +9,9 @@ system_packages=(pkg-config libsqlite3-dev ffmpeg libavformat-dev libavcodec-dev
 test_packages=(python3 python3-pip nodejs nginx-light libnginx-mod-http-echo chromium chromium-driver firefox-esr ffmpegthumbnailer wrk
   fonts-dejavu-core fonts-noto-cjk)
 python_test_packages=(pytest m3u8 selenium websocket-client yt-dlp schemathesis)
+# Live Activities: the APNs tests make a test CA with openssl; the APNs benchmark's peer is aioapns.
+test_packages+=(openssl)
+python_test_packages+=(aioapns)
 
 want=("${system_packages[@]}")
 if [[ "${1:-}" == "--test" ]]; then want+=("${test_packages[@]}"); fi

@@ -23,6 +23,8 @@ public struct MarqueeServer: Sendable {
     public let access: ServerAccess?
     /// Per-client limits on sign-in and setup attempts.
     public let signInLimits: RateLimits
+    /// Live Activities (`/activities`, `/api/activities`); nil leaves those routes out.
+    public var activities: LiveActivityHost?
 
     public init(library: MediaLibrary, sessions: PlaybackSessions = PlaybackSessions(), webRoot: URL? = nil,
                 downloads: DownloadService? = nil, originPolicy: RequestOriginPolicy = RequestOriginPolicy(),
@@ -64,6 +66,7 @@ public struct MarqueeServer: Sendable {
                        signInBuckets: RateLimitBuckets(limits: signInLimits)).register(on: router)
         }
         FileRoutes(library: library, webRoot: webRoot, responder: MediaFileResponder()).register(on: router)
+        if let activities { ActivityRoutes(host: activities, webRoot: webRoot, responder: MediaFileResponder()).register(on: router) }
         if let downloads { DownloadRoutes(service: downloads, webRoot: webRoot, responder: MediaFileResponder()).register(on: router) }
         return router
     }

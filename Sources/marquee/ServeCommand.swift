@@ -1,6 +1,7 @@
 import Accounts
 import ArgumentParser
 import Foundation
+import APNs
 import Library
 import MarqueeServer
 
@@ -33,6 +34,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(name: .customLong("require-sign-in"), help: "Require sign-in even when bound to loopback (behind a reverse proxy on this machine). Any non-loopback address always requires it.")
     var requireSignIn = false
 
+    @Option(name: .customLong("apns-config"), help: "A JSON file with the APNs key file, key id, team id, bundle id and environment for Live Activity pushes (default: the MARQUEE_APNS_* environment variables; without either, pushes are off).")
+    var apnsConfig: String?
+
     @Flag(name: .customLong("no-samples"), help: "Do not create sample clips in an empty library.")
     var noSamples = false
 
@@ -58,8 +62,11 @@ struct ServeCommand: AsyncParsableCommand {
         let mode = AccessMode.forBindAddress(host, requireSignIn: requireSignIn)
         let accounts = AccountService(store: try AccountStore(url: location.accountsDatabaseURL))
         let access = ServerAccess(mode: mode, accounts: accounts)
-        let server = MarqueeServer(library: library, downloads: downloads, originPolicy: RequestOriginPolicy(allowedHosts: allowedHosts),
+        var server = MarqueeServer(library: library, downloads: downloads, originPolicy: RequestOriginPolicy(allowedHosts: allowedHosts),
                                    access: access)
+        server.activities = try await LiveActivityHost.start(
+            library: library, downloads: downloads, sessions: server.sessions,
+            apns: APNsConfiguration.load(file: apnsConfig.map { URL(fileURLWithPath: $0) }))
         let setupCode = mode == .signInRequired ? try await accounts.setupCode() : nil
         let dataPath = location.dataDirectory.path
         let host = host

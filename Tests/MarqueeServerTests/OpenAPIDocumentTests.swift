@@ -33,7 +33,8 @@ struct OpenAPIDocumentTests {
         let downloads = DownloadService(library: fixture.library)
         // Every optional part on: downloads and accounts (sign-in routes exist whenever access control does).
         let accounts = AccountService(store: try AccountStore(url: fixture.root.appendingPathComponent("openapi-accounts.sqlite")), hasher: .fast)
-        let server = MarqueeServer(library: fixture.library, downloads: downloads, access: ServerAccess(mode: .open, accounts: accounts))
+        var server = MarqueeServer(library: fixture.library, downloads: downloads, access: ServerAccess(mode: .open, accounts: accounts))
+        server.activities = try await LiveActivityHost.start(library: fixture.library, downloads: nil, sessions: nil, apns: nil)
         let routed = Self.routed(server.router())
         let documented = try Self.documented()
         #expect(routed.subtracting(documented).sorted() == [], "routes the OpenAPI document does not describe")

@@ -25,6 +25,16 @@ public actor PlaybackSessions {
     static let rendererQueueLimit = 256
     /// How many frames each renderer socket may send (a flooding socket is closed).
     nonisolated let rendererFrames: RendererFrameBudget
+    /// Told of every change a viewer could notice (Live Activities' Now playing follows it).
+    private var observer: (@Sendable (PlaybackSessionChange) -> Void)?
+
+    /// Sets the one observer of session changes.
+    public func observe(_ observer: @escaping @Sendable (PlaybackSessionChange) -> Void) { self.observer = observer }
+
+    private func notify(_ id: String) {
+        guard let observer else { return }
+        if let entry = entries[id] { observer(.changed(entry.session, rendererAttached: entry.renderer != nil)) } else { observer(.removed(id)) }
+    }
 
     public init(idleTimeout: TimeInterval = 30 * 60, rendererGracePeriod: Duration = .seconds(600),
                 rendererFrames: RendererFrameBudget = RendererFrameBudget()) {
@@ -48,6 +58,7 @@ public actor PlaybackSessions {
     public func remove(id: String) -> Bool {
         guard let entry = entries.removeValue(forKey: id) else { return false }
         entry.renderer?.finish()
+        notify(id)
         return true
     }
 
@@ -64,6 +75,7 @@ public actor PlaybackSessions {
             send(.refused(refusal, replyTo: replyTo), to: id)
         }
         send(.state(entry.session), to: id)
+        notify(id)
         return result
     }
 
@@ -80,6 +92,7 @@ public actor PlaybackSessions {
         let isTimeTick: Bool = if case .time = report { true } else { false }
         if !isTimeTick || !commands.isEmpty || before != entry.session.status || beforeInterstitial != entry.session.activeInterstitial {
             send(.state(entry.session), to: id)
+            notify(id)
         }
     }
 
@@ -109,6 +122,7 @@ public actor PlaybackSessions {
         entry.lastActive = Date()
         entries[id] = entry
         continuation.yield(.state(entry.session))
+        notify(id)
         return (rendererID, stream)
     }
 
@@ -119,6 +133,7 @@ public actor PlaybackSessions {
         entry.rendererID = nil
         entry.lastActive = Date()
         entries[id] = entry
+        notify(id)
         let grace = rendererGracePeriod
         Task { [weak self] in
             try? await Task.sleep(for: grace)
@@ -130,6 +145,7 @@ public actor PlaybackSessions {
     private func dropIfStillDetached(_ id: String, since: Date) {
         guard let entry = entries[id], entry.renderer == nil, entry.lastActive <= since else { return }
         entries.removeValue(forKey: id)
+        notify(id)
     }
 
     private func dropIdle() {
@@ -138,4 +154,10 @@ public actor PlaybackSessions {
             entries.removeValue(forKey: id)
         }
     }
+}
+
+/// A change to a playback session that something outside the session follows.
+public enum PlaybackSessionChange: Sendable {
+    case changed(PlaybackSession, rendererAttached: Bool)
+    case removed(String)
 }

@@ -1,0 +1,93 @@
+import Foundation
+
+/// One Live Activity push: the `aps` dictionary APNs forwards to ActivityKit.
+///
+/// `timestamp` orders updates on the device; `content-state` is the activity's state as the
+/// app's `ContentState` decodes it; `stale-date`, `dismissal-date` (end only) and dates in
+/// general are integer epoch seconds; `relevance-score` is passed as given (not clamped).
+/// A start carries `attributes-type`, `attributes` and an `alert`, and may ask for the new
+/// activity's push token (`input-push-token`) or subscribe it to a channel (`input-push-channel`).
+public struct LiveActivityNotification: Sendable, Hashable {
+    public enum Event: String, Sendable, Hashable, Codable { case start, update, end }
+
+    public struct Alert: Sendable, Hashable, Codable {
+        public var title: String
+        public var body: String
+        public var sound: String?
+        public init(title: String, body: String, sound: String? = nil) { self.title = title; self.body = body; self.sound = sound }
+    }
+
+    /// APNs' limit on a Live Activity payload, in bytes.
+    public static let payloadLimit = 4096
+
+    public var event: Event
+    public var timestamp: Date
+    /// The content state, as UTF-8 JSON (an object).
+    public var contentState: Data
+    public var staleDate: Date?
+    public var dismissalDate: Date?
+    public var relevanceScore: Double?
+    public var alert: Alert?
+    public var attributesType: String?
+    /// The attributes, as UTF-8 JSON (an object); start only.
+    public var attributes: Data?
+    public var inputPushToken: Bool
+    public var inputPushChannel: String?
+
+    public init(event: Event, timestamp: Date, contentState: Data, staleDate: Date? = nil, dismissalDate: Date? = nil,
+                relevanceScore: Double? = nil, alert: Alert? = nil, attributesType: String? = nil, attributes: Data? = nil,
+                inputPushToken: Bool = false, inputPushChannel: String? = nil) {
+        self.event = event
+        self.timestamp = timestamp
+        self.contentState = contentState
+        self.staleDate = staleDate
+        self.dismissalDate = dismissalDate
+        self.relevanceScore = relevanceScore
+        self.alert = alert
+        self.attributesType = attributesType
+        self.attributes = attributes
+        self.inputPushToken = inputPushToken
+        self.inputPushChannel = inputPushChannel
+    }
+
+    /// The JSON body, checked against the rules APNs and ActivityKit apply.
+    public func payload() throws(APNsError) -> Data {
+        guard Self.isObject(contentState) else { throw .invalidNotification("content-state must be a JSON object") }
+        switch event {
+        case .start:
+            guard alert != nil else { throw .invalidNotification("A start push needs an alert") }
+            guard let attributesType, !attributesType.isEmpty, let attributes, Self.isObject(attributes) else {
+                throw .invalidNotification("A start push needs attributes-type and an attributes object")
+            }
+        case .update, .end:
+            if attributesType != nil || attributes != nil { throw .invalidNotification("attributes are sent only with a start push") }
+            if inputPushToken || inputPushChannel != nil { throw .invalidNotification("input-push-token and input-push-channel go only with a start push") }
+        }
+        if dismissalDate != nil, event != .end { throw .invalidNotification("dismissal-date goes only with an end push") }
+        if let relevanceScore, !relevanceScore.isFinite { throw .invalidNotification("relevance-score must be a finite number") }
+        var aps = "{\"timestamp\":\(Self.epoch(timestamp)),\"event\":\"\(event.rawValue)\",\"content-state\":"
+        aps += String(decoding: contentState, as: UTF8.self)
+        if let staleDate { aps += ",\"stale-date\":\(Self.epoch(staleDate))" }
+        if let dismissalDate { aps += ",\"dismissal-date\":\(Self.epoch(dismissalDate))" }
+        if let relevanceScore { aps += ",\"relevance-score\":" + JSONText.number(relevanceScore) }
+        if let alert {
+            aps += ",\"alert\":{\"title\":\(JSONText.string(alert.title)),\"body\":\(JSONText.string(alert.body))"
+            if let sound = alert.sound { aps += ",\"sound\":\(JSONText.string(sound))" }
+            aps += "}"
+        }
+        if let attributesType, let attributes {
+            aps += ",\"attributes-type\":\(JSONText.string(attributesType)),\"attributes\":" + String(decoding: attributes, as: UTF8.self)
+        }
+        if inputPushToken { aps += ",\"input-push-token\":1" }
+        if let inputPushChannel { aps += ",\"input-push-channel\":\(JSONText.string(inputPushChannel))" }
+        let body = Data(("{\"aps\":" + aps + "}}").utf8)
+        if body.count > Self.payloadLimit { throw .payloadTooLarge(bytes: body.count, limit: Self.payloadLimit) }
+        return body
+    }
+
+    static func epoch(_ date: Date) -> Int64 { Int64(date.timeIntervalSince1970.rounded(.down)) }
+
+    static func isObject(_ data: Data) -> Bool {
+        (try? JSONSerialization.jsonObject(with: data)) is [String: Any]
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+
+/// One Live Activity as Marquee keeps it: its type and fixed attributes, its latest content,
+/// where it is in its life, and the alert its latest update carried. Attributes and state
+/// are JSON so custom types from the API and the built-in ones are kept alike; the typed
+/// view is `attributes(as:)` / `state(as:)`.
+public struct Activity: Codable, Sendable, Hashable, Identifiable {
+    /// Where the lifecycle stands, without the time-derived states (`stale`, `dismissed`,
+    /// the scheduled start), which `state(at:)` works out.
+    public enum Phase: String, Codable, Sendable, Hashable {
+        case pending, active, ended
+    }
+
+    public var id: String
+    /// `attributes-type`: `Downloading`, `NowPlaying`, `Ingest`, `Premiere`, or a custom name.
+    public var type: String
+    public var attributes: JSONValue
+    public var content: ActivityContent<JSONValue>
+    public var phase: Phase
+    /// When it was requested.
+    public var createdAt: Date
+    /// When it starts being active: the request's time, or a later scheduled start.
+    public var startDate: Date
+    /// The timestamp of the last update applied (older ones are dropped).
+    public var timestamp: Date
+    public var endedAt: Date?
+    public var dismissalDate: Date?
+    /// The alert of the latest update that had one, and when it came.
+    public var alert: AlertConfiguration?
+    public var alertDate: Date?
+    /// Ended by the system (the 8-hour limit) rather than by its owner.
+    public var endedBySystem: Bool
+
+    public init(id: String = UUID().uuidString.lowercased(), type: String, attributes: JSONValue, content: ActivityContent<JSONValue>,
+                phase: Phase = .active, createdAt: Date, startDate: Date? = nil, timestamp: Date? = nil) {
+        self.id = id
+        self.type = type
+        self.attributes = attributes
+        self.content = content
+        self.phase = phase
+        self.createdAt = createdAt
+        self.startDate = startDate ?? createdAt
+        self.timestamp = timestamp ?? createdAt
+        self.endedBySystem = false
+    }
+
+    /// The state a viewer sees at `now`.
+    public func state(at now: Date) -> ActivityState {
+        switch phase {
+        case .pending:
+            return now < startDate ? .pending : (isStale(at: now) ? .stale : .active)
+        case .active:
+            return isStale(at: now) ? .stale : .active
+        case .ended:
+            if let dismissalDate, now >= dismissalDate { return .dismissed }
+            return .ended
+        }
+    }
+
+    func isStale(at now: Date) -> Bool {
+        guard let staleDate = content.staleDate else { return false }
+        return now >= staleDate
+    }
+
+    public func attributes<A: ActivityAttributes>(as type: A.Type) throws -> A { try attributes.decode() }
+    public func state<A: ActivityAttributes>(as type: A.Type) throws -> A.ContentState { try content.state.decode() }
+}
+
+extension Array where Element == Activity {
+    /// Most relevant first, as the system orders one app's activities; ties go to the one
+    /// started first (it keeps its place rather than jumping as others arrive).
+    public func orderedByRelevance() -> [Activity] {
+        sorted { a, b in
+            if a.content.relevanceScore != b.content.relevanceScore { return a.content.relevanceScore > b.content.relevanceScore }
+            if a.startDate != b.startDate { return a.startDate < b.startDate }
+            return a.id < b.id
+        }
+    }
+}

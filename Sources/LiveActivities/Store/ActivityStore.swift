@@ -1,0 +1,187 @@
+import Foundation
+import GRDB
+
+extension Activity: FetchableRecord, PersistableRecord {
+    public static var databaseTableName: String { "liveActivity" }
+
+    /// Columns written by hand: JSON columns hold JSON text (GRDB's automatic coding would
+    /// read a JSON value's single-value container back as a string).
+    public init(row: Row) throws {
+        func json<T: Decodable>(_ column: String, as type: T.Type) throws -> T {
+            let text: String = row[column]
+            return try JSONValue.decoder.decode(T.self, from: Data(text.utf8))
+        }
+        id = row["id"]
+        type = row["type"]
+        attributes = try json("attributes", as: JSONValue.self)
+        content = try json("content", as: ActivityContent<JSONValue>.self)
+        phase = Phase(rawValue: row["phase"]) ?? .ended
+        createdAt = row["createdAt"]
+        startDate = row["startDate"]
+        timestamp = row["timestamp"]
+        endedAt = row["endedAt"]
+        dismissalDate = row["dismissalDate"]
+        alert = try (row["alert"] as String?).map { try JSONValue.decoder.decode(AlertConfiguration.self, from: Data($0.utf8)) }
+        alertDate = row["alertDate"]
+        endedBySystem = row["endedBySystem"]
+    }
+
+    public func encode(to container: inout PersistenceContainer) throws {
+        func json(_ value: some Encodable) throws -> String { String(decoding: try JSONValue.encoder.encode(value), as: UTF8.self) }
+        container["id"] = id
+        container["type"] = type
+        container["attributes"] = try json(attributes)
+        container["content"] = try json(content)
+        container["phase"] = phase.rawValue
+        container["createdAt"] = createdAt
+        container["startDate"] = startDate
+        container["timestamp"] = timestamp
+        container["endedAt"] = endedAt
+        container["dismissalDate"] = dismissalDate
+        container["alert"] = try alert.map(json)
+        container["alertDate"] = alertDate
+        container["endedBySystem"] = endedBySystem
+    }
+}
+extension ActivityPushToken: FetchableRecord, PersistableRecord {
+    public static var databaseTableName: String { "activityPushToken" }
+}
+extension PushToStartToken: FetchableRecord, PersistableRecord {
+    public static var databaseTableName: String { "pushToStartToken" }
+}
+extension BroadcastChannel: FetchableRecord, PersistableRecord {
+    public static var databaseTableName: String { "broadcastChannel" }
+}
+extension PushOutcomeRecord: FetchableRecord, MutablePersistableRecord {
+    public static var databaseTableName: String { "pushOutcome" }
+    public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+}
+
+/// Activities, push tokens, push-to-start tokens, broadcast channels and push outcomes in
+/// SQLite, so all of them survive a restart. Every access is async on GRDB's own queues.
+public final class ActivityStore: Sendable {
+    let database: any DatabaseWriter
+    /// Outcomes kept per activity (the newest).
+    static let outcomesKept = 200
+
+    /// Opens (creating if needed) the SQLite file at `url` — the library's own file in the
+    /// server — and adds the activity tables.
+    public convenience init(url: URL) throws {
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        var configuration = Configuration()
+        configuration.foreignKeysEnabled = true
+        configuration.busyMode = .timeout(5)
+        try self.init(database: DatabasePool(path: url.path, configuration: configuration))
+    }
+
+    /// Uses an open database (an in-memory `DatabaseQueue` in tests).
+    public init(database: any DatabaseWriter) throws {
+        self.database = database
+        try ActivityMigrations.migrator.migrate(database)
+    }
+
+    // MARK: Activities
+
+    public func save(_ activity: Activity) async throws {
+        try await database.write { db in try activity.save(db) }
+    }
+
+    public func activity(id: String) async throws -> Activity? {
+        try await database.read { db in try Activity.fetchOne(db, key: id) }
+    }
+
+    public func activities() async throws -> [Activity] {
+        try await database.read { db in try Activity.order(Column("createdAt")).fetchAll(db) }
+    }
+
+    public func deleteActivity(id: String) async throws {
+        _ = try await database.write { db in try Activity.deleteOne(db, key: id) }
+    }
+
+    // MARK: Push tokens
+
+    public func save(_ token: ActivityPushToken) async throws {
+        try await database.write { db in try token.save(db) }
+    }
+
+    public func pushTokens(activityID: String) async throws -> [ActivityPushToken] {
+        try await database.read { db in
+            try ActivityPushToken.filter(Column("activityID") == activityID).order(Column("createdAt")).fetchAll(db)
+        }
+    }
+
+    public func pushTokens(deviceID: String) async throws -> [ActivityPushToken] {
+        try await database.read { db in try ActivityPushToken.filter(Column("deviceID") == deviceID).fetchAll(db) }
+    }
+
+    @discardableResult
+    public func deletePushToken(_ token: String) async throws -> Bool {
+        try await database.write { db in try ActivityPushToken.deleteOne(db, key: token) }
+    }
+
+    public func setBackoff(_ until: Date?, for token: String) async throws {
+        try await database.write { db in
+            try db.execute(sql: "UPDATE activityPushToken SET backoffUntil = ? WHERE token = ?", arguments: [until, token])
+        }
+    }
+
+    public func save(_ token: PushToStartToken) async throws {
+        try await database.write { db in try token.save(db) }
+    }
+
+    public func pushToStartTokens(deviceID: String? = nil, attributesType: String? = nil) async throws -> [PushToStartToken] {
+        try await database.read { db in
+            var request = PushToStartToken.order(Column("createdAt"))
+            if let deviceID { request = request.filter(Column("deviceID") == deviceID) }
+            if let attributesType { request = request.filter(Column("attributesType") == attributesType) }
+            return try request.fetchAll(db)
+        }
+    }
+
+    @discardableResult
+    public func deletePushToStartToken(_ token: String) async throws -> Bool {
+        try await database.write { db in try PushToStartToken.deleteOne(db, key: token) }
+    }
+
+    // MARK: Channels
+
+    public func save(_ channel: BroadcastChannel) async throws {
+        try await database.write { db in try channel.save(db) }
+    }
+
+    public func channels() async throws -> [BroadcastChannel] {
+        try await database.read { db in try BroadcastChannel.order(Column("createdAt")).fetchAll(db) }
+    }
+
+    public func channel(id: String) async throws -> BroadcastChannel? {
+        try await database.read { db in try BroadcastChannel.fetchOne(db, key: id) }
+    }
+
+    @discardableResult
+    public func deleteChannel(id: String) async throws -> Bool {
+        try await database.write { db in try BroadcastChannel.deleteOne(db, key: id) }
+    }
+
+    // MARK: Outcomes
+
+    public func record(_ outcome: PushOutcomeRecord) async throws {
+        try await database.write { db in
+            var row = outcome
+            try row.insert(db)
+            if let activityID = outcome.activityID {
+                try db.execute(sql: """
+                    DELETE FROM pushOutcome WHERE activityID = ? AND id NOT IN
+                      (SELECT id FROM pushOutcome WHERE activityID = ? ORDER BY id DESC LIMIT ?)
+                    """, arguments: [activityID, activityID, Self.outcomesKept])
+            }
+        }
+    }
+
+    public func outcomes(activityID: String? = nil, limit: Int = 100) async throws -> [PushOutcomeRecord] {
+        try await database.read { db in
+            var request = PushOutcomeRecord.order(Column("id").desc).limit(limit)
+            if let activityID { request = request.filter(Column("activityID") == activityID) }
+            return try request.fetchAll(db)
+        }
+    }
+}

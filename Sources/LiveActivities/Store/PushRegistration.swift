@@ -1,0 +1,80 @@
+import Foundation
+
+/// Which APNs environment a device token belongs to (a development build's tokens only work
+/// on the sandbox host).
+public enum PushEnvironment: String, Codable, Sendable, Hashable, CaseIterable {
+    case production, sandbox
+}
+
+/// The push token an iPhone gave for one activity (`Activity.pushTokenUpdates`): updates
+/// and the end of that activity are pushed to it.
+public struct ActivityPushToken: Codable, Sendable, Hashable {
+    public var token: String
+    public var activityID: String
+    public var deviceID: String
+    public var environment: PushEnvironment
+    public var createdAt: Date
+    /// After a 429 from APNs, nothing is sent to this token before this date.
+    public var backoffUntil: Date?
+
+    public init(token: String, activityID: String, deviceID: String, environment: PushEnvironment, createdAt: Date) {
+        self.token = token; self.activityID = activityID; self.deviceID = deviceID; self.environment = environment
+        self.createdAt = createdAt
+    }
+}
+
+/// A push-to-start token (`Activity.pushToStartTokenUpdates`): lets the server start an
+/// activity of `attributesType` on that device.
+public struct PushToStartToken: Codable, Sendable, Hashable {
+    public var token: String
+    public var deviceID: String
+    public var attributesType: String
+    public var environment: PushEnvironment
+    public var createdAt: Date
+
+    public init(token: String, deviceID: String, attributesType: String, environment: PushEnvironment, createdAt: Date) {
+        self.token = token; self.deviceID = deviceID; self.attributesType = attributesType; self.environment = environment
+        self.createdAt = createdAt
+    }
+}
+
+/// A broadcast channel (iOS 18): one push to the channel reaches every device subscribed to
+/// it, for activities many people follow (a premiere).
+public struct BroadcastChannel: Codable, Sendable, Hashable, Identifiable {
+    /// The id APNs gave the channel (base64).
+    public var id: String
+    public var environment: PushEnvironment
+    /// 0: no storage (only devices online get it); 1: the latest message is kept.
+    public var storagePolicy: Int
+    /// The activity it carries, if one is tied to it.
+    public var activityID: String?
+    public var createdAt: Date
+
+    public init(id: String, environment: PushEnvironment, storagePolicy: Int, activityID: String? = nil, createdAt: Date) {
+        self.id = id; self.environment = environment; self.storagePolicy = storagePolicy; self.activityID = activityID
+        self.createdAt = createdAt
+    }
+}
+
+/// What APNs answered to one push, kept so a person can see why an iPhone did not update.
+public struct PushOutcomeRecord: Codable, Sendable, Hashable {
+    public var id: Int64?
+    public var activityID: String?
+    /// The device token or the channel id.
+    public var target: String
+    public var event: String
+    public var priority: Int
+    /// `delivered`, `rejected`, `unregistered`, `throttled`, `failed`, `refused`.
+    public var result: String
+    public var status: Int?
+    public var reason: String?
+    public var apnsID: String?
+    public var attempts: Int
+    public var at: Date
+
+    public init(activityID: String?, target: String, event: String, priority: Int, result: String, status: Int?, reason: String?,
+                apnsID: String?, attempts: Int, at: Date) {
+        self.activityID = activityID; self.target = target; self.event = event; self.priority = priority; self.result = result
+        self.status = status; self.reason = reason; self.apnsID = apnsID; self.attempts = attempts; self.at = at
+    }
+}

@@ -1,0 +1,309 @@
+import APNs
+import Foundation
+import Hummingbird
+import LiveActivities
+import NIOCore
+import ServiceLifecycle
+
+extension ActivitySnapshot: ResponseEncodable {}
+extension ActivityPushToken: ResponseEncodable {}
+extension PushToStartToken: ResponseEncodable {}
+extension BroadcastChannel: ResponseEncodable {}
+
+/// `/activities` (the page) and `/api/activities…`: list, read, start, update and end Live
+/// Activities of any type; push tokens and push-to-start tokens per device; broadcast
+/// channels; premieres; and `GET /api/activities/events`, every change as Server-Sent Events.
+struct ActivityRoutes: Sendable {
+    let host: LiveActivityHost
+    let webRoot: URL
+    let responder: MediaFileResponder
+    var heartbeat: Duration = .seconds(5)
+
+    struct PushStatus: Codable, Sendable {
+        var enabled: Bool
+        var reason: String?
+        var bundleID: String?
+        var environment: String?
+    }
+
+    struct ActivityList: ResponseEncodable {
+        var activities: [ActivitySnapshot]
+        var pushes: PushStatus
+    }
+
+    struct StartRequest: Decodable {
+        var type: String
+        var attributes: JSONValue?
+        var contentState: JSONValue
+        var staleDate: Date?
+        var relevanceScore: Double?
+        var alert: AlertConfiguration?
+        var startDate: Date?
+    }
+
+    struct UpdateRequest: Decodable {
+        var contentState: JSONValue
+        var staleDate: Date?
+        var relevanceScore: Double?
+        var alert: AlertConfiguration?
+        var timestamp: Date?
+    }
+
+    struct EndRequest: Decodable {
+        var contentState: JSONValue?
+        var staleDate: Date?
+        var relevanceScore: Double?
+        /// `default`, `immediate` or `after` (with `dismissalDate`).
+        var dismissalPolicy: String?
+        var dismissalDate: Date?
+        var timestamp: Date?
+    }
+
+    struct Outcome: ResponseEncodable {
+        var outcome: String
+        var activity: ActivitySnapshot
+    }
+
+    struct TokenRequest: Decodable {
+        var token: String
+        var deviceID: String
+        var environment: PushEnvironment?
+        var attributesType: String?
+    }
+
+    struct ChannelRequest: Decodable {
+        var storagePolicy: Int?
+        var activityID: String?
+        var environment: PushEnvironment?
+    }
+
+    struct PremiereRequest: Decodable {
+        var assetID: String
+        var startsAt: Date
+        var relevanceScore: Double?
+    }
+
+    struct Tokens<T: Encodable & Sendable>: ResponseEncodable { var tokens: [T] }
+    struct Channels: ResponseEncodable { var channels: [BroadcastChannel] }
+    struct Outcomes: ResponseEncodable { var outcomes: [PushOutcomeRecord] }
+
+    var pushStatus: PushStatus {
+        PushStatus(enabled: host.client != nil, reason: host.pushesOffReason, bundleID: host.client?.configuration.bundleID,
+                   environment: host.client?.configuration.environment.rawValue)
+    }
+
+    func register(on router: Router<MarqueeRequestContext>) {
+        let center = host.center
+        router.get("activities") { request, context in
+            let webRoot = webRoot
+            return try await responder.respond(key: "ui/activities.html", request: request, context: context,
+                                               kind: WebResourceKind.forExtension("html")) { webRoot.appendingPathComponent("activities.html") }
+        }
+        let api = router.group("api/activities")
+        api.get { request, _ -> ActivityList in
+            let type = request.uri.queryParameters.get("type")
+            return ActivityList(activities: await center.list(type: type), pushes: pushStatus)
+        }
+        api.get("events") { _, context -> Response in events(context) }
+        api.get("push-status") { _, _ -> Response in
+            try Self.json(pushStatus)
+        }
+        api.post { request, context -> Response in
+            let body = try await request.decode(as: StartRequest.self, context: context)
+            let snapshot = try await mapped {
+                try await center.request(type: body.type, attributes: body.attributes ?? .object([:]),
+                                         content: ActivityContent(state: body.contentState, staleDate: body.staleDate, relevanceScore: body.relevanceScore ?? 0),
+                                         start: body.startDate, alert: body.alert)
+            }
+            return try snapshot.response(from: request, context: context).with(status: .created)
+        }
+        api.post("premieres") { request, context -> Response in
+            let body = try await request.decode(as: PremiereRequest.self, context: context)
+            let snapshot = try await mapped { try await host.premieres.schedule(assetID: body.assetID, startsAt: body.startsAt, relevance: body.relevanceScore ?? 90) }
+            return try snapshot.response(from: request, context: context).with(status: .created)
+        }
+        // Push-to-start tokens (per device and attributes type).
+        api.post("push-to-start-tokens") { request, context -> Response in
+            let body = try await request.decode(as: TokenRequest.self, context: context)
+            guard let type = body.attributesType else { throw APIError(.badRequest, "attributesType is required: the activity type this token may start") }
+            let token = try await mapped { try await center.registerPushToStartToken(body.token, deviceID: body.deviceID, attributesType: type,
+                                                                                     environment: body.environment ?? .production) }
+            return try token.response(from: request, context: context).with(status: .created)
+        }
+        api.get("push-to-start-tokens") { request, _ -> Tokens<PushToStartToken> in
+            Tokens(tokens: try await center.store.pushToStartTokens(deviceID: request.uri.queryParameters.get("deviceID")))
+        }
+        api.delete("push-to-start-tokens/{token}") { _, context -> Response in
+            let token = try context.parameters.require("token").lowercased()
+            guard try await center.store.deletePushToStartToken(token) else { throw APIError(.notFound, "No push-to-start token \(token)") }
+            return Response(status: .noContent)
+        }
+        api.get("push-tokens") { request, _ -> Tokens<ActivityPushToken> in
+            guard let device = request.uri.queryParameters.get("deviceID") else { throw APIError(.badRequest, "Give ?deviceID= to list a device's push tokens") }
+            return Tokens(tokens: try await center.store.pushTokens(deviceID: device))
+        }
+        api.delete("push-tokens/{token}") { _, context -> Response in
+            let token = try context.parameters.require("token").lowercased()
+            guard try await center.store.deletePushToken(token) else { throw APIError(.notFound, "No push token \(token)") }
+            return Response(status: .noContent)
+        }
+        // Broadcast channels (need APNs).
+        api.get("channels") { _, _ -> Channels in Channels(channels: try await center.store.channels()) }
+        api.post("channels") { request, context -> Response in
+            let body = try await request.decode(as: ChannelRequest.self, context: context)
+            guard let client = host.client else { throw APIError(.serviceUnavailable, host.pushesOffReason ?? LiveActivityHost.notConfigured) }
+            if let activityID = body.activityID { _ = try await mapped { try await center.snapshot(id: activityID) } }
+            let environment = body.environment ?? .production
+            let id = try await mappedAPNs { try await client.createChannel(storagePolicy: body.storagePolicy ?? 0, environment: environment == .sandbox ? .sandbox : .production) }
+            let channel = BroadcastChannel(id: id, environment: environment, storagePolicy: body.storagePolicy ?? 0, activityID: body.activityID,
+                                           createdAt: await center.currentDate)
+            try await center.store.save(channel)
+            return try channel.response(from: request, context: context).with(status: .created)
+        }
+        api.delete("channels/{channel}") { _, context -> Response in
+            let raw = try context.parameters.require("channel")
+            let id = raw.removingPercentEncoding ?? raw
+            guard let channel = try await center.store.channel(id: id) else { throw APIError(.notFound, "No broadcast channel \(id)") }
+            if let client = host.client {
+                try await mappedAPNs { try await client.deleteChannel(id: id, environment: channel.environment == .sandbox ? .sandbox : .production) }
+            }
+            try await center.store.deleteChannel(id: id)
+            return Response(status: .noContent)
+        }
+        api.get("{id}") { _, context -> ActivitySnapshot in
+            let id = try context.parameters.require("id")
+            return try await mapped { try await center.snapshot(id: id) }
+        }
+        api.get("{id}/push-outcomes") { _, context -> Outcomes in
+            let id = try context.parameters.require("id")
+            _ = try await mapped { try await center.snapshot(id: id) }
+            return Outcomes(outcomes: try await center.store.outcomes(activityID: id))
+        }
+        api.post("{id}/update") { request, context -> Outcome in
+            let id = try context.parameters.require("id")
+            let body = try await request.decode(as: UpdateRequest.self, context: context)
+            return try await mapped {
+                let current = try await center.snapshot(id: id)
+                let relevance = body.relevanceScore ?? current.activity.content.relevanceScore
+                let outcome = try await center.update(id: id, content: ActivityContent(state: body.contentState, staleDate: body.staleDate,
+                                                                                        relevanceScore: relevance),
+                                                      alert: body.alert, timestamp: body.timestamp)
+                return Outcome(outcome: outcome.rawValue, activity: try await center.snapshot(id: id))
+            }
+        }
+        api.post("{id}/end") { request, context -> Outcome in
+            let id = try context.parameters.require("id")
+            let body = try await request.decode(as: EndRequest.self, context: context)
+            let policy: DismissalPolicy
+            switch body.dismissalPolicy ?? "default" {
+            case "default": policy = .default
+            case "immediate": policy = .immediate
+            case "after":
+                guard let date = body.dismissalDate else { throw APIError(.badRequest, "dismissalPolicy after needs a dismissalDate") }
+                policy = .after(date)
+            case let other: throw APIError(.badRequest, "dismissalPolicy is default, immediate or after, not \(other)")
+            }
+            return try await mapped {
+                let current = try await center.snapshot(id: id)
+                let content = body.contentState.map {
+                    ActivityContent(state: $0, staleDate: body.staleDate, relevanceScore: body.relevanceScore ?? current.activity.content.relevanceScore)
+                }
+                let outcome = try await center.end(id: id, content: content, dismissalPolicy: policy, timestamp: body.timestamp)
+                return Outcome(outcome: outcome.rawValue, activity: try await center.snapshot(id: id))
+            }
+        }
+        api.delete("{id}") { _, context -> Response in
+            let id = try context.parameters.require("id")
+            try await mapped { try await center.delete(id: id) }
+            return Response(status: .noContent)
+        }
+        api.post("{id}/push-tokens") { request, context -> Response in
+            let id = try context.parameters.require("id")
+            let body = try await request.decode(as: TokenRequest.self, context: context)
+            let token = try await mapped { try await center.registerPushToken(body.token, activityID: id, deviceID: body.deviceID,
+                                                                              environment: body.environment ?? .production) }
+            return try token.response(from: request, context: context).with(status: .created)
+        }
+    }
+
+    static func json(_ value: some Encodable) throws -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        return Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
+                        body: .init(byteBuffer: ByteBuffer(bytes: try encoder.encode(value))))
+    }
+
+    /// Runs a center call, turning its errors into API errors.
+    func mapped<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as ActivityError {
+            switch error {
+            case .notFound: throw APIError(.notFound, error.description)
+            case .invalid: throw APIError(.badRequest, error.description)
+            case .contentStateTooLarge: throw APIError(.contentTooLarge, error.description)
+            case .ended: throw APIError(.conflict, error.description)
+            }
+        }
+    }
+
+    func mappedAPNs<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as APNsError {
+            throw APIError(.badGateway, "APNs refused the channel request: \(error.description)")
+        }
+    }
+
+    /// Every activity now, then each change, as Server-Sent Events: `event: activity` with a
+    /// snapshot, `event: dismissed` with `{"id": …}`; first a `snapshot` event with the list.
+    func events(_ context: MarqueeRequestContext) -> Response {
+        let center = host.center
+        let encoder = context.responseEncoder
+        let heartbeat = heartbeat
+        let body = ResponseBody { writer in
+            enum Item: Sendable { case event(ActivityEvent), heartbeat }
+            let (items, continuation) = AsyncStream.makeStream(of: Item.self, bufferingPolicy: .bufferingNewest(1024))
+            let changes = await center.events()
+            let forward = Task {
+                for await event in changes { continuation.yield(.event(event)) }
+                continuation.finish()
+            }
+            let ticks = Task {
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: heartbeat)
+                    continuation.yield(.heartbeat)
+                }
+            }
+            defer {
+                forward.cancel()
+                ticks.cancel()
+                continuation.finish()
+            }
+            let list = await center.list()
+            try await writer.write(ByteBuffer(string: "retry: 1000\n" + LibraryEvents.frame("snapshot", json: try encoder.encode(list))))
+            try await withGracefulShutdownHandler {
+                for await item in items {
+                    let text: String
+                    switch item {
+                    case .heartbeat: text = ": keep-alive\n\n"
+                    case .event(.dismissed(let id)): text = LibraryEvents.frame("dismissed", json: try encoder.encode(["id": id]))
+                    case .event(let event):
+                        guard let snapshot = event.snapshot else { continue }
+                        var frame = LibraryEvents.frame("activity", json: try encoder.encode(snapshot))
+                        if case .updated(_, alerted: true) = event { frame += LibraryEvents.frame("alert", json: try encoder.encode(snapshot)) }
+                        text = frame
+                    }
+                    try await writer.write(ByteBuffer(string: text))
+                }
+            } onGracefulShutdown: {
+                continuation.finish()
+            }
+            try await writer.finish(nil)
+        }
+        return Response(status: .ok,
+                        headers: [.contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-store", HTTPFields.Element.Name("X-Accel-Buffering")!: "no"],
+                        body: body)
+    }
+}

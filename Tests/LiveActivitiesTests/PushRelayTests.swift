@@ -1,0 +1,129 @@
+import APNs
+import APNsTesting
+import Crypto
+import Foundation
+import GRDB
+import Testing
+@testable import LiveActivities
+
+/// A center, a relay, and a local APNs that knows the team key.
+struct RelayFixture: Sendable {
+    let center: ActivityCenter
+    let relay: ActivityPushRelay
+    let server: APNsTestServer
+    let client: APNsClient
+
+    static func start(highPriorityPerHour: Int = 12) async throws -> RelayFixture {
+        let key = P256.Signing.PrivateKey()
+        let server = try await APNsTestServer.start(identity: .init(keyID: "KEY1", teamID: "TEAM1", bundleID: "org.marquee.app",
+                                                                    publicKey: key.publicKey))
+        let client = try APNsClient(configuration: APNsConfiguration(
+            keyID: "KEY1", teamID: "TEAM1", bundleID: "org.marquee.app", signingKey: key, endpoints: .all(at: server.baseURL),
+            highPriorityPerHour: highPriorityPerHour, retryDelay: .milliseconds(5), extraTrustRoots: server.authority.caFile))
+        let center = try await ActivityCenter(store: ActivityStore(database: DatabaseQueue()))
+        let relay = ActivityPushRelay(center: center, client: client)
+        await relay.start()
+        return RelayFixture(center: center, relay: relay, server: server, client: client)
+    }
+
+    func stop() async {
+        await relay.stop()
+        try? await client.shutdown()
+        try? await server.stop()
+    }
+
+    /// Waits (at most 10 s) until `condition` holds.
+    func eventually(_ condition: @Sendable () async throws -> Bool) async throws {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < deadline {
+            if try await condition() { return }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        Issue.record("timed out waiting")
+    }
+}
+
+let deviceToken = String(repeating: "0f", count: 32)
+let startToken = String(repeating: "5a", count: 32)
+
+@Suite("Activity pushes through APNs", .serialized)
+struct PushRelayTests {
+    @Test("Start to the push-to-start token, then updates and the end to the activity's token, in order")
+    func lifecycleInOrder() async throws {
+        let fixture = try await RelayFixture.start()
+        defer { Task { await fixture.stop() } }
+        _ = try await fixture.center.registerPushToStartToken(startToken, deviceID: "phone", attributesType: "Sample", environment: .production)
+        let id = try await fixture.center.request(type: "Sample", attributes: .object(["title": .string("Film")]), content: content(0),
+                                                  alert: AlertConfiguration(title: "Downloading", body: "Film")).activity.id
+        try await fixture.eventually { fixture.server.received.count == 1 }
+        _ = try await fixture.center.registerPushToken(deviceToken, activityID: id, deviceID: "phone", environment: .production)
+        for (n, percent) in [10, 20, 30].enumerated() {
+            try await fixture.center.update(id: id, content: content(percent))
+            try await fixture.eventually { fixture.server.received.count == n + 2 }
+        }
+        try await fixture.center.end(id: id, content: content(100), dismissalPolicy: .immediate)
+        try await fixture.eventually { fixture.server.received.count == 5 }
+        let received = fixture.server.received
+        #expect(fixture.server.refusals.isEmpty, "\(fixture.server.refusals)")
+        #expect(received.map(\.target) == [startToken, deviceToken, deviceToken, deviceToken, deviceToken])
+        #expect(received.map { $0.aps["event"] } == [.string("start"), .string("update"), .string("update"), .string("update"), .string("end")])
+        #expect(received[0].apsKeys.isSuperset(of: ["attributes-type", "attributes", "alert", "input-push-token"]))
+        #expect(received[4].apsKeys.contains("dismissal-date"))
+        let percents = received.compactMap { (try? JSONSerialization.jsonObject(with: $0.payload) as? [String: Any])
+            .flatMap { (($0["aps"] as? [String: Any])?["content-state"] as? [String: Any])?["percent"] as? Int } }
+        #expect(percents == [0, 10, 20, 30, 100])
+        try await fixture.eventually { try await fixture.center.store.outcomes(activityID: id).count == 5 }
+        let outcomes = try await fixture.center.store.outcomes(activityID: id)
+        #expect(outcomes.count == 5 && outcomes.allSatisfy { $0.result == "delivered" })
+    }
+
+    @Test("Rapid updates are coalesced: fewer pushes, and the last one carries the latest state")
+    func coalescing() async throws {
+        let fixture = try await RelayFixture.start()
+        defer { Task { await fixture.stop() } }
+        let id = try await fixture.center.request(type: "Sample", attributes: .object([:]), content: content(0)).activity.id
+        _ = try await fixture.center.registerPushToken(deviceToken, activityID: id, deviceID: "phone", environment: .production)
+        for percent in 1...50 { try await fixture.center.update(id: id, content: content(percent)) }
+        try await fixture.eventually {
+            guard let last = fixture.server.received.last else { return false }
+            return String(decoding: last.payload, as: UTF8.self).contains(#""percent":50"#)
+        }
+        await fixture.relay.drain()
+        #expect(fixture.server.received.count < 50)
+    }
+
+    @Test("Priority 10 at most N times an hour per activity, then 5")
+    func budget() async throws {
+        let fixture = try await RelayFixture.start(highPriorityPerHour: 2)
+        defer { Task { await fixture.stop() } }
+        let id = try await fixture.center.request(type: "Sample", attributes: .object([:]), content: content(0)).activity.id
+        _ = try await fixture.center.registerPushToken(deviceToken, activityID: id, deviceID: "phone", environment: .production)
+        for percent in 1...4 {
+            try await fixture.center.update(id: id, content: content(percent))
+            try await fixture.eventually { fixture.server.received.count == percent }
+        }
+        #expect(fixture.server.received.map { $0.headers["apns-priority"] } == ["10", "10", "5", "5"])
+    }
+
+    @Test("410 deletes the token; 429 backs it off and the next update is not sent to it")
+    func tokenAnswers() async throws {
+        let fixture = try await RelayFixture.start()
+        defer { Task { await fixture.stop() } }
+        let id = try await fixture.center.request(type: "Sample", attributes: .object([:]), content: content(0)).activity.id
+        let gone = String(repeating: "1e", count: 32)
+        _ = try await fixture.center.registerPushToken(gone, activityID: id, deviceID: "old-phone", environment: .production)
+        _ = try await fixture.center.registerPushToken(deviceToken, activityID: id, deviceID: "phone", environment: .production)
+        fixture.server.script([.init(410, "Unregistered")], for: gone)
+        fixture.server.script([.init(429, "TooManyRequests")], for: deviceToken)
+        try await fixture.center.update(id: id, content: content(1))
+        try await fixture.eventually { try await fixture.center.store.outcomes(activityID: id).count == 2 }
+        #expect(try await fixture.center.store.pushTokens(activityID: id).map(\.token) == [deviceToken])
+        let backedOff = try #require(try await fixture.center.store.pushTokens(activityID: id).first?.backoffUntil)
+        #expect(backedOff > Date())
+        try await fixture.center.update(id: id, content: content(2))
+        try await fixture.eventually { try await fixture.center.store.outcomes(activityID: id).count == 3 }
+        #expect(fixture.server.attempts(for: deviceToken) == 1)
+        let results = try await fixture.center.store.outcomes(activityID: id).map(\.result)
+        #expect(Set(results) == ["unregistered", "throttled", "refused"])
+    }
+}
