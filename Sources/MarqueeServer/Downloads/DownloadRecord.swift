@@ -87,4 +87,8 @@ public struct DownloadSnapshot: Codable, Sendable, Hashable {
     public var secondsRemaining: Double?
     public var createdAt: Date
     public var updatedAt: Date
+    /// Rises with every snapshot the service makes: a page that gets an answer and a pushed
+    /// event out of order keeps the newer one (an answer to Retry could otherwise land after
+    /// the pushed "failed" and leave the row showing a download that is not running).
+    public var revision: Int
 }

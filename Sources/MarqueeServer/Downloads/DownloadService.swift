@@ -36,6 +36,8 @@ public actor DownloadService {
     private var subscribers: [UUID: AsyncStream<DownloadEvent>.Continuation] = [:]
     private var started = false
     private var lastWrite: Task<Void, Never>?
+    /// The revision of the latest snapshot made (`DownloadSnapshot.revision`).
+    private var revisions = 0
     private var controls: [String: Task<Void, Never>] = [:]
     /// The variants of recently inspected streams, by final URL, for predicate previews.
     private var inspected: [String: [Variant]] = [:]
@@ -432,6 +434,11 @@ public actor DownloadService {
             assetID: assetID, playerURL: playerURL, request: record.request, progress: progress,
             completedFiles: figures.completedFiles, totalFiles: figures.totalFiles, bytesWritten: figures.bytesWritten,
             expectedBytes: figures.expectedBytes, bytesPerSecond: entry.bytesPerSecond, secondsRemaining: entry.secondsRemaining,
-            createdAt: record.createdAt, updatedAt: record.updatedAt)
+            createdAt: record.createdAt, updatedAt: record.updatedAt, revision: nextRevision())
+    }
+
+    private func nextRevision() -> Int {
+        revisions += 1
+        return revisions
     }
 }

@@ -287,6 +287,9 @@ async function start(event) {
 // MARK: The list
 
 function upsert(download) {
+  // Answers and pushed events can arrive out of order: keep whichever the server made last.
+  const known = downloads.get(download.id);
+  if (known && known.revision > download.revision) return;
   downloads.set(download.id, download);
   const existing = document.querySelector(`.download[data-id="${CSS.escape(download.id)}"]`);
   const item = downloadItem(download);
