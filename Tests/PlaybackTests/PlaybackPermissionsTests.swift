@@ -75,3 +75,28 @@ struct PlaybackPermissionsTests {
         #expect(!session.autoplayBlocked && session.desiresPlayback)
     }
 }
+
+@Suite("Playback session: phase")
+struct PlaybackPhaseTests {
+    @Test("The phase carries the break, its clock and where the primary resumes; the failure its message")
+    func phaseCarriesItsData() throws {
+        var session = PlaybackSessionStep.makeSession()
+        #expect(session.phase == .loading)
+        _ = session.handle(.ready(duration: 60))
+        #expect(session.phase == .primary(.paused))
+        _ = session.handle(.skipInterstitial)       // nothing to skip yet
+        _ = session.handle(.seek(to: 31))           // passes the restricted break at 8 s: it plays first
+        guard case .interstitial(let event, let clock, let resumeAt, let activity) = session.phase else {
+            Issue.record("expected a break, got \(session.phase)")
+            return
+        }
+        #expect(event.id == "mid" && clock == 0 && resumeAt == 31 && activity == .paused)
+        _ = session.handle(.play)
+        _ = session.handle(.time(2.5))
+        #expect(session.phase == .interstitial(event, clock: 2.5, resumeAt: 31, activity: .playing))
+        _ = session.handle(.ended)
+        #expect(session.phase == .primary(.playing) && session.currentTime == 31)
+        _ = session.handle(.failed(message: "decode error"))
+        #expect(session.phase == .failed(message: "decode error") && session.failureMessage == "decode error")
+    }
+}

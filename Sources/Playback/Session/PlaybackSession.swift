@@ -28,7 +28,51 @@ public struct PlaybackSession: Sendable {
     public private(set) var speeds: [PlaybackSpeed]
     /// The chosen speed; `nil` only when no speeds are offered (playback is then at 1×).
     public private(set) var selectedSpeed: PlaybackSpeed?
-    public private(set) var status: Status = .loading
+    /// Whether the page's media element plays, is paused, or waits for data — within the
+    /// primary item or a break.
+    public enum Activity: String, Sendable, Hashable, Codable {
+        case paused, playing, waiting
+    }
+
+    /// Where the session is. Each case carries what only it has: the break's event, its clock
+    /// and where the primary resumes; the failure's message. `status`, `activeInterstitial`,
+    /// `interstitialTime` and `failureMessage` are views of it.
+    public enum Phase: Sendable, Hashable {
+        /// The renderer has not reported the item's duration yet.
+        case loading
+        case primary(Activity)
+        /// A break plays instead of the primary item, which resumes at `resumeAt` afterwards.
+        case interstitial(InterstitialEvent, clock: Double, resumeAt: Double, activity: Activity)
+        case ended
+        case failed(message: String)
+    }
+
+    public private(set) var phase: Phase = .loading
+
+    public private(set) var status: Status {
+        get {
+            switch phase {
+            case .loading: .loading
+            case .primary(let activity), .interstitial(_, _, _, let activity): Status(activity)
+            case .ended: .ended
+            case .failed: .failed
+            }
+        }
+        set {
+            switch (newValue, phase) {
+            case (.loading, _): phase = .loading
+            case (.ended, _): phase = .ended
+            case (.failed, _): phase = .failed(message: failureMessage ?? "")
+            case (.paused, _), (.playing, _), (.waiting, _):
+                let activity = Activity(rawValue: newValue.rawValue) ?? .paused
+                if case .interstitial(let event, let clock, let resumeAt, _) = phase {
+                    phase = .interstitial(event, clock: clock, resumeAt: resumeAt, activity: activity)
+                } else {
+                    phase = .primary(activity)
+                }
+            }
+        }
+    }
     /// Whether the viewer wants playback to go on (true while playing or waiting for data).
     public private(set) var desiresPlayback = false
     /// The playhead on the primary item's timeline, in seconds.
@@ -36,15 +80,36 @@ public struct PlaybackSession: Sendable {
     public private(set) var duration: Double?
     public private(set) var schedule: InterstitialSchedule
     /// The interstitial playing instead of the primary item, if any.
-    public private(set) var activeInterstitial: InterstitialEvent?
+    public private(set) var activeInterstitial: InterstitialEvent? {
+        get { if case .interstitial(let event, _, _, _) = phase { event } else { nil } }
+        set {
+            let activity: Activity = if case .interstitial(_, _, _, let a) = phase { a }
+                else if case .primary(let a) = phase { a } else { .paused }
+            if let newValue {
+                phase = .interstitial(newValue, clock: 0, resumeAt: resumeTime, activity: activity)
+            } else if case .interstitial = phase {
+                phase = .primary(activity)
+            }
+        }
+    }
     /// The playhead inside the active interstitial.
-    public private(set) var interstitialTime: Double = 0
+    public private(set) var interstitialTime: Double {
+        get { if case .interstitial(_, let clock, _, _) = phase { clock } else { 0 } }
+        set {
+            if case .interstitial(let event, _, let resumeAt, let activity) = phase {
+                phase = .interstitial(event, clock: newValue, resumeAt: resumeAt, activity: activity)
+            }
+        }
+    }
     public private(set) var audioOptions: [MediaOption]
     public private(set) var subtitleOptions: [MediaOption]
     public private(set) var selectedAudioID: String?
     public private(set) var selectedSubtitleID: String?
     /// What failed, when `status` is `.failed`.
-    public private(set) var failureMessage: String?
+    public private(set) var failureMessage: String? {
+        get { if case .failed(let message) = phase { message } else { nil } }
+        set { phase = .failed(message: newValue ?? "") }
+    }
     /// Seconds the skip buttons, J/L and the arrow keys move (the `skipInterval` setting).
     public private(set) var skipInterval: Double = 10
     /// Why the last interstitial was skipped without playing, if it failed.
@@ -52,7 +117,15 @@ public struct PlaybackSession: Sendable {
     /// The browser refused to start playback by itself; the viewer must press play.
     public private(set) var autoplayBlocked = false
 
-    private var resumeTime: Double = 0
+    /// Where the primary resumes after the active break.
+    private var resumeTime: Double {
+        get { if case .interstitial(_, _, let resumeAt, _) = phase { resumeAt } else { 0 } }
+        set {
+            if case .interstitial(let event, let clock, _, let activity) = phase {
+                phase = .interstitial(event, clock: clock, resumeAt: newValue, activity: activity)
+            }
+        }
+    }
     private var lastSubtitleID: String?
 
     /// Time reports further apart than this are not treated as playback passing an event.
@@ -337,9 +410,8 @@ public struct PlaybackSession: Sendable {
             guard duration != nil else { return [] }
             return itemEnded()
         case .failed(let message):
-            status = .failed
             desiresPlayback = false
-            failureMessage = message
+            phase = .failed(message: message)
             return []
         case .interstitialFailed(let message):
             // A break that cannot play is skipped, never left stalling the primary.
@@ -365,6 +437,7 @@ public struct PlaybackSession: Sendable {
 
     /// The break is over (played, skipped or failed): the primary resumes where it left.
     private mutating func endInterstitial(_ event: InterstitialEvent) -> [RendererCommand] {
+        let resumeTime = resumeTime
         schedule.markPlayed(event)
         activeInterstitial = nil
         interstitialTime = 0
@@ -385,7 +458,6 @@ public struct PlaybackSession: Sendable {
 
     private mutating func begin(_ event: InterstitialEvent, resumingAt time: Double) -> RendererCommand {
         activeInterstitial = event
-        interstitialTime = 0
         resumeTime = time
         // A stall of the primary no longer matters: the break plays now.
         if desiresPlayback { status = .playing }
@@ -395,5 +467,15 @@ public struct PlaybackSession: Sendable {
 
     private func rate(for event: InterstitialEvent) -> Double {
         event.restrictions.contains(.requiresPlaybackAtPreferredRateForAdvancement) ? 1 : preferredRate
+    }
+}
+
+extension PlaybackSession.Status {
+    init(_ activity: PlaybackSession.Activity) {
+        switch activity {
+        case .paused: self = .paused
+        case .playing: self = .playing
+        case .waiting: self = .waiting
+        }
     }
 }
