@@ -137,7 +137,7 @@ struct LiveActivityServerTests {
                 #expect((json["pushes"] as? [String: Any])?["enabled"] as? Bool == false)
             }
             try await client.execute(uri: "/api/activities/channels", method: .post, body: ByteBuffer(string: "{}")) { response in
-                #expect(response.status == .serviceUnavailable)
+                #expect(response.status == .conflict)
             }
             try await client.execute(uri: "/api/activities/nope", method: .get) { response in #expect(response.status == .notFound) }
         }

@@ -151,7 +151,7 @@ struct ActivityRoutes: Sendable {
         api.get("channels") { _, _ -> Channels in Channels(channels: try await center.store.channels()) }
         api.post("channels") { request, context -> Response in
             let body = try await request.decode(as: ChannelRequest.self, context: context)
-            guard let client = host.client else { throw APIError(.serviceUnavailable, host.pushesOffReason ?? LiveActivityHost.notConfigured) }
+            guard let client = host.client else { throw APIError(.conflict, host.pushesOffReason ?? LiveActivityHost.notConfigured) }
             if let activityID = body.activityID { _ = try await mapped { try await center.snapshot(id: activityID) } }
             let environment = body.environment ?? .production
             let id = try await mappedAPNs { try await client.createChannel(storagePolicy: body.storagePolicy ?? 0, environment: environment == .sandbox ? .sandbox : .production) }
