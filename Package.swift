@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "Playback", targets: ["Playback"]),
         .library(name: "Library", targets: ["Library"]),
         .library(name: "MarqueeServer", targets: ["MarqueeServer"]),
+        .library(name: "DeviceLink", targets: ["DeviceLink"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -61,6 +62,16 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
+        // Nearby devices: framing, pairing, the encrypted channel, transports, discovery.
+        .target(
+            name: "DeviceLink",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            resources: [.copy("Services/application-services.json")]
+        ),
         // The HTTP server: REST API, HLS routes, the web player, renderer WebSockets.
         .target(
             name: "MarqueeServer",
@@ -91,6 +102,7 @@ let package = Package(
             name: "PlaybackTests",
             dependencies: ["Playback", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
+        .testTarget(name: "DeviceLinkTests", dependencies: ["DeviceLink"]),
         .testTarget(name: "LibraryTests", dependencies: ["Library", "MediaCore", "HLS"]),
         .testTarget(
             name: "MarqueeServerTests",
