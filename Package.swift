@@ -62,10 +62,17 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
+        // DNS-SD's C API (Avahi's dns_sd compatibility library on Linux).
+        .systemLibrary(
+            name: "CDNSSD",
+            pkgConfig: "avahi-compat-libdns_sd",
+            providers: [.apt(["libavahi-compat-libdnssd-dev"])]
+        ),
         // Nearby devices: framing, pairing, the encrypted channel, transports, discovery.
         .target(
             name: "DeviceLink",
             dependencies: [
+                "CDNSSD",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
