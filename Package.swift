@@ -83,7 +83,7 @@ let package = Package(
         .target(
             name: "MarqueeServer",
             dependencies: [
-                "HLS", "Library", "Playback", "Downloads",
+                "HLS", "Library", "Playback", "Downloads", "DeviceLink",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -95,7 +95,7 @@ let package = Package(
         .executableTarget(
             name: "marquee",
             dependencies: [
-                "HLS", "Downloads", "MediaCore", "Library", "MarqueeServer",
+                "HLS", "Downloads", "MediaCore", "Library", "MarqueeServer", "DeviceLink",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -114,7 +114,7 @@ let package = Package(
         .testTarget(
             name: "MarqueeServerTests",
             dependencies: [
-                "MarqueeServer", "Library", "Playback", "Downloads", "HLS",
+                "MarqueeServer", "Library", "Playback", "Downloads", "HLS", "DeviceLink",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
             ]

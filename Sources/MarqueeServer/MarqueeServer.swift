@@ -19,6 +19,8 @@ public struct MarqueeServer: Sendable {
     public let originPolicy: RequestOriginPolicy
     /// Per-client limits on the routes that cost real work.
     public let rateLimits: RateLimits
+    /// Nearby devices (pairing, remotes, games); nil leaves `/api/devices` out.
+    public var nearby: NearbyDevices? = nil
 
     public init(library: MediaLibrary, sessions: PlaybackSessions = PlaybackSessions(), webRoot: URL? = nil,
                 downloads: DownloadService? = nil, originPolicy: RequestOriginPolicy = RequestOriginPolicy(),
@@ -53,6 +55,7 @@ public struct MarqueeServer: Sendable {
         LibraryEvents(library: library).register(on: router)
         FileRoutes(library: library, webRoot: webRoot, responder: MediaFileResponder()).register(on: router)
         if let downloads { DownloadRoutes(service: downloads, webRoot: webRoot, responder: MediaFileResponder()).register(on: router) }
+        if let nearby { NearbyRoutes(devices: nearby).register(on: router) }
         return router
     }
 

@@ -32,6 +32,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(name: .customLong("no-samples"), help: "Do not create sample clips in an empty library.")
     var noSamples = false
 
+    @OptionGroup var nearby: NearbyOptions
+
     func run() async throws {
         let location = LibraryLocation(dataDirectory: data.map { URL(fileURLWithPath: $0) } ?? LibraryLocation.defaultDataDirectory())
         let library = try MediaLibrary(location: location)
@@ -51,7 +53,9 @@ struct ServeCommand: AsyncParsableCommand {
         for problem in try await downloads.start() {
             FileHandle.standardError.write(Data("marquee serve: skipped an unreadable download record: \(problem)\n".utf8))
         }
-        let server = MarqueeServer(library: library, downloads: downloads, originPolicy: RequestOriginPolicy(allowedHosts: allowedHosts))
+        var server = MarqueeServer(library: library, downloads: downloads, originPolicy: RequestOriginPolicy(allowedHosts: allowedHosts))
+        let nearbyDevices = try await nearby.start(host: host, dataDirectory: location.dataDirectory, sessions: server.sessions)
+        server.nearby = nearbyDevices?.0
         let host = host
         guard idleTimeout > 0, idleTimeout.isFinite, (maxConnections ?? 1) > 0 else {
             throw ValidationError("--idle-timeout and --max-connections must be positive")
@@ -62,6 +66,7 @@ struct ServeCommand: AsyncParsableCommand {
             let shown = host.contains(":") ? "[\(host)]" : host
             let line = "Marquee is ready at http://\(shown):\(bound)/  (data: \(location.dataDirectory.path))\n"
             FileHandle.standardOutput.write(Data(line.utf8))
+            if let nearbyLine = nearbyDevices?.1 { FileHandle.standardOutput.write(Data((nearbyLine + "\n").utf8)) }
         }
         try await app.runService()
     }

@@ -64,12 +64,12 @@ import Testing
         let (phoneEnd, relayEnd) = InMemoryTransport.pair()
         let relay = Task {
             // The relay approves its own halves; it cannot approve for the people.
-            async let towardsPhone = try? relayAsTV.accept(relayEnd) { _, _ in true }
+            async let towardsPhone = try? relayAsTV.accept(relayEnd) { _, _, _ in true }
             let toTV = tv.dial()
             let (handshake, hello) = PairingHandshake.initiate(identity: relayAsPhone, request: .init(
                 trusted: await relayTrust.trusted, service: "remote", session: "relay", purpose: .pair))
             async let towardsTV = try? LinkHandshake.run(handshake, sending: [hello], transport: toTV,
-                                                        reader: FrameReader(transport: toTV), timeout: .seconds(5)) { _, _ in true }
+                                                        reader: FrameReader(transport: toTV), timeout: .seconds(5)) { _, _, _ in true }
             return (await towardsPhone != nil, await towardsTV != nil)
         }
         let (handshake, hello) = PairingHandshake.initiate(identity: phoneIdentity(), request: .init(
@@ -91,9 +91,9 @@ import Testing
     }
 
     @Test func aNeverPairedDeviceIsRefusedAndCannotSendAnything() async throws {
-        let tv = TestTV(trust: try DeviceTrust()) { _, _ in Issue.record("asked to approve"); return false }
+        let tv = TestTV(trust: try DeviceTrust()) { _, _, _ in Issue.record("asked to approve"); return false }
         let stranger = LinkClient(identity: phoneIdentity(), trust: try DeviceTrust(), service: "remote", purpose: .connect,
-                                  connect: { tv.dial() }, approve: { _, _ in false })
+                                  connect: { tv.dial() }, approve: { _, _, _ in false })
         await stranger.start()
         await stranger.send(.intent, Array("play".utf8))
         var stopped: LinkClosed?
@@ -106,20 +106,22 @@ import Testing
     @Test func fiveRejectedAttemptsLockPairingWithoutAskingTheTV() async throws {
         let tvTrust = try DeviceTrust()
         let asked = Counter()
-        let tv = TestTV(trust: tvTrust) { _, _ in await asked.increment(); return false }
+        let tv = TestTV(trust: tvTrust) { _, _, _ in await asked.increment(); return false }
         for _ in 0..<5 {
             let (handshake, hello) = PairingHandshake.initiate(identity: phoneIdentity(), request: .init(
                 trusted: .init(), service: "remote", session: "s", purpose: .pair))
             let end = tv.dial()
             await #expect(throws: LinkClosed.handshake(.refusedByPeer(.rejected, retryAfter: nil))) {
-                try await LinkHandshake.run(handshake, sending: [hello], transport: end, reader: FrameReader(transport: end)) { _, _ in true }
+                try await LinkHandshake.run(handshake, sending: [hello], transport: end, reader: FrameReader(transport: end)) { _, _, _ in true }
             }
         }
+        // The TV counts each failure once its side of the handshake has ended.
+        try await eventually("five failures counted") { await tv.failures.count == 5 }
         let (handshake, hello) = PairingHandshake.initiate(identity: phoneIdentity(), request: .init(
             trusted: .init(), service: "remote", session: "s", purpose: .pair))
         let end = tv.dial()
         do {
-            _ = try await LinkHandshake.run(handshake, sending: [hello], transport: end, reader: FrameReader(transport: end)) { _, _ in true }
+            _ = try await LinkHandshake.run(handshake, sending: [hello], transport: end, reader: FrameReader(transport: end)) { _, _, _ in true }
             Issue.record("paired while locked")
         } catch LinkClosed.handshake(.refusedByPeer(.pairingLocked, let retryAfter)) {
             #expect((retryAfter ?? 0) > 290)

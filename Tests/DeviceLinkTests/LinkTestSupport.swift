@@ -19,7 +19,7 @@ actor CodeBoard {
 
     /// An approver for `side` that compares with `other`'s code.
     nonisolated func approver(_ side: String, other: String) -> LinkHandshake.Approver {
-        { code, _ in await self.post(side, code, other: other) == code }
+        { code, _, _ in await self.post(side, code, other: other) == code }
     }
 }
 

@@ -32,7 +32,7 @@ struct HandshakeRun {
             for action in actions {
                 switch action {
                 case .send(let frame): if fromInitiator { toResponder.append(frame) } else { toInitiator.append(frame) }
-                case .showCode(let code, _):
+                case .showCode(let code, _, _):
                     if fromInitiator { run.initiatorCode = code } else { run.responderCode = code }
                     decisions.append((fromInitiator, code))
                 case .established(let e): if fromInitiator { run.initiator = .established(e) } else { run.responder = .established(e) }

@@ -4,8 +4,8 @@ import Foundation
 /// `approve` (racing the peer's answer, so a rejection on the other device ends the wait),
 /// and gives up after `timeout`.
 public enum LinkHandshake {
-    /// Asks the person whether both devices show `code`, on behalf of `peer`.
-    public typealias Approver = @Sendable (PairingCode, PeerIdentity) async -> Bool
+    /// Asks the person whether both devices show `code`, for `peer` asking for a service.
+    public typealias Approver = @Sendable (PairingCode, PeerIdentity, String) async -> Bool
 
     private enum Next: Sendable {
         case frame(Frame?)
@@ -22,17 +22,20 @@ public enum LinkHandshake {
             try await Task.sleep(for: timeout)
             await transport.close()
         }
-        defer { timer.cancel() }
+        var pendingDecision: Task<Next, Never>?
+        defer {
+            timer.cancel()
+            pendingDecision?.cancel()
+        }
         var actions: [PairingHandshake.Action] = first.map { .send($0) }
         var pendingFrame: Task<Next, Never>?
-        var pendingDecision: Task<Next, Never>?
         while true {
             for action in actions {
                 switch action {
                 case .send(let frame):
                     try await transport.send(frame.encoded)
-                case .showCode(let code, let peer):
-                    pendingDecision = Task { .decision(await approve(code, peer)) }
+                case .showCode(let code, let peer, let service):
+                    pendingDecision = Task { .decision(await approve(code, peer, service)) }
                 case .established(let establishment):
                     pendingDecision?.cancel()
                     return establishment

@@ -17,7 +17,9 @@ public actor DeviceTrust {
         self.file = file
         self.now = now
         if let file, let data = try? Data(contentsOf: file) {
-            saved = try JSONDecoder().decode(Saved.self, from: data)
+            let decoder = JSONDecoder()
+            decoder.dateDecodingStrategy = .iso8601
+            saved = try decoder.decode(Saved.self, from: data)
         } else {
             saved = Saved(trusted: TrustedDevices(), lockout: lockout)
         }

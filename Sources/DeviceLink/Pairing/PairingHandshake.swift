@@ -76,7 +76,7 @@ public struct PairingHandshake: Sendable {
     public enum Action: Sendable {
         case send(Frame)
         /// Show the code and ask the person; answer with `decide(approved:)`.
-        case showCode(PairingCode, peer: PeerIdentity)
+        case showCode(PairingCode, peer: PeerIdentity, service: String)
         case established(LinkEstablishment)
         case failed(HandshakeFailure)
     }
@@ -300,7 +300,8 @@ public struct PairingHandshake: Sendable {
             return [.send(HandshakeMessage.encode(.authenticate, HandshakeMessage.Authenticate(signature: sign(agreement.transcript))))]
         case .pair:
             state = .awaitingApprovals(agreement, local: nil, remote: nil)
-            return [.showCode(PairingCode(sharedSecret: agreement.sharedSecret, transcript: agreement.transcript), peer: agreement.peer)]
+            return [.showCode(PairingCode(sharedSecret: agreement.sharedSecret, transcript: agreement.transcript), peer: agreement.peer,
+                              service: agreement.service)]
         }
     }
 
