@@ -139,7 +139,7 @@ struct RemoteCommand: AsyncParsableCommand {
             throw ValidationError("cannot browse for TVs: \(error). Use --connect HOST:PORT instead.")
         }
         for device in found {
-            print("Found “\(device.friendlyName)” at \(device.addresses.joined(separator: ", ")) port \(device.port) (services: \(device.services.joined(separator: ", ")))")
+            RemoteOutput().say("Found “\(device.friendlyName)” at \(device.addresses.joined(separator: ", ")) port \(device.port) (services: \(device.services.joined(separator: ", ")))")
         }
         if list { return nil }
         let matching = found.filter { device == nil || $0.friendlyName == device || $0.deviceID == device || $0.name == device }

@@ -215,3 +215,35 @@ actor Counter {
     private(set) var value = 0
     func increment() { value += 1 }
 }
+
+@Suite struct HandshakeRaceTests {
+    /// The TV's person approves at once and the TV speaks first; the phone's person answers
+    /// later, and the phone starts reading its channel only a little after that. The TV's first
+    /// sealed frame must reach the phone's channel, not a read the handshake left behind.
+    @Test func theFirstSealedFrameAfterALateApprovalIsNotLost() async throws {
+        let responder = LinkResponder(identity: tvIdentity(), services: .marquee, trust: try DeviceTrust(),
+                                      heartbeat: HeartbeatPolicy(interval: .milliseconds(50), missedBeats: 100))
+        let (phoneEnd, tvEnd) = InMemoryTransport.pair()
+        let tv = Task { () -> LinkConnection in
+            let connection = try await responder.accept(tvEnd) { _, _, _ in true }
+            try await connection.send(.nowPlaying, Array("first".utf8))
+            return connection
+        }
+        let (handshake, hello) = PairingHandshake.initiate(identity: phoneIdentity(), request: .init(
+            trusted: .init(), service: "remote", session: "s", purpose: .pair))
+        let reader = FrameReader(transport: phoneEnd)
+        let establishment = try await LinkHandshake.run(handshake, sending: [hello], transport: phoneEnd, reader: reader) { _, _, _ in
+            try? await Task.sleep(for: .milliseconds(200))
+            return true
+        }
+        _ = try await tv.value
+        try await Task.sleep(for: .milliseconds(200))  // the TV's frames have arrived by now
+        let phone = LinkConnection(establishment: establishment, isInitiator: true, transport: phoneEnd, reader: reader)
+        await phone.start()
+        var first: LinkMessage?
+        do { for try await message in phone.messages { first = message; break } } catch {}
+        #expect(first == LinkMessage(.nowPlaying, payload: Array("first".utf8)))
+        #expect(await phone.closeReason == nil)
+        await phone.close()
+    }
+}

@@ -44,13 +44,19 @@ public enum LinkHandshake {
                     throw LinkClosed.handshake(failure)
                 }
             }
-            let frameTask = pendingFrame ?? Task {
-                do { return .frame(try await reader.next()) } catch let error as FrameError {
-                    return .frameError(.frame(error))
-                } catch let error as LinkClosed { return .frameError(error) } catch { return .frameError(.transportAborted) }
+            let next: Next
+            if !handshake.expectsPeerMessage, pendingFrame == nil, let decision = pendingDecision {
+                // Only our person's answer is missing; the peer's next frame belongs to the channel.
+                next = await decision.value
+            } else {
+                let frameTask = pendingFrame ?? Task {
+                    do { return .frame(try await reader.next()) } catch let error as FrameError {
+                        return .frameError(.frame(error))
+                    } catch let error as LinkClosed { return .frameError(error) } catch { return .frameError(.transportAborted) }
+                }
+                pendingFrame = frameTask
+                next = await firstOf(frameTask, pendingDecision)
             }
-            pendingFrame = frameTask
-            let next = await firstOf(frameTask, pendingDecision)
             switch next {
             case .decision(let approved):
                 pendingDecision = nil

@@ -161,6 +161,17 @@ public struct PairingHandshake: Sendable {
         self.state = state
     }
 
+    /// Whether the peer may still send a handshake message before this side acts. False once
+    /// the peer approved and only this side's person has yet to answer: reading on would take
+    /// the peer's first sealed frame away from the channel.
+    public var expectsPeerMessage: Bool {
+        switch state {
+        case .awaitingApprovals(_, _, .some): false
+        case .done: false
+        default: true
+        }
+    }
+
     /// Whether the handshake has ended (established or failed).
     public var isFinished: Bool { if case .done = state { true } else { false } }
 
