@@ -93,8 +93,67 @@ struct NearbyDevicesTests {
         let url = MarqueeServer.bundledWebRoot(environment: [:]).appendingPathComponent("openapi.json")
         let document = try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any]
         let paths = Set((document?["paths"] as? [String: Any])?.keys.map { $0 } ?? [])
-        for path in ["/api/devices", "/api/devices/pairings/{id}", "/api/devices/{id}"] {
+        for path in ["/api/devices", "/api/devices/pairings/{id}", "/api/devices/{id}", "/api/devices/link"] {
             #expect(paths.contains(path), "\(path) is not documented")
         }
+    }
+}
+
+import HummingbirdTesting
+import HummingbirdWSTesting
+import NIOCore
+
+/// The same link protocol over the server's WebSocket route (what a browser uses).
+@Suite("Nearby devices over WebSocket")
+struct NearbyWebSocketTests {
+    @Test func aDevicePairsAndSendsAnIntentOverTheWebSocketRoute() async throws {
+        let sessions = PlaybackSessions()
+        let devices = try NearbyDevices(directory: nil, name: "TV", sessions: sessions)
+        let fixture = try await ServerFixture.shared.value
+        var server = MarqueeServer(library: fixture.library, sessions: sessions)
+        server.nearby = devices
+        try await server.application(host: "127.0.0.1", port: 0).test(.live) { client in
+            try await client.ws("/api/devices/link") { inbound, outbound, _ in
+                let transport = BridgedTransport()
+                let writer = Task {
+                    for await bytes in transport.outbound { try? await outbound.write(.binary(ByteBuffer(bytes: bytes))) }
+                }
+                let reader = Task {
+                    do {
+                        for try await message in inbound.messages(maxSize: 1 << 20) {
+                            if case .binary(let buffer) = message { await transport.inbound.push(Array(buffer.readableBytesView)) }
+                        }
+                    } catch {}
+                    await transport.inbound.finish()
+                }
+                let (handshake, hello) = PairingHandshake.initiate(identity: DeviceIdentity(name: "Browser", platform: "web"), request: .init(
+                    trusted: .init(), service: "remote", session: "web-1", purpose: .pair))
+                let frames = FrameReader(transport: transport)
+                let establishment = try await LinkHandshake.run(handshake, sending: [hello], transport: transport, reader: frames) { code, _, _ in
+                    for _ in 0..<300 {
+                        if let pending = await devices.pendingPairings.first(where: { $0.code == code.digits }) {
+                            #expect(pending.platform == "web" && pending.service == "remote")
+                            return await devices.answer(pending.id, approved: true)
+                        }
+                        try? await Task.sleep(for: .milliseconds(10))
+                    }
+                    return false
+                }
+                let link = LinkConnection(establishment: establishment, isInitiator: true, transport: transport, reader: frames)
+                await link.start()
+                try await link.send(.intent, Array(#"{"v":1,"type":"intent","id":3,"intent":"play"}"#.utf8))
+                var result: [String: Any]?
+                for try await message in link.messages where message.type == .intentResult {
+                    result = try JSONSerialization.jsonObject(with: Data(message.payload)) as? [String: Any]
+                    break
+                }
+                #expect(result?["message"] as? String == "Nothing is playing on the TV")
+                #expect(result?["replyTo"] as? Int == 3)
+                await link.close()
+                writer.cancel()
+                reader.cancel()
+            }
+        }
+        #expect(await devices.trust.devices.map(\.peer.platform) == ["web"])
     }
 }

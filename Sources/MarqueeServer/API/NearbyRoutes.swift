@@ -1,6 +1,8 @@
 import DeviceLink
 import Foundation
 import Hummingbird
+import HummingbirdWebSocket
+import NIOCore
 
 /// `/api/devices`: this TV's nearby-device identity and application services, the pairings
 /// waiting for approval (with their codes), the paired devices, and revoking one. On the
@@ -49,6 +51,25 @@ struct NearbyRoutes: Sendable {
                 throw APIError(.notFound, "No pairing \(id) is waiting for approval (it may have been cancelled or timed out)")
             }
             return Response(status: .noContent)
+        }
+        // The device link over WebSocket (browsers): binary messages carry the same frames as TCP.
+        router.ws("api/devices/link") { _, _ in .upgrade([:]) } onUpgrade: { inbound, outbound, _ in
+            let transport = BridgedTransport()
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    for await bytes in transport.outbound { try await outbound.write(.binary(ByteBuffer(bytes: bytes))) }
+                }
+                group.addTask {
+                    await devices.accept(transport)
+                    await transport.close()
+                    try? await outbound.close(.normalClosure, reason: nil)
+                }
+                for try await message in inbound.messages(maxSize: Frame.defaultMaximumPayload + Frame.headerSize + 64) {
+                    if case .binary(let buffer) = message { await transport.inbound.push(Array(buffer.readableBytesView)) }
+                }
+                await transport.inbound.finish()
+                try await group.waitForAll()
+            }
         }
         api.delete("devices/{id}") { _, context -> Response in
             let id = try context.parameters.require("id")
