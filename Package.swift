@@ -101,7 +101,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
-        .executableTarget(name: "marquee-bench", dependencies: ["HLS", "MediaCore"], path: "Benchmarks/marquee-bench"),
+        .executableTarget(name: "marquee-bench", dependencies: ["HLS", "MediaCore", "DeviceLink", "Playback", "MarqueeServer"], path: "Benchmarks/marquee-bench"),
         .testTarget(name: "HLSTests", dependencies: ["HLS"]),
         .testTarget(name: "DownloadsTests", dependencies: ["Downloads", "HLS"]),
         .testTarget(name: "MediaCoreTests", dependencies: ["MediaCore"]),
