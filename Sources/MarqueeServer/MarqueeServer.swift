@@ -55,7 +55,7 @@ public struct MarqueeServer: Sendable {
         LibraryEvents(library: library).register(on: router)
         FileRoutes(library: library, webRoot: webRoot, responder: MediaFileResponder()).register(on: router)
         if let downloads { DownloadRoutes(service: downloads, webRoot: webRoot, responder: MediaFileResponder()).register(on: router) }
-        if let nearby { NearbyRoutes(devices: nearby).register(on: router) }
+        if let nearby { NearbyRoutes(devices: nearby, webRoot: webRoot, responder: MediaFileResponder()).register(on: router) }
         return router
     }
 

@@ -38,7 +38,9 @@ struct NearbyOptions: ParsableArguments {
         let loopback = host == "localhost" || host.hasPrefix("127.") || host == "::1"
         var line = "Nearby devices can connect on port \(port) (\(devices.identity.fingerprint.prefix(8)))"
         if noAdvertise || loopback {
-            line += "; not advertised" + (loopback ? " (serving on loopback)" : "")
+            let reason = loopback ? "serving on loopback" : "--no-advertise"
+            await devices.notAdvertised(because: reason)
+            line += "; not advertised (\(reason))"
         } else if let problem = await devices.advertise(port: port) {
             line += "; not advertised: \(problem)"
         } else {

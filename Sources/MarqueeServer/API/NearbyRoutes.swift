@@ -9,6 +9,8 @@ import NIOCore
 /// normal router, so access control covers it like every other route.
 struct NearbyRoutes: Sendable {
     let devices: NearbyDevices
+    let webRoot: URL
+    let responder: MediaFileResponder
 
     struct Overview: ResponseEncodable {
         struct Service: Codable { var identifier: String; var usageDescription: [String: String]; var platforms: [String] }
@@ -32,6 +34,11 @@ struct NearbyRoutes: Sendable {
     }
 
     func register(on router: Router<MarqueeRequestContext>) {
+        router.get("devices") { request, context in
+            let webRoot = webRoot
+            return try await responder.respond(key: "ui/devices.html", request: request, context: context,
+                                               kind: WebResourceKind.forExtension("html")) { webRoot.appendingPathComponent("devices.html") }
+        }
         let api = router.group("api")
         api.get("devices") { _, _ -> Overview in
             let trusted = await devices.trust.devices

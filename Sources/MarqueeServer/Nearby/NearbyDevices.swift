@@ -77,6 +77,11 @@ public actor NearbyDevices {
     }
 
     public var isAdvertised: Bool { advertisement != nil }
+
+    /// Records why the service is not advertised (shown on `/devices`).
+    public func notAdvertised(because reason: String) {
+        advertisingProblem = reason
+    }
     /// The TCP port devices connect to, once listening.
     public private(set) var port: Int?
 
