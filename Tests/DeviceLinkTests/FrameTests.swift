@@ -68,3 +68,14 @@ import Testing
         #expect(FrameError.frameTooLarge(length: 70000, maximum: 65536).description.contains("70000"))
     }
 }
+
+@Suite struct ByteQueueTests {
+    @Test func aPeerThatFloodsUnreadBytesIsCutOff() async throws {
+        let queue = ByteQueue(limit: 1000)
+        await queue.push(Array(repeating: 1, count: 600))
+        #expect(try await queue.pop()?.count == 600)  // read: does not count
+        await queue.push(Array(repeating: 1, count: 600))
+        await queue.push(Array(repeating: 1, count: 600))  // 1200 unread > 1000
+        await #expect(throws: LinkClosed.transportAborted) { try await queue.pop() }
+    }
+}

@@ -180,13 +180,14 @@ import Testing
     @Test func aPeerThatStopsSendingIsNoticedByTheHeartbeat() async throws {
         let board = CodeBoard()
         let meddler = Meddler()
-        let fast = HeartbeatPolicy(interval: .milliseconds(50), missedBeats: 3)
+        // Generous enough for a loaded machine running the whole suite in parallel.
+        let fast = HeartbeatPolicy(interval: .milliseconds(200), missedBeats: 3)
         let tv = TestTV(trust: try DeviceTrust(), heartbeat: fast, approve: board.approver("tv", other: "phone"))
         let phone = await Self.pairedPhone(tv: tv, board: board, wrap: { MeddlingTransport(inner: $0, meddler: meddler) }, heartbeat: fast)
         await phone.send(.intent, Array("one".utf8))
         try await tv.waitForMessages(1)
         // Heartbeats keep an idle link open.
-        try await Task.sleep(for: .milliseconds(400))
+        try await Task.sleep(for: .milliseconds(1200))
         #expect(await tv.connections.first?.closeReason == nil)
         await meddler.set(.swallowEverything)
         try await eventually("the TV noticed the silent peer") { await tv.connections.first?.closeReason == .peerUnresponsive }

@@ -65,11 +65,11 @@ actor TestTV {
 
     var messages: [(session: String, message: LinkMessage)] { received }
 
-    /// Waits (up to five seconds) until `count` messages have arrived.
+    /// Waits (up to fifteen seconds) until `count` messages have arrived.
     func waitForMessages(_ count: Int) async throws {
         if received.count >= count { return }
         let tv = self
-        let timeout = Task { try await Task.sleep(for: .seconds(5)); await tv.releaseWaiters() }
+        let timeout = Task { try await Task.sleep(for: .seconds(15)); await tv.releaseWaiters() }
         await withCheckedContinuation { waiters.append((count, $0)) }
         timeout.cancel()
         try #require(received.count >= count, "timed out waiting for \(count) messages, got \(received.count)")
@@ -81,9 +81,9 @@ actor TestTV {
     }
 }
 
-/// Polls `condition` for up to five seconds.
+/// Polls `condition` for up to fifteen seconds.
 func eventually(_ what: String, _ condition: @Sendable () async -> Bool) async throws {
-    let deadline = ContinuousClock.now + .seconds(5)
+    let deadline = ContinuousClock.now + .seconds(15)
     while ContinuousClock.now < deadline {
         if await condition() { return }
         try await Task.sleep(for: .milliseconds(10))

@@ -89,6 +89,31 @@ struct NearbyDevicesTests {
         await client.stop()
     }
 
+    @Test func aFloodOfPairingRequestsCannotBuryTheRealOne() async throws {
+        let (devices, _) = try await tv()
+        var attempts: [Task<Bool, Never>] = []
+        for index in 0..<(NearbyDevices.maximumPendingPairings + 1) {
+            let (mine, theirs) = InMemoryTransport.pair()
+            Task { await devices.accept(theirs) }
+            attempts.append(Task {
+                let (handshake, hello) = PairingHandshake.initiate(identity: DeviceIdentity(name: "Flood \(index)", platform: "linux"),
+                                                                   request: .init(trusted: .init(), service: "remote", session: "\(index)", purpose: .pair))
+                do {
+                    _ = try await LinkHandshake.run(handshake, sending: [hello], transport: mine, reader: FrameReader(transport: mine)) { _, _, _ in true }
+                    return true
+                } catch { return false }
+            })
+            if index < NearbyDevices.maximumPendingPairings {
+                for _ in 0..<200 where await devices.pendingPairings.count <= index { try await Task.sleep(for: .milliseconds(10)) }
+            }
+        }
+        // The one over the limit was turned down without being shown.
+        #expect(await attempts.last!.value == false)
+        #expect(await devices.pendingPairings.count == NearbyDevices.maximumPendingPairings)
+        for pairing in await devices.pendingPairings { await devices.answer(pairing.id, approved: false) }
+        for attempt in attempts.dropLast() { #expect(await attempt.value == false) }
+    }
+
     @Test func openAPIDocumentsTheDeviceRoutes() throws {
         let url = MarqueeServer.bundledWebRoot(environment: [:]).appendingPathComponent("openapi.json")
         let document = try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any]

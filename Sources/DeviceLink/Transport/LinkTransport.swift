@@ -10,21 +10,36 @@ public protocol LinkTransport: Sendable {
 }
 
 /// Chunks of bytes waiting for one reader: the inbound side of every transport.
+///
+/// Bounded: a peer that sends more than `limit` bytes that nobody reads (while a person
+/// decides on a pairing, say) ends the stream with `LinkClosed.transportAborted` instead of
+/// growing memory without limit.
 public actor ByteQueue {
     private var chunks: [[UInt8]] = []
     private var head = 0
+    private var buffered = 0
     private var ended: (any Error)??
     private var waiter: CheckedContinuation<[UInt8]?, any Error>?
+    public let limit: Int
 
-    public init() {}
+    public init(limit: Int = 4 << 20) {
+        self.limit = limit
+    }
 
     public func push(_ bytes: [UInt8]) {
         guard ended == nil else { return }
+        if waiter == nil, buffered + bytes.count > limit {
+            chunks.removeAll()
+            head = 0
+            buffered = 0
+            return finish(throwing: LinkClosed.transportAborted)
+        }
         if let waiter {
             self.waiter = nil
             waiter.resume(returning: bytes)
         } else {
             chunks.append(bytes)
+            buffered += bytes.count
         }
     }
 
@@ -42,6 +57,7 @@ public actor ByteQueue {
         if head < chunks.count {
             let chunk = chunks[head]
             head += 1
+            buffered -= chunk.count
             if head == chunks.count { chunks.removeAll(keepingCapacity: true); head = 0 }
             return chunk
         }

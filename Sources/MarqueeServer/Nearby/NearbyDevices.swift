@@ -103,7 +103,12 @@ public actor NearbyDevices {
 
     // MARK: - Approval
 
+    /// At most this many pairings wait for the person at once; more are rejected (and count
+    /// towards the lockout), so a flood of requests cannot bury the real one.
+    static let maximumPendingPairings = 4
+
     private func awaitApproval(code: PairingCode, peer: PeerIdentity, service: String) async -> Bool {
+        guard pending.count < Self.maximumPendingPairings else { return false }
         let id = UUID().uuidString.lowercased()
         let pairing = PendingPairing(id: id, deviceID: peer.deviceID, name: peer.name, platform: peer.platform,
                                      fingerprint: peer.fingerprint, service: service, code: code.digits, since: Date())
