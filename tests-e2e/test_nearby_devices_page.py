@@ -66,3 +66,31 @@ def test_the_devices_page_in_japanese(server, browser):
     assert driver.find_element(By.ID, "devices-title").text == "近くのデバイス"
     assert "三目並べ" in driver.find_element(By.ID, "services").text
     assert "テレビと三目並べで遊びます" in driver.find_element(By.ID, "services").text
+
+
+def test_the_tv_shows_the_tictactoe_board_a_remote_plays_on(server, driver, tmp_path):
+    _, overview = server.api("GET", "/api/devices")
+    driver.get(server.url + "/devices")
+    wait = WebDriverWait(driver, 15, ignored_exceptions=[StaleElementReferenceException])
+    remote = RemoteProcess([marquee_binary(), "remote", "--connect", f"127.0.0.1:{overview['port']}", "--game", "tictactoe",
+                            "--config", str(tmp_path / "game"), "--name", "Game phone"])
+    code = remote.expect(r"both screens show (\d{3}) (\d{3})")
+    pending = next(p for p in server.api("GET", "/api/devices")[1]["pending"] if p["name"] == "Game phone")
+    assert pending["code"] == code.group(1) + code.group(2)
+    server.api("POST", f"/api/devices/pairings/{pending['id']}", {"approved": True})
+    remote.say("y")
+    remote.expect(r"Pick x or o")
+    wait.until(lambda d: "Game phone is choosing" in d.find_element(By.ID, "game-status").text)
+    remote.say("x")
+    remote.say("1")  # X top left; the TV answers in the centre
+    remote.expect(r"your move")
+    wait.until(lambda d: [s.text for s in d.find_elements(By.CSS_SELECTOR, "#board .square")][0:5:4] == ["X", "O"])
+    for square in ["9", "3", "7", "2", "4", "6", "8"]:
+        remote.say(square)
+        if remote.expect(r"(You win!|The TV wins\.|Draw\.|your move|Error: square)").group(1) in ("The TV wins.", "Draw.", "You win!"):
+            break
+    wait.until(lambda d: d.find_element(By.ID, "game-status").text in ("The TV wins.", "Draw."))
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    driver.save_screenshot(str(ARTIFACTS / "devices-page-tictactoe.png"))
+    remote.say("quit")
+    assert remote.finish() == 0

@@ -113,8 +113,8 @@ def test_tictactoe_from_the_command_line_to_the_end(server, tmp_path):
     process.expect(r"Pick x or o")
     process.say("x")
     process.expect(r"You are X; your move")
-    # X takes a corner; the TV (O) answers in the centre; then X plays into the TV's blocks
-    # until the game ends: the TV never loses.
+    # X takes a corner; the TV (O) answers in the centre; then X tries squares in this order
+    # (taken ones are refused) until the game ends; the TV blocks every line X opens here.
     outcome = None
     for square in ["1", "9", "3", "7", "2", "4", "6", "8", "5"]:
         process.say(square)

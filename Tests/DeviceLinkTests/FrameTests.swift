@@ -79,3 +79,27 @@ import Testing
         await #expect(throws: LinkClosed.transportAborted) { try await queue.pop() }
     }
 }
+
+@Suite struct TicTacToeTests {
+    @Test func theTVOpensWhenThePhonePlaysOAndBlocksAndWins() throws {
+        var game = TicTacToe()
+        #expect(throws: TicTacToe.MoveError.noCharacter) { try game.move(0) }
+        game.selectCharacter(.o)
+        #expect(game.board.compactMap { $0 } == [.x])  // the TV (X) opened
+        #expect(game.board[4] == .x)
+        try game.move(0)  // O top left; X answers
+        #expect(throws: TicTacToe.MoveError.notAnEmptySquare(0)) { try game.move(0) }
+        #expect(throws: TicTacToe.MoveError.notAnEmptySquare(9)) { try game.move(9) }
+        var phone = TicTacToe()
+        phone.selectCharacter(.x)
+        try phone.move(0)  // TV: centre
+        try phone.move(1)  // TV must block 2
+        #expect(phone.board[2] == .o)
+        try phone.move(6)  // TV: O has 2 and 4, so it completes 2-4-6? 6 is taken by X; it blocks 3 (0-3-6)
+        #expect(phone.board[3] == .o)
+        // O now has 2, 3, 4: it takes 5 (3-4-5) and wins on its next turn unless X blocks.
+        try phone.move(8)
+        #expect(phone.outcome == .tvWins)
+        #expect(throws: TicTacToe.MoveError.gameOver) { try phone.move(7) }
+    }
+}

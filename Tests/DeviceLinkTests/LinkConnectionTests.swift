@@ -171,7 +171,10 @@ import Testing
             if case .channel(.authenticationFailed) = await tv.connections.first?.closeReason { return true }
             return false
         }
-        // Nothing from the bad frame on was delivered: the replayed copy comes after a good "two".
+        // Nothing from the bad frame on was delivered: the replayed copy comes after a good "two"
+        // (which the test TV records asynchronously, so wait for it).
+        if mode == .replayNext { try await tv.waitForMessages(2) }
+        try await Task.sleep(for: .milliseconds(100))
         let delivered = await tv.messages.map { String(decoding: $0.message.payload, as: UTF8.self) }
         #expect(delivered == (mode == .replayNext ? ["one", "two"] : ["one"]))
         await phone.stop()

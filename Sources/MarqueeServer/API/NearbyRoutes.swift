@@ -27,6 +27,16 @@ struct NearbyRoutes: Sendable {
         var paired: [Paired]
         /// Seconds until pairing opens again after too many failed attempts, or null.
         var pairingLockedFor: Double?
+        /// Tic-Tac-Toe games against the TV, the most recently played first.
+        var games: [Game]
+    }
+
+    struct Game: Codable {
+        var device: String
+        var board: [String]
+        var phone: String?
+        var tv: String?
+        var outcome: String
     }
 
     struct Answer: Decodable {
@@ -49,7 +59,11 @@ struct NearbyRoutes: Sendable {
                 pending: await devices.pendingPairings,
                 paired: trusted.map { .init(id: $0.id, name: $0.peer.name, platform: $0.peer.platform, fingerprint: $0.fingerprint,
                                            services: $0.services, pairedAt: $0.pairedAt) },
-                pairingLockedFor: await devices.trust.pairingLockedFor)
+                pairingLockedFor: await devices.trust.pairingLockedFor,
+                games: await devices.currentGames.map { entry in
+                    Game(device: entry.device, board: entry.game.board.map { $0?.rawValue ?? "" }, phone: entry.game.phone?.rawValue,
+                         tv: entry.game.tv?.rawValue, outcome: entry.game.outcome.rawValue)
+                })
         }
         api.post("devices/pairings/{id}") { request, context -> Response in
             let id = try context.parameters.require("id")

@@ -26,7 +26,7 @@ public actor NearbyDevices {
     private let authorization: any LinkAuthorization
     private var pending: [String: (PendingPairing, CheckedContinuation<Bool, Never>)] = [:]
     private var links: [ObjectIdentifier: LinkConnection] = [:]
-    private var games: [String: TicTacToe] = [:]
+    private var games: [String: (game: TicTacToe, device: String, updated: Date)] = [:]
     private var listener: TCPLinkListener?
     private var advertisement: DNSSDAdvertisement?
     public private(set) var advertisingProblem: String?
@@ -140,6 +140,11 @@ public actor NearbyDevices {
 
     // MARK: - Game state, kept per session so it survives reconnections
 
-    func game(for session: String) -> TicTacToe { games[session] ?? TicTacToe() }
-    func setGame(_ game: TicTacToe, for session: String) { games[session] = game }
+    func game(for session: String) -> TicTacToe { games[session]?.game ?? TicTacToe() }
+    func setGame(_ game: TicTacToe, for session: String, device: String) { games[session] = (game, device, Date()) }
+
+    /// The games on the TV, the most recently played first (the board the TV shows).
+    public var currentGames: [(session: String, device: String, game: TicTacToe)] {
+        games.sorted { $0.value.updated > $1.value.updated }.map { ($0.key, $0.value.device, $0.value.game) }
+    }
 }

@@ -38,7 +38,12 @@ struct NearbyRemoteSession {
     func run() async {
         let watcher = connection.service == "remote" ? Task { await watchNowPlaying() } : nil
         defer { watcher?.cancel() }
-        if connection.service == "tictactoe" { await sendGame(await devices.game(for: connection.session)) }
+        if connection.service == "tictactoe" {
+            // The TV shows the board from the moment a player connects (or comes back).
+            let game = await devices.game(for: connection.session)
+            await devices.setGame(game, for: connection.session, device: connection.peer.name)
+            await sendGame(game)
+        }
         do {
             for try await message in connection.messages {
                 switch message.type {
@@ -110,7 +115,7 @@ struct NearbyRemoteSession {
         } else {
             problem = "move needs {\"index\": 0…8}"
         }
-        await devices.setGame(game, for: connection.session)
+        await devices.setGame(game, for: connection.session, device: connection.peer.name)
         await sendGame(game, error: problem)
     }
 

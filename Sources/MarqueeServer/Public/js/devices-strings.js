@@ -9,6 +9,8 @@ export const deviceStrings = {
     reachNotAdvertised: 'Devices can connect on port {port}; not advertised nearby ({reason}).',
     reachOff: 'Nearby devices are off.', locked: 'Too many failed pairings: pairing opens again in {minutes} min.',
     service_remote: 'Remote', service_tictactoe: 'Tic-Tac-Toe', failed: 'Could not reach the server: {message}',
+    game_pick: '{device} is choosing a character…', game_playing: '{device} plays {phone}, the TV plays {tv}',
+    'game_phone-wins': '{device} wins!', 'game_tv-wins': 'The TV wins.', game_draw: 'Draw.',
   },
   ja: {
     nearbyDevices: '近くのデバイス', library: 'ライブラリ', askingToPair: 'ペアリングの要求', pairedDevices: 'ペアリング済みのデバイス',
@@ -19,5 +21,7 @@ export const deviceStrings = {
     reachNotAdvertised: 'ポート {port} で接続できます。近くへの告知はしていません({reason})。',
     reachOff: '近くのデバイス機能はオフです。', locked: 'ペアリングの失敗が多すぎます。あと {minutes} 分でペアリングできるようになります。',
     service_remote: 'リモコン', service_tictactoe: '三目並べ', failed: 'サーバーに接続できません: {message}',
+    game_pick: '{device} がキャラクターを選んでいます…', game_playing: '{device} は {phone}、テレビは {tv}',
+    'game_phone-wins': '{device} の勝ち!', 'game_tv-wins': 'テレビの勝ち。', game_draw: '引き分け。',
   },
 };

@@ -53,10 +53,27 @@ function button(label, className, action) {
   return node;
 }
 
+function renderGame(game) {
+  $('game').hidden = !game;
+  if (!game) return;
+  $('game-title').textContent = serviceName('tictactoe');
+  const names = { device: game.device, phone: (game.phone ?? '').toUpperCase(), tv: (game.tv ?? '').toUpperCase() };
+  $('game-status').textContent = game.phone == null ? t('game_pick', names)
+    : game.outcome === 'playing' ? t('game_playing', names) : t(`game_${game.outcome}`, names);
+  $('board').replaceChildren(...game.board.map((mark, index) => {
+    const square = element('div', `square ${mark}`, mark.toUpperCase());
+    square.setAttribute('role', 'gridcell');
+    square.dataset.index = index;
+    return square;
+  }));
+}
+
 function render(overview) {
-  const key = JSON.stringify([overview.pending, overview.paired, overview.services, overview.pairingLockedFor && Math.ceil(overview.pairingLockedFor / 60), language()]);
+  const key = JSON.stringify([overview.pending, overview.paired, overview.services, overview.pairingLockedFor && Math.ceil(overview.pairingLockedFor / 60),
+                              overview.games?.[0], language()]);
   if (key === rendered) return;
   rendered = key;
+  renderGame(overview.games?.[0]);
 
   $('services').replaceChildren(...overview.services.map((service) => {
     const item = element('li');
