@@ -175,8 +175,9 @@ struct NearbyWebSocketTests {
                 #expect(result?["message"] as? String == "Nothing is playing on the TV")
                 #expect(result?["replyTo"] as? Int == 3)
                 await link.close()
+                // The TV ends the socket once the link has closed.
+                await reader.value
                 writer.cancel()
-                reader.cancel()
             }
         }
         #expect(await devices.trust.devices.map(\.peer.platform) == ["web"])

@@ -76,20 +76,26 @@ struct NearbyRoutes: Sendable {
         // The device link over WebSocket (browsers): binary messages carry the same frames as TCP.
         router.ws("api/devices/link") { _, _ in .upgrade([:]) } onUpgrade: { inbound, outbound, _ in
             let transport = BridgedTransport()
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask {
-                    for await bytes in transport.outbound { try await outbound.write(.binary(ByteBuffer(bytes: bytes))) }
+            // The link ends the socket when it closes; a socket that drops (or a server shutting
+            // down) ends the link. Neither is an error for the server.
+            do {
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask {
+                        for await bytes in transport.outbound { try await outbound.write(.binary(ByteBuffer(bytes: bytes))) }
+                    }
+                    group.addTask {
+                        await devices.accept(transport)
+                        await transport.close()
+                        try? await outbound.close(.normalClosure, reason: nil)
+                    }
+                    for try await message in inbound.messages(maxSize: Frame.defaultMaximumPayload + Frame.headerSize + 64) {
+                        if case .binary(let buffer) = message { await transport.inbound.push(Array(buffer.readableBytesView)) }
+                    }
+                    await transport.inbound.finish()
+                    try await group.waitForAll()
                 }
-                group.addTask {
-                    await devices.accept(transport)
-                    await transport.close()
-                    try? await outbound.close(.normalClosure, reason: nil)
-                }
-                for try await message in inbound.messages(maxSize: Frame.defaultMaximumPayload + Frame.headerSize + 64) {
-                    if case .binary(let buffer) = message { await transport.inbound.push(Array(buffer.readableBytesView)) }
-                }
-                await transport.inbound.finish()
-                try await group.waitForAll()
+            } catch {
+                await transport.close()
             }
         }
         api.delete("devices/{id}") { _, context -> Response in
