@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "Library", targets: ["Library"]),
         .library(name: "MarqueeServer", targets: ["MarqueeServer"]),
         .library(name: "Accounts", targets: ["Accounts"]),
+        .library(name: "DeviceLink", targets: ["DeviceLink"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -104,11 +105,28 @@ let package = Package(
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
             ]
         ),
+        // DNS-SD's C API (Avahi's dns_sd compatibility library on Linux).
+        .systemLibrary(
+            name: "CDNSSD",
+            pkgConfig: "avahi-compat-libdns_sd",
+            providers: [.apt(["libavahi-compat-libdnssd-dev"])]
+        ),
+        // Nearby devices: framing, pairing, the encrypted channel, transports, discovery.
+        .target(
+            name: "DeviceLink",
+            dependencies: [
+                "CDNSSD",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            resources: [.copy("Services/application-services.json")]
+        ),
         // The HTTP server: REST API, HLS routes, the web player, renderer WebSockets.
         .target(
             name: "MarqueeServer",
             dependencies: [
-                "HLS", "Library", "Playback", "Downloads", "Accounts", "LiveActivities", "APNs",
+                "HLS", "Library", "Playback", "Downloads", "Accounts", "LiveActivities", "APNs", "DeviceLink",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -121,14 +139,14 @@ let package = Package(
         .executableTarget(
             name: "marquee",
             dependencies: [
-                "HLS", "Downloads", "MediaCore", "Library", "MarqueeServer", "Accounts", "APNs",
+                "HLS", "Downloads", "MediaCore", "Library", "MarqueeServer", "Accounts", "APNs", "DeviceLink",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
         .executableTarget(name: "apns-bench", dependencies: ["APNs", "APNsTesting", .product(name: "Crypto", package: "swift-crypto")], path: "Benchmarks/apns-bench"),
-        .executableTarget(name: "marquee-bench", dependencies: ["HLS", "MediaCore"], path: "Benchmarks/marquee-bench"),
+        .executableTarget(name: "marquee-bench", dependencies: ["HLS", "MediaCore", "DeviceLink", "Playback", "MarqueeServer"], path: "Benchmarks/marquee-bench"),
         .testTarget(name: "HLSTests", dependencies: ["HLS"]),
         .testTarget(name: "DownloadsTests", dependencies: ["Downloads", "HLS"]),
         .testTarget(name: "MediaCoreTests", dependencies: ["MediaCore"]),
@@ -139,11 +157,12 @@ let package = Package(
         .testTarget(name: "AccountsTests", dependencies: ["Accounts"]),
         .testTarget(name: "LiveActivitiesTests", dependencies: ["LiveActivities", "APNs", "APNsTesting", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "APNsTests", dependencies: ["APNs", "APNsTesting", .product(name: "Crypto", package: "swift-crypto")]),
+        .testTarget(name: "DeviceLinkTests", dependencies: ["DeviceLink"]),
         .testTarget(name: "LibraryTests", dependencies: ["Library", "MediaCore", "HLS"]),
         .testTarget(
             name: "MarqueeServerTests",
             dependencies: [
-                "MarqueeServer", "Library", "Playback", "Downloads", "HLS",
+                "MarqueeServer", "Library", "Playback", "Downloads", "HLS", "DeviceLink",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
             ]

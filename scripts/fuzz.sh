@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the fuzz targets with libFuzzer (swiftc -sanitize=fuzzer,address) and runs each for
 # N inputs (default 1,000,000): the playlist parser, seeded with the shared corpus, and
-# PlaybackSession, driven by random intents and renderer reports.
+# PlaybackSession, driven by random intents and renderer reports, and the device-link frame decoder.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs="${1:-1000000}"
@@ -27,3 +27,12 @@ echo "fuzz: $runs runs of playback-session-fuzz"
 SWIFT_BACKTRACE=enable=no "$out/playback-session-fuzz" -runs="$runs" -max_len=2048 -print_final_stats=1 \
   -rss_limit_mb=4096 -timeout=10 fuzz-corpus-playback 2>&1 | tee "$out/last-run-playback.log" | grep -E 'stat::|Done|ERROR|DEATH|crash|broke|INFO: Running' || true
 grep -q 'Done [0-9]* runs' "$out/last-run-playback.log"
+
+# Device-link frame decoder: any byte stream, read in pieces of every size.
+swiftc -sanitize=fuzzer,address -parse-as-library -O -g -module-name FrameFuzz \
+  $(find Sources/DeviceLink/Framing -name '*.swift' | sort) Fuzz/FrameDecoderFuzz.swift -o "$out/frame-decoder-fuzz"
+mkdir -p fuzz-corpus-frames
+echo "fuzz: $runs runs of frame-decoder-fuzz"
+SWIFT_BACKTRACE=enable=no "$out/frame-decoder-fuzz" -runs="$runs" -max_len=4096 -print_final_stats=1 \
+  -rss_limit_mb=4096 -timeout=10 fuzz-corpus-frames 2>&1 | tee "$out/last-run-frames.log" | grep -E 'stat::|Done|ERROR|DEATH|crash|INFO: Running' || true
+grep -q 'Done [0-9]* runs' "$out/last-run-frames.log"

@@ -5,9 +5,9 @@
 set -euo pipefail
 
 system_packages=(pkg-config libsqlite3-dev ffmpeg libavformat-dev libavcodec-dev libavutil-dev
-  libswscale-dev libswresample-dev libavfilter-dev)
+  libswscale-dev libswresample-dev libavfilter-dev libavahi-compat-libdnssd-dev)
 test_packages=(python3 python3-pip nodejs nginx-light libnginx-mod-http-echo chromium chromium-driver firefox-esr ffmpegthumbnailer wrk
-  fonts-dejavu-core fonts-noto-cjk)
+  fonts-dejavu-core fonts-noto-cjk avahi-daemon dbus iproute2 curl)
 python_test_packages=(pytest m3u8 selenium websocket-client yt-dlp schemathesis)
 # Live Activities: the APNs tests make a test CA with openssl; the APNs benchmark's peer is aioapns.
 test_packages+=(openssl)
@@ -24,7 +24,20 @@ if ((${#missing[@]})); then
   echo "setup: installing ${missing[*]}"
   SUDO=""; [[ $(id -u) -eq 0 ]] || SUDO="sudo"
   $SUDO apt-get update -qq
+  # avahi-daemon is for the nearby-device tests, which run their own daemons inside network
+  # namespaces: installing it must not start (or enable) one on this machine's real interfaces.
+  guard=""
+  if [[ " ${missing[*]} " == *" avahi-daemon "* && ! -e /usr/sbin/policy-rc.d ]]; then
+    guard=/usr/sbin/policy-rc.d
+    printf '#!/bin/sh\nexit 101\n' | $SUDO tee "$guard" >/dev/null && $SUDO chmod +x "$guard"
+  fi
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  if [[ -n "$guard" ]]; then
+    $SUDO rm -f "$guard"
+    if command -v systemctl >/dev/null && [[ -d /run/systemd/system ]]; then
+      $SUDO systemctl disable avahi-daemon.service avahi-daemon.socket >/dev/null 2>&1 || true
+    fi
+  fi
 fi
 
 if [[ "${1:-}" == "--test" ]]; then

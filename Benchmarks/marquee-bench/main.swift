@@ -31,6 +31,11 @@ func parseBenchmark(_ args: [String]) throws {
 }
 
 let args = Array(CommandLine.arguments.dropFirst())
+if args.first == "nearby" {
+    // DeviceLink: `marquee-bench nearby [--intents N] [--frames N] [--size BYTES]` (see NearbyBenchmark.swift).
+    try await NearbyBenchmark.run(Array(args.dropFirst()))
+    exit(0)
+}
 if args.first == "resource-loader" {
     // MediaCore: `marquee-bench resource-loader FILE on-demand|read-ahead` (see ResourceLoaderBenchmark.swift).
     try await ResourceLoaderBenchmark.run(Array(args.dropFirst()))

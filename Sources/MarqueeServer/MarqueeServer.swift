@@ -25,6 +25,8 @@ public struct MarqueeServer: Sendable {
     public let signInLimits: RateLimits
     /// Live Activities (`/activities`, `/api/activities`); nil leaves those routes out.
     public var activities: LiveActivityHost?
+    /// Nearby devices (pairing, remotes, games); nil leaves `/api/devices` out.
+    public var nearby: NearbyDevices? = nil
 
     public init(library: MediaLibrary, sessions: PlaybackSessions = PlaybackSessions(), webRoot: URL? = nil,
                 downloads: DownloadService? = nil, originPolicy: RequestOriginPolicy = RequestOriginPolicy(),
@@ -68,6 +70,7 @@ public struct MarqueeServer: Sendable {
         FileRoutes(library: library, webRoot: webRoot, responder: MediaFileResponder()).register(on: router)
         if let activities { ActivityRoutes(host: activities, webRoot: webRoot, responder: MediaFileResponder()).register(on: router) }
         if let downloads { DownloadRoutes(service: downloads, webRoot: webRoot, responder: MediaFileResponder()).register(on: router) }
+        if let nearby { NearbyRoutes(devices: nearby, webRoot: webRoot, responder: MediaFileResponder()).register(on: router) }
         return router
     }
 

@@ -10,7 +10,7 @@ struct Marquee: AsyncParsableCommand {
             InspectCommand.self,
             DownloadCommand.self,
             ProbeCommand.self, ThumbnailsCommand.self, ComposeCommand.self, PackageCommand.self,
-            ServeCommand.self, AddCommand.self, UsersCommand.self,
+            ServeCommand.self, AddCommand.self, UsersCommand.self, RemoteCommand.self,
             PushCommand.self,
         ]
     )

@@ -40,6 +40,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(name: .customLong("no-samples"), help: "Do not create sample clips in an empty library.")
     var noSamples = false
 
+    @OptionGroup var nearby: NearbyOptions
+
     func run() async throws {
         let location = LibraryLocation(dataDirectory: data.map { URL(fileURLWithPath: $0) } ?? LibraryLocation.defaultDataDirectory())
         let library = try MediaLibrary(location: location)
@@ -67,6 +69,8 @@ struct ServeCommand: AsyncParsableCommand {
         server.activities = try await LiveActivityHost.start(
             library: library, downloads: downloads, sessions: server.sessions,
             apns: APNsConfiguration.load(file: apnsConfig.map { URL(fileURLWithPath: $0) }))
+        let nearbyDevices = try await nearby.start(host: host, dataDirectory: location.dataDirectory, sessions: server.sessions)
+        server.nearby = nearbyDevices?.0
         let setupCode = mode == .signInRequired ? try await accounts.setupCode() : nil
         let dataPath = location.dataDirectory.path
         let host = host
@@ -82,6 +86,7 @@ struct ServeCommand: AsyncParsableCommand {
             let shown = name.contains(":") ? "[\(name)]" : name
             let line = "Marquee is ready at http://\(shown):\(bound)/  (data: \(location.dataDirectory.path))\n"
             FileHandle.standardOutput.write(Data(line.utf8))
+            if let nearbyLine = nearbyDevices?.1 { FileHandle.standardOutput.write(Data((nearbyLine + "\n").utf8)) }
             if mode == .signInRequired {
                 FileHandle.standardOutput.write(Data("Sign-in is required on this address: nothing but the sign-in page works without an account.\n".utf8))
             }

@@ -35,6 +35,7 @@ struct OpenAPIDocumentTests {
         let accounts = AccountService(store: try AccountStore(url: fixture.root.appendingPathComponent("openapi-accounts.sqlite")), hasher: .fast)
         var server = MarqueeServer(library: fixture.library, downloads: downloads, access: ServerAccess(mode: .open, accounts: accounts))
         server.activities = try await LiveActivityHost.start(library: fixture.library, downloads: nil, sessions: nil, apns: nil)
+        server.nearby = try NearbyDevices(directory: nil, name: "TV", sessions: server.sessions)
         let routed = Self.routed(server.router())
         let documented = try Self.documented()
         #expect(routed.subtracting(documented).sorted() == [], "routes the OpenAPI document does not describe")

@@ -16,6 +16,10 @@ public enum AccessRules {
         if path.hasPrefix("/api/auth/") { return .signIn }
         if path == "/api/tokens" || path.hasPrefix("/api/tokens/") || path == "/account" { return .ownAccount }
         if path == "/api/users" || path.hasPrefix("/api/users/") { return .manage }
+        // Nearby devices: the device link is guarded by pairing itself (an unpaired device can
+        // only ask, and the owner approves on the TV); approving, listing and revoking are the owner's.
+        if path == "/api/devices/link" { return .signIn }
+        if path == "/devices" || path == "/api/devices" || path.hasPrefix("/api/devices/") { return .manage }
         // Playback: sessions, their renderer socket and intents, and where a viewer got to.
         if path == "/api/sessions" || path.hasPrefix("/api/sessions/") { return .play }
         if path.hasPrefix("/api/assets/"), path.hasSuffix("/position"), method == .put || method == .delete || reads { return .play }

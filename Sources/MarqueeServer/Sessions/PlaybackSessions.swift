@@ -54,6 +54,12 @@ public actor PlaybackSessions {
 
     public var count: Int { entries.count }
 
+    /// The session on screen: the most recently active one with a renderer attached (what a
+    /// remote controls).
+    public func mostRecentlyRenderedSessionID() -> String? {
+        entries.filter { $0.value.renderer != nil }.max { $0.value.lastActive < $1.value.lastActive }?.key
+    }
+
     @discardableResult
     public func remove(id: String) -> Bool {
         guard let entry = entries.removeValue(forKey: id) else { return false }

@@ -1,0 +1,166 @@
+import Foundation
+
+/// Reconnection timing for the side that connects: waits `initial`, doubling up to
+/// `maximum`, between attempts after a connection is lost; a connection that was
+/// established resets it.
+public struct ReconnectBackoff: Sendable {
+    public var initial: Duration
+    public var maximum: Duration
+    public var attempts: Int
+
+    public init(initial: Duration = .milliseconds(200), maximum: Duration = .seconds(10), attempts: Int = 50) {
+        self.initial = initial
+        self.maximum = maximum
+        self.attempts = attempts
+    }
+
+    /// The wait before retry number `attempt` (0-based).
+    public func delay(forAttempt attempt: Int) -> Duration {
+        var delay = initial
+        for _ in 0..<min(attempt, 30) where delay < maximum { delay = delay * 2 }
+        return min(delay, maximum)
+    }
+}
+
+/// The connecting side of a device link (the phone, `marquee remote`): pairs or recognises
+/// the peer, keeps one session across reconnections, and reconnects with backoff when the
+/// connection is aborted. Messages sent while disconnected wait for the next connection.
+public actor LinkClient {
+    /// What happened to the link, for a UI.
+    public enum Event: Sendable {
+        case connected(PeerIdentity, newlyPaired: Bool)
+        case disconnected(LinkClosed)
+        case reconnecting(attempt: Int, after: Duration)
+        /// The client stopped: a refusal, a rejection, or too many attempts.
+        case stopped(LinkClosed)
+    }
+
+    public nonisolated let session: String
+    /// Application messages from the peer, over every connection in turn.
+    public nonisolated let messages: AsyncStream<LinkMessage>
+    public nonisolated let events: AsyncStream<Event>
+
+    private let identity: DeviceIdentity
+    private let trust: DeviceTrust
+    private let service: String
+    private let purpose: PairingHandshake.Purpose
+    private let expectedFingerprint: String?
+    private let connect: @Sendable () async throws -> any LinkTransport
+    private let approve: LinkHandshake.Approver
+    private let backoff: ReconnectBackoff
+    private let heartbeat: HeartbeatPolicy
+    private let messageContinuation: AsyncStream<LinkMessage>.Continuation
+    private let eventContinuation: AsyncStream<Event>.Continuation
+    private var connection: LinkConnection?
+    private var waiting: [(LinkMessageType, [UInt8])] = []
+    private var runner: Task<Void, Never>?
+    private var stopped = false
+    public private(set) var connectionCount = 0
+
+    public init(identity: DeviceIdentity, trust: DeviceTrust, service: String, purpose: PairingHandshake.Purpose = .pair,
+                expectedFingerprint: String? = nil, session: String = UUID().uuidString.lowercased(),
+                backoff: ReconnectBackoff = ReconnectBackoff(), heartbeat: HeartbeatPolicy = HeartbeatPolicy(),
+                connect: @escaping @Sendable () async throws -> any LinkTransport, approve: @escaping LinkHandshake.Approver) {
+        self.identity = identity
+        self.trust = trust
+        self.service = service
+        self.purpose = purpose
+        self.expectedFingerprint = expectedFingerprint
+        self.session = session
+        self.backoff = backoff
+        self.heartbeat = heartbeat
+        self.connect = connect
+        self.approve = approve
+        (messages, messageContinuation) = AsyncStream.makeStream(of: LinkMessage.self)
+        (events, eventContinuation) = AsyncStream.makeStream(of: Event.self)
+    }
+
+    /// Connects, and keeps reconnecting until `stop()` or a failure that retrying cannot fix.
+    public func start() {
+        guard runner == nil else { return }
+        runner = Task { await self.run() }
+    }
+
+    public func stop() async {
+        stopped = true
+        runner?.cancel()
+        if let connection { await connection.close() }
+        finish(.closedLocally)
+    }
+
+    /// The current connection, if connected (tests use it to abort).
+    public var current: LinkConnection? { connection }
+
+    /// Sends now if connected, otherwise when the link is back.
+    public func send(_ type: LinkMessageType, _ payload: [UInt8] = []) async {
+        if let connection, (try? await connection.send(type, payload)) != nil { return }
+        waiting.append((type, payload))
+    }
+
+    private func run() async {
+        var attempt = 0
+        while !stopped && !Task.isCancelled {
+            do {
+                let connection = try await establish()
+                attempt = 0
+                self.connection = connection
+                connectionCount += 1
+                eventContinuation.yield(.connected(connection.peer, newlyPaired: connection.newlyPaired))
+                let queued = waiting
+                waiting = []
+                for (type, payload) in queued { try? await connection.send(type, payload) }
+                do {
+                    for try await message in connection.messages { messageContinuation.yield(message) }
+                    self.connection = nil
+                    if stopped { return }
+                    let reason = await connection.closeReason ?? .closedByPeer
+                    eventContinuation.yield(.disconnected(reason))
+                    if !reason.isRetryable { return finish(reason) }
+                } catch {
+                    self.connection = nil
+                    let reason = error as? LinkClosed ?? .transportAborted
+                    eventContinuation.yield(.disconnected(reason))
+                    if !reason.isRetryable { return finish(reason) }
+                }
+            } catch {
+                let reason = error as? LinkClosed ?? .transportAborted
+                if !reason.isRetryable || attempt >= backoff.attempts { return finish(reason) }
+            }
+            let delay = backoff.delay(forAttempt: attempt)
+            attempt += 1
+            eventContinuation.yield(.reconnecting(attempt: attempt, after: delay))
+            try? await Task.sleep(for: delay)
+        }
+    }
+
+    private func establish() async throws -> LinkConnection {
+        let transport: any LinkTransport
+        do { transport = try await connect() } catch { throw LinkClosed.transportAborted }
+        let request = PairingHandshake.InitiatorRequest(trusted: await trust.trusted, service: service, session: session,
+                                                        purpose: purpose, expectedFingerprint: expectedFingerprint)
+        let (handshake, hello) = PairingHandshake.initiate(identity: identity, request: request)
+        let reader = FrameReader(transport: transport)
+        let establishment: LinkEstablishment
+        do {
+            establishment = try await LinkHandshake.run(handshake, sending: [hello], transport: transport, reader: reader, approve: approve)
+        } catch {
+            await transport.close()
+            throw error
+        }
+        if establishment.newlyPaired { await trust.trust(establishment.peer, services: [service]) }
+        let connection = LinkConnection(establishment: establishment, isInitiator: true, transport: transport, reader: reader,
+                                        heartbeat: heartbeat)
+        await connection.start()
+        return connection
+    }
+
+    private func finish(_ reason: LinkClosed) {
+        guard !stoppedFinished else { return }
+        stoppedFinished = true
+        eventContinuation.yield(.stopped(reason))
+        eventContinuation.finish()
+        messageContinuation.finish()
+    }
+
+    private var stoppedFinished = false
+}

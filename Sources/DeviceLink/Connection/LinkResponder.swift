@@ -1,0 +1,60 @@
+import Foundation
+
+/// The accepting side of device links (the TV): runs the handshake for each incoming
+/// transport against its trusted devices and lockout, then admits each message through the
+/// authorization.
+public struct LinkResponder: Sendable {
+    public var identity: DeviceIdentity
+    public var services: ApplicationServices
+    public var trust: DeviceTrust
+    public var authorization: any LinkAuthorization
+    public var heartbeat: HeartbeatPolicy
+    public var handshakeTimeout: Duration
+    public var maximumPayload: Int
+
+    public init(identity: DeviceIdentity, services: ApplicationServices, trust: DeviceTrust,
+                authorization: any LinkAuthorization = ApplicationServiceAuthorization(),
+                heartbeat: HeartbeatPolicy = HeartbeatPolicy(), handshakeTimeout: Duration = .seconds(120),
+                maximumPayload: Int = Frame.defaultMaximumPayload) {
+        self.identity = identity
+        self.services = services
+        self.trust = trust
+        self.authorization = authorization
+        self.heartbeat = heartbeat
+        self.handshakeTimeout = handshakeTimeout
+        self.maximumPayload = maximumPayload
+    }
+
+    /// Runs the handshake on a new transport. On success the connection is started; on
+    /// failure the transport is closed and wrong or rejected pairings count towards the lockout.
+    public func accept(_ transport: any LinkTransport, approve: @escaping LinkHandshake.Approver) async throws -> LinkConnection {
+        let policy = PairingHandshake.ResponderPolicy(trusted: await trust.trusted, services: services,
+                                                      pairingLockedFor: await trust.pairingLockedFor)
+        let reader = FrameReader(transport: transport, maximumPayload: maximumPayload)
+        let establishment: LinkEstablishment
+        do {
+            establishment = try await LinkHandshake.run(PairingHandshake(respondingAs: identity, policy: policy), sending: [],
+                                                        transport: transport, reader: reader, timeout: handshakeTimeout, approve: approve)
+        } catch let closed as LinkClosed {
+            if case .handshake(let failure) = closed, failure.countsAsFailedPairing { await trust.recordFailedPairing() }
+            await transport.close()
+            throw closed
+        } catch {
+            await transport.close()
+            throw error
+        }
+        if establishment.newlyPaired { await trust.trust(establishment.peer, services: [establishment.service]) }
+        let trust = trust, services = services, authorization = authorization, key = establishment.peer.identityKey
+        let serviceID = establishment.service
+        let connection = LinkConnection(establishment: establishment, isInitiator: false, transport: transport, reader: reader,
+                                        heartbeat: heartbeat) { type in
+            guard let device = await trust.device(identityKey: key), device.services.contains(serviceID) else { return .revoked }
+            guard let service = services[serviceID], await authorization.mayPerform(type, service: service, device: device) else {
+                return .notAllowed(type.rawValue)
+            }
+            return nil
+        }
+        await connection.start()
+        return connection
+    }
+}

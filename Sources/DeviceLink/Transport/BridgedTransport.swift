@@ -1,0 +1,27 @@
+/// A transport whose bytes another component carries: a WebSocket handler (browsers) pushes
+/// what arrives into `inbound` and writes what `outbound` yields. The link protocol on top is
+/// the same as over TCP.
+public struct BridgedTransport: LinkTransport {
+    public let inbound: ByteQueue
+    /// What to send to the peer, in order; finishes when the link closes.
+    public let outbound: AsyncStream<[UInt8]>
+    private let continuation: AsyncStream<[UInt8]>.Continuation
+
+    public init() {
+        inbound = ByteQueue()
+        (outbound, continuation) = AsyncStream.makeStream(of: [UInt8].self)
+    }
+
+    public func send(_ bytes: [UInt8]) async throws {
+        if case .terminated = continuation.yield(bytes) { throw LinkClosed.transportAborted }
+    }
+
+    public func receive() async throws -> [UInt8]? {
+        try await inbound.pop()
+    }
+
+    public func close() async {
+        continuation.finish()
+        await inbound.finish()
+    }
+}

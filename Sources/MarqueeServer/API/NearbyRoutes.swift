@@ -1,0 +1,107 @@
+import DeviceLink
+import Foundation
+import Hummingbird
+import HummingbirdWebSocket
+import NIOCore
+
+/// `/api/devices`: this TV's nearby-device identity and application services, the pairings
+/// waiting for approval (with their codes), the paired devices, and revoking one. On the
+/// normal router, so access control covers it like every other route.
+struct NearbyRoutes: Sendable {
+    let devices: NearbyDevices
+    let webRoot: URL
+    let responder: MediaFileResponder
+
+    struct Overview: ResponseEncodable {
+        struct Service: Codable { var identifier: String; var usageDescription: [String: String]; var platforms: [String] }
+        struct Paired: Codable { var id: String; var name: String; var platform: String; var fingerprint: String; var services: [String]; var pairedAt: Date }
+        var name: String
+        var deviceID: String
+        var fingerprint: String
+        /// The TCP port nearby devices connect to (`marquee remote --connect HOST:PORT`).
+        var port: Int?
+        var advertised: Bool
+        var advertisingProblem: String?
+        var services: [Service]
+        var pending: [NearbyDevices.PendingPairing]
+        var paired: [Paired]
+        /// Seconds until pairing opens again after too many failed attempts, or null.
+        var pairingLockedFor: Double?
+        /// Tic-Tac-Toe games against the TV, the most recently played first.
+        var games: [Game]
+    }
+
+    struct Game: Codable {
+        var device: String
+        var board: [String]
+        var phone: String?
+        var tv: String?
+        var outcome: String
+    }
+
+    struct Answer: Decodable {
+        var approved: Bool
+    }
+
+    func register(on router: Router<MarqueeRequestContext>) {
+        router.get("devices") { request, context in
+            let webRoot = webRoot
+            return try await responder.respond(key: "ui/devices.html", request: request, context: context,
+                                               kind: WebResourceKind.forExtension("html")) { webRoot.appendingPathComponent("devices.html") }
+        }
+        let api = router.group("api")
+        api.get("devices") { _, _ -> Overview in
+            let trusted = await devices.trust.devices
+            return Overview(
+                name: devices.identity.name, deviceID: devices.identity.deviceID, fingerprint: devices.identity.fingerprint,
+                port: await devices.port, advertised: await devices.isAdvertised, advertisingProblem: await devices.advertisingProblem,
+                services: devices.services.services.map { .init(identifier: $0.identifier, usageDescription: $0.usageDescription, platforms: $0.platforms) },
+                pending: await devices.pendingPairings,
+                paired: trusted.map { .init(id: $0.id, name: $0.peer.name, platform: $0.peer.platform, fingerprint: $0.fingerprint,
+                                           services: $0.services, pairedAt: $0.pairedAt) },
+                pairingLockedFor: await devices.trust.pairingLockedFor,
+                games: await devices.currentGames.map { entry in
+                    Game(device: entry.device, board: entry.game.board.map { $0?.rawValue ?? "" }, phone: entry.game.phone?.rawValue,
+                         tv: entry.game.tv?.rawValue, outcome: entry.game.outcome.rawValue)
+                })
+        }
+        api.post("devices/pairings/{id}") { request, context -> Response in
+            let id = try context.parameters.require("id")
+            let answer = try await request.decode(as: Answer.self, context: context)
+            guard await devices.answer(id, approved: answer.approved) else {
+                throw APIError(.notFound, "No pairing \(id) is waiting for approval (it may have been cancelled or timed out)")
+            }
+            return Response(status: .noContent)
+        }
+        // The device link over WebSocket (browsers): binary messages carry the same frames as TCP.
+        router.ws("api/devices/link") { _, _ in .upgrade([:]) } onUpgrade: { inbound, outbound, _ in
+            let transport = BridgedTransport()
+            // The link ends the socket when it closes; a socket that drops (or a server shutting
+            // down) ends the link. Neither is an error for the server.
+            do {
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask {
+                        for await bytes in transport.outbound { try await outbound.write(.binary(ByteBuffer(bytes: bytes))) }
+                    }
+                    group.addTask {
+                        await devices.accept(transport)
+                        await transport.close()
+                        try? await outbound.close(.normalClosure, reason: nil)
+                    }
+                    for try await message in inbound.messages(maxSize: Frame.defaultMaximumPayload + Frame.headerSize + 64) {
+                        if case .binary(let buffer) = message { await transport.inbound.push(Array(buffer.readableBytesView)) }
+                    }
+                    await transport.inbound.finish()
+                    try await group.waitForAll()
+                }
+            } catch {
+                await transport.close()
+            }
+        }
+        api.delete("devices/{id}") { _, context -> Response in
+            let id = try context.parameters.require("id")
+            guard await devices.revoke(id: id) != nil else { throw APIError(.notFound, "No paired device \(id)") }
+            return Response(status: .noContent)
+        }
+    }
+}

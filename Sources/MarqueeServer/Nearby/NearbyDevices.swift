@@ -1,0 +1,150 @@
+import DeviceLink
+import Foundation
+import Playback
+
+/// The TV side of nearby devices: this server's device identity, its trusted devices, the
+/// pairings waiting for the person's approval (the `/devices` page or the API answers them),
+/// the TCP listener, the DNS-SD advertisement, and the links of connected devices, whose
+/// messages go to the playback session on screen or to the Tic-Tac-Toe game.
+public actor NearbyDevices {
+    /// A device asking to pair, shown with its code until the person approves or rejects.
+    public struct PendingPairing: Sendable, Codable, Hashable {
+        public var id: String
+        public var deviceID: String
+        public var name: String
+        public var platform: String
+        public var fingerprint: String
+        public var service: String
+        public var code: String
+        public var since: Date
+    }
+
+    public nonisolated let identity: DeviceIdentity
+    public nonisolated let services: ApplicationServices
+    public nonisolated let trust: DeviceTrust
+    let sessions: PlaybackSessions
+    private let authorization: any LinkAuthorization
+    private var pending: [String: (PendingPairing, CheckedContinuation<Bool, Never>)] = [:]
+    private var links: [ObjectIdentifier: LinkConnection] = [:]
+    private var games: [String: (game: TicTacToe, device: String, updated: Date)] = [:]
+    private var listener: TCPLinkListener?
+    private var advertisement: DNSSDAdvertisement?
+    public private(set) var advertisingProblem: String?
+    private let heartbeat: HeartbeatPolicy
+
+    /// Loads (or creates) the identity and trusted devices under `directory`.
+    public init(directory: URL?, name: String, sessions: PlaybackSessions, services: ApplicationServices = .marquee,
+                authorization: any LinkAuthorization = ApplicationServiceAuthorization(),
+                heartbeat: HeartbeatPolicy = HeartbeatPolicy()) throws {
+        if let directory {
+            identity = try StoredIdentity.loadOrCreate(at: directory.appendingPathComponent("identity.json"), name: name, platform: "linux")
+            trust = try DeviceTrust(file: directory.appendingPathComponent("trusted-devices.json"))
+        } else {
+            identity = DeviceIdentity(name: name, platform: "linux")
+            trust = try DeviceTrust()
+        }
+        self.services = services
+        self.sessions = sessions
+        self.authorization = authorization
+        self.heartbeat = heartbeat
+    }
+
+    nonisolated var responder: LinkResponder {
+        LinkResponder(identity: identity, services: services, trust: trust, authorization: authorization, heartbeat: heartbeat)
+    }
+
+    /// Starts the TCP listener; call before `advertise`. Returns the bound port.
+    public func listen(host: String, port: Int) async throws -> Int {
+        let listener = try await TCPLinkListener.bind(host: host, port: port)
+        self.listener = listener
+        self.port = listener.port
+        Task { for await transport in listener.transports { Task { await self.accept(transport) } } }
+        return listener.port
+    }
+
+    /// Advertises `_marquee._tcp` with the TXT record peers filter on. A missing daemon is
+    /// reported (and kept for `/api/devices`), not fatal: devices can still connect by address.
+    public func advertise(port: Int) async -> String? {
+        let txt: [(String, String)] = [("txtvers", "1"), ("id", identity.deviceID), ("fp", identity.fingerprint), ("pf", identity.platform),
+                                       ("name", identity.name), ("services", services.services.map(\.identifier).joined(separator: ","))]
+        do {
+            advertisement = try await DNSSDAdvertisement.register(name: identity.name, port: port, txt: txt)
+            advertisingProblem = nil
+        } catch {
+            advertisingProblem = "\(error)"
+        }
+        return advertisingProblem
+    }
+
+    public var isAdvertised: Bool { advertisement != nil }
+
+    /// Records why the service is not advertised (shown on `/devices`).
+    public func notAdvertised(because reason: String) {
+        advertisingProblem = reason
+    }
+    /// The TCP port devices connect to, once listening.
+    public private(set) var port: Int?
+
+    public func stop() {
+        advertisement?.stop()
+        listener?.close()
+    }
+
+    /// Runs the handshake on a new transport and serves the link.
+    public func accept(_ transport: any LinkTransport) async {
+        guard let connection = try? await responder.accept(transport, approve: { code, peer, service in
+            await self.awaitApproval(code: code, peer: peer, service: service)
+        }) else { return }
+        links[ObjectIdentifier(connection)] = connection
+        let remote = NearbyRemoteSession(connection: connection, devices: self)
+        await remote.run()
+        links[ObjectIdentifier(connection)] = nil
+    }
+
+    // MARK: - Approval
+
+    /// At most this many pairings wait for the person at once; more are rejected (and count
+    /// towards the lockout), so a flood of requests cannot bury the real one.
+    static let maximumPendingPairings = 4
+
+    private func awaitApproval(code: PairingCode, peer: PeerIdentity, service: String) async -> Bool {
+        guard pending.count < Self.maximumPendingPairings else { return false }
+        let id = UUID().uuidString.lowercased()
+        let pairing = PendingPairing(id: id, deviceID: peer.deviceID, name: peer.name, platform: peer.platform,
+                                     fingerprint: peer.fingerprint, service: service, code: code.digits, since: Date())
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                pending[id] = (pairing, continuation)
+            }
+        } onCancel: {
+            Task { await self.answer(id, approved: false) }
+        }
+    }
+
+    /// The person's answer on the TV; false when there is no such pending pairing.
+    @discardableResult
+    public func answer(_ id: String, approved: Bool) -> Bool {
+        guard let (_, continuation) = pending.removeValue(forKey: id) else { return false }
+        continuation.resume(returning: approved)
+        return true
+    }
+
+    public var pendingPairings: [PendingPairing] { pending.values.map(\.0).sorted { $0.since < $1.since } }
+
+    /// Forgets a device and closes its open links at once.
+    public func revoke(id: String) async -> PairedDevice? {
+        guard let device = await trust.revoke(id: id) else { return nil }
+        for connection in links.values where connection.peer.identityKey == device.peer.identityKey { await connection.close() }
+        return device
+    }
+
+    // MARK: - Game state, kept per session so it survives reconnections
+
+    func game(for session: String) -> TicTacToe { games[session]?.game ?? TicTacToe() }
+    func setGame(_ game: TicTacToe, for session: String, device: String) { games[session] = (game, device, Date()) }
+
+    /// The games on the TV, the most recently played first (the board the TV shows).
+    public var currentGames: [(session: String, device: String, game: TicTacToe)] {
+        games.sorted { $0.value.updated > $1.value.updated }.map { ($0.key, $0.value.device, $0.value.game) }
+    }
+}

@@ -1,0 +1,125 @@
+import DeviceLink
+import Foundation
+import Playback
+
+/// The messages a paired device's link carries for `remote` and `tictactoe`.
+///
+/// Remote: the device sends `intent` frames whose payload is a renderer-protocol intent
+/// (`{"v":1,"type":"intent","id":1,"intent":"skip","seconds":10}`); the TV answers each with
+/// `intentResult` (the renderer protocol's `commands`, `refused` or `error` message) and sends
+/// `nowPlaying` (`{"session": snapshot-or-null}`) whenever what is on screen changes, at most
+/// four times a second. The session on screen (`PlaybackSessions`) stays the one authority.
+/// Tic-Tac-Toe: `selectedCharacter` (`{"character":"x"}`) and `move` (`{"index":4}`), answered
+/// with `gameState`.
+struct NearbyRemoteSession {
+    let connection: LinkConnection
+    let devices: NearbyDevices
+
+    struct NowPlaying: Codable, Sendable, Equatable {
+        var session: SessionSnapshot?
+    }
+
+    struct GameState: Codable, Sendable {
+        var board: [String]
+        var phone: String?
+        var tv: String?
+        var outcome: String
+        var error: String?
+
+        init(_ game: TicTacToe, error: String? = nil) {
+            board = game.board.map { $0?.rawValue ?? "" }
+            phone = game.phone?.rawValue
+            tv = game.tv?.rawValue
+            outcome = game.outcome.rawValue
+            self.error = error
+        }
+    }
+
+    func run() async {
+        let watcher = connection.service == "remote" ? Task { await watchNowPlaying() } : nil
+        defer { watcher?.cancel() }
+        if connection.service == "tictactoe" {
+            // The TV shows the board from the moment a player connects (or comes back).
+            let game = await devices.game(for: connection.session)
+            await devices.setGame(game, for: connection.session, device: connection.peer.name)
+            await sendGame(game)
+        }
+        do {
+            for try await message in connection.messages {
+                switch message.type {
+                case .intent: await handleIntent(message.payload)
+                case .selectedCharacter, .move: await handleGame(message)
+                default: break
+                }
+            }
+        } catch {}
+    }
+
+    private func send<T: Encodable>(_ type: LinkMessageType, _ value: T) async {
+        guard let data = try? JSONEncoder().encode(value) else { return }
+        try? await connection.send(type, Array(data))
+    }
+
+    private func handleIntent(_ payload: [UInt8]) async {
+        let parsed: InboundRendererMessage.Parsed
+        do {
+            parsed = try JSONDecoder().decode(InboundRendererMessage.self, from: Data(payload)).parsed()
+        } catch let invalid as InboundRendererMessage.Invalid {
+            return await send(.intentResult, OutboundRendererMessage.error(invalid.reason))
+        } catch {
+            return await send(.intentResult, OutboundRendererMessage.error("not a renderer-protocol intent: \(error)"))
+        }
+        guard case .intent(let id, let intent) = parsed else {
+            return await send(.intentResult, OutboundRendererMessage.error("a remote sends intents, not reports"))
+        }
+        guard let sessionID = await devices.sessions.mostRecentlyRenderedSessionID() else {
+            var message = OutboundRendererMessage.error("Nothing is playing on the TV")
+            message.replyTo = id
+            return await send(.intentResult, message)
+        }
+        switch await devices.sessions.apply(intent, to: sessionID, replyTo: id) {
+        case .success(let commands): await send(.intentResult, OutboundRendererMessage.commands(commands, replyTo: id))
+        case .failure(let refusal): await send(.intentResult, OutboundRendererMessage.refused(refusal, replyTo: id))
+        case nil: await send(.intentResult, OutboundRendererMessage.error("The session on the TV has ended"))
+        }
+    }
+
+    private func watchNowPlaying() async {
+        var last: NowPlaying?
+        while !Task.isCancelled {
+            let id = await devices.sessions.mostRecentlyRenderedSessionID()
+            let snapshot = if let id, let session = await devices.sessions.session(id: id) { SessionSnapshot(session) } else { SessionSnapshot?.none }
+            let now = NowPlaying(session: snapshot)
+            if now != last {
+                await send(.nowPlaying, now)
+                last = now
+            }
+            try? await Task.sleep(for: .milliseconds(250))
+        }
+    }
+
+    private struct CharacterMessage: Decodable { var character: TicTacToe.Mark }
+    private struct MoveMessage: Decodable { var index: Int }
+
+    private func handleGame(_ message: LinkMessage) async {
+        var game = await devices.game(for: connection.session)
+        var problem: String?
+        if message.type == .selectedCharacter {
+            if let pick = try? JSONDecoder().decode(CharacterMessage.self, from: Data(message.payload)) {
+                game.selectCharacter(pick.character)
+            } else {
+                problem = "selectedCharacter needs {\"character\": \"x\" or \"o\"}"
+            }
+        } else if let move = try? JSONDecoder().decode(MoveMessage.self, from: Data(message.payload)) {
+            do { try game.move(move.index) } catch { problem = error.description }
+        } else {
+            problem = "move needs {\"index\": 0…8}"
+        }
+        await devices.setGame(game, for: connection.session, device: connection.peer.name)
+        await sendGame(game, error: problem)
+    }
+
+    private func sendGame(_ game: TicTacToe, error: String? = nil) async {
+        await send(.gameState, GameState(game, error: error))
+    }
+}

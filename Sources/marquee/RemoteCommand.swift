@@ -1,0 +1,197 @@
+import ArgumentParser
+import DeviceLink
+import Foundation
+
+/// `marquee remote`: finds Marquee TVs nearby (DNS-SD), pairs with one (both show a 6-digit
+/// code; approve on both), then controls its playback session or plays Tic-Tac-Toe.
+struct RemoteCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "remote",
+        abstract: "Control a Marquee TV nearby: find it, pair, then play/pause, skip, seek, speed, audio and subtitles.",
+        discussion: """
+        Commands (one per line, also from a pipe): play, pause, toggle, +10, -10, skip SECONDS, seek TIME (seconds or m:ss), \
+        speed RATE, audio ID, subs ID|off, status, quit. With --game tictactoe: x or o to pick a character, 1–9 to play a square.
+        """
+    )
+
+    @Option(help: "Connect to HOST:PORT instead of browsing (the port `marquee serve` prints for nearby devices).")
+    var connect: String?
+
+    @Option(help: "Which TV to use when several are found (its name or device id).")
+    var device: String?
+
+    @Option(help: "Play a game instead of controlling playback (tictactoe).")
+    var game: String?
+
+    @Option(help: "Seconds to browse for TVs.")
+    var browseSeconds: Double = 3
+
+    @Option(help: "Where this remote keeps its identity and paired TVs (default: $XDG_CONFIG_HOME/marquee/remote).")
+    var config: String?
+
+    @Option(help: "The name the TV shows for this remote (default: this machine's host name).")
+    var name: String?
+
+    @Flag(help: "Only list the TVs found, then exit.")
+    var list = false
+
+    func run() async throws {
+        let service = game ?? "remote"
+        guard service == "remote" || service == "tictactoe" else { throw ValidationError("--game can be tictactoe") }
+        let directory = config.map { URL(fileURLWithPath: $0) } ?? Self.defaultConfigDirectory()
+        let identity = try StoredIdentity.loadOrCreate(at: directory.appendingPathComponent("identity.json"),
+                                                       name: name ?? ProcessInfo.processInfo.hostName, platform: Self.platform)
+        let trust = try DeviceTrust(file: directory.appendingPathComponent("trusted-devices.json"))
+
+        let target = try await chooseTarget(service: service)
+        if list { return }
+        guard let target else { return }
+        let input = LineInput()
+        let output = RemoteOutput()
+        let client = LinkClient(identity: identity, trust: trust, service: service, expectedFingerprint: target.fingerprint,
+                                connect: { try await target.connect() },
+                                approve: { code, peer, _ in
+                                    output.say("Pairing with “\(peer.name)”: both screens show \(code). Same code on the TV? [y/N]")
+                                    let answer = await input.ask()?.trimmingCharacters(in: .whitespaces).lowercased()
+                                    return answer == "y" || answer == "yes"
+                                })
+        await client.start()
+        let events = Task {
+            for await event in client.events {
+                switch event {
+                case .connected(let peer, let newlyPaired):
+                    output.say(newlyPaired ? "Paired with “\(peer.name)”." : "Connected to “\(peer.name)”.")
+                case .disconnected(let reason): output.say("Disconnected: \(reason)")
+                case .reconnecting(let attempt, let delay): output.say("Reconnecting (attempt \(attempt), in \(delay))…")
+                case .stopped(let reason):
+                    if reason != .closedLocally { output.say("Stopped: \(reason)") }
+                    return reason == .closedLocally
+                }
+            }
+            return true
+        }
+        let messages = Task { for await message in client.messages { output.show(message) } }
+        let commands = RemoteCommands(service: service)
+        var nextID = 1
+        for await line in input.commands {
+            let text = line.trimmingCharacters(in: .whitespaces)
+            if text.isEmpty { continue }
+            if text == "quit" || text == "q" { break }
+            do {
+                guard let (type, payload) = try commands.frame(for: text, id: nextID) else { output.say(commands.help); continue }
+                nextID += 1
+                await client.send(type, payload)
+            } catch {
+                output.say("\(error)")
+            }
+        }
+        // Let the last answers arrive, then leave.
+        try? await Task.sleep(for: .milliseconds(700))
+        await client.stop()
+        messages.cancel()
+        let clean = await events.value
+        if !clean { throw ExitCode(2) }
+    }
+
+    static var platform: String {
+        #if os(macOS)
+        "macos"
+        #else
+        "linux"
+        #endif
+    }
+
+    static func defaultConfigDirectory() -> URL {
+        let environment = ProcessInfo.processInfo.environment
+        let base = environment["XDG_CONFIG_HOME"].map { URL(fileURLWithPath: $0) }
+            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".config")
+        return base.appendingPathComponent("marquee/remote")
+    }
+
+    /// Where to connect: `--connect`, or a TV found by browsing.
+    struct Target: Sendable {
+        var name: String
+        var fingerprint: String?
+        var endpoints: [(host: String, port: Int)]
+
+        /// Tries every address in turn.
+        func connect() async throws -> any LinkTransport {
+            var lastError: (any Error)?
+            for endpoint in endpoints {
+                do { return try await TCPTransport.connect(host: endpoint.host, port: endpoint.port, timeout: .seconds(3)) } catch { lastError = error }
+            }
+            throw lastError ?? LinkClosed.transportAborted
+        }
+    }
+
+    private func chooseTarget(service: String) async throws -> Target? {
+        if let connect {
+            guard let colon = connect.lastIndex(of: ":"), let port = Int(connect[connect.index(after: colon)...]) else {
+                throw ValidationError("--connect needs HOST:PORT, e.g. 192.168.1.20:7420")
+            }
+            let host = String(connect[..<colon]).trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+            return Target(name: host, fingerprint: nil, endpoints: [(host, port)])
+        }
+        let found: [DiscoveredDevice]
+        do {
+            found = try await DNSSDBrowser.browse(for: browseSeconds, service: service)
+        } catch {
+            throw ValidationError("cannot browse for TVs: \(error). Use --connect HOST:PORT instead.")
+        }
+        for device in found {
+            RemoteOutput().say("Found “\(device.friendlyName)” at \(device.addresses.joined(separator: ", ")) port \(device.port) (services: \(device.services.joined(separator: ", ")))")
+        }
+        if list { return nil }
+        let matching = found.filter { device == nil || $0.friendlyName == device || $0.deviceID == device || $0.name == device }
+        guard let chosen = matching.first else {
+            throw ValidationError(found.isEmpty ? "no Marquee TV offering \(service) was found nearby" : "no TV called \(device ?? "") was found")
+        }
+        if matching.count > 1 { throw ValidationError("several TVs found; choose one with --device NAME") }
+        return Target(name: chosen.friendlyName, fingerprint: chosen.fingerprint,
+                      endpoints: chosen.addresses.map { ($0, chosen.port) } + [(chosen.host, chosen.port)])
+    }
+}
+
+/// Lines from standard input, read on a thread of their own (reading blocks). A line goes to
+/// a waiting prompt (the pairing question) if there is one, otherwise to `commands`.
+actor LineInput {
+    nonisolated let commands: AsyncStream<String>
+    private let continuation: AsyncStream<String>.Continuation
+    private var prompt: CheckedContinuation<String?, Never>?
+    private var ended = false
+
+    init() {
+        (commands, continuation) = AsyncStream.makeStream(of: String.self)
+        let input = self
+        Thread {
+            while let line = readLine() {
+                let semaphore = DispatchSemaphore(value: 0)
+                Task { await input.deliver(line); semaphore.signal() }
+                semaphore.wait()
+            }
+            Task { await input.end() }
+        }.start()
+    }
+
+    /// The next line typed, for a question.
+    func ask() async -> String? {
+        if ended { return nil }
+        return await withCheckedContinuation { prompt = $0 }
+    }
+
+    private func deliver(_ line: String) {
+        if let prompt {
+            self.prompt = nil
+            prompt.resume(returning: line)
+        } else {
+            continuation.yield(line)
+        }
+    }
+
+    private func end() {
+        ended = true
+        prompt?.resume(returning: nil)
+        prompt = nil
+        continuation.finish()
+    }
+}

@@ -1,0 +1,255 @@
+import Foundation
+import Testing
+@testable import DeviceLink
+
+@Suite struct LinkConnectionTests {
+    /// Pairs a phone with a TV over the in-memory transport; returns the phone's client.
+    static func pairedPhone(tv: TestTV, board: CodeBoard, trust: DeviceTrust = try! DeviceTrust(),
+                            wrap: @escaping @Sendable (any LinkTransport) -> any LinkTransport = { $0 },
+                            heartbeat: HeartbeatPolicy = HeartbeatPolicy()) async -> LinkClient {
+        let client = LinkClient(identity: phoneIdentity(), trust: trust, service: "remote",
+                                backoff: ReconnectBackoff(initial: .milliseconds(20), maximum: .milliseconds(100)),
+                                heartbeat: heartbeat, connect: { wrap(tv.dial()) }, approve: board.approver("phone", other: "tv"))
+        await client.start()
+        return client
+    }
+
+    @Test func pairingOverATransportTrustsBothWaysAndCarriesMessages() async throws {
+        let board = CodeBoard()
+        let tvTrust = try DeviceTrust(), phoneTrust = try DeviceTrust()
+        let tv = TestTV(trust: tvTrust, approve: board.approver("tv", other: "phone"))
+        let phone = await Self.pairedPhone(tv: tv, board: board, trust: phoneTrust)
+        await phone.send(.intent, Array("{\"intent\":\"play\"}".utf8))
+        try await tv.waitForMessages(1)
+        let first = try #require(await tv.messages.first)
+        #expect(first.message == LinkMessage(.intent, payload: Array("{\"intent\":\"play\"}".utf8)))
+        #expect(first.session == phone.session)
+        #expect(await tvTrust.devices.map(\.peer.name) == ["Phone"])
+        #expect(await phoneTrust.devices.map(\.peer.name) == ["Living room TV"])
+        #expect(await board.asked == 2)
+        await phone.stop()
+    }
+
+    @Test func theClientReconnectsAfterAnAbortAndTheSessionContinuesWithoutAskingAgain() async throws {
+        let board = CodeBoard()
+        let tv = TestTV(trust: try DeviceTrust(), approve: board.approver("tv", other: "phone"))
+        let phone = await Self.pairedPhone(tv: tv, board: board)
+        await phone.send(.intent, Array("one".utf8))
+        try await tv.waitForMessages(1)
+        let first = try #require(await phone.current)
+        await first.abort()  // the phone's app was suspended
+        await phone.send(.intent, Array("two".utf8))  // waits for the next connection
+        try await tv.waitForMessages(2)
+        await phone.send(.intent, Array("three".utf8))
+        try await tv.waitForMessages(3)
+        let received = await tv.messages
+        #expect(received.map { String(decoding: $0.message.payload, as: UTF8.self) } == ["one", "two", "three"])
+        #expect(Set(received.map(\.session)) == [phone.session])
+        #expect(await phone.connectionCount == 2)
+        #expect(await tv.connections.count == 2)
+        #expect(await board.asked == 2, "reconnecting asked for approval again")
+        #expect(await tv.connections[1].newlyPaired == false)
+        await phone.stop()
+    }
+
+    @Test func aRelayInTheMiddleMakesTheCodesDifferAndPairingFails() async throws {
+        // phone <-> relay (posing as the TV) ... relay (posing as the phone) <-> TV.
+        let board = CodeBoard()
+        let tvTrust = try DeviceTrust(), phoneTrust = try DeviceTrust()
+        let tv = TestTV(trust: tvTrust, approve: board.approver("tv", other: "phone"))
+        let relayAsTV = LinkResponder(identity: DeviceIdentity(name: "Living room TV", platform: "linux"), services: .marquee,
+                                      trust: try DeviceTrust(), handshakeTimeout: .seconds(5))
+        let relayAsPhone = DeviceIdentity(name: "Phone", platform: "linux")
+        let relayTrust = try DeviceTrust()
+        let (phoneEnd, relayEnd) = InMemoryTransport.pair()
+        let relay = Task {
+            // The relay approves its own halves; it cannot approve for the people.
+            async let towardsPhone = try? relayAsTV.accept(relayEnd) { _, _, _ in true }
+            let toTV = tv.dial()
+            let (handshake, hello) = PairingHandshake.initiate(identity: relayAsPhone, request: .init(
+                trusted: await relayTrust.trusted, service: "remote", session: "relay", purpose: .pair))
+            async let towardsTV = try? LinkHandshake.run(handshake, sending: [hello], transport: toTV,
+                                                        reader: FrameReader(transport: toTV), timeout: .seconds(5)) { _, _, _ in true }
+            return (await towardsPhone != nil, await towardsTV != nil)
+        }
+        let (handshake, hello) = PairingHandshake.initiate(identity: phoneIdentity(), request: .init(
+            trusted: await phoneTrust.trusted, service: "remote", session: "p", purpose: .pair))
+        let phoneResult: Result<LinkEstablishment, any Error>
+        do {
+            phoneResult = .success(try await LinkHandshake.run(handshake, sending: [hello], transport: phoneEnd,
+                                                               reader: FrameReader(transport: phoneEnd), timeout: .seconds(5),
+                                                               approve: board.approver("phone", other: "tv")))
+        } catch { phoneResult = .failure(error) }
+        let (relayGotPhone, relayGotTV) = await relay.value
+        guard case .failure(LinkClosed.handshake(.refused(.rejected))) = phoneResult else {
+            Issue.record("the phone did not reject: \(phoneResult)"); return
+        }
+        #expect(!relayGotPhone && !relayGotTV)
+        try await eventually("the TV counted the failed pairing") { await tv.failures.count == 1 }
+        #expect(await tvTrust.devices.isEmpty)
+        #expect(await phoneTrust.devices.isEmpty)
+    }
+
+    @Test func aNeverPairedDeviceIsRefusedAndCannotSendAnything() async throws {
+        let tv = TestTV(trust: try DeviceTrust()) { _, _, _ in Issue.record("asked to approve"); return false }
+        let stranger = LinkClient(identity: phoneIdentity(), trust: try DeviceTrust(), service: "remote", purpose: .connect,
+                                  connect: { tv.dial() }, approve: { _, _, _ in false })
+        await stranger.start()
+        await stranger.send(.intent, Array("play".utf8))
+        var stopped: LinkClosed?
+        for await event in stranger.events { if case .stopped(let reason) = event { stopped = reason } }
+        #expect(stopped == .handshake(.refusedByPeer(.notPaired, retryAfter: nil)))
+        #expect(await tv.messages.isEmpty)
+        #expect(await tv.connections.isEmpty)
+    }
+
+    @Test func fiveRejectedAttemptsLockPairingWithoutAskingTheTV() async throws {
+        let tvTrust = try DeviceTrust()
+        let asked = Counter()
+        let tv = TestTV(trust: tvTrust) { _, _, _ in await asked.increment(); return false }
+        for _ in 0..<5 {
+            let (handshake, hello) = PairingHandshake.initiate(identity: phoneIdentity(), request: .init(
+                trusted: .init(), service: "remote", session: "s", purpose: .pair))
+            let end = tv.dial()
+            await #expect(throws: LinkClosed.handshake(.refusedByPeer(.rejected, retryAfter: nil))) {
+                try await LinkHandshake.run(handshake, sending: [hello], transport: end, reader: FrameReader(transport: end)) { _, _, _ in true }
+            }
+        }
+        // The TV counts each failure once its side of the handshake has ended.
+        try await eventually("five failures counted") { await tv.failures.count == 5 }
+        let (handshake, hello) = PairingHandshake.initiate(identity: phoneIdentity(), request: .init(
+            trusted: .init(), service: "remote", session: "s", purpose: .pair))
+        let end = tv.dial()
+        do {
+            _ = try await LinkHandshake.run(handshake, sending: [hello], transport: end, reader: FrameReader(transport: end)) { _, _, _ in true }
+            Issue.record("paired while locked")
+        } catch LinkClosed.handshake(.refusedByPeer(.pairingLocked, let retryAfter)) {
+            #expect((retryAfter ?? 0) > 290)
+        }
+        #expect(await asked.value == 5)
+        #expect(await tvTrust.pairingLockedFor != nil)
+    }
+
+    @Test func revokingADeviceClosesItsLinkAtItsNextMessage() async throws {
+        let board = CodeBoard()
+        let tvTrust = try DeviceTrust()
+        let tv = TestTV(trust: tvTrust, approve: board.approver("tv", other: "phone"))
+        let phone = await Self.pairedPhone(tv: tv, board: board)
+        await phone.send(.intent, Array("one".utf8))
+        try await tv.waitForMessages(1)
+        let device = try #require(await tvTrust.devices.first)
+        #expect(await tvTrust.revoke(id: device.id) != nil)
+        await phone.send(.intent, Array("two".utf8))
+        try await eventually("the TV closed the revoked link") { await tv.connections.first?.closeReason == .revoked }
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(await tv.messages.count == 1)
+        await phone.stop()
+    }
+
+    @Test func aMessageTheServiceDoesNotDeclareClosesTheLink() async throws {
+        let board = CodeBoard()
+        let tv = TestTV(trust: try DeviceTrust(), approve: board.approver("tv", other: "phone"))
+        let phone = await Self.pairedPhone(tv: tv, board: board)
+        await phone.send(.move, [1])  // a game move on the remote service
+        try await eventually("closed") { await tv.connections.first?.closeReason == .notAllowed(LinkMessageType.move.rawValue) }
+        #expect(await tv.messages.isEmpty)
+        await phone.stop()
+    }
+
+    @Test(arguments: [Meddler.Mode.flipByteInNext, .replayNext, .holdNextThenSwapWithFollowing])
+    func anAlteredReplayedOrReorderedFrameClosesTheLink(mode: Meddler.Mode) async throws {
+        let board = CodeBoard()
+        let meddler = Meddler()
+        let tv = TestTV(trust: try DeviceTrust(), approve: board.approver("tv", other: "phone"))
+        let phone = await Self.pairedPhone(tv: tv, board: board, wrap: { MeddlingTransport(inner: $0, meddler: meddler) })
+        await phone.send(.intent, Array("one".utf8))
+        try await tv.waitForMessages(1)
+        await meddler.set(mode)
+        await phone.send(.intent, Array("two".utf8))
+        await phone.send(.intent, Array("three".utf8))
+        try await eventually("the TV closed the link") {
+            if case .channel(.authenticationFailed) = await tv.connections.first?.closeReason { return true }
+            return false
+        }
+        // Nothing from the bad frame on was delivered: the replayed copy comes after a good "two"
+        // (which the test TV records asynchronously, so wait for it).
+        if mode == .replayNext { try await tv.waitForMessages(2) }
+        try await Task.sleep(for: .milliseconds(100))
+        let delivered = await tv.messages.map { String(decoding: $0.message.payload, as: UTF8.self) }
+        #expect(delivered == (mode == .replayNext ? ["one", "two"] : ["one"]))
+        await phone.stop()
+    }
+
+    @Test func aPeerThatStopsSendingIsNoticedByTheHeartbeat() async throws {
+        let board = CodeBoard()
+        let meddler = Meddler()
+        // The phone beats every 100 ms; the TV gives up after 2 s of silence (generous enough
+        // for a loaded machine running the whole suite in parallel).
+        let phoneBeat = HeartbeatPolicy(interval: .milliseconds(100), missedBeats: 20)
+        let tvBeat = HeartbeatPolicy(interval: .milliseconds(100), missedBeats: 20)
+        let tv = TestTV(trust: try DeviceTrust(), heartbeat: tvBeat, approve: board.approver("tv", other: "phone"))
+        let phone = await Self.pairedPhone(tv: tv, board: board, wrap: { MeddlingTransport(inner: $0, meddler: meddler) }, heartbeat: phoneBeat)
+        await phone.send(.intent, Array("one".utf8))
+        try await tv.waitForMessages(1)
+        // Heartbeats keep an idle link open well past the TV's limit.
+        try await Task.sleep(for: .milliseconds(3000))
+        #expect(await tv.connections.first?.closeReason == nil)
+        await meddler.set(.swallowEverything)
+        try await eventually("the TV noticed the silent peer") { await tv.connections.first?.closeReason == .peerUnresponsive }
+        await phone.stop()
+    }
+
+    @Test func aConnectionWhoseNoncesRunOutClosesInsteadOfReusingOne() async throws {
+        let keys = testKeys()
+        let (a, b) = InMemoryTransport.pair()
+        let establishment = LinkEstablishment(keys: keys, peer: tvIdentity().asPeer, service: "remote", session: "s", newlyPaired: false)
+        let phone = LinkConnection(establishment: establishment, isInitiator: true, transport: a, reader: FrameReader(transport: a), frameLimit: 2)
+        let tv = LinkConnection(establishment: establishment, isInitiator: false, transport: b, reader: FrameReader(transport: b))
+        await phone.start()
+        await tv.start()
+        try await phone.send(.intent, [1])
+        try await phone.send(.intent, [2])
+        await #expect(throws: LinkClosed.channel(.nonceExhausted)) { try await phone.send(.intent, [3]) }
+        #expect(await phone.closeReason == .channel(.nonceExhausted))
+        var received: [[UInt8]] = []
+        do { for try await message in tv.messages { received.append(message.payload) } } catch {}
+        #expect(received == [[1], [2]])
+    }
+}
+
+actor Counter {
+    private(set) var value = 0
+    func increment() { value += 1 }
+}
+
+@Suite struct HandshakeRaceTests {
+    /// The TV's person approves at once and the TV speaks first; the phone's person answers
+    /// later, and the phone starts reading its channel only a little after that. The TV's first
+    /// sealed frame must reach the phone's channel, not a read the handshake left behind.
+    @Test func theFirstSealedFrameAfterALateApprovalIsNotLost() async throws {
+        let responder = LinkResponder(identity: tvIdentity(), services: .marquee, trust: try DeviceTrust(),
+                                      heartbeat: HeartbeatPolicy(interval: .milliseconds(50), missedBeats: 100))
+        let (phoneEnd, tvEnd) = InMemoryTransport.pair()
+        let tv = Task { () -> LinkConnection in
+            let connection = try await responder.accept(tvEnd) { _, _, _ in true }
+            try await connection.send(.nowPlaying, Array("first".utf8))
+            return connection
+        }
+        let (handshake, hello) = PairingHandshake.initiate(identity: phoneIdentity(), request: .init(
+            trusted: .init(), service: "remote", session: "s", purpose: .pair))
+        let reader = FrameReader(transport: phoneEnd)
+        let establishment = try await LinkHandshake.run(handshake, sending: [hello], transport: phoneEnd, reader: reader) { _, _, _ in
+            try? await Task.sleep(for: .milliseconds(200))
+            return true
+        }
+        _ = try await tv.value
+        try await Task.sleep(for: .milliseconds(200))  // the TV's frames have arrived by now
+        let phone = LinkConnection(establishment: establishment, isInitiator: true, transport: phoneEnd, reader: reader)
+        await phone.start()
+        var first: LinkMessage?
+        do { for try await message in phone.messages { first = message; break } } catch {}
+        #expect(first == LinkMessage(.nowPlaying, payload: Array("first".utf8)))
+        #expect(await phone.closeReason == nil)
+        await phone.close()
+    }
+}
