@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "Playback", targets: ["Playback"]),
         .library(name: "Library", targets: ["Library"]),
         .library(name: "MarqueeServer", targets: ["MarqueeServer"]),
+        .library(name: "VisualAnalysis", targets: ["VisualAnalysis"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -51,6 +52,13 @@ let package = Package(
         ),
         // Assets, thumbnails, compositions, resource loaders and packaging on FFmpeg.
         .target(name: "MediaCore", dependencies: ["CFFmpeg", "HLS"]),
+        // Tesseract 5's C API (Live Text).
+        .systemLibrary(name: "CTesseract", pkgConfig: "tesseract", providers: [.apt(["libtesseract-dev"])]),
+        // Text recognition on video frames (Live Text), its cache and the frame-text search index.
+        .target(
+            name: "VisualAnalysis",
+            dependencies: ["CTesseract", "MediaCore", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         // The authoritative player state: sessions, speeds, interstitials. Pure logic.
         .target(name: "Playback"),
         // The media library: SQLite store, ingest jobs, metadata overrides.
@@ -66,6 +74,7 @@ let package = Package(
             name: "MarqueeServer",
             dependencies: [
                 "HLS", "Library", "Playback", "Downloads",
+                "VisualAnalysis",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -91,6 +100,7 @@ let package = Package(
             name: "PlaybackTests",
             dependencies: ["Playback", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
+        .testTarget(name: "VisualAnalysisTests", dependencies: ["VisualAnalysis", "MediaCore"]),
         .testTarget(name: "LibraryTests", dependencies: ["Library", "MediaCore", "HLS"]),
         .testTarget(
             name: "MarqueeServerTests",

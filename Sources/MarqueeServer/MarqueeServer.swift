@@ -19,16 +19,19 @@ public struct MarqueeServer: Sendable {
     public let originPolicy: RequestOriginPolicy
     /// Per-client limits on the routes that cost real work.
     public let rateLimits: RateLimits
+    /// Live Text on paused frames and frame-text search; nil when its store cannot be opened.
+    public let liveText: LiveTextService?
 
     public init(library: MediaLibrary, sessions: PlaybackSessions = PlaybackSessions(), webRoot: URL? = nil,
                 downloads: DownloadService? = nil, originPolicy: RequestOriginPolicy = RequestOriginPolicy(),
-                rateLimits: RateLimits = RateLimits()) {
+                rateLimits: RateLimits = RateLimits(), liveText: LiveTextService? = nil) {
         self.library = library
         self.sessions = sessions
         self.webRoot = webRoot ?? Self.bundledWebRoot()
         self.downloads = downloads
         self.originPolicy = originPolicy
         self.rateLimits = rateLimits
+        self.liveText = liveText ?? (try? LiveTextService(library: library))
     }
 
     /// The web player shipped as a package resource, or `MARQUEE_WEB_ROOT` while developing.
@@ -52,6 +55,7 @@ public struct MarqueeServer: Sendable {
         ShelfRoutes(library: library).register(on: router)
         LibraryEvents(library: library).register(on: router)
         FileRoutes(library: library, webRoot: webRoot, responder: MediaFileResponder()).register(on: router)
+        if let liveText { FrameTextRoutes(service: liveText, sessions: sessions).register(on: router) }
         if let downloads { DownloadRoutes(service: downloads, webRoot: webRoot, responder: MediaFileResponder()).register(on: router) }
         return router
     }

@@ -122,6 +122,8 @@ public struct SessionSnapshot: Codable, Sendable, Hashable {
     public var boundary: Double?
     public var failureMessage: String?
     public var metadata: DisplayMetadata
+    /// Whether the page may analyse a paused frame for text (Live Text).
+    public var allowsVideoFrameAnalysis: Bool?
     /// Only in the answer to `POST /api/sessions`: what was left out of the request, for the viewer.
     public var warnings: [String]?
 
@@ -149,6 +151,7 @@ public struct SessionSnapshot: Codable, Sendable, Hashable {
         boundary = session.nextBoundary
         failureMessage = session.failureMessage
         metadata = session.metadata
+        allowsVideoFrameAnalysis = session.allowsVideoFrameAnalysis
     }
 }
 
