@@ -82,10 +82,9 @@ struct RecognitionTests {
     func rotated() async throws {
         // The picture a viewer sees is 360×640 with the word at (40, 100); it is stored
         // turned a quarter counter-clockwise (640×360) with a 90° display rotation.
-        let clip = try await TextFrames.clip("rotated.mp4", size: "360x640", color: "white",
-            filters: "drawtext=fontfile=\(TextFrames.sans):text='Portrait':fontsize=48:fontcolor=black:x=40:y=100,transpose=2",
-            extra: ["-metadata:s:v:0", "rotate=90"])
-        let asset = Asset(url: clip)
+        let stored = try await TextFrames.clip("sideways.mp4", size: "360x640", color: "white",
+            filters: "drawtext=fontfile=\(TextFrames.sans):text='Portrait':fontsize=48:fontcolor=black:x=40:y=100,transpose=2")
+        let asset = Asset(url: try TextFrames.withDisplayRotation90(stored, codedHeight: 360))
         let tracks = try await asset.load(.tracks)
         let track = try #require(tracks.first(where: { $0.mediaType == .video }))
         try #require(track.displayRotation == 90, "ffmpeg did not tag the rotation (\(track.displayRotation))")
