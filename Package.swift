@@ -106,6 +106,7 @@ let package = Package(
             name: "MarqueeServerTests",
             dependencies: [
                 "MarqueeServer", "Library", "Playback", "Downloads", "HLS",
+                "VisualAnalysis",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
             ]
