@@ -86,7 +86,7 @@ let package = Package(
         .executableTarget(
             name: "marquee",
             dependencies: [
-                "HLS", "Downloads", "MediaCore", "Library", "MarqueeServer",
+                "HLS", "Downloads", "MediaCore", "Library", "MarqueeServer", "VisualAnalysis",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

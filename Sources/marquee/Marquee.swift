@@ -11,6 +11,7 @@ struct Marquee: AsyncParsableCommand {
             DownloadCommand.self,
             ProbeCommand.self, ThumbnailsCommand.self, ComposeCommand.self, PackageCommand.self,
             ServeCommand.self, AddCommand.self,
+            TextCommand.self,
         ]
     )
 }
