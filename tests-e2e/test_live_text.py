@@ -205,3 +205,19 @@ def test_library_search_finds_text_inside_frames_and_opens_the_moment(server, dr
     assert page.video("paused")
     assert abs(page.current_time - expected_time) < 0.1
     assert LINE in page.js("return window.marquee.liveText.result.text")
+
+
+def test_long_press_on_touch_selects_a_word_without_scrubbing(server, driver):
+    page = PlayerPage(driver, server, CODE, "?autoplay=0&t=2")
+    wait_for_live_text(page)
+    paused_at = page.current_time
+    word = word_rects(page, 'var session = PlaybackSession(id: "demo")')[1]
+    x, y = word["x"] + word["w"] / 2, word["y"] + word["h"] / 2
+    page.touch("touchStart", [(x, y)])
+    time.sleep(0.8)
+    page.touch("touchEnd", [])
+    page.wait_for(lambda: page.js("return window.marquee.liveText.selectedText()") == "session",
+                  "a long press did not select the word")
+    assert page.video("paused")
+    assert abs(page.current_time - paused_at) < 0.01
+    assert page.js("return document.getElementById('player').classList.contains('scrubbing')") is False

@@ -19,6 +19,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.parse
 import urllib.request
 from pathlib import Path
 
@@ -186,7 +187,7 @@ def main():
         code = next(a for a in server.api("GET", "/api/assets")[1]["assets"] if a["title"] == "Code Walkthrough")
         # Let ingest-time indexing finish so it does not share the CPU with the timings.
         while time.time() < deadline:
-            if server.api("GET", "/api/search?q=selectSpeed")[1]["frames"] and server.api("GET", "/api/search?q=新幹線")[1]["frames"]:
+            if server.api("GET", "/api/search?q=selectSpeed")[1]["frames"] and server.api("GET", "/api/search?q=" + urllib.parse.quote("新幹線"))[1]["frames"]:
                 break
             time.sleep(1)
 

@@ -15,6 +15,8 @@ final class TesseractEngine: @unchecked Sendable {
     init(languages: String, dataPath: String?) throws(TextRecognitionError) {
         TesseractEngine.runSerially()
         guard let handle = TessBaseAPICreate() else { throw .engine("cannot create a Tesseract engine") }
+        // Tesseract's diagnostics ("Estimating resolution as …") would go to standard error.
+        _ = TessBaseAPISetVariable(handle, "debug_file", "/dev/null")
         guard TessBaseAPIInit3(handle, dataPath, languages) == 0 else {
             TessBaseAPIDelete(handle)
             throw .engine("cannot load the Tesseract models \"\(languages)\" from \(dataPath ?? "the installed tessdata"); install tesseract-ocr-eng and tesseract-ocr-jpn")
@@ -56,7 +58,8 @@ final class TesseractEngine: @unchecked Sendable {
             TessBaseAPISetImage(handle, pixels.baseAddress, Int32(image.width), Int32(image.height), 1, Int32(image.width))
         }
         // Tesseract copies the picture in SetImage; the buffer may go after this point.
-        TessBaseAPISetSourceResolution(handle, 96)
+        // No source resolution is set: Tesseract estimates it from the text's x-height, which
+        // its layout analysis needs (a fixed 96 dpi split Japanese lines into fragments).
         defer { TessBaseAPIClear(handle) }
 
         let monitor = TessMonitorCreate()
