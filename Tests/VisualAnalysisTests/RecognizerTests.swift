@@ -28,23 +28,45 @@ struct RecognizerTests {
         #expect(recognizer.enginesLoaded >= 1 && recognizer.enginesLoaded <= 2)
     }
 
-    @Test("Cancelling a recognition ends it promptly with CancellationError")
+    @Test("Cancelling a recognition ends it promptly with CancellationError, and the engine is reused after")
     func cancellation() async throws {
+        // A full-HD frame dense with code: reading it all takes a good while.
+        let text = Array(repeating: TextFrames.codeSnippet, count: 3).joined(separator: "\n")
+        let file = try TextFrames.textFile(text, name: "dense.txt")
+        let clip = try await TextFrames.clip("dense.mp4", size: "1920x1080", color: "white",
+            filters: "drawtext=fontfile=\(TextFrames.mono):textfile=\(file):fontsize=16:fontcolor=black:line_spacing=4:x=20:y=10,"
+                + "drawtext=fontfile=\(TextFrames.mono):textfile=\(file):fontsize=16:fontcolor=black:line_spacing=4:x=980:y=10")
+        var generator = ImageGenerator(asset: Asset(url: clip))
+        generator.setTolerance(.zero)
+        let image = try await generator.image(at: MediaTime(seconds: 0.5)).image
         let recognizer = TextRecognizer(threadCount: 1)
-        let image = Self.busyImage()
-        // Warm the engine so the measured part is recognition, not model loading.
-        _ = try await recognizer.recognize(VideoImage(width: 8, height: 8, pixels: [UInt8](repeating: 255, count: 192)))
         let uncancelled = ContinuousClock.now
-        _ = try await recognizer.recognize(image)
+        let all = try await recognizer.recognize(image)
         let full = ContinuousClock.now - uncancelled
+        try #require(all.lines.count > 10, "the dense frame read as \(all.lines.count) lines")
 
         let task = Task { try await recognizer.recognize(image) }
-        try await Task.sleep(for: .milliseconds(30))
+        try await Task.sleep(for: full / 5)
         let cancelledAt = ContinuousClock.now
         task.cancel()
         await #expect(throws: CancellationError.self) { _ = try await task.value }
         let after = ContinuousClock.now - cancelledAt
-        #expect(after < full, "cancelled after \(after); a whole recognition takes \(full)")
+        #expect(after < full / 2, "cancelled after \(after); a whole recognition takes \(full)")
+        // The engine that was stopped is put back and reads the next frame normally.
+        let again = try await recognizer.recognize(image)
+        #expect(again.lines.count == all.lines.count)
+        #expect(recognizer.enginesLoaded == 1)
+    }
+
+    @Test("A recognition cancelled before it starts never runs")
+    func cancelledBeforeStart() async throws {
+        let recognizer = TextRecognizer(threadCount: 1)
+        let task = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await recognizer.recognize(Self.busyImage(width: 64, height: 64))
+        }
+        await #expect(throws: CancellationError.self) { _ = try await task.value }
+        #expect(recognizer.enginesLoaded == 0)
     }
 }
 
