@@ -40,6 +40,8 @@ public actor LiveTextService {
         guard time.isFinite, time >= 0 else { throw LiveTextError.badTime(time) }
         let asset = try await analysableAsset(assetID)
         if let hit = try await store.cachedFrame(assetID: asset.id, at: time) { return Answer(frame: hit, cached: true) }
+        // The player may have moved on while this request waited its turn.
+        if await isStale() { throw LiveTextError.superseded }
         let source = try await frameSource(for: asset)
         let analyzer = self.analyzer
         let task = Task { try await analyzer.analyze(source, at: time) }
@@ -50,9 +52,8 @@ public actor LiveTextService {
         }
         let watcher = Task {
             while !Task.isCancelled {
-                try? await Task.sleep(for: .milliseconds(100))
-                if Task.isCancelled { return }
                 if await isStale() { task.cancel(); return }
+                try? await Task.sleep(for: .milliseconds(100))
             }
         }
         defer {
@@ -70,6 +71,8 @@ public actor LiveTextService {
         }
         analysedFrames += 1
         try await store.cache(frame, assetID: asset.id)
+        // Kept for a later pause on this frame, but not answered to a player that has left it.
+        if task.isCancelled { throw LiveTextError.superseded }
         return Answer(frame: frame, cached: false)
     }
 
