@@ -86,6 +86,17 @@ struct LiveTextTests {
         #expect(await fixture.service.analysedFrames == before + 1)
     }
 
+    @Test("A player paused at the very end gets the last frame's text")
+    func pausedAtTheEnd() async throws {
+        let fixture = try await LiveTextFixture.shared.value
+        try await fixture.application().test(.router) { client in
+            try await client.execute(uri: "/api/assets/\(fixture.textID)/frame-text?time=3", method: .get) { response throws in
+                #expect(response.status == .ok, "\(response.text)")
+                #expect(try response.json(FrameTextBody.self).text.contains("Frame 71"))
+            }
+        }
+    }
+
     @Test("Bad times, unknown assets and unknown sessions are clear 4xx errors")
     func badRequests() async throws {
         let fixture = try await LiveTextFixture.shared.value

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Library
+import MediaCore
 import VisualAnalysis
 
 /// `GET /api/assets/{id}/frame-text` (Live Text for the frame a player shows),
@@ -59,6 +60,10 @@ struct FrameTextRoutes: Sendable {
                 return response
             } catch let error as LiveTextError {
                 throw Self.apiError(error)
+            } catch let error as MediaError {
+                throw APIError(.unprocessableContent, "The frame at \(time) s could not be read: \(error)")
+            } catch let error as TextRecognitionError {
+                throw APIError(.internalServerError, error.description)
             }
         }
         api.put("assets/{id}/protected") { request, context -> ProtectionResponse in
@@ -79,7 +84,7 @@ struct FrameTextRoutes: Sendable {
             let overrides = try await library.store.overrides(for: assets.map(\.id))
             let shown = assets.map { $0.displayed(with: overrides[$0.id], defaultArtworkURL: library.posterPath(for: $0)) }
             var frames: [SearchResponse.FrameHit] = []
-            var titles: [String: Asset?] = [:]
+            var titles: [String: Library.Asset?] = [:]
             for hit in try await service.store.search(query) {
                 if titles[hit.assetID] == nil { titles[hit.assetID] = try await library.store.asset(id: hit.assetID) }
                 // Deleted, trashed or since-protected assets are not shown.

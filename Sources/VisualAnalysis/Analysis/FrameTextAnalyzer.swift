@@ -26,7 +26,7 @@ public struct FrameTextAnalyzer: Sendable {
     }
 
     public func analyze(_ asset: Asset, at seconds: Double) async throws -> FrameText {
-        let tracks = try await asset.load(.tracks)
+        let (tracks, duration) = try await asset.load(.tracks, .duration)
         guard let video = tracks.first(where: { $0.mediaType == .video && !$0.isAttachedPicture }) else {
             throw TextRecognitionError.engine("\(asset.source.displayName) has no video track to read text from")
         }
@@ -36,7 +36,10 @@ public struct FrameTextAnalyzer: Sendable {
         generator.maximumSize = nil
         // Upright, as a viewer sees it, so Tesseract reads lines the right way up.
         generator.appliesPreferredTrackTransform = true
-        let (image, actual) = try await generator.image(at: MediaTime(seconds: max(0, seconds), preferredTimescale: 90_000))
+        // A player paused at the very end shows the last frame: read that one.
+        var time = max(0, seconds)
+        if duration.isNumeric, duration.seconds > 0, time >= duration.seconds { time = max(0, duration.seconds - 0.001) }
+        let (image, actual) = try await generator.image(at: MediaTime(seconds: time, preferredTimescale: 90_000))
         try Task.checkCancellation()
         let upright = try await recognizer.recognize(image)
         let frameRate = video.nominalFrameRate ?? 0
