@@ -129,6 +129,8 @@ export class LiveText {
     video.addEventListener('pause', restart);
     video.addEventListener('seeked', restart);
     video.addEventListener('loadeddata', () => this.schedule());
+    // A seek may land before the frame is decoded; count the stillness from when it is there.
+    video.addEventListener('canplay', () => { if (!this.result && !this.request) this.schedule(); });
     for (const name of ['play', 'playing', 'seeking', 'emptied', 'ratechange']) {
       video.addEventListener(name, () => { if (name !== 'ratechange' || !video.paused) this.clear(); });
     }
