@@ -48,13 +48,6 @@ public struct Asset: Codable, Sendable, Hashable, Identifiable {
     /// (no Live Text, not in frame-text search), as with `allowsVideoFrameAnalysis` off.
     public var isProtected: Bool = false
 
-    enum CodingKeys: String, CodingKey {
-        case id, title, subtitle, summary, duration, width, height, sourcePath, sourceMissing, status, role, badges
-        case createdAt, seriesTitle, seasonNumber, episodeNumber, episodeTitle, releaseDate, liveStartDate, liveEndDate
-        case deletedAt
-        case isProtected = "protected"
-    }
-
     public init(
         id: String = UUID().uuidString.lowercased(), title: String, subtitle: String? = nil, summary: String? = nil,
         duration: Double? = nil, width: Int? = nil, height: Int? = nil, sourcePath: String? = nil,

@@ -85,7 +85,7 @@ enum LibraryMigrations {
         }
         migrator.registerMigration("v3: protected assets (never analysed for Live Text)") { db in
             try db.alter(table: "asset") { t in
-                t.add(column: "protected", .boolean).notNull().defaults(to: false)
+                t.add(column: "isProtected", .boolean).notNull().defaults(to: false)
             }
         }
         return migrator

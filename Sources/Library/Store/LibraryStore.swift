@@ -90,7 +90,7 @@ public final class LibraryStore: Sendable {
     /// Marks an asset protected (its frames are never analysed for text) or not.
     public func setProtected(_ isProtected: Bool, assetID: String) async throws {
         let changed = try await database.write { db in
-            try Asset.filter(key: assetID).updateAll(db, Column("protected").set(to: isProtected)) > 0
+            try Asset.filter(key: assetID).updateAll(db, Column("isProtected").set(to: isProtected)) > 0
         }
         guard changed else { throw LibraryError.assetNotFound(assetID) }
         changes.publish(.assetChanged(assetID))

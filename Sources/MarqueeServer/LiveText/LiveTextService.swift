@@ -12,6 +12,9 @@ public actor LiveTextService {
     public let store: FrameTextStore
     public let analyzer: FrameTextAnalyzer
     public let sampling: FrameSampling
+    /// Indexing for search decodes and reads on low-priority threads of its own.
+    private let indexAnalyzer = FrameTextAnalyzer(recognizer: TextRecognizer(backgroundNamed: "marquee.index-ocr"))
+    private let indexDecoding = BackgroundThreads.pool(name: "marquee.index")
     /// The request each player (session) is waiting for, so a newer one replaces it.
     private var inFlight: [String: (token: UUID, task: Task<FrameText, any Error>)] = [:]
     private var indexing: Task<Void, Never>?
@@ -86,7 +89,7 @@ public actor LiveTextService {
 
     /// The media to read a frame from: the source file when it is still there (full
     /// resolution, indexed for exact seeks), else the largest video variant of the bundle.
-    func frameSource(for asset: Library.Asset) async throws -> MediaCore.Asset {
+    func frameSource(for asset: Library.Asset, pool: MediaThreadPool = .shared) async throws -> MediaCore.Asset {
         let bundle = library.location.bundleDirectory(for: asset.id)
         let sourcePath = asset.sourcePath
         let url: URL? = try await NIOThreadPool.singleton.runIfActive {
@@ -105,7 +108,7 @@ public actor LiveTextService {
             return largest.map { bundle.appendingPathComponent($0.stream.uri) }
         }
         guard let url else { throw LiveTextError.noVideo(asset.title) }
-        return url.pathExtension == "m3u8" ? MediaCore.Asset(url: url) : MediaCore.Asset(isolatedFile: url)
+        return url.pathExtension == "m3u8" ? MediaCore.Asset(url: url, pool: pool) : MediaCore.Asset(isolatedFile: url, pool: pool)
     }
 
     // MARK: Protection
@@ -122,7 +125,7 @@ public actor LiveTextService {
     /// seconds, whichever is fewer) into the search index. Protected assets are skipped.
     public func index(assetID: String) async throws {
         let asset = try await analysableAsset(assetID)
-        let source = try await frameSource(for: asset)
+        let source = try await frameSource(for: asset, pool: indexDecoding)
         let duration = try await source.load(.duration).seconds
         var entries: [FrameTextStore.IndexedFrame] = []
         for sample in try await sampling.samples(of: source, duration: duration) {
@@ -131,7 +134,7 @@ public actor LiveTextService {
             if let hit = try await store.cachedFrame(assetID: asset.id, at: sample.time) {
                 frame = hit
             } else {
-                frame = try await analyzer.analyze(source, at: sample.time)
+                frame = try await indexAnalyzer.analyze(source, at: sample.time)
                 analysedFrames += 1
                 try await store.cache(frame, assetID: asset.id)
             }

@@ -31,6 +31,16 @@ public final class TextRecognizer: Sendable {
         threads = MediaThreadPool(threadCount: max(1, threadCount), name: "marquee.ocr")
     }
 
+    /// A recogniser for background work (indexing for search): one engine on one thread at
+    /// the lowest scheduling priority.
+    public init(backgroundNamed name: String) {
+        languages = "eng+jpn"
+        preprocessor = FramePreprocessor()
+        minimumLineConfidence = 0.45
+        dataPath = nil
+        threads = BackgroundThreads.pool(name: name)
+    }
+
     /// How many engines have been loaded so far (they are reused, so this stays at most the
     /// thread count however many frames are read).
     public var enginesLoaded: Int { created.load(ordering: .relaxed) }
