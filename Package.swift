@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "MarqueeServer", targets: ["MarqueeServer"]),
         .library(name: "Accounts", targets: ["Accounts"]),
         .library(name: "DeviceLink", targets: ["DeviceLink"]),
+        .library(name: "VisualAnalysis", targets: ["VisualAnalysis"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -55,6 +56,13 @@ let package = Package(
         ),
         // Assets, thumbnails, compositions, resource loaders and packaging on FFmpeg.
         .target(name: "MediaCore", dependencies: ["CFFmpeg", "HLS"]),
+        // Tesseract 5's C API (Live Text).
+        .systemLibrary(name: "CTesseract", pkgConfig: "tesseract", providers: [.apt(["libtesseract-dev"])]),
+        // Text recognition on video frames (Live Text), its cache and the frame-text search index.
+        .target(
+            name: "VisualAnalysis",
+            dependencies: ["CTesseract", "MediaCore", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         // The authoritative player state: sessions, speeds, interstitials. Pure logic.
         .target(name: "Playback"),
         // Accounts, sign-in sessions and API tokens: who may use a server, and as what role.
@@ -127,6 +135,7 @@ let package = Package(
             name: "MarqueeServer",
             dependencies: [
                 "HLS", "Library", "Playback", "Downloads", "Accounts", "LiveActivities", "APNs", "DeviceLink",
+                "VisualAnalysis",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -139,7 +148,7 @@ let package = Package(
         .executableTarget(
             name: "marquee",
             dependencies: [
-                "HLS", "Downloads", "MediaCore", "Library", "MarqueeServer", "Accounts", "APNs", "DeviceLink",
+                "HLS", "Downloads", "MediaCore", "Library", "MarqueeServer", "Accounts", "APNs", "DeviceLink", "VisualAnalysis",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -158,11 +167,13 @@ let package = Package(
         .testTarget(name: "LiveActivitiesTests", dependencies: ["LiveActivities", "APNs", "APNsTesting", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "APNsTests", dependencies: ["APNs", "APNsTesting", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "DeviceLinkTests", dependencies: ["DeviceLink"]),
+        .testTarget(name: "VisualAnalysisTests", dependencies: ["VisualAnalysis", "MediaCore"]),
         .testTarget(name: "LibraryTests", dependencies: ["Library", "MediaCore", "HLS"]),
         .testTarget(
             name: "MarqueeServerTests",
             dependencies: [
                 "MarqueeServer", "Library", "Playback", "Downloads", "HLS", "DeviceLink",
+                "VisualAnalysis",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
             ]

@@ -19,6 +19,8 @@ public struct MarqueeServer: Sendable {
     public let originPolicy: RequestOriginPolicy
     /// Per-client limits on the routes that cost real work.
     public let rateLimits: RateLimits
+    /// Live Text on paused frames and frame-text search; nil when its store cannot be opened.
+    public let liveText: LiveTextService?
     /// Accounts and sign-in; nil serves everyone as the owner with no account routes (embedding, tests).
     public let access: ServerAccess?
     /// Per-client limits on sign-in and setup attempts.
@@ -31,7 +33,7 @@ public struct MarqueeServer: Sendable {
     public init(library: MediaLibrary, sessions: PlaybackSessions = PlaybackSessions(), webRoot: URL? = nil,
                 downloads: DownloadService? = nil, originPolicy: RequestOriginPolicy = RequestOriginPolicy(),
                 rateLimits: RateLimits = RateLimits(), access: ServerAccess? = nil,
-                signInLimits: RateLimits = RateLimits(burst: 10, refillPerSecond: 0.2)) {
+                signInLimits: RateLimits = RateLimits(burst: 10, refillPerSecond: 0.2), liveText: LiveTextService? = nil) {
         self.library = library
         self.sessions = sessions
         self.webRoot = webRoot ?? Self.bundledWebRoot()
@@ -40,6 +42,7 @@ public struct MarqueeServer: Sendable {
         self.rateLimits = rateLimits
         self.access = access
         self.signInLimits = signInLimits
+        self.liveText = liveText ?? (try? LiveTextService(library: library))
     }
 
     /// The web player shipped as a package resource, or `MARQUEE_WEB_ROOT` while developing.
@@ -69,6 +72,7 @@ public struct MarqueeServer: Sendable {
         }
         FileRoutes(library: library, webRoot: webRoot, responder: MediaFileResponder()).register(on: router)
         if let activities { ActivityRoutes(host: activities, webRoot: webRoot, responder: MediaFileResponder()).register(on: router) }
+        if let liveText { FrameTextRoutes(service: liveText, sessions: sessions).register(on: router) }
         if let downloads { DownloadRoutes(service: downloads, webRoot: webRoot, responder: MediaFileResponder()).register(on: router) }
         if let nearby { NearbyRoutes(devices: nearby, webRoot: webRoot, responder: MediaFileResponder()).register(on: router) }
         return router

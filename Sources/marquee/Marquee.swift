@@ -11,7 +11,7 @@ struct Marquee: AsyncParsableCommand {
             DownloadCommand.self,
             ProbeCommand.self, ThumbnailsCommand.self, ComposeCommand.self, PackageCommand.self,
             ServeCommand.self, AddCommand.self, UsersCommand.self, RemoteCommand.self,
-            PushCommand.self,
+            PushCommand.self, TextCommand.self,
         ]
     )
 }

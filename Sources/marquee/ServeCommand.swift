@@ -73,6 +73,7 @@ struct ServeCommand: AsyncParsableCommand {
         server.nearby = nearbyDevices?.0
         let setupCode = mode == .signInRequired ? try await accounts.setupCode() : nil
         let dataPath = location.dataDirectory.path
+        await server.liveText?.startIndexing()
         let host = host
         guard idleTimeout > 0, idleTimeout.isFinite, (maxConnections ?? 1) > 0 else {
             throw ValidationError("--idle-timeout and --max-connections must be positive")

@@ -44,6 +44,9 @@ public struct Asset: Codable, Sendable, Hashable, Identifiable {
     public var liveEndDate: Date?
     /// Set when a person deleted it; it stays restorable until the trash is purged.
     public var deletedAt: Date?
+    /// Protected content (rights-managed, private): its frames are never analysed for text
+    /// (no Live Text, not in frame-text search), as with `allowsVideoFrameAnalysis` off.
+    public var isProtected: Bool = false
 
     public init(
         id: String = UUID().uuidString.lowercased(), title: String, subtitle: String? = nil, summary: String? = nil,

@@ -83,6 +83,11 @@ enum LibraryMigrations {
                 t.column("updatedAt", .datetime).notNull()
             }
         }
+        migrator.registerMigration("v3: protected assets (never analysed for Live Text)") { db in
+            try db.alter(table: "asset") { t in
+                t.add(column: "isProtected", .boolean).notNull().defaults(to: false)
+            }
+        }
         return migrator
     }
 }

@@ -87,6 +87,15 @@ public final class LibraryStore: Sendable {
         return deleted
     }
 
+    /// Marks an asset protected (its frames are never analysed for text) or not.
+    public func setProtected(_ isProtected: Bool, assetID: String) async throws {
+        let changed = try await database.write { db in
+            try Asset.filter(key: assetID).updateAll(db, Column("isProtected").set(to: isProtected)) > 0
+        }
+        guard changed else { throw LibraryError.assetNotFound(assetID) }
+        changes.publish(.assetChanged(assetID))
+    }
+
     // MARK: Trash
 
     /// Moves an asset to the trash: it disappears from lists at once and can be restored
@@ -263,6 +272,9 @@ public final class LibraryStore: Sendable {
         }
         guard settings.skipInterval.isFinite, (1...300).contains(settings.skipInterval) else {
             throw LibraryError.invalidSettings("skipInterval \(settings.skipInterval) is not between 1 and 300 seconds")
+        }
+        guard settings.videoFrameAnalysisDelay.isFinite, (0...10).contains(settings.videoFrameAnalysisDelay) else {
+            throw LibraryError.invalidSettings("videoFrameAnalysisDelay \(settings.videoFrameAnalysisDelay) is not between 0 and 10 seconds")
         }
         let text = String(decoding: try JSONEncoder().encode(settings), as: UTF8.self)
         try await database.write { db in

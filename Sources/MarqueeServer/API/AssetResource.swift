@@ -56,6 +56,8 @@ public struct AssetResource: ResponseEncodable, Decodable, Sendable, Hashable {
     public var liveStartDate: Date?
     public var liveEndDate: Date?
     public var playback: PlaybackSummary?
+    /// Protected content is never analysed for text (Live Text, frame-text search).
+    public var protected: Bool?
 
     init(_ shown: DisplayedAsset, job: IngestJob?, position: PlaybackPosition? = nil) {
         let asset = shown.asset
@@ -82,6 +84,7 @@ public struct AssetResource: ResponseEncodable, Decodable, Sendable, Hashable {
         releaseDate = shown.releaseDate
         liveStartDate = shown.liveStartDate
         liveEndDate = shown.liveEndDate
+        protected = asset.isProtected
         playback = position.map {
             PlaybackSummary(position: $0.position, duration: $0.duration ?? asset.duration, fraction: $0.fraction,
                             resumeTime: $0.resumeTime, updatedAt: $0.updatedAt)

@@ -25,6 +25,9 @@ struct SessionRoutes: Sendable {
         /// The `?speeds=` text of a player address ("0.5,1,2"), read leniently when `speeds` is
         /// absent: entries that are not speeds are left out and reported in the answer's `warnings`.
         var speedList: String?
+        /// `false` turns Live Text off for this player (`?allowsVideoFrameAnalysis=false`);
+        /// absent uses the player settings. Protected assets never allow it.
+        var allowsVideoFrameAnalysis: Bool?
     }
 
     /// The body of `POST /api/sessions/{id}/intents`: the same fields as a renderer intent frame.
@@ -201,6 +204,7 @@ struct SessionRoutes: Sendable {
             metadata: DisplayMetadata(shown),
             language: language, speeds: speeds, audioOptions: audio, subtitleOptions: subtitles, interstitials: events)
         session.setSkipInterval(settings.skipInterval)
+        session.allowsVideoFrameAnalysis = !asset.isProtected && (body.allowsVideoFrameAnalysis ?? settings.allowsVideoFrameAnalysis)
         return (session, warnings)
     }
 }

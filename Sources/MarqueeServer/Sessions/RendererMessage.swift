@@ -172,6 +172,8 @@ public struct SessionSnapshot: Codable, Sendable, Hashable {
     /// Why the last break was skipped without playing.
     public var interstitialFailure: String?
     public var metadata: DisplayMetadata
+    /// Whether the page may analyse a paused frame for text (Live Text).
+    public var allowsVideoFrameAnalysis: Bool?
     /// Only in the answer to `POST /api/sessions`: what was left out of the request, for the viewer.
     public var warnings: [String]?
 
@@ -202,6 +204,7 @@ public struct SessionSnapshot: Codable, Sendable, Hashable {
         autoplayBlocked = session.autoplayBlocked
         interstitialFailure = session.interstitialFailure
         metadata = session.metadata
+        allowsVideoFrameAnalysis = session.allowsVideoFrameAnalysis
     }
 }
 

@@ -105,6 +105,9 @@ public struct PlaybackSession: Sendable {
     public private(set) var subtitleOptions: [MediaOption]
     public private(set) var selectedAudioID: String?
     public private(set) var selectedSubtitleID: String?
+    /// Whether the renderer may analyse a paused frame for text (Live Text), like
+    /// `AVPlayerViewController.allowsVideoFrameAnalysis`; always false for protected assets.
+    public var allowsVideoFrameAnalysis = true
     /// What failed, when `status` is `.failed`.
     public private(set) var failureMessage: String? {
         get { if case .failed(let message) = phase { message } else { nil } }

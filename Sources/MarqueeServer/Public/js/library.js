@@ -6,6 +6,7 @@ import { pickLanguage, setLanguage, t, badgeName } from './i18n.js';
 import { Upload } from './library/uploader.js';
 import { assetCard, seriesCard, seasonLists, uploadCard, showUploadProgress } from './library/cards.js';
 import { MetadataEditor } from './library/editor.js';
+import { FrameHits } from './library/frame-hits.js';
 
 setLanguage(pickLanguage(navigator.languages));
 const $ = (id) => document.getElementById(id);
@@ -107,7 +108,7 @@ function visibleItems() {
 function render() {
   const shown = visibleItems();
   const query = search.value.trim();
-  status.textContent = shown.length || uploads.size ? '' : query || badgeFilter.size ? t('noResults', { q: query || [...badgeFilter].join(', ') }) : t('empty');
+  status.textContent = shown.length || uploads.size || frameHits.count ? '' : query || badgeFilter.size ? t('noResults', { q: query || [...badgeFilter].join(', ') }) : t('empty');
   list.replaceChildren(...[...uploads.values()].map((u) => u.card), ...shown.map((item) => (
     item.kind === 'series' ? seriesCard(item.series, openSeries) : assetCard(item.asset, handlers))));
   if ($('series-sheet').open) refreshSeriesSheet();
@@ -321,6 +322,7 @@ search.addEventListener('input', () => {
   debounce = setTimeout(load, 150);
 });
 sort.addEventListener('change', load);
+const frameHits = new FrameHits(search, list, () => render());
 applyStrings();
 listen();
 load();

@@ -19,6 +19,7 @@ import { CuePlacement } from './cue-placement.js';
 import { BoundaryHold } from './boundary-hold.js';
 import { UpNext, resumeTime } from './up-next.js';
 import { INTENT, REPORT, COMMAND } from './renderer-vocabulary.js';
+import { LiveText } from './live-text.js';
 
 const $ = (id) => document.getElementById(id);
 const player = $('player');
@@ -33,6 +34,7 @@ let engine = null;
 let scrubbing = false;
 let pendingSeek = null; // a seek asked for and not yet carried out
 let mediaSession = { update() {} };
+let liveText = null;    // Live Text on the paused frame (live-text.js)
 const subtitleTracks = new Map();
 
 const visibility = new ControlsVisibility(player, {
@@ -120,6 +122,7 @@ function stopScrubbing() {
 const scrubber = {
   begin() {
     scrubbing = true;
+    liveText?.clear();
     player.classList.add('scrubbing');
     visibility.show();
     $('scrub-preview').hidden = false;
@@ -539,6 +542,7 @@ async function start() {
   // The session reads the address's speed list and says what it ignored (see `warnings`).
   if (params.has('speeds')) body.speedList = params.get('speeds');
   if (params.has('lang')) body.language = params.get('lang');
+  if (params.has('allowsVideoFrameAnalysis')) body.allowsVideoFrameAnalysis = params.get('allowsVideoFrameAnalysis') !== 'false';
   // The session and the manifest are fetched together; the manifest's URL follows from the asset.
   const [response, manifestResponse] = await Promise.all([
     fetch('/api/sessions', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
@@ -578,6 +582,12 @@ async function start() {
   });
   socket.addEventListener('error', (event) => console.warn('renderer protocol:', event.detail.message));
   wireReports();
+  const delay = Number.parseFloat(params.get('frameAnalysisDelay'));
+  liveText = new LiveText(player, video, {
+    assetID, sessionID: created.id, delay: Number.isFinite(delay) && delay >= 0 ? delay : undefined,
+    allowed: () => session?.allowsVideoFrameAnalysis !== false && !session?.activeInterstitial,
+    busy: () => scrubbing || gesture.isCoasting || frames.isActive || pendingSeek !== null || interstitial.isActive,
+  });
   const connected = socket.connect(); // frames sent before it opens are queued
 
   if (MSELoader.supported(manifest)) {
@@ -589,7 +599,9 @@ async function start() {
   } else {
     throw new Error('This browser supports neither Media Source Extensions for these codecs nor HLS.');
   }
-  const resumeAt = await resuming;
+  // `?t=` (a search hit) opens at that moment; `?resume=1` where the viewer stopped.
+  const startAt = Number.parseFloat(params.get('t'));
+  const resumeAt = (await resuming) ?? (Number.isFinite(startAt) && startAt > 0 ? startAt : null);
   if (resumeAt) {
     if (video.readyState < 1) await new Promise((resolve) => video.addEventListener('loadedmetadata', resolve, { once: true }));
     actions.seek(resumeAt); // after the 'ready' report, so the session knows the duration
@@ -613,5 +625,5 @@ installGamepad({
   },
   activity: () => visibility.activity(),
 });
-window.marquee = { get session() { return session; }, get manifest() { return manifest; }, get engine() { return engine; } };
+window.marquee = { get session() { return session; }, get manifest() { return manifest; }, get engine() { return engine; }, get liveText() { return liveText; } };
 start().catch((error) => showError(String(error.message ?? error)));

@@ -1,0 +1,162 @@
+import Foundation
+import Hummingbird
+import Library
+import MediaCore
+import VisualAnalysis
+
+/// `GET /api/assets/{id}/frame-text` (Live Text for the frame a player shows),
+/// `PUT /api/assets/{id}/protected`, and `GET /api/search` (titles, descriptions and the
+/// text inside frames).
+struct FrameTextRoutes: Sendable {
+    let service: LiveTextService
+    let sessions: PlaybackSessions
+
+    /// The body of `PUT /api/assets/{id}/protected`.
+    struct ProtectionRequest: Decodable {
+        var protected: Bool
+    }
+
+    struct ProtectionResponse: ResponseEncodable {
+        var assetID: String
+        var protected: Bool
+    }
+
+    func register(on router: Router<MarqueeRequestContext>) {
+        let api = router.group("api")
+        api.get("assets/{id}/frame-text") { request, context -> Response in
+            let id = try context.parameters.require("id")
+            let parameters = request.uri.queryParameters
+            guard let text = parameters.get("time") else { throw APIError(.badRequest, "Give the frame's time in seconds as ?time=") }
+            guard let time = Double(text), time.isFinite, time >= 0 else {
+                throw APIError(.badRequest, "time must be a number of seconds from 0; got \"\(text.prefix(40))\"")
+            }
+            let sessionID = parameters.get("session")
+            var isStale: @Sendable () async -> Bool = { false }
+            if let sessionID {
+                guard let session = await sessions.session(id: sessionID) else {
+                    throw APIError(.notFound, "No playback session \(sessionID)")
+                }
+                guard session.assetID == id else {
+                    throw APIError(.badRequest, "Playback session \(sessionID) plays another asset")
+                }
+                guard session.allowsVideoFrameAnalysis else {
+                    throw APIError(.forbidden, LiveTextError.disallowed(sessionID).description)
+                }
+                let sessions = self.sessions
+                // The frame is no longer on screen once the player plays again or moves away.
+                isStale = {
+                    guard let now = await sessions.session(id: sessionID) else { return true }
+                    return now.desiresPlayback || abs(now.currentTime - time) > 1
+                }
+            }
+            let started = ContinuousClock.now
+            do {
+                let answer = try await service.frameText(assetID: id, at: time, sessionID: sessionID, isStale: isStale)
+                let elapsed = ContinuousClock.now - started
+                let body = FrameTextResponse(assetID: id, requestedTime: time, answer: answer,
+                                             milliseconds: Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000)
+                var response = try context.responseEncoder.encode(body, from: request, context: context)
+                response.headers[.cacheControl] = "no-store"
+                return response
+            } catch let error as LiveTextError {
+                throw Self.apiError(error)
+            } catch let error as MediaError {
+                throw APIError(.unprocessableContent, "The frame at \(time) s could not be read: \(error)")
+            } catch let error as TextRecognitionError {
+                throw APIError(.internalServerError, error.description)
+            }
+        }
+        api.put("assets/{id}/protected") { request, context -> ProtectionResponse in
+            let id = try context.parameters.require("id")
+            let body = try await request.decode(as: ProtectionRequest.self, context: context)
+            try await service.setProtected(body.protected, assetID: id)
+            return ProtectionResponse(assetID: id, protected: body.protected)
+        }
+        api.get("search") { request, _ -> SearchResponse in
+            guard let query = request.uri.queryParameters.get("q")?.trimmingCharacters(in: .whitespacesAndNewlines), !query.isEmpty else {
+                throw APIError(.badRequest, "Give something to search for as ?q=")
+            }
+            guard query.count <= LibraryStore.maximumQueryLength else {
+                throw APIError(.badRequest, "The search is \(query.count) characters long; at most \(LibraryStore.maximumQueryLength) are accepted")
+            }
+            let library = service.library
+            let assets = try await library.store.assets(matching: query)
+            let overrides = try await library.store.overrides(for: assets.map(\.id))
+            let shown = assets.map { $0.displayed(with: overrides[$0.id], defaultArtworkURL: library.posterPath(for: $0)) }
+            var frames: [SearchResponse.FrameHit] = []
+            var titles: [String: Library.Asset?] = [:]
+            for hit in try await service.store.search(query) {
+                if titles[hit.assetID] == nil { titles[hit.assetID] = try await library.store.asset(id: hit.assetID) }
+                // Deleted, trashed or since-protected assets are not shown.
+                guard let asset = titles[hit.assetID] ?? nil, !asset.isProtected, asset.status == .ready else { continue }
+                let title = (try await library.store.override(for: asset.id))?.title ?? asset.title
+                frames.append(.init(assetID: asset.id, title: title, time: hit.time, endTime: hit.endTime, text: hit.text,
+                                    playerURL: "/watch/\(asset.id)?t=\(Self.formatted(hit.time))&autoplay=0"))
+            }
+            return SearchResponse(query: query, assets: try await AssetResource.make(shown, library: library), frames: frames)
+        }
+    }
+
+    static func formatted(_ time: Double) -> String {
+        String(format: "%.3f", time)
+    }
+
+    static func apiError(_ error: LiveTextError) -> APIError {
+        switch error {
+        case .protected, .disallowed: APIError(.forbidden, error.description)
+        case .notReady, .superseded: APIError(.conflict, error.description)
+        case .noVideo: APIError(.unprocessableContent, error.description)
+        case .badTime: APIError(.badRequest, error.description)
+        }
+    }
+}
+
+/// The answer of `GET /api/assets/{id}/frame-text`: the frame's text as blocks, lines and
+/// words with boxes in the decoded frame's pixels (before `rotation`).
+struct FrameTextResponse: ResponseEncodable {
+    var assetID: String
+    var requestedTime: Double
+    var frameTime: Double
+    var frameDuration: Double
+    var frameSize: FrameSize
+    var rotation: Int
+    var text: String
+    var blocks: [TextBlock]
+    var cached: Bool
+    var milliseconds: Double
+
+    struct FrameSize: Encodable {
+        var width: Int
+        var height: Int
+    }
+
+    init(assetID: String, requestedTime: Double, answer: LiveTextService.Answer, milliseconds: Double) {
+        self.assetID = assetID
+        self.requestedTime = requestedTime
+        frameTime = answer.frame.frameTime
+        frameDuration = answer.frame.frameDuration
+        frameSize = FrameSize(width: answer.frame.text.frameSize.width, height: answer.frame.text.frameSize.height)
+        rotation = answer.frame.text.rotation
+        text = answer.frame.text.text
+        blocks = answer.frame.text.blocks
+        cached = answer.cached
+        self.milliseconds = (milliseconds * 10).rounded() / 10
+    }
+}
+
+/// The answer of `GET /api/search`: matching assets, and frames whose text matches.
+struct SearchResponse: ResponseEncodable {
+    struct FrameHit: Encodable {
+        var assetID: String
+        var title: String
+        var time: Double
+        var endTime: Double
+        var text: String
+        /// Opens the player at the frame, paused.
+        var playerURL: String
+    }
+
+    var query: String
+    var assets: [AssetResource]
+    var frames: [FrameHit]
+}

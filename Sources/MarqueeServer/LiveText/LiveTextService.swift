@@ -1,0 +1,207 @@
+import Foundation
+import Library
+import MediaCore
+import NIOPosix
+import VisualAnalysis
+
+/// Live Text for the player and frame text for search: analyses the frame a paused player
+/// shows (cached per asset and frame time), drops a request once its frame is no longer on
+/// screen, and never analyses a protected asset or one whose session disallows it.
+public actor LiveTextService {
+    public let library: MediaLibrary
+    public let store: FrameTextStore
+    public let analyzer: FrameTextAnalyzer
+    public let sampling: FrameSampling
+    /// Indexing for search decodes and reads on low-priority threads of its own.
+    private let indexAnalyzer = FrameTextAnalyzer(recognizer: TextRecognizer(backgroundNamed: "marquee.index-ocr"))
+    private let indexDecoding = BackgroundThreads.pool(name: "marquee.index")
+    /// The request each player (session) is waiting for, so a newer one replaces it.
+    private var inFlight: [String: (token: UUID, task: Task<FrameText, any Error>)] = [:]
+    private var indexing: Task<Void, Never>?
+    /// How many frames were actually analysed (cache misses), for tests.
+    public private(set) var analysedFrames = 0
+
+    public init(library: MediaLibrary, store: FrameTextStore? = nil, analyzer: FrameTextAnalyzer = FrameTextAnalyzer(),
+                sampling: FrameSampling = FrameSampling()) throws {
+        self.library = library
+        self.store = try store ?? FrameTextStore(url: library.location.dataDirectory.appendingPathComponent("frame-text.sqlite"))
+        self.analyzer = analyzer
+        self.sampling = sampling
+    }
+
+    /// What a frame-text request answers: the frame's text and whether it came from the cache.
+    public struct Answer: Sendable {
+        public var frame: FrameText
+        public var cached: Bool
+    }
+
+    /// The text of the frame of `assetID` on screen at `time`. With a `sessionID`, a newer
+    /// request of the same session cancels this one, and so does the session starting to
+    /// play or moving away from the frame (`isStale` is asked every 100 ms).
+    public func frameText(assetID: String, at time: Double, sessionID: String? = nil,
+                          isStale: @escaping @Sendable () async -> Bool = { false }) async throws -> Answer {
+        guard time.isFinite, time >= 0 else { throw LiveTextError.badTime(time) }
+        let asset = try await analysableAsset(assetID)
+        if let hit = try await store.cachedFrame(assetID: asset.id, at: time) { return Answer(frame: hit, cached: true) }
+        // The player may have moved on while this request waited its turn.
+        if await isStale() { throw LiveTextError.superseded }
+        let source = try await frameSource(for: asset)
+        let analyzer = self.analyzer
+        let task = Task { try await analyzer.analyze(source, at: time) }
+        let token = UUID()
+        if let sessionID {
+            inFlight[sessionID]?.task.cancel()
+            inFlight[sessionID] = (token, task)
+        }
+        let watcher = Task {
+            while !Task.isCancelled {
+                if await isStale() { task.cancel(); return }
+                try? await Task.sleep(for: .milliseconds(100))
+            }
+        }
+        defer {
+            watcher.cancel()
+            if let sessionID, inFlight[sessionID]?.token == token { inFlight[sessionID] = nil }
+        }
+        let frame: FrameText
+        do {
+            frame = try await withTaskCancellationHandler { try await task.value } onCancel: { task.cancel() }
+        } catch is CancellationError {
+            throw LiveTextError.superseded
+        } catch let error as MediaError where task.isCancelled {
+            _ = error
+            throw LiveTextError.superseded
+        }
+        analysedFrames += 1
+        try await store.cache(frame, assetID: asset.id)
+        // Kept for a later pause on this frame, but not answered to a player that has left it.
+        if task.isCancelled { throw LiveTextError.superseded }
+        return Answer(frame: frame, cached: false)
+    }
+
+    /// The asset when its frames may be analysed: it exists, is ready, and is not protected.
+    func analysableAsset(_ id: String) async throws -> Library.Asset {
+        guard let asset = try await library.store.asset(id: id) else { throw LibraryError.assetNotFound(id) }
+        guard !asset.isProtected else { throw LiveTextError.protected(asset.title) }
+        guard asset.status == .ready else { throw LiveTextError.notReady(asset.title, asset.status.rawValue) }
+        return asset
+    }
+
+    /// The media to read a frame from: the source file when it is still there (full
+    /// resolution, indexed for exact seeks), else the largest video variant of the bundle.
+    func frameSource(for asset: Library.Asset, pool: MediaThreadPool = .shared) async throws -> MediaCore.Asset {
+        let bundle = library.location.bundleDirectory(for: asset.id)
+        let sourcePath = asset.sourcePath
+        let url: URL? = try await NIOThreadPool.singleton.runIfActive {
+            if let sourcePath {
+                var isDirectory: ObjCBool = false
+                if FileManager.default.fileExists(atPath: sourcePath, isDirectory: &isDirectory), !isDirectory.boolValue {
+                    return URL(fileURLWithPath: sourcePath)
+                }
+            }
+            let master = bundle.appendingPathComponent("master.m3u8")
+            guard let multivariant = try? PlaybackManifest.multivariantPlaylist(at: master) else { return nil }
+            let largest = multivariant.inspectedVariants().max { a, b in
+                let sizeA = a.videoAttributes?.presentationSize, sizeB = b.videoAttributes?.presentationSize
+                return (sizeA?.width ?? 0) * (sizeA?.height ?? 0) < (sizeB?.width ?? 0) * (sizeB?.height ?? 0)
+            }
+            return largest.map { bundle.appendingPathComponent($0.stream.uri) }
+        }
+        guard let url else { throw LiveTextError.noVideo(asset.title) }
+        return url.pathExtension == "m3u8" ? MediaCore.Asset(url: url, pool: pool) : MediaCore.Asset(isolatedFile: url, pool: pool)
+    }
+
+    // MARK: Protection
+
+    /// Marks an asset protected (forgetting any text read from it) or not.
+    public func setProtected(_ isProtected: Bool, assetID: String) async throws {
+        try await library.store.setProtected(isProtected, assetID: assetID)
+        if isProtected { try await store.forget(assetID: assetID) }
+    }
+
+    // MARK: Indexing for search
+
+    /// Reads the sampled frames of `assetID` (one per shot, or every `sampling.interval`
+    /// seconds, whichever is fewer) into the search index. Protected assets are skipped.
+    public func index(assetID: String) async throws {
+        let asset = try await analysableAsset(assetID)
+        let source = try await frameSource(for: asset, pool: indexDecoding)
+        let duration = try await source.load(.duration).seconds
+        var entries: [FrameTextStore.IndexedFrame] = []
+        for sample in try await sampling.samples(of: source, duration: duration) {
+            try Task.checkCancellation()
+            let frame: FrameText
+            if let hit = try await store.cachedFrame(assetID: asset.id, at: sample.time) {
+                frame = hit
+            } else {
+                frame = try await indexAnalyzer.analyze(source, at: sample.time)
+                analysedFrames += 1
+                try await store.cache(frame, assetID: asset.id)
+            }
+            entries.append(.init(time: frame.frameTime, endTime: sample.end, text: frame.text.text))
+        }
+        // Protection may have been switched on meanwhile: then keep nothing.
+        guard try await library.store.asset(id: assetID)?.isProtected == false else {
+            try await store.forget(assetID: assetID)
+            return
+        }
+        try await store.replaceIndex(assetID: asset.id, with: entries)
+    }
+
+    /// Indexes every ready asset not indexed yet, then each one that becomes ready, one at a
+    /// time in the background, until `stopIndexing`.
+    public func startIndexing() {
+        guard indexing == nil else { return }
+        let changes = library.store.changes.subscribe()
+        indexing = Task { [weak self] in
+            guard let self else { return }
+            for asset in (try? await self.library.store.assets()) ?? [] {
+                await self.indexIfNeeded(asset.id)
+            }
+            for await change in changes {
+                guard case .assetChanged(let id) = change else { continue }
+                await self.indexIfNeeded(id)
+            }
+        }
+    }
+
+    public func stopIndexing() {
+        indexing?.cancel()
+        indexing = nil
+    }
+
+    private func indexIfNeeded(_ id: String) async {
+        guard !Task.isCancelled,
+              let asset = try? await library.store.asset(id: id), asset.status == .ready, !asset.isProtected,
+              (try? await store.isIndexed(assetID: id)) == false else { return }
+        do {
+            try await index(assetID: id)
+        } catch is CancellationError {
+        } catch {
+            FileHandle.standardError.write(Data("marquee: could not index the frame text of \(asset.title): \(error)\n".utf8))
+            // Marked indexed (with nothing) so a broken file is not read again at every change.
+            try? await store.replaceIndex(assetID: id, with: [])
+        }
+    }
+}
+
+/// Why a frame could not be analysed, as the API says it.
+public enum LiveTextError: Error, Sendable, CustomStringConvertible {
+    case protected(String)
+    case notReady(String, String)
+    case noVideo(String)
+    case badTime(Double)
+    case disallowed(String)
+    case superseded
+
+    public var description: String {
+        switch self {
+        case .protected(let title): "\(title) is protected: its frames are never analysed for text"
+        case .notReady(let title, let status): "\(title) is not ready yet (\(status)); its frames cannot be analysed"
+        case .noVideo(let title): "\(title) has no video to read text from"
+        case .badTime(let time): "time must be a number of seconds from 0; got \(time)"
+        case .disallowed(let session): "Video frame analysis is turned off for playback session \(session) (allowsVideoFrameAnalysis is false)"
+        case .superseded: "The frame is no longer on screen (the player moved on or asked for another frame); the request was dropped"
+        }
+    }
+}

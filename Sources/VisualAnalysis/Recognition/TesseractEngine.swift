@@ -1,0 +1,132 @@
+import CTesseract
+import Foundation
+import MediaCore
+
+/// One initialised Tesseract engine (`TessBaseAPI`) with its language models loaded.
+///
+/// Loading the English and Japanese models takes a noticeable fraction of a second, so
+/// engines are made once and reused (`EnginePool`). An engine is used by one thread at a
+/// time: the pool hands it out exclusively, which is what makes it `Sendable`.
+final class TesseractEngine: @unchecked Sendable {
+    private let handle: OpaquePointer
+    let languages: String
+
+    /// Loads `languages` ("jpn+eng") from `dataPath` (nil: Tesseract's installed tessdata).
+    init(languages: String, dataPath: String?) throws(TextRecognitionError) {
+        TesseractEngine.runSerially()
+        guard let handle = TessBaseAPICreate() else { throw .engine("cannot create a Tesseract engine") }
+        // Tesseract's diagnostics ("Estimating resolution as …") would go to standard error.
+        _ = TessBaseAPISetVariable(handle, "debug_file", "/dev/null")
+        guard TessBaseAPIInit3(handle, dataPath, languages) == 0 else {
+            TessBaseAPIDelete(handle)
+            throw .engine("cannot load the Tesseract models \"\(languages)\" from \(dataPath ?? "the installed tessdata"); install tesseract-ocr-eng and tesseract-ocr-jpn")
+        }
+        self.handle = handle
+        self.languages = languages
+        // Pre-processing has already turned light text dark; Tesseract's own second pass on
+        // an inverted copy would double the work for nothing.
+        _ = TessBaseAPISetVariable(handle, "tessedit_do_invert", "0")
+        TessBaseAPISetPageSegMode(handle, PSM_AUTO)
+    }
+
+    deinit {
+        TessBaseAPIEnd(handle)
+        TessBaseAPIDelete(handle)
+    }
+
+    /// Tesseract parallelises its LSTM with OpenMP, whose worker threads spin on a busy
+    /// machine and multiply the time a frame takes; Marquee runs several engines on its own
+    /// threads instead, so OpenMP regions are made single-threaded, once per process.
+    private static let serialOpenMP: Void = {
+        typealias SetLevels = @convention(c) (Int32) -> Void
+        #if os(Linux)
+        let everywhere: UnsafeMutableRawPointer? = nil  // RTLD_DEFAULT
+        #else
+        let everywhere = UnsafeMutableRawPointer(bitPattern: -2)  // RTLD_DEFAULT
+        #endif
+        if let symbol = dlsym(everywhere, "omp_set_max_active_levels") {
+            unsafeBitCast(symbol, to: SetLevels.self)(0)
+        }
+    }()
+
+    static func runSerially() { _ = serialOpenMP }
+
+    /// Recognises the text in `image`; boxes are in `image`'s pixels. Polls `flag` while it works.
+    func recognize(_ image: GrayImage, binarization: FramePreprocessor.Binarization, flag: CancellationFlag) throws -> [TextBlock] {
+        _ = TessBaseAPISetVariable(handle, "thresholding_method", binarization == .sauvola ? "2" : "0")
+        image.pixels.withUnsafeBufferPointer { pixels in
+            TessBaseAPISetImage(handle, pixels.baseAddress, Int32(image.width), Int32(image.height), 1, Int32(image.width))
+        }
+        // Tesseract copies the picture in SetImage; the buffer may go after this point.
+        // No source resolution is set: Tesseract estimates it from the text's x-height, which
+        // its layout analysis needs (a fixed 96 dpi split Japanese lines into fragments).
+        defer { TessBaseAPIClear(handle) }
+
+        let monitor = TessMonitorCreate()
+        defer { TessMonitorDelete(monitor) }
+        TessMonitorSetCancelFunc(monitor) { context, _ in
+            guard let context else { return false }
+            return Unmanaged<CancellationFlag>.fromOpaque(context).takeUnretainedValue().isCancelled
+        }
+        let status = withExtendedLifetime(flag) {
+            TessMonitorSetCancelThis(monitor, Unmanaged.passUnretained(flag).toOpaque())
+            return TessBaseAPIRecognize(handle, monitor)
+        }
+        try flag.check()
+        guard status == 0 else { throw TextRecognitionError.engine("Tesseract could not recognise the frame (status \(status))") }
+        guard let iterator = TessBaseAPIGetIterator(handle) else { return [] }
+        defer { TessResultIteratorDelete(iterator) }
+        return readBlocks(iterator)
+    }
+
+    private func readBlocks(_ iterator: OpaquePointer) -> [TextBlock] {
+        let page = TessResultIteratorGetPageIterator(iterator)
+        var blocks: [[(box: TextBox, words: [(String, TextBox, Double)])]] = []
+        repeat {
+            guard let raw = TessResultIteratorGetUTF8Text(iterator, RIL_WORD) else { continue }
+            let text = String(cString: raw).trimmingCharacters(in: .whitespacesAndNewlines)
+            TessDeleteText(raw)
+            if blocks.isEmpty || TessPageIteratorIsAtBeginningOf(page, RIL_BLOCK) != 0 { blocks.append([]) }
+            if blocks[blocks.count - 1].isEmpty || TessPageIteratorIsAtBeginningOf(page, RIL_TEXTLINE) != 0 {
+                blocks[blocks.count - 1].append((TextBox(x: 0, y: 0, width: 0, height: 0), []))
+            }
+            guard !text.isEmpty else { continue }
+            var left: Int32 = 0, top: Int32 = 0, right: Int32 = 0, bottom: Int32 = 0
+            guard TessPageIteratorBoundingBox(page, RIL_WORD, &left, &top, &right, &bottom) != 0 else { continue }
+            let box = TextBox(x: Int(left), y: Int(top), width: Int(right - left), height: Int(bottom - top))
+            let confidence = Double(TessResultIteratorConfidence(iterator, RIL_WORD)) / 100
+            let lineIndex = blocks[blocks.count - 1].count - 1
+            blocks[blocks.count - 1][lineIndex].words.append((text, box, confidence))
+        } while TessResultIteratorNext(iterator, RIL_WORD) != 0
+
+        return blocks.compactMap { lines -> TextBlock? in
+            let built = lines.compactMap { line -> TextLine? in
+                guard !line.words.isEmpty else { return nil }
+                let words = line.words.enumerated().map { index, word in
+                    let next = index + 1 < line.words.count ? line.words[index + 1].0 : nil
+                    return RecognizedWord(text: word.0, box: word.1, confidence: max(0, min(1, word.2)),
+                                          spaceAfter: next.map { RecognizedText.spaced(word.0, $0) } ?? false)
+                }
+                let box = words.dropFirst().reduce(words[0].box) { $0.union($1.box) }
+                let confidence = words.map(\.confidence).reduce(0, +) / Double(words.count)
+                return TextLine(box: box, confidence: confidence, words: words)
+            }
+            guard let first = built.first else { return nil }
+            return TextBlock(box: built.dropFirst().reduce(first.box) { $0.union($1.box) }, lines: built)
+        }
+    }
+}
+
+/// Why text recognition failed.
+public enum TextRecognitionError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// Tesseract could not be set up or failed on a frame.
+    case engine(String)
+    /// Frame analysis is not allowed for this asset (it is protected) or this player.
+    case notAllowed(String)
+
+    public var description: String {
+        switch self {
+        case .engine(let message), .notAllowed(let message): message
+        }
+    }
+}
