@@ -1,4 +1,5 @@
 import Foundation
+import HLS
 import Library
 import MediaCore
 import NIOPosix
@@ -99,7 +100,7 @@ public actor LiveTextService {
                     return URL(fileURLWithPath: sourcePath)
                 }
             }
-            let master = bundle.appendingPathComponent("master.m3u8")
+            let master = bundle.appendingPathComponent(BundleLayout.multivariantPlaylist)
             guard let multivariant = try? PlaybackManifest.multivariantPlaylist(at: master) else { return nil }
             let largest = multivariant.inspectedVariants().max { a, b in
                 let sizeA = a.videoAttributes?.presentationSize, sizeB = b.videoAttributes?.presentationSize
