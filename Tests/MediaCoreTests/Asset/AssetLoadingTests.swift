@@ -97,7 +97,10 @@ import Testing
         task.cancel()
         await #expect(throws: CancellationError.self) { try await task.value }
         let elapsed = ContinuousClock.now - started
-        #expect(elapsed < .seconds(3), "cancellation must end the stalled read promptly, took \(elapsed)")
+        // The server never answers: without cancellation the read would hang until the test runner
+        // gives up. The bound only tells "ended" from "hung"; it is generous because the whole suite
+        // runs in parallel on 2 cores (OCR, packaging), where the media pool can be busy for seconds.
+        #expect(elapsed < .seconds(15), "cancellation must end the stalled read, took \(elapsed)")
         guard case .notYetLoaded = asset.status(of: .duration) else {
             Issue.record("a cancelled load leaves the property unloaded")
             return
