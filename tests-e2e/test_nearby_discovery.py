@@ -166,13 +166,20 @@ def test_a_remote_in_another_namespace_finds_the_tv_over_avahi_and_pairs(two_nam
         assert "use-ipv6=no" in (ns.work / f"{ns.name}-avahi.conf").read_text()
 
     serve_log = tv.work / "serve.log"
+    # Off loopback the TV needs sign-in: an owner and an API token for the checks below.
+    data = str(tv.work / "tv-data")
+    subprocess.run([marquee_binary(), "users", "add", "owner", "--role", "owner", "--data", data],
+                   input="a long password\n", text=True, check=True, capture_output=True)
+    token = subprocess.run([marquee_binary(), "users", "token", "owner", "--data", data],
+                           text=True, check=True, capture_output=True).stdout.strip()
     tv.spawn([marquee_binary(), "serve", "--host", "0.0.0.0", "--port", "18080", "--data", str(tv.work / "tv-data"), "--no-samples",
               "--nearby-port", "17420", "--device-name", "Namespace TV"], serve_log)
     wait_for(lambda: "advertised as" in serve_log.read_text() or "not advertised" in serve_log.read_text(), "marquee serve")
     assert "advertised as “Namespace TV”" in serve_log.read_text(), serve_log.read_text()
 
     def tv_api(method, path, body=None):
-        argv = ["curl", "-s", "-X", method, "-H", "content-type: application/json", f"http://127.0.0.1:18080{path}"]
+        argv = ["curl", "-s", "-X", method, "-H", "content-type: application/json", "-H", f"Authorization: Bearer {token}",
+                f"http://127.0.0.1:18080{path}"]
         if body is not None:
             argv += ["-d", body]
         return tv.run(*argv, timeout=20).stdout

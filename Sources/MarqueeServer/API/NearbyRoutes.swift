@@ -74,7 +74,13 @@ struct NearbyRoutes: Sendable {
             return Response(status: .noContent)
         }
         // The device link over WebSocket (browsers): binary messages carry the same frames as TCP.
-        router.ws("api/devices/link") { _, _ in .upgrade([:]) } onUpgrade: { inbound, outbound, _ in
+        router.ws("api/devices/link") { request, _ in
+            // A plain GET (no upgrade) is not an empty 200.
+            guard request.headers[.upgrade]?.lowercased() == "websocket" else {
+                throw APIError(.upgradeRequired, "This is the device link WebSocket: connect with Upgrade: websocket")
+            }
+            return .upgrade([:])
+        } onUpgrade: { inbound, outbound, _ in
             let transport = BridgedTransport()
             // The link ends the socket when it closes; a socket that drops (or a server shutting
             // down) ends the link. Neither is an error for the server.
