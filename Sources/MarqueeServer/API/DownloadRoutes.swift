@@ -29,9 +29,7 @@ struct DownloadRoutes: Sendable {
 
     func register(on router: Router<MarqueeRequestContext>) {
         router.get("downloads") { request, context in
-            let webRoot = webRoot
-            return try await responder.respond(key: "ui/downloads.html", request: request, context: context,
-                                               kind: WebResourceKind.forExtension("html")) { webRoot.appendingPathComponent("downloads.html") }
+            try await responder.page("downloads.html", in: webRoot, request: request, context: context)
         }
         let api = router.group("api/downloads")
         api.post("inspect") { request, context -> StreamInspection in

@@ -45,9 +45,7 @@ struct NearbyRoutes: Sendable {
 
     func register(on router: Router<MarqueeRequestContext>) {
         router.get("devices") { request, context in
-            let webRoot = webRoot
-            return try await responder.respond(key: "ui/devices.html", request: request, context: context,
-                                               kind: WebResourceKind.forExtension("html")) { webRoot.appendingPathComponent("devices.html") }
+            try await responder.page("devices.html", in: webRoot, request: request, context: context)
         }
         let api = router.group("api")
         api.get("devices") { _, _ -> Overview in

@@ -180,9 +180,6 @@ struct AuthRoutes: Sendable {
     }
 
     func page(_ name: String, request: Request, context: MarqueeRequestContext) async throws -> Response {
-        let webRoot = webRoot
-        return try await responder.respond(key: "ui/" + name, request: request, context: context, kind: WebResourceKind.forExtension("html")) {
-            webRoot.appendingPathComponent(name)
-        }
+        try await responder.page(name, in: webRoot, request: request, context: context)
     }
 }

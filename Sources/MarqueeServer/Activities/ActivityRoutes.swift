@@ -95,9 +95,7 @@ struct ActivityRoutes: Sendable {
     func register(on router: Router<MarqueeRequestContext>) {
         let center = host.center
         router.get("activities") { request, context in
-            let webRoot = webRoot
-            return try await responder.respond(key: "ui/activities.html", request: request, context: context,
-                                               kind: WebResourceKind.forExtension("html")) { webRoot.appendingPathComponent("activities.html") }
+            try await responder.page("activities.html", in: webRoot, request: request, context: context)
         }
         let api = router.group("api/activities")
         api.get { request, _ -> ActivityList in
