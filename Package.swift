@@ -28,6 +28,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.30.0"),
         .package(url: "https://github.com/apple/swift-nio-http2", from: "1.36.0"),
+        .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
     ],
     targets: [
         // Playlists: model, parser, writer, inspection, variant selection. Pure Swift, no I/O.
@@ -52,12 +53,12 @@ let package = Package(
         .systemLibrary(
             name: "CFFmpeg",
             pkgConfig: "libavformat libavcodec libavutil libswscale libswresample",
-            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev", "libswresample-dev"])]
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev", "libswresample-dev"]), .brew(["ffmpeg"])]
         ),
         // Assets, thumbnails, compositions, resource loaders and packaging on FFmpeg.
         .target(name: "MediaCore", dependencies: ["CFFmpeg", "HLS"]),
         // Tesseract 5's C API (Live Text).
-        .systemLibrary(name: "CTesseract", pkgConfig: "tesseract", providers: [.apt(["libtesseract-dev"])]),
+        .systemLibrary(name: "CTesseract", pkgConfig: "tesseract", providers: [.apt(["libtesseract-dev"]), .brew(["tesseract"])]),
         // Text recognition on video frames (Live Text), its cache and the frame-text search index.
         .target(
             name: "VisualAnalysis",
@@ -80,6 +81,7 @@ let package = Package(
             dependencies: [
                 "HLS", "MediaCore",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Subprocess", package: "swift-subprocess"),
             ]
         ),
         // Push provider for Live Activities: HTTP/2 to APNs, ES256 provider tokens, payloads, channels.

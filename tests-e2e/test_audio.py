@@ -1,5 +1,6 @@
 """Music in the library: an MP3 with cover art is ingested as audio, listed with its cover,
 and plays in the player with the cover where the picture would be."""
+import json
 import subprocess
 import time
 
@@ -20,7 +21,7 @@ def test_music_plays_with_its_cover(server, driver, tmp_path):
     added = subprocess.run([marquee_binary(), "add", "--data", server.data, "--queue-only", str(song)],
                            capture_output=True, text=True, timeout=60)
     assert added.returncode == 0, added.stderr
-    asset_id = added.stdout.split()[1]
+    asset_id = json.loads(added.stdout.splitlines()[0])["id"]  # piped: JSON lines, {"event": "queued", …}
     try:
         deadline = time.time() + 60
         while time.time() < deadline:

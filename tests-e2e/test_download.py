@@ -240,7 +240,7 @@ def test_live_and_drm_playlists_are_refused_before_writing(server, tmp_path):
     for name, message in [("live.m3u8", "live playlist"), ("fairplay.m3u8", "SAMPLE-AES")]:
         out = tmp_path / name
         r, _ = download(f"{base}/{name}", "--output", str(out))
-        assert r.returncode == 1
+        assert r.returncode == 2  # unusable input (docs/command-line.md): nothing was tried
         assert message in r.stderr
         assert not out.exists()
 

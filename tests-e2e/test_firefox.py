@@ -3,6 +3,7 @@
 Firefox's own autoplay policy waits for Play; a clip plays to its end and replays; arrow keys
 and a click on the timeline seek; the speed menu sets 2×; and Firefox sends nothing to any
 address but loopback while it does all that. One Firefox serves the whole module."""
+import json
 import shutil
 import subprocess
 import time
@@ -196,7 +197,7 @@ def test_music_plays_on_a_machine_without_sound_output(server, tab, tmp_path):
     added = subprocess.run([marquee_binary(), "add", "--data", server.data, "--queue-only", str(song)],
                            capture_output=True, text=True, timeout=60)
     assert added.returncode == 0, added.stderr
-    asset_id = added.stdout.split()[1]
+    asset_id = json.loads(added.stdout.splitlines()[0])["id"]  # piped: JSON lines, {"event": "queued", …}
     try:
         deadline = time.time() + 60
         while server.api("GET", f"/api/assets/{asset_id}")[1]["status"] not in ("ready", "failed") and time.time() < deadline:

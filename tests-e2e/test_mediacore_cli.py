@@ -46,7 +46,7 @@ def test_thumbnails_json_lines_give_requested_and_actual_times(media, tmp_path):
     result = run("thumbnails", media, "--at", "1,2.5,7", "--tolerance", "0.5", "--size", "160x0",
                  "--format", "png", "--out", tmp_path, "--json")
     assert result.returncode == 0, result.stderr
-    lines = [json.loads(l) for l in result.stdout.splitlines()]
+    lines = [l for l in map(json.loads, result.stdout.splitlines()) if l["event"] == "thumbnail"]
     assert [l["requested"] for l in lines] == [1, 2.5, 7]
     for line in lines:
         assert abs(line["actual"] - line["requested"]) <= 0.5

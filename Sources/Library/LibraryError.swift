@@ -1,3 +1,5 @@
+import MediaCore
+
 /// What went wrong in the library, with enough context to show a person.
 public enum LibraryError: Error, Sendable, Equatable, CustomStringConvertible {
     case assetNotFound(String)
@@ -12,8 +14,9 @@ public enum LibraryError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidRequest(String)
     /// A tool the library runs (the sample generator's `ffmpeg`) failed; carries its own message.
     case toolFailed(tool: String, status: Int32, message: String)
-    /// MediaCore could not `step` ("read", "package") the media at `path`; carries FFmpeg's message.
-    case mediaFailed(step: String, path: String, message: String)
+    /// MediaCore could not `step` ("read", "package") the media at `path`; keeps MediaCore's
+    /// error as the cause (its kind, the URL, FFmpeg's message and error code).
+    case mediaFailed(step: String, path: String, cause: MediaError)
 
     public var description: String {
         switch self {
@@ -26,7 +29,7 @@ public enum LibraryError: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalidSettings(let reason): "Invalid player settings: \(reason)"
         case .invalidRequest(let reason): reason
         case .toolFailed(let tool, let status, let message): "\(tool) exited with status \(status): \(message)"
-        case .mediaFailed(let step, let path, let message): "Could not \(step) \(path): \(message)"
+        case .mediaFailed(let step, let path, let cause): "Could not \(step) \(path): \(cause.message)"
         }
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HLS
 import Library
 
 /// `marquee add`: add files, folders and HLS bundles to the library and package them.
@@ -19,30 +20,37 @@ struct AddCommand: AsyncParsableCommand {
     @Argument(help: "Files, folders or HLS bundle folders.")
     var paths: [String]
 
+    @Flag(help: "Print JSON lines (the default when standard output is not a terminal).")
+    var json = false
+
     func run() async throws {
-        let location = LibraryLocation(dataDirectory: data.map { URL(fileURLWithPath: $0) } ?? LibraryLocation.defaultDataDirectory())
-        let library = try MediaLibrary(location: location)
-        let added: [Asset]
-        do {
-            added = try await library.add(paths: paths)
-        } catch let error as LibraryError {
-            FileHandle.standardError.write(Data("marquee add: \(error)\n".utf8))
-            throw ExitCode(2)
-        }
-        for asset in added { print("queued \(asset.id)  \(asset.title)") }
-        guard !queueOnly else { return }
-        await library.worker.drain()
-        var failed = false
-        for asset in added {
-            let job = try await library.store.jobs(assetID: asset.id).first
-            let now = try await library.store.asset(id: asset.id)
-            if job?.state == .succeeded {
-                print("ready  \(asset.id)  \(now?.title ?? asset.title)  \(now?.badges.joined(separator: " ") ?? "")")
-            } else {
-                failed = true
-                print("failed \(asset.id)  \(asset.title): \(job?.message ?? "unknown reason")")
+        let console = Console(command: "add", json: json)
+        try await console.run {
+            let location = LibraryLocation(dataDirectory: data.map { URL(fileURLWithPath: $0) } ?? LibraryLocation.defaultDataDirectory())
+            let library = try MediaLibrary(location: location)
+            let added = try await library.add(paths: paths)
+            for asset in added {
+                console.emit("queued", [("id", .string(asset.id)), ("title", .string(asset.title))],
+                             text: "queued \(asset.id)  \(asset.title)")
             }
+            guard !queueOnly else { return }
+            await library.worker.drain()
+            var failed = 0
+            for asset in added {
+                let job = try await library.store.jobs(assetID: asset.id).first
+                let now = try await library.store.asset(id: asset.id)
+                if job?.state == .succeeded {
+                    let badges = now?.badges ?? []
+                    console.emit("ready", [("id", .string(asset.id)), ("title", .string(now?.title ?? asset.title)), ("badges", .strings(badges))],
+                                 text: "ready  \(asset.id)  \(now?.title ?? asset.title)  \(badges.joined(separator: " "))")
+                } else {
+                    failed += 1
+                    let reason = job?.message ?? "unknown reason"
+                    console.emit("failed", [("id", .string(asset.id)), ("title", .string(asset.title)), ("message", .string(reason))],
+                                 text: "failed \(asset.id)  \(asset.title): \(reason)")
+                }
+            }
+            if failed > 0 { throw CommandFailure(.failed, "\(failed) of \(added.count) items could not be packaged") }
         }
-        if failed { throw ExitCode(1) }
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HLS
 import MediaCore
 
 /// `marquee compose`: joins time ranges of media files into one MP4.
@@ -59,9 +60,10 @@ struct ComposeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        var composition = MutableComposition()
-        var assets: [String: Asset] = [:]
-        do {
+        let console = Console(command: "compose", json: json)
+        try await console.run {
+            var composition = MutableComposition()
+            var assets: [String: Asset] = [:]
             for insert in inserts {
                 let (source, range) = Self.parse(insert)!
                 let asset = assets[source] ?? MediaSourceArgument.asset(source)
@@ -90,20 +92,12 @@ struct ComposeCommand: AsyncParsableCommand {
             }
             var exporter = CompositionExporter(composition: composition)
             if !mixParameters.isEmpty { exporter.audioMix = AudioMix(inputParameters: mixParameters) }
-            let bar = ProgressState(json: json)
-            let outcome = try await exporter.export(to: out, forceReencode: reencode) { bar.update($0) }
-            bar.clear()
-            if json {
-                let payload: [String: Any] = ["out": out, "method": outcome.method.rawValue, "reasons": outcome.reasons,
-                                              "duration": composition.duration.seconds]
-                print(String(decoding: try JSONSerialization.data(withJSONObject: payload, options: [.sortedKeys, .withoutEscapingSlashes]), as: UTF8.self))
-            } else {
-                print("\(out): \(String(format: "%.3f", composition.duration.seconds)) s by \(outcome.method == .streamCopy ? "stream copy" : "re-encoding")")
-                for reason in outcome.reasons { print("  re-encoded because \(reason)") }
-            }
-        } catch let error as MediaError {
-            FileHandle.standardError.write(Data("marquee compose: \(error)\n".utf8))
-            throw ExitCode(2)
+            let outcome = try await exporter.export(to: out, forceReencode: reencode) { console.progress($0, label: "compose") }
+            console.clearProgress()
+            var text = "\(out): \(String(format: "%.3f", composition.duration.seconds)) s by \(outcome.method == .streamCopy ? "stream copy" : "re-encoding")"
+            for reason in outcome.reasons { text += "\n  re-encoded because \(reason)" }
+            console.emit("result", [("out", .string(out)), ("method", .string(outcome.method.rawValue)), ("reasons", .strings(outcome.reasons)),
+                                    ("duration", .double(composition.duration.seconds))], text: text)
         }
     }
 }

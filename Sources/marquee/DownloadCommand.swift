@@ -76,28 +76,29 @@ struct DownloadCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let reporter = DownloadReporter(json: json || isatty(STDOUT_FILENO) == 0)
-        do {
-            if let folder = resume {
-                guard let saved = try await AssetDownloadTask.unfinishedSettings(in: URL(fileURLWithPath: folder), key: "arguments"),
-                      let arguments = try? JSONDecoder().decode([String].self, from: Data(saved.utf8)) else {
-                    throw DownloadError.resume("\(folder): no unfinished download to resume")
+        let console = Console(command: "download", json: json)
+        try await console.run {
+            do {
+                if let folder = resume {
+                    guard let saved = try await AssetDownloadTask.unfinishedSettings(in: URL(fileURLWithPath: folder), key: "arguments"),
+                          let arguments = try? JSONDecoder().decode([String].self, from: Data(saved.utf8)) else {
+                        throw CommandFailure(.unusableInput, "\(folder): no unfinished download to resume")
+                    }
+                    var original = try DownloadCommand.parse(arguments)
+                    original.json = json || original.json
+                    try await original.download(reporter: DownloadReporter(console: Console(command: "download", json: original.json)))
+                } else {
+                    try await download(reporter: DownloadReporter(console: console))
                 }
-                var original = try DownloadCommand.parse(arguments)
-                original.json = json || original.json
-                try await original.download(reporter: DownloadReporter(json: original.json || isatty(STDOUT_FILENO) == 0))
-            } else {
-                try await download(reporter: reporter)
+            } catch is CancellationError {
+                throw CommandFailure(.interrupted, "cancelled; run the same command again, or --resume, to continue")
+            } catch let error as DownloadError {
+                // A failure while the download ran; input problems were reported before it started.
+                switch error {
+                case .selection, .resume, .liveStream, .unsupportedEncryption: throw CommandFailure(.unusableInput, error.description)
+                default: throw CommandFailure(.failed, error.description)
+                }
             }
-        } catch let error as DownloadError {
-            reporter.failed(error.description)
-            throw ExitCode.failure
-        } catch let error as PredicateFormatError {
-            reporter.failed("bad predicate: \(error)")
-            throw ExitCode(2)
-        } catch is CancellationError {
-            reporter.failed("cancelled; run the same command again, or --resume, to continue")
-            throw ExitCode(130)
         }
     }
 
@@ -132,10 +133,15 @@ struct DownloadCommand: AsyncParsableCommand {
         }
         let fetcher = HTTPFetcher(concurrency: concurrency, stall: HTTPFetcher.StallRule(window: .seconds(max(1, stallTimeout))), onRetry: { reporter.retry($0) })
         do {
-            let (data, finalURL) = try await fetcher.fetch(source, maximumBytes: HTTPFetcher.Limit.playlist)
+            let data: Data, finalURL: URL
+            do {
+                (data, finalURL) = try await fetcher.fetch(source, maximumBytes: HTTPFetcher.Limit.playlist)
+            } catch let error as DownloadError {
+                throw CommandFailure(.unusableInput, error.description)
+            }
             let parsed = PlaylistParser.parse(data, options: ParseOptions(url: finalURL))
             guard let playlist = parsed.playlist, parsed.errors.isEmpty else {
-                throw DownloadError.playlist(url: finalURL, errors: parsed.errors)
+                throw CommandFailure(.unusableInput, DownloadError.playlist(url: finalURL, errors: parsed.errors).description)
             }
             let multivariant: MultivariantPlaylist
             switch playlist {

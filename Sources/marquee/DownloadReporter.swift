@@ -6,22 +6,19 @@ import Synchronization
 /// How `marquee download` talks: a progress bar on a terminal (percent, bytes, rate, time
 /// left), or one JSON object per line (`event`: plan, progress, retry, finished, error).
 final class DownloadReporter: Sendable {
-    let json: Bool
-    /// Serialises writes to the terminal, and holds when the bar was last drawn.
-    private let output = Mutex<Date>(.distantPast)
+    let console: Console
+    var json: Bool { console.isJSON }
+    /// Serialises JSON lines.
+    private let output = Mutex(())
 
-    init(json: Bool) { self.json = json }
+    init(console: Console) { self.console = console }
 
     private func emit(_ value: JSONValue) {
         output.withLock { _ in FileHandle.standardOutput.write(Data((value.serialized() + "\n").utf8)) }
     }
 
-    private func err(_ text: String) {
-        output.withLock { _ in FileHandle.standardError.write(Data(text.utf8)) }
-    }
-
     func message(_ text: String) {
-        if json { emit(.object([("event", .string("message")), ("message", .string(text))])) } else { FileHandle.standardOutput.write(Data((text + "\n").utf8)) }
+        console.emit("message", [("message", .string(text))], text: text)
     }
 
     func plan(_ plan: DownloadPlan, resolution: DownloadConfiguration.Resolution) {
@@ -77,18 +74,9 @@ final class DownloadReporter: Sendable {
             ]))
             return
         }
-        let now = Date()
-        let due = output.withLock { lastDraw -> Bool in
-            guard p.phase == .finished || now.timeIntervalSince(lastDraw) > 0.1 else { return false }
-            lastDraw = now
-            return true
-        }
-        guard due else { return }
-        let width = 30
-        let filled = Int(p.fractionCompleted * Double(width))
-        let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
         let eta = p.estimatedTimeRemaining.map { Self.duration($0) } ?? "--:--"
-        err("\r\(bar) \(String(format: "%5.1f%%", p.fractionCompleted * 100))  \(Self.bytes(p.bytesWritten))  \(Self.bytes(Int64(p.bytesPerSecond)))/s  \(eta) left  \(p.completedFiles)/\(p.totalFiles) files\(p.retries > 0 ? "  \(p.retries) retries" : "")\u{1B}[K")
+        let detail = "\(Self.bytes(p.bytesWritten))  \(Self.bytes(Int64(p.bytesPerSecond)))/s  \(eta) left  \(p.completedFiles)/\(p.totalFiles) files\(p.retries > 0 ? "  \(p.retries) retries" : "")"
+        console.progress(p.fractionCompleted, label: "", detail: detail)
     }
 
     func finished(_ summary: BundleSummary, folder: URL) {
@@ -97,16 +85,12 @@ final class DownloadReporter: Sendable {
                           ("playlist", .string(folder.appendingPathComponent(BundleWriter.playlistName).path)),
                           ("warnings", .strings(summary.warnings))]))
         } else {
-            err("\n")
-            for warning in summary.warnings { err("warning: \(warning)\n") }
+            console.clearProgress()
+            for warning in summary.warnings { console.warn(warning) }
             print("Done: \(Self.bytes(summary.totalBytes)) in \(folder.path) — play \(folder.appendingPathComponent(BundleWriter.playlistName).path)")
         }
     }
 
-    func failed(_ message: String) {
-        if json { emit(.object([("event", .string("error")), ("message", .string(message))])) }
-        err("\(json ? "" : "\n")marquee download: \(message)\n")
-    }
 
     static func bytes(_ n: Int64) -> String {
         let units = ["B", "KB", "MB", "GB", "TB"]

@@ -36,7 +36,7 @@ struct InspectCommand: AsyncParsableCommand {
             loaded = try await PlaylistSource.load(location, stall: HTTPFetcher.StallRule(window: .seconds(max(1, stallTimeout))))
         } catch {
             FileHandle.standardError.write(Data("marquee inspect: \(error)\n".utf8))
-            throw ExitCode(2)
+            throw ExitStatus.unusableInput.exitCode
         }
         let options = ParseOptions(mode: strict ? .strict : .lenient, url: loaded.url,
                                    maximumLineLength: maxLineLength > 0 ? maxLineLength : nil)
@@ -53,7 +53,7 @@ struct InspectCommand: AsyncParsableCommand {
                     FileHandle.standardError.write(Data("\(name):\(e.line):\(e.column): \(e.fullMessage)\n".utf8))
                 }
             }
-            throw ExitCode(1)
+            throw ExitStatus.failed.exitCode
         }
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HLS
 import MediaCore
 
 /// `marquee package`: turns a media file into CMAF HLS with trick-play playlists.
@@ -20,7 +21,7 @@ struct PackageCommand: AsyncParsableCommand {
     @Option(help: "Target segment duration in seconds.")
     var segmentDuration: Double = 6
 
-    @Flag(help: "Print progress and the result as JSON lines.")
+    @Flag(help: "Print progress and the result as JSON lines (the default when standard output is not a terminal).")
     var json = false
 
     func validate() throws {
@@ -35,36 +36,29 @@ struct PackageCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        var options = PackagingOptions(ladder: ladder.flatMap(Self.heights))
-        options.segmentDuration = segmentDuration
-        let packager = Packager(asset: MediaSourceArgument.asset(source), options: options)
-        let bar = ProgressState(json: json, label: "package")
-        do {
-            let result = try await packager.package(to: out) { bar.update($0) }
-            bar.clear()
-            if json {
-                let payload: [String: Any] = [
-                    "multivariant": result.multivariantPath,
-                    "renditions": result.renditions.map { ["kind": $0.kind.rawValue, "playlist": $0.playlist, "method": $0.method.rawValue] },
-                    "warnings": result.warnings,
-                ]
-                print(String(decoding: try JSONSerialization.data(withJSONObject: payload, options: [.sortedKeys, .withoutEscapingSlashes]), as: UTF8.self))
-            } else {
-                print(result.multivariantPath)
-                for rendition in result.renditions {
-                    print("  \(rendition.kind.rawValue)\t\(rendition.method.rawValue)\t\(rendition.playlist)")
-                }
-                for variant in result.multivariant.variants {
-                    let a = variant.attributes
-                    print("  variant \(variant.uri) BANDWIDTH=\(a.bandwidth ?? 0) AVERAGE-BANDWIDTH=\(a.averageBandwidth ?? 0) CODECS=\(a.codecs.joined(separator: ","))"
-                          + (a.resolution.map { " RESOLUTION=\($0)" } ?? ""))
-                }
-                for warning in result.warnings { print("  warning: \(warning)") }
+        let console = Console(command: "package", json: json)
+        try await console.run {
+            var options = PackagingOptions(ladder: ladder.flatMap(Self.heights))
+            options.segmentDuration = segmentDuration
+            let packager = Packager(asset: MediaSourceArgument.asset(source), options: options)
+            let result = try await packager.package(to: out) { console.progress($0, label: "package") }
+            console.clearProgress()
+            for warning in result.warnings { console.warn(warning) }
+            let renditions: [JSONValue] = result.renditions.map {
+                .object([("kind", .string($0.kind.rawValue)), ("playlist", .string($0.playlist)), ("method", .string($0.method.rawValue))])
             }
-        } catch let error as MediaError {
-            bar.clear()
-            FileHandle.standardError.write(Data("marquee package: \(error)\n".utf8))
-            throw ExitCode(2)
+            var lines = [result.multivariantPath]
+            for rendition in result.renditions {
+                lines.append("  \(rendition.kind.rawValue)\t\(rendition.method.rawValue)\t\(rendition.playlist)")
+            }
+            for variant in result.multivariant.variants {
+                let a = variant.attributes
+                lines.append("  variant \(variant.uri) BANDWIDTH=\(a.bandwidth ?? 0) AVERAGE-BANDWIDTH=\(a.averageBandwidth ?? 0) CODECS=\(a.codecs.joined(separator: ","))"
+                             + (a.resolution.map { " RESOLUTION=\($0)" } ?? ""))
+            }
+            console.emit("result", [("multivariant", .string(result.multivariantPath)), ("renditions", .array(renditions)),
+                                    ("warnings", .strings(result.warnings))],
+                         text: lines.joined(separator: "\n"))
         }
     }
 }

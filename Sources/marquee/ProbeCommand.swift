@@ -34,7 +34,7 @@ struct ProbeCommand: AsyncParsableCommand {
                 print(String(decoding: try JSONSerialization.data(withJSONObject: payload, options: [.sortedKeys]), as: UTF8.self))
             }
             FileHandle.standardError.write(Data("marquee probe: \(error)\n".utf8))
-            throw ExitCode(2)
+            throw ExitStatus.unusableInput.exitCode
         }
     }
 }

@@ -71,6 +71,6 @@ struct PushTestCommand: AsyncParsableCommand {
         if let reason = result.reason { line += " \(reason)" }
         line += "  apns-id \(result.apnsID)  attempts \(result.attempts)  priority \(result.priority)\n"
         FileHandle.standardOutput.write(Data(line.utf8))
-        if result.kind != .delivered { throw ExitCode(1) }
+        if result.kind != .delivered { throw ExitStatus.failed.exitCode }
     }
 }

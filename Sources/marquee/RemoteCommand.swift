@@ -90,7 +90,7 @@ struct RemoteCommand: AsyncParsableCommand {
         await client.stop()
         messages.cancel()
         let clean = await events.value
-        if !clean { throw ExitCode(2) }
+        if !clean { throw ExitStatus.unavailable.exitCode }
     }
 
     static var platform: String {

@@ -2,6 +2,7 @@ import Accounts
 import ArgumentParser
 import Foundation
 import APNs
+import HLS
 import Library
 import MarqueeServer
 
@@ -42,7 +43,15 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var nearby: NearbyOptions
 
+    @Flag(help: "Print the console as JSON lines (the default when standard output is not a terminal).")
+    var json = false
+
     func run() async throws {
+        let console = Console(command: "serve", json: json)
+        try await console.run { try await serve(console) }
+    }
+
+    private func serve(_ console: Console) async throws {
         let location = LibraryLocation(dataDirectory: data.map { URL(fileURLWithPath: $0) } ?? LibraryLocation.defaultDataDirectory())
         let library = try MediaLibrary(location: location)
         try await library.refreshSourceAvailability()
@@ -53,13 +62,13 @@ struct ServeCommand: AsyncParsableCommand {
                 do {
                     try await library.addSamplesIfEmpty()
                 } catch {
-                    FileHandle.standardError.write(Data("marquee serve: could not make sample clips: \(error)\n".utf8))
+                    console.warn("could not make sample clips: \(error)")
                 }
             }
         }
         let downloads = DownloadService(library: library)
         for problem in try await downloads.start() {
-            FileHandle.standardError.write(Data("marquee serve: skipped an unreadable download record: \(problem)\n".utf8))
+            console.warn("skipped an unreadable download record: \(problem)")
         }
         let mode = AccessMode.forBindAddress(host, requireSignIn: requireSignIn)
         let accounts = AccountService(store: try AccountStore(url: location.accountsDatabaseURL))
@@ -85,22 +94,31 @@ struct ServeCommand: AsyncParsableCommand {
             let everywhere = host == "0.0.0.0" || host == "::"
             let name = everywhere ? ProcessInfo.processInfo.hostName : host
             let shown = name.contains(":") ? "[\(name)]" : name
-            let line = "Marquee is ready at http://\(shown):\(bound)/  (data: \(location.dataDirectory.path))\n"
-            FileHandle.standardOutput.write(Data(line.utf8))
-            if let nearbyLine = nearbyDevices?.1 { FileHandle.standardOutput.write(Data((nearbyLine + "\n").utf8)) }
+            let url = "http://\(shown):\(bound)/"
+            let ready = "Marquee is ready at \(url)  (data: \(location.dataDirectory.path))"
+            console.emit("ready", [("url", .string(url)), ("data", .string(location.dataDirectory.path)), ("message", .string(ready))], text: ready)
+            if let nearbyLine = nearbyDevices?.1 { console.emit("nearby", [("message", .string(nearbyLine))], text: nearbyLine) }
             if mode == .signInRequired {
-                FileHandle.standardOutput.write(Data("Sign-in is required on this address: nothing but the sign-in page works without an account.\n".utf8))
+                let text = "Sign-in is required on this address: nothing but the sign-in page works without an account."
+                console.emit("sign-in-required", [("message", .string(text))], text: text)
             }
             if let setupCode {
+                let signIn = "http://\(shown):\(bound)/signin"
+                let command = "marquee users add NAME --role owner --data \(dataPath)"
                 let text = """
                     No owner account yet. Create it in one of two ways:
-                      - open http://\(shown):\(bound)/signin from any device and enter the one-time setup code \(setupCode.value)
-                      - or on this machine run: marquee users add NAME --role owner --data \(dataPath)
+                      - open \(signIn) from any device and enter the one-time setup code \(setupCode.value)
+                      - or on this machine run: \(command)
 
                     """
-                FileHandle.standardOutput.write(Data(text.utf8))
+                console.emit("setup", [("setupCode", .string(setupCode.value)), ("signInURL", .string(signIn)), ("command", .string(command)),
+                                       ("message", .string(text))], text: text)
             }
         }
-        try await app.runService()
+        do {
+            try await app.runService()
+        } catch {
+            throw CommandFailure(.unavailable, "could not serve on \(host):\(port): \(error)")
+        }
     }
 }

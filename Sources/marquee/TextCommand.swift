@@ -22,7 +22,7 @@ struct TextCommand: AsyncParsableCommand {
     @Option(help: "Tesseract languages, joined with +.")
     var languages = "eng+jpn"
 
-    @Flag(help: "Print one JSON object per frame instead of text.")
+    @Flag(help: "Print one JSON object per frame instead of text (the default when standard output is not a terminal).")
     var json = false
 
     func validate() throws {
@@ -44,6 +44,7 @@ struct TextCommand: AsyncParsableCommand {
     }
 
     struct Report: Encodable {
+        var event = "frame"
         var requestedTime: Double
         var milliseconds: Double
         var frame: FrameText
@@ -51,29 +52,25 @@ struct TextCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let times = try at.split(separator: ",").map { part -> Double in
-            guard let seconds = Double(part.trimmingCharacters(in: .whitespaces)), seconds >= 0 else {
-                throw ValidationError("not a time in seconds: \(part)")
+        let console = Console(command: "text", json: json)
+        try await console.run {
+            let times = try at.split(separator: ",").map { part -> Double in
+                guard let seconds = Double(part.trimmingCharacters(in: .whitespaces)), seconds >= 0 else {
+                    throw ValidationError("not a time in seconds: \(part)")
+                }
+                return seconds
             }
-            return seconds
-        }
-        let recognizer = TextRecognizer(languages: languages.split(separator: "+").map(String.init),
-                                        preprocessor: Self.preprocessor(named: preprocessing)!, threadCount: 1)
-        let analyzer = FrameTextAnalyzer(recognizer: recognizer)
-        let asset = MediaSourceArgument.asset(source)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        for time in times {
-            let started = ContinuousClock.now
-            let frame = try await analyzer.analyze(asset, at: time)
-            let elapsed = ContinuousClock.now - started
-            let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
-            if json {
-                let line = try encoder.encode(Report(requestedTime: time, milliseconds: milliseconds, frame: frame, text: frame.text.text))
-                print(String(decoding: line, as: UTF8.self))
-            } else {
-                print("# \(String(format: "%.3f", frame.frameTime)) s (\(Int(milliseconds)) ms)")
-                print(frame.text.text)
+            let recognizer = TextRecognizer(languages: languages.split(separator: "+").map(String.init),
+                                            preprocessor: Self.preprocessor(named: preprocessing)!, threadCount: 1)
+            let analyzer = FrameTextAnalyzer(recognizer: recognizer)
+            let asset = MediaSourceArgument.asset(source)
+            for time in times {
+                let started = ContinuousClock.now
+                let frame = try await analyzer.analyze(asset, at: time)
+                let elapsed = ContinuousClock.now - started
+                let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+                try console.emit(encoded: Report(requestedTime: time, milliseconds: milliseconds, frame: frame, text: frame.text.text),
+                                 text: "# \(String(format: "%.3f", frame.frameTime)) s (\(Int(milliseconds)) ms)\n\(frame.text.text)")
             }
         }
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HLS
 import MediaCore
 
 /// `marquee thumbnails`: writes still images of a video at given times.
@@ -32,7 +33,7 @@ struct ThumbnailsCommand: AsyncParsableCommand {
     @Option(help: "Directory to write the images into.")
     var out: String
 
-    @Flag(help: "Print one JSON object per thumbnail instead of text.")
+    @Flag(help: "Print one JSON object per thumbnail instead of text (the default when standard output is not a terminal).")
     var json = false
 
     func validate() throws {
@@ -51,6 +52,11 @@ struct ThumbnailsCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        let console = Console(command: "thumbnails", json: json)
+        try await console.run { try await makeThumbnails(console) }
+    }
+
+    private func makeThumbnails(_ console: Console) async throws {
         let asset = MediaSourceArgument.asset(source)
         let imageFormat = ImageFormat(name: format)!
         var times: [MediaTime]
@@ -62,14 +68,8 @@ struct ThumbnailsCommand: AsyncParsableCommand {
                 return MediaTime(seconds: seconds, preferredTimescale: 1000)
             }
         } else {
-            let duration: MediaTime
-            do {
-                duration = try await asset.load(.duration)
-            } catch let error as MediaError {
-                FileHandle.standardError.write(Data("marquee thumbnails: \(error)\n".utf8))
-                throw ExitCode(2)
-            }
-            guard duration.isNumeric else { throw ValidationError("--every needs a finite duration") }
+            let duration = try await asset.load(.duration)
+            guard duration.isNumeric else { throw CommandFailure(.unusableInput, "\(source): --every needs a finite duration") }
             times = stride(from: 0.0, to: duration.seconds, by: every!).map { MediaTime(seconds: $0, preferredTimescale: 1000) }
         }
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
@@ -79,7 +79,6 @@ struct ThumbnailsCommand: AsyncParsableCommand {
         if let tolerance { generator.setTolerance(MediaTime(seconds: tolerance, preferredTimescale: 1000)) }
         generator.maximumSize = size.flatMap(Self.parseSize)
 
-        var progress = ProgressBar(total: times.count, label: "thumbnails")
         var failures = 0
         let started = ContinuousClock.now
         // Encoding runs on a second pool thread while the generator decodes the next time.
@@ -88,7 +87,7 @@ struct ThumbnailsCommand: AsyncParsableCommand {
         var index = 0
         for await result in generator.images(for: times) {
             if let task = pending, let line = pendingLine {
-                failures += try await finish(task, line, imageFormat) ? 0 : 1
+                failures += try await finish(task, line, imageFormat, console) ? 0 : 1
             }
             pending = nil
             pendingLine = nil
@@ -98,55 +97,48 @@ struct ThumbnailsCommand: AsyncParsableCommand {
                 pendingLine = (index, requested, actual, image.size)
             case .failure(let requested, let error):
                 failures += 1
-                report(index: index, requested: requested, error: error)
+                report(index: index, requested: requested, error: error, console)
             }
             index += 1
-            progress.update(index)
+            console.progress(Double(index) / Double(max(1, times.count)), label: "thumbnails", detail: "\(index)/\(times.count)")
         }
         if let task = pending, let line = pendingLine {
-            failures += try await finish(task, line, imageFormat) ? 0 : 1
+            failures += try await finish(task, line, imageFormat, console) ? 0 : 1
         }
-        progress.clear()
-        if !json {
-            let elapsed = ContinuousClock.now - started
+        console.clearProgress()
+        let elapsed = ContinuousClock.now - started
+        if !console.isJSON {
             FileHandle.standardError.write(Data("\(times.count - failures) of \(times.count) thumbnails in \(elapsed) → \(out)\n".utf8))
         }
-        if failures > 0 { throw ExitCode(failures == times.count ? 2 : 1) }
+        if failures > 0 {
+            throw CommandFailure(failures == times.count ? .unusableInput : .failed,
+                                 "\(failures) of \(times.count) thumbnails could not be made from \(source)")
+        }
     }
 
     private func finish(_ task: Task<[UInt8], any Error>, _ line: (index: Int, requested: MediaTime, actual: MediaTime, size: PixelSize),
-                        _ imageFormat: ImageFormat) async throws -> Bool {
+                        _ imageFormat: ImageFormat, _ console: Console) async throws -> Bool {
         do {
             let bytes = try await task.value
             let name = String(format: "thumb-%04d.%@", line.index + 1, imageFormat.fileExtension)
             let path = (out as NSString).appendingPathComponent(name)
             try Data(bytes).write(to: URL(fileURLWithPath: path))
-            if json {
-                printJSON(["index": line.index, "requested": line.requested.seconds, "actual": line.actual.seconds,
-                           "file": path, "width": line.size.width, "height": line.size.height])
-            } else {
-                print(String(format: "requested %9.3f  actual %9.3f  %@ (%dx%d)", line.requested.seconds,
-                             line.actual.seconds, name, line.size.width, line.size.height))
-            }
+            console.emit("thumbnail", [("index", .int(line.index)), ("requested", .double(line.requested.seconds)),
+                                       ("actual", .double(line.actual.seconds)), ("file", .string(path)),
+                                       ("width", .int(line.size.width)), ("height", .int(line.size.height))],
+                         text: String(format: "requested %9.3f  actual %9.3f  %@ (%dx%d)", line.requested.seconds,
+                                      line.actual.seconds, name, line.size.width, line.size.height))
             return true
         } catch {
-            report(index: line.index, requested: line.requested, error: error)
+            report(index: line.index, requested: line.requested, error: error, console)
             return false
         }
     }
 
-    private func report(index: Int, requested: MediaTime, error: any Error) {
+    private func report(index: Int, requested: MediaTime, error: any Error, _ console: Console) {
         let message = (error as? MediaError)?.description ?? String(describing: error)
-        if json {
-            printJSON(["index": index, "requested": requested.isNumeric ? requested.seconds : -1, "error": message])
-        } else {
-            print(String(format: "requested %9.3f  failed: %@", requested.seconds, message))
-        }
-    }
-
-    private func printJSON(_ object: [String: Any]) {
-        if let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) {
-            print(String(decoding: data, as: UTF8.self))
-        }
+        console.emit("thumbnail", [("index", .int(index)), ("requested", requested.isNumeric ? .double(requested.seconds) : .null),
+                                   ("error", .string(message))],
+                     text: String(format: "requested %9.3f  failed: %@", requested.seconds, message))
     }
 }

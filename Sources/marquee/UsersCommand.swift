@@ -99,7 +99,7 @@ struct UsersCommand: AsyncParsableCommand {
             let accounts = try location.accounts()
             guard let account = try await accounts.store.account(named: name), let id = account.id else {
                 FileHandle.standardError.write(Data("marquee users token: \(AccountError.accountNotFound(name))\n".utf8))
-                throw ExitCode(2)
+                throw ExitStatus.unusableInput.exitCode
             }
             let (_, secret) = try await accounts.createToken(accountID: id, label: label)
             print(secret.value)
@@ -120,7 +120,7 @@ private func report(_ body: () async throws -> Void) async throws {
         try await body()
     } catch let error as AccountError {
         FileHandle.standardError.write(Data("marquee users: \(error)\n".utf8))
-        throw ExitCode(2)
+        throw ExitStatus.unusableInput.exitCode
     }
 }
 

@@ -200,9 +200,10 @@ struct MediaCorePackagerTests {
         do {
             _ = try await MediaCorePackager().probe(url)
             Issue.record("\(url.lastPathComponent) was probed", sourceLocation: sourceLocation)
-        } catch let LibraryError.mediaFailed(step, path, message) {
+        } catch let LibraryError.mediaFailed(step, path, cause) {
             #expect(step == "read" && path == url.path, sourceLocation: sourceLocation)
-            #expect(!message.isEmpty, sourceLocation: sourceLocation)
+            #expect(!cause.message.isEmpty && cause.url == url.path, sourceLocation: sourceLocation)
+            #expect(cause.code != nil, "FFmpeg's error code is kept", sourceLocation: sourceLocation)
         } catch {
             Issue.record("unexpected error \(error)", sourceLocation: sourceLocation)
         }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import MediaCore
 import Testing
 @testable import Library
 
@@ -100,9 +101,15 @@ struct MigrationTests {
 
     @Test func failuresReadAsPlainWordsWithoutPaths() {
         let cases: [(any Error, IngestFailure.Reason)] = [
-            (LibraryError.mediaFailed(step: "read", path: "/srv/secret/a.mp4", message: "Invalid data found when processing input"), .notMedia),
-            (LibraryError.mediaFailed(step: "read", path: "/srv/secret/a.mp4", message: "moov atom not found"), .unreadable),
-            (LibraryError.mediaFailed(step: "package", path: "/srv/secret/a.mp4", message: "encoder error"), .packagingFailed),
+            (LibraryError.mediaFailed(step: "read", path: "/srv/secret/a.mp4",
+                                      cause: MediaError(.open, url: "/srv/secret/a.mp4", message: "Invalid data found when processing input")), .notMedia),
+            // FFmpeg's code decides, whatever the words: AVERROR_INVALIDDATA is "not media", AVERROR(ENOSPC) a full disk.
+            (LibraryError.mediaFailed(step: "read", path: "/srv/secret/a.mp4",
+                                      cause: MediaError(.streamInfo, url: "/srv/secret/a.mp4", message: "probe failed", code: -0x41444E49)), .notMedia),
+            (LibraryError.mediaFailed(step: "package", path: "/srv/secret/a.mp4",
+                                      cause: MediaError(.write, url: "/srv/secret/out", message: "write failed", code: -28)), .noSpace),
+            (LibraryError.mediaFailed(step: "read", path: "/srv/secret/a.mp4", cause: MediaError(.open, url: "/srv/secret/a.mp4", message: "moov atom not found")), .unreadable),
+            (LibraryError.mediaFailed(step: "package", path: "/srv/secret/a.mp4", cause: MediaError(.encode, url: "/srv/secret/a.mp4", message: "encoder error")), .packagingFailed),
             (LibraryError.unsupportedSource("/srv/secret/a.bin"), .notMedia),
             (LibraryError.sourceNotFound("/srv/secret/a.mp4"), .sourceMissing),
             (LibraryError.toolFailed(tool: "ffmpeg", status: 1, message: "No space left on device"), .noSpace),

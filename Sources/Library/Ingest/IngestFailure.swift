@@ -17,9 +17,9 @@ public struct IngestFailure: Sendable, Hashable {
             reason = .sourceMissing
         case LibraryError.unsupportedSource, LibraryError.invalidRequest, LibraryError.unsafeBundle:
             reason = .notMedia
-        case LibraryError.mediaFailed(let step, _, let detail):
-            if Self.isOutOfSpace(detail) { reason = .noSpace }
-            else if step == "read" { reason = Self.looksLikeNotMedia(detail) ? .notMedia : .unreadable }
+        case LibraryError.mediaFailed(let step, _, let cause):
+            if cause.code == Self.noSpaceCode || Self.isOutOfSpace(cause.message) { reason = .noSpace }
+            else if step == "read" { reason = cause.code == Self.invalidDataCode || Self.looksLikeNotMedia(cause.message) ? .notMedia : .unreadable }
             else { reason = .packagingFailed }
         case LibraryError.toolFailed(_, _, let detail):
             reason = Self.isOutOfSpace(detail) ? .noSpace : .toolFailed
@@ -42,6 +42,10 @@ public struct IngestFailure: Sendable, Hashable {
         case .unknown: "Something went wrong while preparing this item."
         }
     }
+
+    /// FFmpeg's `AVERROR_INVALIDDATA` (`FFERRTAG('I','N','D','A')`) and `AVERROR(ENOSPC)`.
+    static let invalidDataCode: Int32 = -0x41444E49
+    static let noSpaceCode: Int32 = -28
 
     static func isOutOfSpace(_ text: String) -> Bool {
         text.localizedCaseInsensitiveContains("no space left") || text.localizedCaseInsensitiveContains("ENOSPC")

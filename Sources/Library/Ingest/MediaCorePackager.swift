@@ -159,7 +159,8 @@ public struct MediaCorePackager: MediaPackager {
         }
         let text = PlaylistWriter.write(playlist)
         if let error = PlaylistParser.parse(text, options: .strict).errors.first {
-            throw LibraryError.mediaFailed(step: "label the renditions of", path: BundleLayout.multivariantPlaylist, message: error.fullMessage)
+            throw LibraryError.mediaFailed(step: "label the renditions of", path: BundleLayout.multivariantPlaylist,
+                                           cause: MediaError(.packaging, url: BundleLayout.multivariantPlaylist, message: error.fullMessage))
         }
         return text
     }
@@ -212,7 +213,7 @@ public struct MediaCorePackager: MediaPackager {
             return try await body()
         } catch let error as MediaError {
             try Task.checkCancellation()
-            throw LibraryError.mediaFailed(step: step, path: source.path, message: error.message)
+            throw LibraryError.mediaFailed(step: step, path: source.path, cause: error)
         }
     }
 

@@ -1,10 +1,16 @@
 import Foundation
 #if canImport(Glibc)
 import Glibc
+/// The C `stat` structure (`Glibc.stat`, not the function of the same name).
+typealias FileStatus = Glibc.stat
+#elseif canImport(Darwin)
+import Darwin
+typealias FileStatus = Darwin.stat
 #endif
 import Hummingbird
 import NIOCore
 import NIOPosix
+import Synchronization
 
 /// Serves files from asset bundles and the web root: right content types, byte ranges,
 /// ETags and caching headers.
@@ -125,9 +131,14 @@ final class MediaFileResponder: Sendable {
 
     /// `stat(2)` of a regular file (following symlinks); `nil` when missing or not a regular file.
     static func fileInfo(_ path: String) -> FileInfo? {
-        var status = Glibc.stat()
+        var status = FileStatus()
         guard systemStat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
-        let seconds = Double(status.st_mtim.tv_sec) + Double(status.st_mtim.tv_nsec) / 1_000_000_000
+        #if canImport(Darwin)
+        let modified = status.st_mtimespec
+        #else
+        let modified = status.st_mtim
+        #endif
+        let seconds = Double(modified.tv_sec) + Double(modified.tv_nsec) / 1_000_000_000
         return FileInfo(size: Int(status.st_size), modified: Date(timeIntervalSince1970: seconds))
     }
 }
@@ -184,76 +195,76 @@ enum HTTPDate {
 
 /// Files by request key, bounded in bytes kept in memory and in files kept open, oldest
 /// stored evicted first.
-final class ServedFileCache: @unchecked Sendable {
+final class ServedFileCache: Sendable {
     /// Open descriptors kept at most (a file being sent stays open until it is sent).
     static let mostOpenFiles = 256
-    private let lock = NSLock()
-    private let limit: Int
-    private var entries: [String: ServedFile] = [:]
-    private var order: [String] = []
-    private var total = 0
-    private var openFiles = 0
+
+    private struct Entries {
+        let limit: Int
+        var files: [String: ServedFile] = [:]
+        var order: [String] = []
+        var total = 0
+        var openFiles = 0
+
+        mutating func remove(_ key: String) {
+            guard let old = files.removeValue(forKey: key) else { return }
+            forget(old)
+            order.removeAll { $0 == key }
+        }
+
+        mutating func forget(_ entry: ServedFile) {
+            total -= entry.bytes?.readableBytes ?? 0
+            openFiles -= entry.file == nil ? 0 : 1
+        }
+    }
+
+    private let entries: Mutex<Entries>
 
     init(limit: Int) {
-        self.limit = limit
+        entries = Mutex(Entries(limit: limit))
     }
 
     /// The entry when it was checked against the file system recently enough to trust.
     func fresh(_ key: String) -> ServedFile? {
-        lock.lock()
-        defer { lock.unlock() }
-        guard let entry = entries[key], entry.checked.duration(to: .now) < MediaFileResponder.revalidateAfter else { return nil }
-        return entry
+        entries.withLock { entries in
+            guard let entry = entries.files[key], entry.checked.duration(to: .now) < MediaFileResponder.revalidateAfter else { return nil }
+            return entry
+        }
     }
 
     func any(_ key: String) -> ServedFile? {
-        lock.lock()
-        defer { lock.unlock() }
-        return entries[key]
+        entries.withLock { $0.files[key] }
     }
 
     /// Marks an unchanged entry as just checked.
     func refresh(_ key: String) -> ServedFile? {
-        lock.lock()
-        defer { lock.unlock() }
-        entries[key]?.checked = .now
-        return entries[key]
+        entries.withLock { entries in
+            entries.files[key]?.checked = .now
+            return entries.files[key]
+        }
     }
 
     func store(_ file: ServedFile, for key: String) {
-        lock.lock()
-        defer { lock.unlock() }
-        if let old = entries.removeValue(forKey: key) {
-            forget(old)
-            order.removeAll { $0 == key }
-        }
-        entries[key] = file
-        order.append(key)
-        total += file.bytes?.readableBytes ?? 0
-        openFiles += file.file == nil ? 0 : 1
-        while total > limit || openFiles > Self.mostOpenFiles, let evicted = order.first {
-            order.removeFirst()
-            if let old = entries.removeValue(forKey: evicted) { forget(old) }
+        entries.withLock { entries in
+            entries.remove(key)
+            entries.files[key] = file
+            entries.order.append(key)
+            entries.total += file.bytes?.readableBytes ?? 0
+            entries.openFiles += file.file == nil ? 0 : 1
+            while entries.total > entries.limit || entries.openFiles > Self.mostOpenFiles, let evicted = entries.order.first {
+                entries.order.removeFirst()
+                if let old = entries.files.removeValue(forKey: evicted) { entries.forget(old) }
+            }
         }
     }
 
     func remove(_ key: String) {
-        lock.lock()
-        defer { lock.unlock() }
-        if let old = entries.removeValue(forKey: key) {
-            forget(old)
-            order.removeAll { $0 == key }
-        }
-    }
-
-    private func forget(_ entry: ServedFile) {
-        total -= entry.bytes?.readableBytes ?? 0
-        openFiles -= entry.file == nil ? 0 : 1
+        entries.withLock { $0.remove(key) }
     }
 }
 
 /// The C `stat(2)` call (a free function, so the name does not collide with the struct).
-private func systemStat(_ path: String, _ status: inout Glibc.stat) -> Int32 {
+private func systemStat(_ path: String, _ status: inout FileStatus) -> Int32 {
     stat(path, &status)
 }
 

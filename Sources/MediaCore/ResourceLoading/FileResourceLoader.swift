@@ -5,7 +5,7 @@ import Foundation
 /// `entireLengthAvailableOnDemand` is configurable so the two ways of reading (straight
 /// through, or through the read-ahead cache used for network-like sources) can be compared
 /// on the same file.
-public final class FileResourceLoader: ResourceLoader, @unchecked Sendable {
+public final class FileResourceLoader: ResourceLoader, Sendable {
     public let path: String
     public let entireLengthAvailableOnDemand: Bool
     private let descriptor: Int32
