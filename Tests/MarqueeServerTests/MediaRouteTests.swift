@@ -27,7 +27,9 @@ struct MediaRouteTests {
                 #expect(manifest.audio.first?.isDefault == true)
                 #expect(manifest.audio.first?.mimeType == "audio/mp4; codecs=\"mp4a.40.2\"")
                 #expect(manifest.subtitles.map(\.language) == ["en"])
-                #expect(manifest.subtitles.first?.urls == ["/media/\(fixture.clipID)/subtitles-1/subtitles.vtt"])
+                // Segmented WebVTT: one URL per segment of the subtitle playlist, in order.
+                #expect(manifest.subtitles.first?.urls == ["/media/\(fixture.clipID)/subtitles-1/subtitles-00001.vtt",
+                                                           "/media/\(fixture.clipID)/subtitles-1/subtitles-00002.vtt"])
                 #expect(manifest.trickPlay?.count == 4)
             }
         }
@@ -42,7 +44,7 @@ struct MediaRouteTests {
                 ("video/index.m3u8", "application/vnd.apple.mpegurl", ServedFileKind.shortLived),
                 ("video/init.mp4", "video/mp4", ServedFileKind.immutable),
                 ("video/segment-00000.m4s", "video/iso.segment", ServedFileKind.immutable),
-                ("subtitles-1/subtitles.vtt", "text/vtt; charset=utf-8", ServedFileKind.immutable),
+                ("subtitles-1/subtitles-00001.vtt", "text/vtt; charset=utf-8", ServedFileKind.immutable),
                 ("poster.jpg", "image/jpeg", ServedFileKind.immutable),
                 ("trickplay.jpg", "image/jpeg", ServedFileKind.immutable),
             ]

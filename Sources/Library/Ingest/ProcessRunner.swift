@@ -33,7 +33,7 @@ struct ProcessRunner: Sendable {
                     await onLine?(line)
                 }
             }
-            result = ExecutionRecord(termination: outcome.terminationStatus, standardError: outcome.standardError ?? "")
+            result = ExecutionRecord(termination: outcome.terminationStatus, standardError: outcome.standardError)
         } catch let error as SubprocessError {
             try Task.checkCancellation()
             throw LibraryError.toolFailed(tool: tool, status: -1, message: "could not start: \(error)")

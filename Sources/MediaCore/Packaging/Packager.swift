@@ -39,7 +39,7 @@ public struct Packager: Sendable {
 
         let video = tracks.first { $0.mediaType == .video && !$0.isAttachedPicture }
         let audios = tracks.filter { $0.mediaType == .audio }
-        let subtitles = tracks.filter { $0.mediaType == .subtitle && WebVTTWriter.textCodecs.contains($0.codec) }
+        let subtitles = tracks.filter { $0.mediaType == .subtitle && WebVTTSegmenter.textCodecs.contains($0.codec) }
         guard video != nil || !audios.isEmpty else {
             throw MediaError(.packaging, url: source.displayName, message: "no audio or video track to package")
         }
@@ -120,20 +120,22 @@ public struct Packager: Sendable {
             advance()
         }
 
-        // Subtitle renditions: one WebVTT file each, in a one-segment playlist.
+        // Subtitle renditions: segmented WebVTT (FFmpeg's encoder and muxer), one playlist each.
         var subtitleRelatives: [String] = []
         for (index, subtitle) in subtitles.enumerated() {
             let folder = "subtitles-\(index + 1)"
             try FileManager.default.createDirectory(atPath: path(folder), withIntermediateDirectories: true)
-            try await pool.run { flag in
-                try WebVTTWriter.convert(source: source, streamIndex: subtitle.id, to: path("\(folder)/subtitles.vtt"), flag: flag)
+            let segmentDuration = options.segmentDuration
+            let written = try await pool.run { flag in
+                try WebVTTSegmenter.write(source: source, streamIndex: subtitle.id, duration: duration.seconds,
+                                          segmentDuration: segmentDuration, into: path(folder), flag: flag)
             }
             var playlist = MediaPlaylist()
             playlist.version = 7
             playlist.playlistType = .vod
             playlist.endList = true
-            playlist.targetDuration = Int(duration.seconds.rounded(.up))
-            playlist.segments = [MediaSegment(uri: "subtitles.vtt", duration: duration.seconds)]
+            playlist.targetDuration = Int((written.map(\.duration).max() ?? 1).rounded(.up))
+            playlist.segments = written.map { MediaSegment(uri: $0.name, duration: $0.duration) }
             try PlaylistWriter.write(playlist).write(toFile: path(BundleLayout.mediaPlaylist(inFolder: folder)), atomically: true, encoding: .utf8)
             subtitleRelatives.append(BundleLayout.mediaPlaylist(inFolder: folder))
             renditions.append(.init(kind: .subtitle, playlist: BundleLayout.mediaPlaylist(inFolder: folder), method: .encoded, sourceTrack: subtitle.id))

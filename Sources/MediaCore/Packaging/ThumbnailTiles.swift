@@ -65,7 +65,7 @@ enum ThumbnailTiles {
                 let cueStart = sheetStart + Double(index) * interval
                 let cueEnd = min(cueStart + interval, duration.seconds)
                 let x = (index % options.tileColumns) * tile.width, y = (index / options.tileColumns) * tile.height
-                vtt += "\(WebVTTWriter.timestamp(cueStart)) --> \(WebVTTWriter.timestamp(cueEnd))\n"
+                vtt += "\(WebVTTTimestamp.text(cueStart)) --> \(WebVTTTimestamp.text(cueEnd))\n"
                 vtt += "\(name)#xywh=\(x),\(y),\(tile.width),\(tile.height)\n\n"
             }
         }

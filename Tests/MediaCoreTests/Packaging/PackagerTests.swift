@@ -51,13 +51,15 @@ import Testing
         let images = try #require(try strictlyParse((out as NSString).appendingPathComponent(master.imageVariants[0].uri)).media)
         #expect(images.imagesOnly)
         #expect(images.segments.first?.tiles?.columns == 5)
-        let vtt = try String(contentsOfFile: (out as NSString).appendingPathComponent("subtitles-1/subtitles.vtt"), encoding: .utf8)
-        #expect(vtt.hasPrefix("WEBVTT"))
+        let subtitlePlaylist = try #require(try strictlyParse((out as NSString).appendingPathComponent("subtitles-1/index.m3u8")).media)
+        #expect(subtitlePlaylist.segments.map(\.uri) == ["subtitles-00001.vtt", "subtitles-00002.vtt"])
+        let vtt = try String(contentsOfFile: (out as NSString).appendingPathComponent("subtitles-1/subtitles-00001.vtt"), encoding: .utf8)
+        #expect(vtt.hasPrefix("WEBVTT\nX-TIMESTAMP-MAP=LOCAL:00:00:00.000,MPEGTS:0\n\n"), "\(vtt)")
         // Cue times are the container's (ffmpeg shifted the SubRip input by the video's start).
         let packets = try FFmpegTool.probe(source, ["-select_streams", "s:0", "-show_entries", "packet=pts_time"])
         let firstText = (packets["packets"] as? [[String: Any]])?.first?["pts_time"] as? String
         let firstCue = try #require(firstText.flatMap { Double($0) })
-        #expect(vtt.contains("\(WebVTTWriter.timestamp(firstCue)) --> \(WebVTTWriter.timestamp(firstCue + 1))\nHello"), "\(vtt)")
+        #expect(vtt.contains("\(WebVTTSegmenterTests.cueTime(firstCue)) --> \(WebVTTSegmenterTests.cueTime(firstCue + 1))\nHello"), "\(vtt)")
         let sprites = try String(contentsOfFile: (out as NSString).appendingPathComponent("images/thumbnails.vtt"), encoding: .utf8)
         #expect(sprites.contains("tiles-00001.jpg#xywh=0,0,"))
 
