@@ -120,51 +120,25 @@ struct DownloadRoutes: Sendable {
     /// and removal (`removed`), with a comment every 15 s to keep the connection open.
     func events() -> Response {
         let service = service
-        let body = ResponseBody { writer in
-            let encoder = JSONEncoder()
-            encoder.dateEncodingStrategy = .iso8601
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            let (stream, continuation) = AsyncStream<ByteBuffer>.makeStream(bufferingPolicy: .bufferingNewest(512))
-            func frame(_ name: String, _ value: some Encodable) -> ByteBuffer {
-                let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
-                return ByteBuffer(string: "event: \(name)\ndata: \(String(decoding: data, as: UTF8.self))\n\n")
-            }
-            let events = await service.events()
-            let (downloads, usage) = await service.list()
-            continuation.yield(frame("downloads", DownloadList(downloads: downloads, diskUsage: usage)))
-            let forward = Task {
-                for await event in events {
-                    switch event {
-                    case .changed(let snapshot, let usage):
-                        continuation.yield(frame("download", ChangedFrame(download: snapshot, diskUsage: usage)))
-                    case .removed(let id, let usage):
-                        continuation.yield(frame("removed", RemovedFrame(id: id, diskUsage: usage)))
-                    }
-                }
-                continuation.finish()
-            }
-            let keepAlive = Task {
-                while !Task.isCancelled {
-                    try? await Task.sleep(for: .seconds(15))
-                    continuation.yield(ByteBuffer(string: ": keep-alive\n\n"))
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return EventStream<DownloadEvent>(
+            buffer: 512,
+            subscribe: { await service.events() },
+            opening: {
+                let (downloads, usage) = await service.list()
+                return try EventStream<DownloadEvent>.frame("downloads", DownloadList(downloads: downloads, diskUsage: usage), encoder: encoder)
+            },
+            render: { event in
+                switch event {
+                case .changed(let snapshot, let usage):
+                    try EventStream<DownloadEvent>.frame("download", ChangedFrame(download: snapshot, diskUsage: usage), encoder: encoder)
+                case .removed(let id, let usage):
+                    try EventStream<DownloadEvent>.frame("removed", RemovedFrame(id: id, diskUsage: usage), encoder: encoder)
                 }
             }
-            defer {
-                forward.cancel()
-                keepAlive.cancel()
-            }
-            // The stream ends when the server shuts down, so an open page does not hold up a restart.
-            try await withGracefulShutdownHandler {
-                for await buffer in stream { try await writer.write(buffer) }
-            } onGracefulShutdown: {
-                continuation.finish()
-            }
-            try await writer.finish(nil)
-        }
-        var headers = HTTPFields()
-        headers[.contentType] = "text/event-stream; charset=utf-8"
-        headers[.cacheControl] = "no-store"
-        return Response(status: .ok, headers: headers, body: body)
+        ).response
     }
 
     struct ChangedFrame: Encodable { var download: DownloadSnapshot; var diskUsage: Int64 }

@@ -16,72 +16,35 @@ struct LibraryEvents: Sendable {
     let library: MediaLibrary
     var heartbeat: Duration = .seconds(5)
 
-    enum Event: Sendable {
-        case change(LibraryChange)
-        case heartbeat
-    }
-
     func register(on router: Router<MarqueeRequestContext>) {
         router.get("api/events") { _, context -> Response in
             let encoder = context.responseEncoder
-            let changes = library.store.changes.subscribe()
             let library = library
-            let heartbeat = heartbeat
             // The body is written after the route returns: keep this request's view of server paths.
             let revealed = ServerPathVisibility.revealed
-            let body = ResponseBody { writer in
-              try await ServerPathVisibility.$revealed.withValue(revealed) {
-                let (events, continuation) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .bufferingNewest(1024))
-                let forward = Task {
-                    for await change in changes { continuation.yield(.change(change)) }
-                    continuation.finish()
-                }
-                let ticks = Task {
-                    while !Task.isCancelled {
-                        try? await Task.sleep(for: heartbeat)
-                        continuation.yield(.heartbeat)
-                    }
-                }
-                defer {
-                    forward.cancel()
-                    ticks.cancel()
-                    continuation.finish()
-                }
-                try await writer.write(ByteBuffer(string: "retry: 2000\n: connected\n\n"))
-                // The stream never ends by itself: end it when the server shuts down (the page
-                // reconnects to the next one), or it would hold the shutdown up.
-                try await withGracefulShutdownHandler {
-                    for await event in events {
-                        let text: String
-                        switch event {
-                        case .heartbeat:
-                            text = ": keep-alive\n\n"
-                        case .change(.assetRemoved(let id)):
-                            text = Self.frame("removed", json: try encoder.encode(["id": id]))
-                        case .change(.assetChanged(let id)):
-                            if let asset = try await library.store.asset(id: id) {
-                                text = Self.frame("asset", json: try encoder.encode(try await AssetResource.make(asset, library: library)))
-                            } else {
-                                text = Self.frame("removed", json: try encoder.encode(["id": id]))
+            return EventStream<LibraryChange>(
+                retry: .seconds(2), heartbeat: heartbeat,
+                subscribe: { library.store.changes.subscribe() },
+                opening: { ": connected\n\n" },
+                render: { change in
+                    try await ServerPathVisibility.$revealed.withValue(revealed) {
+                        switch change {
+                        case .assetRemoved(let id):
+                            return try EventStream<LibraryChange>.frame("removed", ["id": id], encoder: encoder)
+                        case .assetChanged(let id):
+                            guard let asset = try await library.store.asset(id: id) else {
+                                return try EventStream<LibraryChange>.frame("removed", ["id": id], encoder: encoder)
                             }
+                            return try EventStream<LibraryChange>.frame("asset", try await AssetResource.make(asset, library: library), encoder: encoder)
                         }
-                        try await writer.write(ByteBuffer(string: text))
                     }
-                } onGracefulShutdown: {
-                    continuation.finish()
                 }
-                try await writer.finish(nil)
-              }
-            }
-            return Response(
-                status: .ok,
-                headers: [.contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-store", HTTPFields.Element.Name("X-Accel-Buffering")!: "no"],
-                body: body)
+            ).response
         }
     }
 
     /// One SSE frame; the JSON has no newlines (the encoder does not pretty-print).
     static func frame(_ name: String, json: Data) -> String {
-        "event: \(name)\ndata: \(String(decoding: json, as: UTF8.self))\n\n"
+        EventStream<LibraryChange>.frame(name, json: json)
     }
 }

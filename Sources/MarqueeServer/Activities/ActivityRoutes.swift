@@ -259,49 +259,21 @@ struct ActivityRoutes: Sendable {
     func events(_ context: MarqueeRequestContext) -> Response {
         let center = host.center
         let encoder = context.responseEncoder
-        let heartbeat = heartbeat
-        let body = ResponseBody { writer in
-            enum Item: Sendable { case event(ActivityEvent), heartbeat }
-            let (items, continuation) = AsyncStream.makeStream(of: Item.self, bufferingPolicy: .bufferingNewest(1024))
-            let changes = await center.events()
-            let forward = Task {
-                for await event in changes { continuation.yield(.event(event)) }
-                continuation.finish()
-            }
-            let ticks = Task {
-                while !Task.isCancelled {
-                    try? await Task.sleep(for: heartbeat)
-                    continuation.yield(.heartbeat)
+        return EventStream<ActivityEvent>(
+            retry: .seconds(1), heartbeat: heartbeat,
+            subscribe: { await center.events() },
+            opening: { try EventStream<ActivityEvent>.frame("snapshot", await center.list(), encoder: encoder) },
+            render: { event in
+                switch event {
+                case .dismissed(let id):
+                    return try EventStream<ActivityEvent>.frame("dismissed", ["id": id], encoder: encoder)
+                default:
+                    guard let snapshot = event.snapshot else { return nil }
+                    var frame = try EventStream<ActivityEvent>.frame("activity", snapshot, encoder: encoder)
+                    if case .updated(_, alerted: true) = event { frame += try EventStream<ActivityEvent>.frame("alert", snapshot, encoder: encoder) }
+                    return frame
                 }
             }
-            defer {
-                forward.cancel()
-                ticks.cancel()
-                continuation.finish()
-            }
-            let list = await center.list()
-            try await writer.write(ByteBuffer(string: "retry: 1000\n" + LibraryEvents.frame("snapshot", json: try encoder.encode(list))))
-            try await withGracefulShutdownHandler {
-                for await item in items {
-                    let text: String
-                    switch item {
-                    case .heartbeat: text = ": keep-alive\n\n"
-                    case .event(.dismissed(let id)): text = LibraryEvents.frame("dismissed", json: try encoder.encode(["id": id]))
-                    case .event(let event):
-                        guard let snapshot = event.snapshot else { continue }
-                        var frame = LibraryEvents.frame("activity", json: try encoder.encode(snapshot))
-                        if case .updated(_, alerted: true) = event { frame += LibraryEvents.frame("alert", json: try encoder.encode(snapshot)) }
-                        text = frame
-                    }
-                    try await writer.write(ByteBuffer(string: text))
-                }
-            } onGracefulShutdown: {
-                continuation.finish()
-            }
-            try await writer.finish(nil)
-        }
-        return Response(status: .ok,
-                        headers: [.contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-store", HTTPFields.Element.Name("X-Accel-Buffering")!: "no"],
-                        body: body)
+        ).response
     }
 }
