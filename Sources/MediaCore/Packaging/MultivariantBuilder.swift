@@ -30,6 +30,11 @@ struct MultivariantBuilder {
         }
     }
 
+    /// Measures a written rendition on the pool (it reads every segment's size).
+    private func measure(_ playlistPath: String) async throws -> RenditionMeasurement {
+        try await pool.run { _ in try RenditionMeasurement(playlistPath: playlistPath) }
+    }
+
     func build() async throws -> (path: String, playlist: MultivariantPlaylist, warnings: [String]) {
         var problems: [String] = []
         var warnings: [String] = []
@@ -47,7 +52,7 @@ struct MultivariantBuilder {
         var audioPeak = 0, audioAverage = 0
         var audioCodec: String?
         for (index, relative) in audioRelatives.enumerated() {
-            let measurement = try RenditionMeasurement(playlistPath: path(relative))
+            let measurement = try await measure(path(relative))
             collect(measurement.diagnostics, relative)
             let track = audios[index]
             if index == 0 {
@@ -66,7 +71,7 @@ struct MultivariantBuilder {
             playlist.renditions.append(rendition)
         }
         for (index, relative) in subtitleRelatives.enumerated() {
-            let measurement = try RenditionMeasurement(playlistPath: path(relative))
+            let measurement = try await measure(path(relative))
             collect(measurement.diagnostics, relative)
             let track = subtitles[index]
             var rendition = Rendition(type: .subtitles, groupID: "subs", name: Self.name(of: track, index: index, kind: "Subtitles"))
@@ -83,7 +88,7 @@ struct MultivariantBuilder {
         default: .sdr
         }
         for (relative, size, frameRate) in videoRelatives {
-            let measurement = try RenditionMeasurement(playlistPath: path(relative))
+            let measurement = try await measure(path(relative))
             collect(measurement.diagnostics, relative)
             var attributes = StreamAttributes()
             attributes.bandwidth = measurement.peakBitRate + audioPeak
@@ -108,7 +113,7 @@ struct MultivariantBuilder {
             playlist.variants.append(variant)
         }
         if let iFrameRelative, let top = videoRelatives.first {
-            let measurement = try RenditionMeasurement(playlistPath: path(iFrameRelative))
+            let measurement = try await measure(path(iFrameRelative))
             collect(measurement.diagnostics, iFrameRelative)
             var attributes = StreamAttributes()
             attributes.bandwidth = measurement.peakBitRate
@@ -120,7 +125,8 @@ struct MultivariantBuilder {
         }
         if let tiles {
             let relative = BundleLayout.imagesPlaylist
-            let text = try String(contentsOfFile: tiles.playlistPath, encoding: .utf8)
+            let tilesPath = tiles.playlistPath
+            let text = try await pool.run { _ in try String(contentsOfFile: tilesPath, encoding: .utf8) }
             collect(PlaylistParser.parse(text, options: .strict).diagnostics, relative)
             var attributes = StreamAttributes()
             attributes.bandwidth = tiles.peakBitRate
@@ -132,7 +138,7 @@ struct MultivariantBuilder {
 
         let text = PlaylistWriter.write(playlist)
         let masterPath = path(BundleLayout.multivariantPlaylist)
-        try text.write(toFile: masterPath, atomically: true, encoding: .utf8)
+        try await pool.run { _ in try text.write(toFile: masterPath, atomically: true, encoding: .utf8) }
         collect(PlaylistParser.parse(text, options: .strict).diagnostics, BundleLayout.multivariantPlaylist)
         if !problems.isEmpty {
             throw MediaError(.packaging, url: directory, message: "the written playlists are not valid HLS: " + problems.joined(separator: "; "))

@@ -24,160 +24,211 @@ public struct Packager: Sendable {
     }
 
     /// Writes the package into `directory` (created if needed) and returns what was written.
+    ///
+    /// Each step below returns what it wrote; every file-system call and every FFmpeg call
+    /// runs on the asset's `MediaThreadPool`, never on the cooperative pool.
     public func package(to directory: String, progress: @escaping @Sendable (Double) -> Void = { _ in }) async throws -> PackagingResult {
         let (tracks, duration) = try await asset.load(.tracks, .duration)
-        guard duration.isNumeric, duration > .zero else {
-            throw MediaError(.packaging, url: asset.source.displayName, message: "only media with a known duration can be packaged")
-        }
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let pool = asset.pool
-        let source = asset.source
-        let asset = self.asset
-        let options = self.options
-        let segmentDuration = options.segmentDuration
-        @Sendable func path(_ relative: String) -> String { (directory as NSString).appendingPathComponent(relative) }
+        let plan = try PackagingPlan(tracks: tracks, duration: duration, options: options, source: asset.source)
+        try await asset.pool.run { _ in try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) }
+        var meter = StepMeter(steps: plan.stepCount, report: progress)
 
-        let video = tracks.first { $0.mediaType == .video && !$0.isAttachedPicture }
-        let audios = tracks.filter { $0.mediaType == .audio }
-        let subtitles = tracks.filter { $0.mediaType == .subtitle && WebVTTSegmenter.textCodecs.contains($0.codec) }
-        guard video != nil || !audios.isEmpty else {
-            throw MediaError(.packaging, url: source.displayName, message: "no audio or video track to package")
-        }
-        var renditions: [PackagingResult.Rendition] = []
-        var steps = Double((video == nil ? 0 : (options.ladder?.count ?? 1) + 2) + audios.count + subtitles.count)
-        steps = max(steps, 1)
-        var done = 0.0
-        func advance() { done += 1; progress(min(0.99, done / steps)) }
-        /// Progress within the current step (0…1 of it), for the work on pool threads.
-        func within() -> @Sendable (Double) -> Void {
-            let base = done, total = steps
-            return { fraction in progress(min(0.99, (base + fraction) / total)) }
+        let videos = try await packageVideo(plan, into: directory, meter: &meter)
+        let audio = try await packageAudio(plan, into: directory, meter: &meter)
+        let subtitles = try await packageSubtitles(plan, into: directory, meter: &meter)
+        let iFrames = try await packageIFramePlaylist(from: videos.first, into: directory, meter: &meter)
+        var tiles: ThumbnailTiles.Output?
+        if options.makesImagePlaylist, plan.video != nil {
+            let folder = (directory as NSString).appendingPathComponent("images")
+            tiles = try await ThumbnailTiles.make(asset: asset, duration: duration, options: options, directory: folder)
+            meter.advance()
         }
 
-        // Video variants.
-        struct VideoOutput { var relative: String; var size: PixelSize; var frameRate: Double? }
-        var videoOutputs: [VideoOutput] = []
-        if let video, let natural = video.naturalSize {
-            let display = video.presentationSize ?? natural
-            let frameRate = video.nominalFrameRate
-            let frameDuration = frameRate.map { MediaTime(value: 1000, timescale: Int32(($0 * 1000).rounded())) } ?? MediaTime(value: 1, timescale: 30)
-            if let ladder = options.ladder, !ladder.isEmpty {
-                var heights = ladder.filter { $0 <= display.height }.sorted(by: >)
-                if heights.isEmpty { heights = [display.height] }
-                for height in heights {
-                    let width = max(2, Int((Double(display.width) * Double(height) / Double(display.height)).rounded()) & ~1)
-                    let size = PixelSize(width: width, height: height & ~1)
-                    let relative = BundleLayout.mediaPlaylist(inFolder: "video-\(size.height)")
-                    let report = within()
-                    _ = try await pool.run { flag in
-                        try HLSSegmenter.encodeVideo(asset: asset, track: video, duration: duration, size: size, frameDuration: frameDuration,
-                                                     directory: path("video-\(size.height)"), segmentDuration: segmentDuration, flag: flag,
-                                                     progress: report)
-                    }
-                    videoOutputs.append(VideoOutput(relative: relative, size: size, frameRate: frameRate))
-                    renditions.append(.init(kind: .video, playlist: relative, method: .encoded, sourceTrack: video.id))
-                    advance()
-                }
-            } else if Self.copyableVideo.contains(video.codec), video.displayRotation == 0 {
-                // (Phone video with a display matrix is encoded upright instead: players of
-                // fMP4 HLS need not honour the matrix.)
-                let report = within()
-                _ = try await pool.run { flag in
-                    try HLSSegmenter.copy(source: source, streamIndex: video.id, directory: path("video"),
-                                          segmentDuration: segmentDuration, flag: flag, progress: report)
-                }
-                videoOutputs.append(VideoOutput(relative: BundleLayout.mediaPlaylist(inFolder: "video"), size: display, frameRate: frameRate))
-                renditions.append(.init(kind: .video, playlist: BundleLayout.mediaPlaylist(inFolder: "video"), method: .copied, sourceTrack: video.id))
-                advance()
-            } else {
-                let size = PixelSize(width: display.width & ~1, height: display.height & ~1)
-                let report = within()
-                _ = try await pool.run { flag in
-                    try HLSSegmenter.encodeVideo(asset: asset, track: video, duration: duration, size: size, frameDuration: frameDuration,
-                                                 directory: path("video"), segmentDuration: segmentDuration, flag: flag, progress: report)
-                }
-                videoOutputs.append(VideoOutput(relative: BundleLayout.mediaPlaylist(inFolder: "video"), size: size, frameRate: frameRate))
-                renditions.append(.init(kind: .video, playlist: BundleLayout.mediaPlaylist(inFolder: "video"), method: .encoded, sourceTrack: video.id))
-                advance()
+        let result = try await MultivariantBuilder(
+            directory: directory, video: plan.video, audios: plan.audios, subtitles: plan.subtitles,
+            videoRelatives: videos.map { ($0.relative, $0.size, $0.frameRate) },
+            audioRelatives: audio.map(\.playlist), subtitleRelatives: subtitles.map(\.playlist),
+            iFrameRelative: iFrames, tiles: tiles, pool: asset.pool).build()
+        progress(1)
+        return PackagingResult(directory: directory, multivariantPath: result.path, multivariant: result.playlist,
+                               renditions: videos.map(\.rendition) + audio + subtitles, warnings: result.warnings)
+    }
+
+    /// What will be packaged: the video track (not cover art), every audio track, the text
+    /// subtitle tracks, and how many steps that makes for progress.
+    struct PackagingPlan: Sendable {
+        var video: AssetTrack?
+        var audios: [AssetTrack]
+        var subtitles: [AssetTrack]
+        var duration: MediaTime
+        var stepCount: Int
+
+        init(tracks: [AssetTrack], duration: MediaTime, options: PackagingOptions, source: AssetSource) throws {
+            guard duration.isNumeric, duration > .zero else {
+                throw MediaError(.packaging, url: source.displayName, message: "only media with a known duration can be packaged")
             }
+            video = tracks.first { $0.mediaType == .video && !$0.isAttachedPicture }
+            audios = tracks.filter { $0.mediaType == .audio }
+            subtitles = tracks.filter { $0.mediaType == .subtitle && WebVTTSegmenter.textCodecs.contains($0.codec) }
+            guard video != nil || !audios.isEmpty else {
+                throw MediaError(.packaging, url: source.displayName, message: "no audio or video track to package")
+            }
+            self.duration = duration
+            stepCount = max(1, (video == nil ? 0 : (options.ladder?.count ?? 1) + 2) + audios.count + subtitles.count)
+        }
+    }
+
+    /// Progress over the package's steps, reported as 0…0.99 until the end.
+    struct StepMeter {
+        let steps: Double
+        let report: @Sendable (Double) -> Void
+        private var done = 0.0
+
+        init(steps: Int, report: @escaping @Sendable (Double) -> Void) {
+            self.steps = Double(steps)
+            self.report = report
         }
 
-        // Audio renditions.
-        var audioRelatives: [String] = []
-        for (index, audio) in audios.enumerated() {
+        mutating func advance() {
+            done += 1
+            report(min(0.99, done / steps))
+        }
+
+        /// Progress within the current step (0…1 of it), for work on pool threads.
+        func within() -> @Sendable (Double) -> Void {
+            let base = done, total = steps, report = report
+            return { fraction in report(min(0.99, (base + fraction) / total)) }
+        }
+    }
+
+    /// One written video variant.
+    struct VideoOutput: Sendable {
+        var relative: String
+        var size: PixelSize
+        var frameRate: Double?
+        var rendition: PackagingResult.Rendition
+    }
+
+    /// Video variants: the ladder's heights encoded, or the source copied when HLS can carry
+    /// it upright, or one upright encode.
+    func packageVideo(_ plan: PackagingPlan, into directory: String, meter: inout StepMeter) async throws -> [VideoOutput] {
+        guard let video = plan.video, let natural = video.naturalSize else { return [] }
+        let (pool, source, asset, duration, segmentDuration) = (asset.pool, asset.source, asset, plan.duration, options.segmentDuration)
+        let display = video.presentationSize ?? natural
+        let frameRate = video.nominalFrameRate
+        let frameDuration = frameRate.map { MediaTime(value: 1000, timescale: Int32(($0 * 1000).rounded())) } ?? MediaTime(value: 1, timescale: 30)
+        func encode(_ size: PixelSize, folder: String) async throws -> VideoOutput {
+            let report = meter.within()
+            let target = (directory as NSString).appendingPathComponent(folder)
+            _ = try await pool.run { flag in
+                try HLSSegmenter.encodeVideo(asset: asset, track: video, duration: duration, size: size, frameDuration: frameDuration,
+                                             directory: target, segmentDuration: segmentDuration, flag: flag, progress: report)
+            }
+            let relative = BundleLayout.mediaPlaylist(inFolder: folder)
+            return VideoOutput(relative: relative, size: size, frameRate: frameRate,
+                               rendition: .init(kind: .video, playlist: relative, method: .encoded, sourceTrack: video.id))
+        }
+        var outputs: [VideoOutput] = []
+        if let ladder = options.ladder, !ladder.isEmpty {
+            var heights = ladder.filter { $0 <= display.height }.sorted(by: >)
+            if heights.isEmpty { heights = [display.height] }
+            for height in heights {
+                let width = max(2, Int((Double(display.width) * Double(height) / Double(display.height)).rounded()) & ~1)
+                let size = PixelSize(width: width, height: height & ~1)
+                outputs.append(try await encode(size, folder: "video-\(size.height)"))
+                meter.advance()
+            }
+        } else if Self.copyableVideo.contains(video.codec), video.displayRotation == 0 {
+            // (Phone video with a display matrix is encoded upright instead: players of
+            // fMP4 HLS need not honour the matrix.)
+            let report = meter.within()
+            let target = (directory as NSString).appendingPathComponent("video")
+            _ = try await pool.run { flag in
+                try HLSSegmenter.copy(source: source, streamIndex: video.id, directory: target,
+                                      segmentDuration: segmentDuration, flag: flag, progress: report)
+            }
+            let relative = BundleLayout.mediaPlaylist(inFolder: "video")
+            outputs.append(VideoOutput(relative: relative, size: display, frameRate: frameRate,
+                                       rendition: .init(kind: .video, playlist: relative, method: .copied, sourceTrack: video.id)))
+            meter.advance()
+        } else {
+            outputs.append(try await encode(PixelSize(width: display.width & ~1, height: display.height & ~1), folder: "video"))
+            meter.advance()
+        }
+        return outputs
+    }
+
+    /// Every audio track as a rendition: copied when the options allow its codec, else AAC.
+    func packageAudio(_ plan: PackagingPlan, into directory: String, meter: inout StepMeter) async throws -> [PackagingResult.Rendition] {
+        let (pool, source, asset, duration, segmentDuration) = (asset.pool, asset.source, asset, plan.duration, options.segmentDuration)
+        var renditions: [PackagingResult.Rendition] = []
+        for (index, audio) in plan.audios.enumerated() {
             let folder = "audio-\(index + 1)"
+            let target = (directory as NSString).appendingPathComponent(folder)
             let copy = options.copyableAudioCodecs.contains(audio.codec)
-            let report = within()
+            let report = meter.within()
             _ = try await pool.run { flag in
                 copy
-                    ? try HLSSegmenter.copy(source: source, streamIndex: audio.id, directory: path(folder),
+                    ? try HLSSegmenter.copy(source: source, streamIndex: audio.id, directory: target,
                                             segmentDuration: segmentDuration, flag: flag, progress: report)
-                    : try HLSSegmenter.encodeAudio(asset: asset, track: audio, duration: duration, directory: path(folder),
+                    : try HLSSegmenter.encodeAudio(asset: asset, track: audio, duration: duration, directory: target,
                                                    segmentDuration: segmentDuration, flag: flag, progress: report)
             }
-            audioRelatives.append(BundleLayout.mediaPlaylist(inFolder: folder))
-            renditions.append(.init(kind: .audio, playlist: BundleLayout.mediaPlaylist(inFolder: folder), method: copy ? .copied : .encoded, sourceTrack: audio.id))
-            advance()
+            renditions.append(.init(kind: .audio, playlist: BundleLayout.mediaPlaylist(inFolder: folder), method: copy ? .copied : .encoded,
+                                    sourceTrack: audio.id))
+            meter.advance()
         }
+        return renditions
+    }
 
-        // Subtitle renditions: segmented WebVTT (FFmpeg's encoder and muxer), one playlist each.
-        var subtitleRelatives: [String] = []
-        for (index, subtitle) in subtitles.enumerated() {
+    /// Text subtitles as segmented WebVTT renditions (FFmpeg's encoder and muxer), one playlist each.
+    func packageSubtitles(_ plan: PackagingPlan, into directory: String, meter: inout StepMeter) async throws -> [PackagingResult.Rendition] {
+        let (source, duration, segmentDuration) = (asset.source, plan.duration.seconds, options.segmentDuration)
+        var renditions: [PackagingResult.Rendition] = []
+        for (index, subtitle) in plan.subtitles.enumerated() {
             let folder = "subtitles-\(index + 1)"
-            try FileManager.default.createDirectory(atPath: path(folder), withIntermediateDirectories: true)
-            let segmentDuration = options.segmentDuration
-            let written = try await pool.run { flag in
-                try WebVTTSegmenter.write(source: source, streamIndex: subtitle.id, duration: duration.seconds,
-                                          segmentDuration: segmentDuration, into: path(folder), flag: flag)
+            let target = (directory as NSString).appendingPathComponent(folder)
+            let playlistPath = (directory as NSString).appendingPathComponent(BundleLayout.mediaPlaylist(inFolder: folder))
+            try await asset.pool.run { flag in
+                try FileManager.default.createDirectory(atPath: target, withIntermediateDirectories: true)
+                let written = try WebVTTSegmenter.write(source: source, streamIndex: subtitle.id, duration: duration,
+                                                        segmentDuration: segmentDuration, into: target, flag: flag)
+                var playlist = MediaPlaylist()
+                playlist.version = 7
+                playlist.playlistType = .vod
+                playlist.endList = true
+                playlist.targetDuration = Int((written.map(\.duration).max() ?? 1).rounded(.up))
+                playlist.segments = written.map { MediaSegment(uri: $0.name, duration: $0.duration) }
+                try PlaylistWriter.write(playlist).write(toFile: playlistPath, atomically: true, encoding: .utf8)
             }
-            var playlist = MediaPlaylist()
-            playlist.version = 7
-            playlist.playlistType = .vod
-            playlist.endList = true
-            playlist.targetDuration = Int((written.map(\.duration).max() ?? 1).rounded(.up))
-            playlist.segments = written.map { MediaSegment(uri: $0.name, duration: $0.duration) }
-            try PlaylistWriter.write(playlist).write(toFile: path(BundleLayout.mediaPlaylist(inFolder: folder)), atomically: true, encoding: .utf8)
-            subtitleRelatives.append(BundleLayout.mediaPlaylist(inFolder: folder))
             renditions.append(.init(kind: .subtitle, playlist: BundleLayout.mediaPlaylist(inFolder: folder), method: .encoded, sourceTrack: subtitle.id))
-            advance()
+            meter.advance()
         }
+        return renditions
+    }
 
-        // I-frame playlist from the first (largest) video variant.
-        var iFrameRelative: String?
-        if options.makesIFramePlaylist, let top = videoOutputs.first {
-            let variantPlaylist = path(top.relative)
-            let report = within()
-            _ = try await pool.run { flag in
-                try HLSSegmenter.copy(source: .url(URL(fileURLWithPath: variantPlaylist)), streamIndex: 0,
+    /// The I-frame playlist, made from the first (largest) video variant's keyframes.
+    func packageIFramePlaylist(from top: VideoOutput?, into directory: String, meter: inout StepMeter) async throws -> String? {
+        guard options.makesIFramePlaylist, let top else { return nil }
+        @Sendable func path(_ relative: String) -> String { (directory as NSString).appendingPathComponent(relative) }
+        let segmentDuration = options.segmentDuration
+        let variantPlaylist = path(top.relative)
+        let report = meter.within()
+        try await asset.pool.run { flag in
+            _ = try HLSSegmenter.copy(source: .url(URL(fileURLWithPath: variantPlaylist)), streamIndex: 0,
                                       directory: path("iframes"), segmentDuration: segmentDuration, keyframesOnly: true, flag: flag,
                                       progress: report)
-            }
-            let text = try String(contentsOfFile: path(BundleLayout.mediaPlaylist(inFolder: "iframes")), encoding: .utf8)
+            let written = path(BundleLayout.mediaPlaylist(inFolder: "iframes"))
+            let text = try String(contentsOfFile: written, encoding: .utf8)
             guard var playlist = PlaylistParser.parse(text, options: .strict).playlist?.media else {
-                throw MediaError(.packaging, url: path(BundleLayout.mediaPlaylist(inFolder: "iframes")), message: "FFmpeg's I-frame segment playlist does not parse")
+                throw MediaError(.packaging, url: written, message: "FFmpeg's I-frame segment playlist does not parse")
             }
             playlist.iFramesOnly = true
             playlist.version = 7
             try PlaylistWriter.write(playlist).write(toFile: path(BundleLayout.iFramePlaylist), atomically: true, encoding: .utf8)
-            try? FileManager.default.removeItem(atPath: path(BundleLayout.mediaPlaylist(inFolder: "iframes")))
-            iFrameRelative = BundleLayout.iFramePlaylist
-            advance()
+            try? FileManager.default.removeItem(atPath: written)
         }
-
-        // Image playlist and WebVTT sprites.
-        var tiles: ThumbnailTiles.Output?
-        if options.makesImagePlaylist, video != nil {
-            tiles = try await ThumbnailTiles.make(asset: asset, duration: duration, options: options, directory: path("images"))
-            advance()
-        }
-
-        let result = try await MultivariantBuilder(
-            directory: directory, video: video, audios: audios, subtitles: subtitles,
-            videoRelatives: videoOutputs.map { ($0.relative, $0.size, $0.frameRate) },
-            audioRelatives: audioRelatives, subtitleRelatives: subtitleRelatives,
-            iFrameRelative: iFrameRelative, tiles: tiles, pool: pool).build()
-        progress(1)
-        return PackagingResult(directory: directory, multivariantPath: result.path, multivariant: result.playlist,
-                               renditions: renditions, warnings: result.warnings)
+        meter.advance()
+        return BundleLayout.iFramePlaylist
     }
 }

@@ -14,7 +14,7 @@ enum ThumbnailTiles {
 
     static func make(asset: Asset, duration: MediaTime, options: PackagingOptions, directory: String) async throws -> Output? {
         guard duration.isNumeric, duration.seconds > 0 else { return nil }
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try await asset.pool.run { _ in try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) }
         let interval = options.thumbnailInterval
         let times = stride(from: 0.0, to: duration.seconds, by: interval).map { MediaTime(seconds: $0, preferredTimescale: 1000) }
         var generator = ImageGenerator(asset: asset)
@@ -52,7 +52,8 @@ enum ThumbnailTiles {
             let sheet = VideoImage(width: sheetWidth, height: tile.height * options.tileRows, pixels: pixels)
             let data = try await sheet.encoded(as: .jpeg(quality: 0.7))
             let name = String(format: "tiles-%05d.jpg", sheetIndex + 1)
-            try Data(data).write(to: URL(fileURLWithPath: (directory as NSString).appendingPathComponent(name)))
+            let sheetPath = (directory as NSString).appendingPathComponent(name)
+            try await asset.pool.run { _ in try Data(data).write(to: URL(fileURLWithPath: sheetPath)) }
             let sheetStart = Double(start) * interval
             let sheetDuration = min(Double(chunk.count) * interval, duration.seconds - sheetStart)
             var segment = MediaSegment(uri: name, duration: sheetDuration)
@@ -71,8 +72,11 @@ enum ThumbnailTiles {
         }
         playlist.targetDuration = Int((playlist.segments.map(\.duration).max() ?? interval).rounded(.up))
         let path = (directory as NSString).appendingPathComponent((BundleLayout.imagesPlaylist as NSString).lastPathComponent)
-        try PlaylistWriter.write(playlist).write(toFile: path, atomically: true, encoding: .utf8)
-        try vtt.write(toFile: (directory as NSString).appendingPathComponent("thumbnails.vtt"), atomically: true, encoding: .utf8)
+        let (playlistText, spriteMap) = (PlaylistWriter.write(playlist), vtt)
+        try await asset.pool.run { _ in
+            try playlistText.write(toFile: path, atomically: true, encoding: .utf8)
+            try spriteMap.write(toFile: (directory as NSString).appendingPathComponent("thumbnails.vtt"), atomically: true, encoding: .utf8)
+        }
         return Output(playlistPath: path, tileSize: tile, peakBitRate: peak,
                       averageBitRate: Int(Double(totalBytes * 8) / duration.seconds))
     }
