@@ -33,12 +33,14 @@ let package = Package(
     targets: [
         // Playlists: model, parser, writer, inspection, variant selection. Pure Swift, no I/O.
         .target(name: "HLS"),
+        // The one way to run blocking calls that are not media work (a thread pool of its own).
+        .target(name: "BlockingWork", dependencies: [.product(name: "NIOPosix", package: "swift-nio")]),
         // Offline downloads: plans from variant choices, concurrent fetching with retries,
         // a resume journal, AES-128 decryption, offline bundles.
         .target(
             name: "Downloads",
             dependencies: [
-                "HLS",
+                "HLS", "BlockingWork",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -79,7 +81,7 @@ let package = Package(
         .target(
             name: "Library",
             dependencies: [
-                "HLS", "MediaCore",
+                "HLS", "MediaCore", "BlockingWork",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Subprocess", package: "swift-subprocess"),
             ]
@@ -137,7 +139,7 @@ let package = Package(
             name: "MarqueeServer",
             dependencies: [
                 "HLS", "Library", "Playback", "Downloads", "Accounts", "LiveActivities", "APNs", "DeviceLink",
-                "VisualAnalysis",
+                "VisualAnalysis", "BlockingWork",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -150,6 +152,7 @@ let package = Package(
         .executableTarget(
             name: "marquee",
             dependencies: [
+                "BlockingWork",
                 "HLS", "Downloads", "MediaCore", "Library", "MarqueeServer", "Accounts", "APNs", "DeviceLink", "VisualAnalysis",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -1,3 +1,4 @@
+import BlockingWork
 import Foundation
 import HLS
 import Synchronization
@@ -36,7 +37,7 @@ public final class MediaLibrary: Sendable {
     /// Adds files, folders of media, and HLS bundles; returns the new assets (queued for ingest).
     @discardableResult
     public func add(paths: [String], role: Asset.Role = .feature) async throws -> [Asset] {
-        let sources = try await BlockingIO.run { try Self.sources(for: paths) }
+        let sources = try await BlockingWork.run { try Self.sources(for: paths) }
         var added: [Asset] = []
         for (url, name) in sources {
             let asset = Asset(title: name, sourcePath: url.path, role: role, episode: EpisodeParser.parse(fileName: url.lastPathComponent))
@@ -147,7 +148,7 @@ public final class MediaLibrary: Sendable {
             }
         }
         let removals = doomed
-        _ = try? await BlockingIO.run { for url in removals { try? FileManager.default.removeItem(at: url) } }
+        _ = try? await BlockingWork.run { for url in removals { try? FileManager.default.removeItem(at: url) } }
     }
 
     /// Starts the library's background chores: purging the trash every few seconds and
@@ -184,7 +185,7 @@ public final class MediaLibrary: Sendable {
         }
         let name = "artwork-\(Int(Date().timeIntervalSince1970 * 1000)).\(fileExtension)"
         let folder = location.bundleDirectory(for: assetID)
-        try await BlockingIO.run {
+        try await BlockingWork.run {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             for old in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [] where old.hasPrefix("artwork-") {
                 try? FileManager.default.removeItem(at: folder.appendingPathComponent(old))
@@ -225,7 +226,7 @@ public final class MediaLibrary: Sendable {
     /// Marks assets whose source file is gone as missing (and back when it returns).
     public func refreshSourceAvailability() async throws {
         let assets = try await store.assets()
-        let present = try await BlockingIO.run {
+        let present = try await BlockingWork.run {
             Set(assets.compactMap(\.sourcePath).filter { FileManager.default.fileExists(atPath: $0) })
         }
         for var asset in assets {

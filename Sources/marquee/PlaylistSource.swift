@@ -1,3 +1,4 @@
+import BlockingWork
 import Downloads
 import Foundation
 import NIOCore
@@ -34,7 +35,7 @@ struct PlaylistSource {
         let url = location.hasPrefix("file://") ? URL(string: location)! : URL(fileURLWithPath: location)
         do {
             // File reads block: they run on NIO's thread pool, not the cooperative pool.
-            let data = try await NIOThreadPool.singleton.runIfActive { try Data(contentsOf: url, options: .mappedIfSafe) }
+            let data = try await BlockingWork.run { try Data(contentsOf: url, options: .mappedIfSafe) }
             return Loaded(data: data, url: url)
         } catch let error as CocoaError where error.code == .fileReadNoSuchFile {
             throw Failure(description: "\(url.path): no such file")

@@ -1,3 +1,4 @@
+import BlockingWork
 import Foundation
 import NIOPosix
 
@@ -10,7 +11,7 @@ enum BlockingFileIO {
     /// journal only records a file after its rename, and a resume re-checks sizes, which is
     /// what an unclean power loss on a data=ordered file system can leave short).
     static func writeAtomically(_ data: Data, to url: URL) async throws {
-        try await NIOThreadPool.singleton.runIfActive {
+        try await BlockingWork.run {
             let fm = FileManager.default
             try fm.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             let temporary = url.appendingPathExtension("part")
@@ -33,13 +34,13 @@ enum BlockingFileIO {
 
     /// The size of a file, or nil when it does not exist.
     static func size(of url: URL) async throws -> Int64? {
-        try await NIOThreadPool.singleton.runIfActive {
+        try await BlockingWork.run {
             (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.int64Value
         }
     }
 
     static func remove(_ url: URL) async throws {
-        try await NIOThreadPool.singleton.runIfActive {
+        try await BlockingWork.run {
             if FileManager.default.fileExists(atPath: url.path) { try FileManager.default.removeItem(at: url) }
         }
     }

@@ -1,3 +1,4 @@
+import BlockingWork
 import Foundation
 import NIOCore
 import NIOPosix
@@ -50,7 +51,7 @@ final class FileBodySink: BodySink, @unchecked Sendable {
     func begin() async throws {
         let part = partURL
         let old = handle
-        handle = try await NIOThreadPool.singleton.runIfActive {
+        handle = try await BlockingWork.run {
             try? old?.close()
             try FileManager.default.createDirectory(at: part.deletingLastPathComponent(), withIntermediateDirectories: true)
             guard FileManager.default.createFile(atPath: part.path, contents: nil) else {
@@ -65,7 +66,7 @@ final class FileBodySink: BodySink, @unchecked Sendable {
         guard let handle else { return }
         let part = partURL
         let bytes = Data(buffer.readableBytesView)
-        try await NIOThreadPool.singleton.runIfActive {
+        try await BlockingWork.run {
             do { try handle.write(contentsOf: bytes) } catch {
                 throw DownloadError.io(path: part.path, reason: error.localizedDescription)
             }
@@ -77,7 +78,7 @@ final class FileBodySink: BodySink, @unchecked Sendable {
     func commit() async throws -> Int64 {
         let part = partURL, file = self.file, handle = self.handle
         self.handle = nil
-        try await NIOThreadPool.singleton.runIfActive {
+        try await BlockingWork.run {
             try handle?.close()
             if rename(part.path, file.path) != 0 {
                 throw DownloadError.io(path: file.path, reason: String(cString: strerror(errno)))
@@ -89,7 +90,7 @@ final class FileBodySink: BodySink, @unchecked Sendable {
     func discard() async {
         let part = partURL, handle = self.handle
         self.handle = nil
-        try? await NIOThreadPool.singleton.runIfActive {
+        try? await BlockingWork.run {
             try? handle?.close()
             try? FileManager.default.removeItem(at: part)
         }

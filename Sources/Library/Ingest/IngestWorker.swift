@@ -1,3 +1,4 @@
+import BlockingWork
 import Foundation
 import HLS
 
@@ -118,7 +119,7 @@ public actor IngestWorker {
             let source = URL(fileURLWithPath: sourcePath)
             // Checked again here, just before anything opens it: the file may have been
             // replaced since it was added (a FIFO would block this worker and every later job).
-            let kind = try await BlockingIO.run { SourceFileKind.of(source) }
+            let kind = try await BlockingWork.run { SourceFileKind.of(source) }
             switch kind {
             case .missing:
                 asset.sourceMissing = true
@@ -131,11 +132,11 @@ public actor IngestWorker {
             }
             let isDirectory = kind == .directory
             let bundle = location.bundleDirectory(for: asset.id)
-            _ = try? await BlockingIO.run { try FileManager.default.removeItem(at: bundle) }
+            _ = try? await BlockingWork.run { try FileManager.default.removeItem(at: bundle) }
             if isDirectory {
                 job.message = "Importing bundle"
                 try await store.save(job)
-                let imported = try await BlockingIO.run { try BundleImporter().importBundle(at: source, into: bundle) }
+                let imported = try await BlockingWork.run { try BundleImporter().importBundle(at: source, into: bundle) }
                 asset.duration = imported.duration
                 asset.width = imported.width
                 asset.height = imported.height
@@ -171,7 +172,7 @@ public actor IngestWorker {
                 job = await reporter.job
             }
             let master = bundle.appendingPathComponent(BundleLayout.multivariantPlaylist)
-            asset.badges = (try? await BlockingIO.run { try BadgeInspector.badges(forMultivariantAt: master) }) ?? []
+            asset.badges = (try? await BlockingWork.run { try BadgeInspector.badges(forMultivariantAt: master) }) ?? []
             asset.status = .ready
             asset.sourceMissing = false
             try await store.save(asset)

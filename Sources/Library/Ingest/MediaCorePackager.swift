@@ -1,3 +1,4 @@
+import BlockingWork
 import Foundation
 import HLS
 import MediaCore
@@ -90,7 +91,7 @@ public struct MediaCorePackager: MediaPackager {
         let metadata = try await Self.media("read", source) { try await asset.load(.metadata) }
         let cover = metadata.first { $0.identifier == .artwork && $0.dataValue?.starts(with: [0xFF, 0xD8, 0xFF]) == true }?.dataValue
         if let cover {
-            try await BlockingIO.run { try Data(cover).write(to: bundle.appendingPathComponent(BundleLayout.poster)) }
+            try await BlockingWork.run { try Data(cover).write(to: bundle.appendingPathComponent(BundleLayout.poster)) }
         }
         await progress(1)
         return PackagedBundle(multivariantPlaylist: BundleLayout.multivariantPlaylist, poster: cover == nil ? nil : BundleLayout.poster, trickPlay: nil)
@@ -110,7 +111,7 @@ public struct MediaCorePackager: MediaPackager {
             }
         }
         let master = try Self.labelled(result.multivariant, renditions: result.renditions, tracks: tracks)
-        try await BlockingIO.run {
+        try await BlockingWork.run {
             try master.write(to: bundle.appendingPathComponent(BundleLayout.multivariantPlaylist), atomically: true, encoding: .utf8)
         }
         await progress(share.upperBound)
@@ -169,7 +170,7 @@ public struct MediaCorePackager: MediaPackager {
         let master = bundle.appendingPathComponent(BundleLayout.multivariantPlaylist)
         let asset = MediaCore.Asset(path: master.path)
         // The download's own artwork, when it brought one, is the poster as it is.
-        let copiedArtwork = try await BlockingIO.run { () -> Bool in
+        let copiedArtwork = try await BlockingWork.run { () -> Bool in
             guard let artwork, artwork != BundleLayout.poster,
                   FileManager.default.fileExists(atPath: bundle.appendingPathComponent(artwork).path) else { return false }
             try? FileManager.default.removeItem(at: bundle.appendingPathComponent(BundleLayout.poster))
@@ -203,7 +204,7 @@ public struct MediaCorePackager: MediaPackager {
             try Task.checkCancellation()
             return nil
         }
-        try await BlockingIO.run { try Data(jpeg).write(to: bundle.appendingPathComponent(BundleLayout.poster)) }
+        try await BlockingWork.run { try Data(jpeg).write(to: bundle.appendingPathComponent(BundleLayout.poster)) }
         return BundleLayout.poster
     }
 

@@ -1,3 +1,4 @@
+import BlockingWork
 import Foundation
 import HLS
 import MediaCore
@@ -55,7 +56,7 @@ enum TrickPlaySheet {
         let sheet = VideoImage(width: sheetWidth, height: layout.rows * layout.tileHeight, pixels: pixels)
         let jpeg = try await sheet.encoded(as: .jpeg(quality: 0.7))
         let json = try JSONEncoder().encode(layout)
-        try await BlockingIO.run {
+        try await BlockingWork.run {
             try Data(jpeg).write(to: bundle.appendingPathComponent(image))
             try json.write(to: bundle.appendingPathComponent(description))
         }

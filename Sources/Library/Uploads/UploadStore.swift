@@ -1,3 +1,4 @@
+import BlockingWork
 import Foundation
 
 /// Resumable uploads into the data directory, chunk by chunk, each chunk streamed to disk as
@@ -49,7 +50,7 @@ public actor UploadStore {
         let id = UUID().uuidString.lowercased()
         let record = Record(fileName: name, length: length, role: role, createdAt: now)
         let directory = directory
-        try await BlockingIO.run {
+        try await BlockingWork.run {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             if let length {
                 let free = (try? FileManager.default.attributesOfFileSystem(forPath: directory.path)[.systemFreeSize] as? NSNumber)?.int64Value
@@ -66,7 +67,7 @@ public actor UploadStore {
     /// The upload's state, with the offset a client should resume from.
     public func upload(id: String) async throws -> Upload {
         let (part, json) = try paths(id)
-        return try await BlockingIO.run {
+        return try await BlockingWork.run {
             guard let data = FileManager.default.contents(atPath: json.path),
                   let record = try? Self.decoder.decode(Record.self, from: data),
                   let attributes = try? FileManager.default.attributesOfItem(atPath: part.path) else { throw UploadError.notFound(id) }
@@ -87,7 +88,7 @@ public actor UploadStore {
         let current = try await upload(id: id)
         let limit = try range.check(received: current.offset, declaredLength: current.length)
         let (part, _) = try paths(id)
-        let handle = try await BlockingIO.run { () -> FileHandle in
+        let handle = try await BlockingWork.run { () -> FileHandle in
             let handle = try FileHandle(forWritingTo: part)
             try handle.seek(toOffset: UInt64(current.offset))
             return handle
@@ -132,7 +133,7 @@ public actor UploadStore {
         if let length = upload.length, upload.offset != length { throw UploadError.incomplete(received: upload.offset, length: length) }
         let (part, json) = try paths(id)
         let destination = finishedDirectory.appendingPathComponent(id).appendingPathComponent(upload.fileName)
-        try await BlockingIO.run {
+        try await BlockingWork.run {
             try FileManager.default.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
             try FileManager.default.moveItem(at: part, to: destination)
             try? FileManager.default.removeItem(at: json)
@@ -145,7 +146,7 @@ public actor UploadStore {
         guard !writing.contains(id) else { throw UploadError.busy(id) }
         _ = try await upload(id: id)
         let (part, json) = try paths(id)
-        try await BlockingIO.run {
+        try await BlockingWork.run {
             try? FileManager.default.removeItem(at: part)
             try? FileManager.default.removeItem(at: json)
         }
@@ -156,7 +157,7 @@ public actor UploadStore {
     public func removeAbandoned(untouchedSince cutoff: Date) async throws -> [String] {
         let busy = writing
         let directory = directory
-        return try await BlockingIO.run {
+        return try await BlockingWork.run {
             guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return [] }
             var ids = Set<String>()
             for name in names where name.hasSuffix(".part") || name.hasSuffix(".json") {
@@ -214,10 +215,10 @@ private struct ChunkWriter: @unchecked Sendable {
     let handle: FileHandle
 
     func write(_ bytes: [UInt8]) async throws {
-        try await BlockingIO.run { try handle.write(contentsOf: bytes) }
+        try await BlockingWork.run { try handle.write(contentsOf: bytes) }
     }
 
     func close() async throws {
-        try await BlockingIO.run { try handle.close() }
+        try await BlockingWork.run { try handle.close() }
     }
 }

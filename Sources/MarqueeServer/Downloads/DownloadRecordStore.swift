@@ -1,3 +1,4 @@
+import BlockingWork
 import Foundation
 import NIOPosix
 
@@ -9,7 +10,7 @@ public struct DownloadRecordStore: Sendable {
     public let directory: URL
     let threadPool: NIOThreadPool
 
-    public init(directory: URL, threadPool: NIOThreadPool = .singleton) {
+    public init(directory: URL, threadPool: NIOThreadPool = BlockingWork.threadPool) {
         self.directory = directory.standardizedFileURL
         self.threadPool = threadPool
     }

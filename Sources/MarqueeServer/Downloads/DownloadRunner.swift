@@ -1,3 +1,4 @@
+import BlockingWork
 import Downloads
 import Foundation
 import HLS
@@ -56,7 +57,7 @@ public struct HLSDownloadRunner: DownloadRunner {
 
     /// A bundle whose download already finished: `metadata.json` written, journal gone.
     static func isComplete(_ bundle: URL) async throws -> Bool {
-        try await NIOThreadPool.singleton.runIfActive {
+        try await BlockingWork.run {
             FileManager.default.fileExists(atPath: bundle.appendingPathComponent(BundleLayout.metadata).path)
                 && !FileManager.default.fileExists(atPath: bundle.appendingPathComponent(AssetDownloadTask.journalFolder).path)
         }

@@ -1,3 +1,4 @@
+import BlockingWork
 import Downloads
 import Foundation
 import HLS
@@ -20,7 +21,7 @@ extension DownloadService {
         let staged = store.bundle(for: id).appendingPathComponent(relativePath)
         let library: URL?
         if case .finished(let assetID) = entry.lifecycle.state { library = importer.bundleFile(relativePath, of: assetID) } else { library = nil }
-        let found = try? await NIOThreadPool.singleton.runIfActive { () -> URL? in
+        let found = try? await BlockingWork.run { () -> URL? in
             if FileManager.default.fileExists(atPath: staged.path) { return staged }
             if let library, FileManager.default.fileExists(atPath: library.path) { return library }
             return nil
@@ -56,7 +57,7 @@ extension DownloadService: ProvisionalAssetSource {
         }
         let bundle = store.bundle(for: id)
         do {
-            return try await NIOThreadPool.singleton.runIfActive {
+            return try await BlockingWork.run {
                 // Downloads started before the shared layout named their root playlist index.m3u8.
                 let playlist = BundleLayout.multivariantCandidates.first {
                     FileManager.default.fileExists(atPath: bundle.appendingPathComponent($0).path)

@@ -1,3 +1,4 @@
+import BlockingWork
 import Foundation
 import HLS
 import Library
@@ -93,7 +94,7 @@ public actor LiveTextService {
     func frameSource(for asset: Library.Asset, pool: MediaThreadPool = .shared) async throws -> MediaCore.Asset {
         let bundle = library.location.bundleDirectory(for: asset.id)
         let sourcePath = asset.sourcePath
-        let url: URL? = try await NIOThreadPool.singleton.runIfActive {
+        let url: URL? = try await BlockingWork.run {
             if let sourcePath {
                 var isDirectory: ObjCBool = false
                 if FileManager.default.fileExists(atPath: sourcePath, isDirectory: &isDirectory), !isDirectory.boolValue {

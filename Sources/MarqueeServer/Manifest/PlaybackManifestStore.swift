@@ -1,3 +1,4 @@
+import BlockingWork
 import Foundation
 import Synchronization
 import HLS
@@ -13,7 +14,7 @@ final class PlaybackManifestStore: Sendable {
     /// Assets playable before the library has them (downloads under way).
     private let provisional: (any ProvisionalAssetSource)?
 
-    init(library: MediaLibrary, threadPool: NIOThreadPool = .singleton, provisional: (any ProvisionalAssetSource)? = nil) {
+    init(library: MediaLibrary, threadPool: NIOThreadPool = BlockingWork.threadPool, provisional: (any ProvisionalAssetSource)? = nil) {
         self.library = library
         self.threadPool = threadPool
         self.provisional = provisional
