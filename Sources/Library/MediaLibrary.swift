@@ -12,7 +12,7 @@ public final class MediaLibrary: Sendable {
     public let location: LibraryLocation
     public let store: LibraryStore
     public let worker: IngestWorker
-    public let packager: any MediaPackager
+    public let packager: any BundlePackaging
     /// Resumable uploads from the web page, streamed into the data directory.
     public let uploads: UploadStore
     /// How long a deleted asset stays restorable before `purgeTrash` removes it for good.
@@ -23,7 +23,7 @@ public final class MediaLibrary: Sendable {
     public static let mediaExtensions: Set<String> = ["mp4", "m4v", "mov", "mkv", "webm", "avi", "ts", "mts", "mpg", "mpeg", "wmv", "flv", "ogv",
                                                       "m4a", "mp3", "aac", "flac", "ogg", "oga", "opus", "wav", "mka"]
 
-    public init(location: LibraryLocation, packager: any MediaPackager = MediaCorePackager(), trashRetention: TimeInterval = 30,
+    public init(location: LibraryLocation, packager: any BundlePackaging = BundlePackager(), trashRetention: TimeInterval = 30,
                 ingestStallLimit: Duration = .seconds(600)) throws {
         self.location = location
         self.packager = packager

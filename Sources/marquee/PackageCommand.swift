@@ -40,7 +40,7 @@ struct PackageCommand: AsyncParsableCommand {
         try await console.run {
             var options = PackagingOptions(ladder: ladder.flatMap(Self.heights))
             options.segmentDuration = segmentDuration
-            let packager = Packager(asset: MediaSourceArgument.asset(source), options: options)
+            let packager = HLSPackager(asset: MediaSourceArgument.asset(source), options: options)
             let result = try await packager.package(to: out) { console.progress($0, label: "package") }
             console.clearProgress()
             for warning in result.warnings { console.warn(warning) }

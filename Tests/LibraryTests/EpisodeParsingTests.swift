@@ -54,7 +54,7 @@ struct EpisodeParsingTests {
             "-metadata", "title=Pilot", "-metadata", "show=Tag Town", "-metadata", "season_number=1",
             "-metadata", "episode_sort=2", "-metadata", "episode_id=S01E02", "-metadata", "date=2024-05-01", url.path,
         ])
-        let probe = try await MediaCorePackager().probe(url)
+        let probe = try await BundlePackager().probe(url)
         #expect(probe.episode == Episode(seriesTitle: "Tag Town", season: 1, number: 2, title: "Pilot"))
         #expect(probe.releaseDate == "2024-05-01")
 
@@ -65,7 +65,7 @@ struct EpisodeParsingTests {
             "-metadata", "SHOW=Concerts", "-metadata", "SEASON=3", "-metadata", "EPISODE=1",
             "-metadata", "LIVE_START_DATE=2026-11-20T19:00:00Z", "-metadata", "LIVE_END_DATE=2026-11-20T21:30:00Z", mkv.path,
         ])
-        let live = try await MediaCorePackager().probe(mkv)
+        let live = try await BundlePackager().probe(mkv)
         #expect(live.episode?.seriesTitle == "Concerts" && live.episode?.season == 3 && live.episode?.number == 1)
         #expect(live.liveStartDate == LiveDates.parse("2026-11-20T19:00:00Z"))
         #expect(live.liveEndDate.map { $0.timeIntervalSince(live.liveStartDate!) } == 9000)

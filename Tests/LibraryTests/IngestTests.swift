@@ -27,7 +27,7 @@ struct IngestTests {
         #expect(ready.subtitle == "Marquee Tests")
         #expect(ready.summary == "An embedded description")
 
-        // What the player relies on; the bundle itself is checked in MediaCorePackagerTests.
+        // What the player relies on; the bundle itself is checked in BundlePackagerTests.
         let bundle = temp.library.location.bundleDirectory(for: asset.id)
         let master = try String(contentsOf: bundle.appendingPathComponent("master.m3u8"), encoding: .utf8)
         #expect(master.contains(#"NAME="English""#))

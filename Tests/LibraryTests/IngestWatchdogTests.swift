@@ -7,7 +7,7 @@ import Testing
 @Suite("Ingest watchdog and cancellation")
 struct IngestWatchdogTests {
     /// Probes fine, then packages nothing, forever (until cancelled) for files named "hang".
-    struct HangingPackager: MediaPackager {
+    struct HangingPackager: BundlePackaging {
         func probe(_ source: URL) async throws -> MediaProbe {
             MediaProbe(duration: 1, width: 16, height: 16, audioTracks: [], subtitleTracks: [])
         }

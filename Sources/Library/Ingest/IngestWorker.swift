@@ -9,7 +9,7 @@ import HLS
 public actor IngestWorker {
     let store: LibraryStore
     let location: LibraryLocation
-    let packager: any MediaPackager
+    let packager: any BundlePackaging
     private var loop: Task<Void, Never>?
     private var poll: Task<Void, Never>?
     private var wakeUp: AsyncStream<Void>.Continuation?
@@ -23,7 +23,7 @@ public actor IngestWorker {
     /// Why the running job was stopped, for its failure message.
     private var stopReason: String?
 
-    public init(store: LibraryStore, location: LibraryLocation, packager: any MediaPackager, stallLimit: Duration = .seconds(600)) {
+    public init(store: LibraryStore, location: LibraryLocation, packager: any BundlePackaging, stallLimit: Duration = .seconds(600)) {
         self.store = store
         self.location = location
         self.packager = packager

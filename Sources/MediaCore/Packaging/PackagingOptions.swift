@@ -1,4 +1,4 @@
-/// What `Packager` makes: the video ladder, segment length and trick-play outputs.
+/// What `HLSPackager` makes: the video ladder, segment length and trick-play outputs.
 public struct PackagingOptions: Sendable {
     /// Heights of the video ladder (such as 1080, 720, 360), each encoded with libx264; rungs
     /// taller than the source are left out. `nil` packages the source video once, copied when
@@ -6,7 +6,7 @@ public struct PackagingOptions: Sendable {
     public var ladder: [Int]?
     /// Audio codecs (FFmpeg names) copied as they are; other audio is encoded as AAC. The
     /// default is every codec HLS allows; a browser player that only decodes AAC narrows it.
-    public var copyableAudioCodecs: Set<String> = Packager.copyableAudio
+    public var copyableAudioCodecs: Set<String> = HLSPackager.copyableAudio
     /// Target media segment length in seconds.
     public var segmentDuration: Double = 6
     /// Seconds between thumbnails in the image playlist and the WebVTT sprite track.

@@ -1,6 +1,6 @@
 import HLS
 
-/// What `Packager.package(to:)` wrote.
+/// What `HLSPackager.package(to:)` wrote.
 public struct PackagingResult: Sendable {
     /// One written rendition: its playlist (relative to the output directory) and how it was made.
     public struct Rendition: Sendable {

@@ -5,11 +5,11 @@ import Testing
 @testable import Library
 
 @Suite("MediaCore packager", .serialized)
-struct MediaCorePackagerTests {
+struct BundlePackagerTests {
     @Test func probeReadsDurationSizeTracksAndMetadata() async throws {
         let temp = try TemporaryLibrary()
         defer { temp.cleanUp() }
-        let probe = try await MediaCorePackager().probe(try await temp.makeClip())
+        let probe = try await BundlePackager().probe(try await temp.makeClip())
         #expect(abs(probe.duration - 3) < 0.2)
         #expect(probe.width == 320 && probe.height == 180)
         #expect(probe.title == "Embedded Title")
@@ -23,12 +23,12 @@ struct MediaCorePackagerTests {
         let temp = try TemporaryLibrary()
         defer { temp.cleanUp() }
         let anamorphic = try await temp.makeClip(named: "anamorphic.mp4", seconds: 1, size: "160x180", videoArguments: ["-vf", "setsar=2"])
-        let wide = try await MediaCorePackager().probe(anamorphic)
+        let wide = try await BundlePackager().probe(anamorphic)
         #expect(wide.width == 320 && wide.height == 180)
         // A phone-style clip: landscape pixels with a display matrix turning them a quarter.
         let rotated = try await temp.makeClip(named: "rotated.mp4", seconds: 1)
         try Self.rotateFirstTrack(of: rotated)
-        let portrait = try await MediaCorePackager().probe(rotated)
+        let portrait = try await BundlePackager().probe(rotated)
         #expect(portrait.width == 180 && portrait.height == 320)
     }
 
@@ -50,7 +50,7 @@ struct MediaCorePackagerTests {
         let temp = try TemporaryLibrary()
         defer { temp.cleanUp() }
         let clip = try await temp.makeClip(seconds: 3)
-        let packager = MediaCorePackager()
+        let packager = BundlePackager()
         let probe = try await packager.probe(clip)
         let bundle = temp.root.appendingPathComponent("bundle")
         try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true)
@@ -116,7 +116,7 @@ struct MediaCorePackagerTests {
         let temp = try TemporaryLibrary()
         defer { temp.cleanUp() }
         let clip = try await temp.makeClip(named: "hd.mp4", seconds: 2, size: "1280x720")
-        let packager = MediaCorePackager()
+        let packager = BundlePackager()
         let bundle = temp.root.appendingPathComponent("hd")
         try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true)
         _ = try await packager.package(clip, probe: try await packager.probe(clip), into: bundle) { _ in }
@@ -130,7 +130,7 @@ struct MediaCorePackagerTests {
         let temp = try TemporaryLibrary()
         defer { temp.cleanUp() }
         let clip = try await temp.makeClip(named: "portrait.mp4", seconds: 2, size: "360x640")
-        let packager = MediaCorePackager()
+        let packager = BundlePackager()
         let bundle = temp.root.appendingPathComponent("portrait")
         try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true)
         _ = try await packager.package(clip, probe: try await packager.probe(clip), into: bundle) { _ in }
@@ -145,7 +145,7 @@ struct MediaCorePackagerTests {
         let temp = try TemporaryLibrary()
         defer { temp.cleanUp() }
         let clip = try await temp.makeClip(named: "anamorphic.mp4", seconds: 1, size: "160x180", videoArguments: ["-vf", "setsar=2"])
-        let packager = MediaCorePackager()
+        let packager = BundlePackager()
         let bundle = temp.root.appendingPathComponent("anamorphic")
         try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true)
         _ = try await packager.package(clip, probe: try await packager.probe(clip), into: bundle) { _ in }
@@ -173,7 +173,7 @@ struct MediaCorePackagerTests {
         let subtitlesOnly = temp.root.appendingPathComponent("subtitles.srt")
         try "1\n00:00:00,000 --> 00:00:02,000\nHello\n\n".write(to: subtitlesOnly, atomically: true, encoding: .utf8)
         await #expect(throws: LibraryError.unsupportedSource(subtitlesOnly.path)) {
-            try await MediaCorePackager().probe(subtitlesOnly)
+            try await BundlePackager().probe(subtitlesOnly)
         }
     }
 
@@ -181,7 +181,7 @@ struct MediaCorePackagerTests {
         let temp = try TemporaryLibrary()
         defer { temp.cleanUp() }
         let clip = try await temp.makeClip(named: "long.mp4", seconds: 20, size: "1280x720")
-        let packager = MediaCorePackager()
+        let packager = BundlePackager()
         let probe = try await packager.probe(clip)
         let bundle = temp.root.appendingPathComponent("cancelled")
         try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true)
@@ -198,7 +198,7 @@ struct MediaCorePackagerTests {
 
     static func expectMediaFailure(reading url: URL, sourceLocation: SourceLocation = #_sourceLocation) async {
         do {
-            _ = try await MediaCorePackager().probe(url)
+            _ = try await BundlePackager().probe(url)
             Issue.record("\(url.lastPathComponent) was probed", sourceLocation: sourceLocation)
         } catch let LibraryError.mediaFailed(step, path, cause) {
             #expect(step == "read" && path == url.path, sourceLocation: sourceLocation)

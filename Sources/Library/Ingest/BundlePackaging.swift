@@ -2,8 +2,8 @@ import Foundation
 
 /// The seam between the library and whatever probes and packages media.
 ///
-/// `MediaCorePackager` implements it in process with MediaCore (FFmpeg's libraries).
-public protocol MediaPackager: Sendable {
+/// `BundlePackager` implements it in process with MediaCore (FFmpeg's libraries).
+public protocol BundlePackaging: Sendable {
     /// Reads duration, picture size, tracks and embedded metadata.
     func probe(_ source: URL) async throws -> MediaProbe
 

@@ -11,7 +11,7 @@ import HLS
 /// height. BANDWIDTH, AVERAGE-BANDWIDTH, CODECS, RESOLUTION, FRAME-RATE and VIDEO-RANGE are
 /// computed from the written files, and every playlist is checked with the `HLS` parser in
 /// strict mode before the result is returned.
-public struct Packager: Sendable {
+public struct HLSPackager: Sendable {
     public let asset: Asset
     public var options: PackagingOptions
 
@@ -121,7 +121,7 @@ public struct Packager: Sendable {
             let report = meter.within()
             let target = (directory as NSString).appendingPathComponent(folder)
             _ = try await pool.run { flag in
-                try HLSSegmenter.encodeVideo(asset: asset, track: video, duration: duration, size: size, frameDuration: frameDuration,
+                try RenditionSegmenter.encodeVideo(asset: asset, track: video, duration: duration, size: size, frameDuration: frameDuration,
                                              directory: target, segmentDuration: segmentDuration, flag: flag, progress: report)
             }
             let relative = BundleLayout.mediaPlaylist(inFolder: folder)
@@ -144,7 +144,7 @@ public struct Packager: Sendable {
             let report = meter.within()
             let target = (directory as NSString).appendingPathComponent("video")
             _ = try await pool.run { flag in
-                try HLSSegmenter.copy(source: source, streamIndex: video.id, directory: target,
+                try RenditionSegmenter.copy(source: source, streamIndex: video.id, directory: target,
                                       segmentDuration: segmentDuration, flag: flag, progress: report)
             }
             let relative = BundleLayout.mediaPlaylist(inFolder: "video")
@@ -169,9 +169,9 @@ public struct Packager: Sendable {
             let report = meter.within()
             _ = try await pool.run { flag in
                 copy
-                    ? try HLSSegmenter.copy(source: source, streamIndex: audio.id, directory: target,
+                    ? try RenditionSegmenter.copy(source: source, streamIndex: audio.id, directory: target,
                                             segmentDuration: segmentDuration, flag: flag, progress: report)
-                    : try HLSSegmenter.encodeAudio(asset: asset, track: audio, duration: duration, directory: target,
+                    : try RenditionSegmenter.encodeAudio(asset: asset, track: audio, duration: duration, directory: target,
                                                    segmentDuration: segmentDuration, flag: flag, progress: report)
             }
             renditions.append(.init(kind: .audio, playlist: BundleLayout.mediaPlaylist(inFolder: folder), method: copy ? .copied : .encoded,
@@ -215,7 +215,7 @@ public struct Packager: Sendable {
         let variantPlaylist = path(top.relative)
         let report = meter.within()
         try await asset.pool.run { flag in
-            _ = try HLSSegmenter.copy(source: .url(URL(fileURLWithPath: variantPlaylist)), streamIndex: 0,
+            _ = try RenditionSegmenter.copy(source: .url(URL(fileURLWithPath: variantPlaylist)), streamIndex: 0,
                                       directory: path("iframes"), segmentDuration: segmentDuration, keyframesOnly: true, flag: flag,
                                       progress: report)
             let written = path(BundleLayout.mediaPlaylist(inFolder: "iframes"))

@@ -4,7 +4,7 @@ import HLS
 import Testing
 @testable import MediaCore
 
-@Suite struct PackagerTests {
+@Suite struct HLSPackagerTests {
     /// Every playlist the package links to, parsed strictly.
     func strictlyParse(_ path: String) throws -> Playlist {
         let text = try String(contentsOfFile: path, encoding: .utf8)
@@ -19,7 +19,7 @@ import Testing
         var options = PackagingOptions()
         options.segmentDuration = 2
         options.thumbnailInterval = 1
-        let result = try await Packager(asset: Asset(path: source), options: options).package(to: out)
+        let result = try await HLSPackager(asset: Asset(path: source), options: options).package(to: out)
         #expect(result.renditions.filter { $0.kind == .video }.map(\.method) == [.copied])
         #expect(result.renditions.filter { $0.kind == .audio }.count == 2)
 
@@ -94,7 +94,7 @@ import Testing
         var options = PackagingOptions(ladder: [1080, 240, 120])
         options.segmentDuration = 2
         options.makesImagePlaylist = false
-        let result = try await Packager(asset: Asset(path: source), options: options).package(to: out)
+        let result = try await HLSPackager(asset: Asset(path: source), options: options).package(to: out)
         let master = try #require(try strictlyParse(result.multivariantPath).multivariant)
         #expect(master.variants.map { $0.attributes.resolution } == [Resolution(width: 320, height: 240), Resolution(width: 160, height: 120)])
         #expect(result.renditions.filter { $0.kind == .video }.allSatisfy { $0.method == .encoded })
@@ -114,7 +114,7 @@ import Testing
         let out = MediaFixtures.shared.scratch("package-hevc")
         var options = PackagingOptions()
         options.makesImagePlaylist = false
-        let result = try await Packager(asset: Asset(path: try await MediaFixtures.shared.hevc10bit()), options: options).package(to: out)
+        let result = try await HLSPackager(asset: Asset(path: try await MediaFixtures.shared.hevc10bit()), options: options).package(to: out)
         let master = try #require(try strictlyParse(result.multivariantPath).multivariant)
         let variant = try #require(master.variants.first)
         #expect(variant.attributes.videoRange == .pq)
@@ -124,7 +124,7 @@ import Testing
 
     @Test func audioOnlyPackagesAsAnAudioVariant() async throws {
         let out = MediaFixtures.shared.scratch("package-audio")
-        let result = try await Packager(asset: Asset(path: try await MediaFixtures.shared.audioOnly())).package(to: out)
+        let result = try await HLSPackager(asset: Asset(path: try await MediaFixtures.shared.audioOnly())).package(to: out)
         let master = try #require(try strictlyParse(result.multivariantPath).multivariant)
         #expect(master.variants.first?.attributes.codecs == ["mp4a.40.2"])
         #expect(master.iFrameVariants.isEmpty && master.imageVariants.isEmpty)
@@ -154,7 +154,7 @@ import Testing
         options.makesImagePlaylist = false
         options.makesIFramePlaylist = false
         options.copyableAudioCodecs = ["aac"]
-        _ = try await Packager(asset: Asset(path: source), options: options).package(to: out)
+        _ = try await HLSPackager(asset: Asset(path: source), options: options).package(to: out)
         return out
     }
 
@@ -239,7 +239,7 @@ import Testing
         var options = PackagingOptions()
         options.segmentDuration = 1
         options.makesImagePlaylist = false
-        let result = try await Packager(asset: Asset(path: source), options: options).package(to: out)
+        let result = try await HLSPackager(asset: Asset(path: source), options: options).package(to: out)
         #expect(result.renditions.map(\.method) == [.encoded, .encoded])
         let text = try String(contentsOfFile: result.multivariantPath, encoding: .utf8)
         let master = try #require(PlaylistParser.parse(text, options: .strict).playlist?.multivariant)
@@ -263,7 +263,7 @@ import Testing
         options.segmentDuration = 1
         options.makesImagePlaylist = false
         let reported = Mutex<[Double]>([])
-        _ = try await Packager(asset: Asset(path: source), options: options).package(to: MediaFixtures.shared.scratch("package-progress")) {
+        _ = try await HLSPackager(asset: Asset(path: source), options: options).package(to: MediaFixtures.shared.scratch("package-progress")) {
             value in reported.withLock { $0.append(value) }
         }
         let values = reported.withLock { $0 }
@@ -280,7 +280,7 @@ import Testing
         options.segmentDuration = 1
         options.makesImagePlaylist = false
         options.makesIFramePlaylist = false
-        let result = try await Packager(asset: Asset(path: source), options: options).package(to: out)
+        let result = try await HLSPackager(asset: Asset(path: source), options: options).package(to: out)
         #expect(result.renditions.first { $0.kind == .video }?.method == .encoded)
         let variant = try #require(result.multivariant.variants.first)
         #expect(variant.attributes.resolution == Resolution(width: 180, height: 320))
@@ -302,7 +302,7 @@ import Testing
             let out = MediaFixtures.shared.scratch("package-surround-\(count)")
             var options = PackagingOptions()
             options.segmentDuration = 1
-            let result = try await Packager(asset: Asset(path: source), options: options).package(to: out)
+            let result = try await HLSPackager(asset: Asset(path: source), options: options).package(to: out)
             #expect(result.renditions.map(\.method) == [.encoded])
             let text = try String(contentsOfFile: result.multivariantPath, encoding: .utf8)
             let master = try #require(PlaylistParser.parse(text, options: .strict).playlist?.multivariant)

@@ -13,7 +13,7 @@ import HLS
 /// composition time for video with B-frames, the priming length for AAC — which browsers'
 /// MSE parsers and FFmpeg both apply. (Negative composition offsets would need no edit list,
 /// but FFmpeg's demuxer reads them two frames late.)
-enum HLSSegmenter {
+enum RenditionSegmenter {
     /// Muxer options for a VOD fMP4 playlist in `directory`.
     static func options(directory: String, segmentDuration: Double, singleFramesSegments: Bool = false) -> [String: String] {
         [

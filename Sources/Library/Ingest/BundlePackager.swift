@@ -6,14 +6,14 @@ import MediaCore
 /// Probes and packages media in process with MediaCore: FFmpeg's libraries on MediaCore's own
 /// threads, cancellable, with FFmpeg's message in every failure.
 ///
-/// The bundle is CMAF HLS from MediaCore's `Packager` — a 720p + 360p H.264 ladder when the
+/// The bundle is CMAF HLS from MediaCore's `HLSPackager` — a 720p + 360p H.264 ladder when the
 /// picture's short side is at least 720, else the source size (the video copied when it is
 /// already 8-bit 4:2:0 H.264, which every browser plays), one AAC rendition per audio track,
 /// WebVTT subtitles, I-frame and image playlists — with renditions named and tagged for the
 /// player (`English`, `Français`; `en`, `fr`), plus `poster.jpg` and the `trickplay.jpg`
 /// sprite sheet described by `trickplay.json`. Audio-only files (music, podcasts) become one
 /// AAC variant with their cover art as the poster.
-public struct MediaCorePackager: MediaPackager {
+public struct BundlePackager: BundlePackaging {
     /// Target media segment length in seconds (encoded video has a keyframe every 2 s).
     public var segmentDuration: Double
 
@@ -97,14 +97,14 @@ public struct MediaCorePackager: MediaPackager {
         return PackagedBundle(multivariantPlaylist: BundleLayout.multivariantPlaylist, poster: cover == nil ? nil : BundleLayout.poster, trickPlay: nil)
     }
 
-    /// Runs MediaCore's `Packager` into `bundle` (browser-playable audio: only AAC is copied)
+    /// Runs MediaCore's `HLSPackager` into `bundle` (browser-playable audio: only AAC is copied)
     /// and writes the labelled `master.m3u8`; its progress fills `share` of the whole.
     private func writeHLS(_ asset: MediaCore.Asset, source: URL, tracks: [AssetTrack], ladder: [Int]?, into bundle: URL,
                           progress: @escaping @Sendable (Double) async -> Void, share: ClosedRange<Double>) async throws {
         var options = PackagingOptions(ladder: ladder)
         options.segmentDuration = segmentDuration
         options.copyableAudioCodecs = ["aac"]
-        let packager = Packager(asset: asset, options: options)
+        let packager = HLSPackager(asset: asset, options: options)
         let result = try await Self.media("package", source) {
             try await Self.relaying(progress, share) { report in
                 try await packager.package(to: bundle.path, progress: report)
@@ -117,7 +117,7 @@ public struct MediaCorePackager: MediaPackager {
         await progress(share.upperBound)
     }
 
-    /// Ladder heights for `Packager`: 720p and 360p by the short side for sources that large;
+    /// Ladder heights for `HLSPackager`: 720p and 360p by the short side for sources that large;
     /// else `nil` (copy) for video browsers play as it is, or the source height (encode).
     static func ladder(for video: AssetTrack, display: PixelSize) -> [Int]? {
         let shortSide = min(display.width, display.height)
