@@ -1,5 +1,6 @@
 import BlockingWork
 import Foundation
+import Synchronization
 import NIOCore
 import NIOPosix
 
@@ -30,28 +31,33 @@ protocol BodySink: AnyObject, Sendable {
 
 /// Keeps the body in memory: for playlists, keys, asset lists and artwork (all size-limited)
 /// and for segments that must be decrypted whole.
-final class MemoryBodySink: BodySink, @unchecked Sendable {
-    // One transfer at a time uses a sink, from one task.
-    private(set) var data = Data()
-    var count: Int { data.count }
-    func begin() async throws { data.removeAll(keepingCapacity: true) }
-    func append(_ buffer: ByteBuffer) async throws { data.append(contentsOf: buffer.readableBytesView) }
+final class MemoryBodySink: BodySink, Sendable {
+    private let body = Mutex(Data())
+    var data: Data { body.withLock { $0 } }
+    var count: Int { body.withLock { $0.count } }
+    func begin() async throws { body.withLock { $0.removeAll(keepingCapacity: true) } }
+    func append(_ buffer: ByteBuffer) async throws { body.withLock { $0.append(contentsOf: buffer.readableBytesView) } }
 }
 
-/// Streams the body to `file.part` on NIO's blocking-I/O thread pool, so a media file of any
-/// size never sits in memory; `commit` renames it into place, `discard` removes it.
-final class FileBodySink: BodySink, @unchecked Sendable {
+/// Streams the body to `file.part` on the blocking-work pool, so a media file of any size
+/// never sits in memory; `commit` renames it into place, `discard` removes it.
+final class FileBodySink: BodySink, Sendable {
+    private struct State {
+        var handle: FileHandle?
+        var count = 0
+    }
+
     let file: URL
-    private var handle: FileHandle?
-    private(set) var count = 0
+    private let state = Mutex(State())
+    var count: Int { state.withLock { $0.count } }
     private var partURL: URL { file.appendingPathExtension("part") }
 
     init(file: URL) { self.file = file }
 
     func begin() async throws {
         let part = partURL
-        let old = handle
-        handle = try await BlockingWork.run {
+        let old = state.withLock { $0.handle }
+        let handle = try await BlockingWork.run {
             try? old?.close()
             try FileManager.default.createDirectory(at: part.deletingLastPathComponent(), withIntermediateDirectories: true)
             guard FileManager.default.createFile(atPath: part.path, contents: nil) else {
@@ -59,11 +65,11 @@ final class FileBodySink: BodySink, @unchecked Sendable {
             }
             return try FileHandle(forWritingTo: part)
         }
-        count = 0
+        state.withLock { $0 = State(handle: handle, count: 0) }
     }
 
     func append(_ buffer: ByteBuffer) async throws {
-        guard let handle else { return }
+        guard let handle = state.withLock({ $0.handle }) else { return }
         let part = partURL
         let bytes = Data(buffer.readableBytesView)
         try await BlockingWork.run {
@@ -71,13 +77,16 @@ final class FileBodySink: BodySink, @unchecked Sendable {
                 throw DownloadError.io(path: part.path, reason: error.localizedDescription)
             }
         }
-        count += bytes.count
+        state.withLock { $0.count += bytes.count }
     }
 
     /// Closes the part file and renames it to `file`; returns its size.
     func commit() async throws -> Int64 {
-        let part = partURL, file = self.file, handle = self.handle
-        self.handle = nil
+        let part = partURL, file = self.file
+        let (handle, count) = state.withLock { state in
+            defer { state.handle = nil }
+            return (state.handle, state.count)
+        }
         try await BlockingWork.run {
             try handle?.close()
             if rename(part.path, file.path) != 0 {
@@ -88,8 +97,11 @@ final class FileBodySink: BodySink, @unchecked Sendable {
     }
 
     func discard() async {
-        let part = partURL, handle = self.handle
-        self.handle = nil
+        let part = partURL
+        let handle = state.withLock { state in
+            defer { state.handle = nil }
+            return state.handle
+        }
         try? await BlockingWork.run {
             try? handle?.close()
             try? FileManager.default.removeItem(at: part)

@@ -209,9 +209,9 @@ public actor UploadStore {
     }
 }
 
-/// Writes batches of an upload's bytes to its file on the blocking-I/O queue.
-private struct ChunkWriter: @unchecked Sendable {
-    // FileHandle is used by one append at a time (the store refuses a second writer).
+/// Writes batches of an upload's bytes to its file on the blocking-work pool; one append at a
+/// time uses it (the store refuses a second writer).
+private struct ChunkWriter: Sendable {
     let handle: FileHandle
 
     func write(_ bytes: [UInt8]) async throws {
