@@ -4,7 +4,7 @@ SHARED ?= $(abspath ../shared)
 export MARQUEE_SHARED := $(SHARED)
 CONFIG ?= debug
 
-.PHONY: run test bench fuzz setup setup-test build build-release clean
+.PHONY: run test bench fuzz setup setup-test build build-release clean format lint
 
 setup:
 	@scripts/setup.sh
@@ -29,6 +29,13 @@ test: setup-test
 	swift test --skip-build 2>&1 | tee .build/swift-test.log; test $${PIPESTATUS[0]} -eq 0
 	node --test tests-js/
 	@if ls tests-e2e/test_*.py >/dev/null 2>&1; then python3 -m pytest -q tests-e2e; fi
+
+# swift-format (shipped with the toolchain), configured in .swift-format.
+format:
+	swift format format --in-place --recursive --parallel Package.swift Sources Tests
+
+lint:
+	swift format lint --strict --recursive --parallel Package.swift Sources Tests
 
 bench: setup-test build-release
 	@scripts/bench.sh
