@@ -28,6 +28,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.30.0"),
         .package(url: "https://github.com/apple/swift-nio-http2", from: "1.36.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // Playlists: model, parser, writer, inspection, variant selection. Pure Swift, no I/O.
@@ -82,6 +83,14 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
+        // The library on PostgreSQL (postgres-nio): the same `LibraryStore`, versioned migrations,
+        // the job queue (SKIP LOCKED leases) and cross-node change notices (LISTEN/NOTIFY).
+        .target(
+            name: "LibraryPostgreSQL",
+            dependencies: ["Library", .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl")]
+        ),
+        // Throwaway servers for tests: PostgreSQL (initdb in a temporary folder) and SeaweedFS, loopback only.
+        .target(name: "ServiceTesting", path: "Tests/ServiceTesting"),
         // Push provider for Live Activities: HTTP/2 to APNs, ES256 provider tokens, payloads, channels.
         .target(
             name: "APNs",
@@ -149,6 +158,7 @@ let package = Package(
             name: "marquee",
             dependencies: [
                 "HLS", "Downloads", "MediaCore", "Library", "MarqueeServer", "Accounts", "APNs", "DeviceLink", "VisualAnalysis",
+                "LibraryPostgreSQL",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -168,7 +178,7 @@ let package = Package(
         .testTarget(name: "APNsTests", dependencies: ["APNs", "APNsTesting", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "DeviceLinkTests", dependencies: ["DeviceLink"]),
         .testTarget(name: "VisualAnalysisTests", dependencies: ["VisualAnalysis", "MediaCore"]),
-        .testTarget(name: "LibraryTests", dependencies: ["Library", "MediaCore", "HLS"]),
+        .testTarget(name: "LibraryTests", dependencies: ["Library", "MediaCore", "HLS", "LibraryPostgreSQL", "ServiceTesting"]),
         .testTarget(
             name: "MarqueeServerTests",
             dependencies: [

@@ -9,7 +9,8 @@ import Synchronization
 /// missing, never deleted.
 public final class MediaLibrary: Sendable {
     public let location: LibraryLocation
-    public let store: LibraryStore
+    /// The rows: SQLite in the data directory by default, or any other `LibraryStore` (PostgreSQL).
+    public let store: any LibraryStore
     public let worker: IngestWorker
     public let packager: any MediaPackager
     /// Resumable uploads from the web page, streamed into the data directory.
@@ -23,13 +24,14 @@ public final class MediaLibrary: Sendable {
                                                       "m4a", "mp3", "aac", "flac", "ogg", "oga", "opus", "wav", "mka"]
 
     public init(location: LibraryLocation, packager: any MediaPackager = MediaCorePackager(), trashRetention: TimeInterval = 30,
-                ingestStallLimit: Duration = .seconds(600)) throws {
+                ingestStallLimit: Duration = .seconds(600), store: (any LibraryStore)? = nil) throws {
         self.location = location
         self.packager = packager
         self.trashRetention = trashRetention
         uploads = UploadStore(directory: location.uploadsDirectory, finishedDirectory: location.uploadedSourcesDirectory)
         try FileManager.default.createDirectory(at: location.mediaDirectory, withIntermediateDirectories: true)
-        store = try LibraryStore(url: location.databaseURL)
+        let store = try store ?? SQLiteLibraryStore(url: location.databaseURL)
+        self.store = store
         worker = IngestWorker(store: store, location: location, packager: packager, stallLimit: ingestStallLimit)
     }
 

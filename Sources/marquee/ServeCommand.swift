@@ -42,9 +42,11 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var nearby: NearbyOptions
 
+    @OptionGroup var storage: StorageOptions
+
     func run() async throws {
-        let location = LibraryLocation(dataDirectory: data.map { URL(fileURLWithPath: $0) } ?? LibraryLocation.defaultDataDirectory())
-        let library = try MediaLibrary(location: location)
+        let (location, store, _) = try await storage.open(dataDirectory: data.map { URL(fileURLWithPath: $0) } ?? LibraryLocation.defaultDataDirectory())
+        let library = try MediaLibrary(location: location, store: store)
         try await library.refreshSourceAvailability()
         await library.worker.start()
         library.startHousekeeping()

@@ -6,7 +6,7 @@ import HLS
 /// Progress and failures are written to the job's row as they happen, so the API and the
 /// library page show them; a failure keeps the tool's message as the reason.
 public actor IngestWorker {
-    let store: LibraryStore
+    let store: any LibraryStore
     let location: LibraryLocation
     let packager: any MediaPackager
     private var loop: Task<Void, Never>?
@@ -22,7 +22,7 @@ public actor IngestWorker {
     /// Why the running job was stopped, for its failure message.
     private var stopReason: String?
 
-    public init(store: LibraryStore, location: LibraryLocation, packager: any MediaPackager, stallLimit: Duration = .seconds(600)) {
+    public init(store: any LibraryStore, location: LibraryLocation, packager: any MediaPackager, stallLimit: Duration = .seconds(600)) {
         self.store = store
         self.location = location
         self.packager = packager
@@ -202,10 +202,10 @@ public actor IngestWorker {
 
 /// Writes a running job's progress to the store, at most once per whole percent.
 actor ProgressReporter {
-    let store: LibraryStore
+    let store: any LibraryStore
     private(set) var job: IngestJob
 
-    init(store: LibraryStore, job: IngestJob) {
+    init(store: any LibraryStore, job: IngestJob) {
         self.store = store
         self.job = job
     }

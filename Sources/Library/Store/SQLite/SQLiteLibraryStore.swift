@@ -1,11 +1,12 @@
 import Foundation
 import GRDB
 
-/// The library's SQLite database: assets, overrides, jobs, interstitials and settings.
+/// The library's SQLite database: assets, overrides, jobs, interstitials and settings — the
+/// embedded `LibraryStore`, one file in the data directory.
 ///
 /// A WAL-mode `DatabasePool`, so reads never wait for writes and every access is async (GRDB
 /// runs it on its own serial queues, never on the cooperative pool).
-public final class LibraryStore: Sendable {
+public final class SQLiteLibraryStore: LibraryStore {
     let database: DatabasePool
     /// Every change written through this store, for pages that show the library live.
     public let changes = LibraryChangeFeed()
@@ -54,20 +55,17 @@ public final class LibraryStore: Sendable {
         }
     }
 
-    /// Assets whose title, subtitle or summary (own or overridden) contains `query`, newest first.
     /// The longest search accepted, in characters.
-    public static let maximumQueryLength = 200
+    public static let maximumQueryLength = LibrarySearch.maximumQueryLength
 
+    /// Assets whose title, subtitle or summary (own or overridden) contains `query`, newest first.
     public func assets(matching query: String? = nil) async throws -> [Asset] {
-        if let query, query.count > Self.maximumQueryLength {
-            throw LibraryError.invalidRequest("The search is \(query.count) characters long; at most \(Self.maximumQueryLength) are accepted")
-        }
+        let query = try LibrarySearch.normalized(query)
         return try await database.read { db in
-            guard let query, !query.trimmingCharacters(in: .whitespaces).isEmpty else {
+            guard let query else {
                 return try Asset.filter(Asset.Field.deletedAt == nil).order(Asset.Field.createdAt.desc, Column("rowid").desc).fetchAll(db)
             }
-            let pattern = "%" + query.replacingOccurrences(of: "\\", with: "\\\\")
-                .replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_") + "%"
+            let pattern = LibrarySearch.likePattern(query)
             return try Asset.fetchAll(db, sql: """
                 SELECT asset.* FROM asset LEFT JOIN metadataOverride o ON o.assetID = asset.id
                 WHERE asset.deletedAt IS NULL AND (asset.title LIKE ?1 ESCAPE '\\' OR asset.subtitle LIKE ?1 ESCAPE '\\'
@@ -264,18 +262,7 @@ public final class LibraryStore: Sendable {
     }
 
     public func setPlayerSettings(_ settings: PlayerSettings) async throws {
-        if let speeds = settings.speeds, speeds.count > PlayerSettings.maximumSpeeds {
-            throw LibraryError.invalidSettings("\(speeds.count) speeds given; at most \(PlayerSettings.maximumSpeeds)")
-        }
-        if let speeds = settings.speeds, let bad = speeds.first(where: { !($0 > 0 && $0 <= 16) }) {
-            throw LibraryError.invalidSettings("speed \(bad) is not between 0 and 16")
-        }
-        guard settings.skipInterval.isFinite, (1...300).contains(settings.skipInterval) else {
-            throw LibraryError.invalidSettings("skipInterval \(settings.skipInterval) is not between 1 and 300 seconds")
-        }
-        guard settings.videoFrameAnalysisDelay.isFinite, (0...10).contains(settings.videoFrameAnalysisDelay) else {
-            throw LibraryError.invalidSettings("videoFrameAnalysisDelay \(settings.videoFrameAnalysisDelay) is not between 0 and 10 seconds")
-        }
+        try settings.validate()
         let text = String(decoding: try JSONEncoder().encode(settings), as: UTF8.self)
         try await database.write { db in
             try db.execute(sql: "INSERT INTO setting(key, value) VALUES ('player', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", arguments: [text])
