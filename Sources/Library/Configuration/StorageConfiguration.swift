@@ -38,6 +38,7 @@ public struct StorageConfiguration: Sendable, Hashable {
         var file = File()
         if let path = configFile ?? environment["MARQUEE_CONFIG"].flatMap({ $0.isEmpty ? nil : $0 }) {
             let data: Data
+            guard FileManager.default.fileExists(atPath: path) else { throw ConfigurationError.unreadableFile(path, "no such file") }
             do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
                 throw ConfigurationError.unreadableFile(path, (error as NSError).localizedDescription)
             }
