@@ -335,15 +335,57 @@ public final class PostgreSQLLibraryStore: LibraryStore {
         }
     }
 
-    public func claimNextJob() async throws -> IngestJob? {
+    /// Claims with `FOR UPDATE SKIP LOCKED`: concurrent claimers each lock a different row
+    /// instead of waiting on one another; lease times are the database's clock, so nodes
+    /// with skewed clocks still agree on when a lease expires.
+    public func claimNextJob(worker: String, lease: Duration) async throws -> IngestJob? {
         try await write("claim a job", changes: { job in job.map { [.assetChanged($0.assetID)] } ?? [] }) { connection -> IngestJob? in
             let rows = try await connection.query("""
-                UPDATE ingest_job SET state = 'running', attempts = attempts + 1, progress = 0, message = 'Starting', updated_at = \(Date())
-                WHERE id = (SELECT id FROM ingest_job WHERE state = 'queued' ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED)
+                UPDATE ingest_job SET state = 'running', attempts = attempts + 1, progress = 0, message = 'Starting', updated_at = now(),
+                    lease_owner = \(worker), lease_expires_at = now() + make_interval(secs => \(lease.secondsValue)), run_after = NULL
+                WHERE id = (
+                    SELECT id FROM ingest_job
+                    WHERE (state = 'queued' AND (run_after IS NULL OR run_after <= now()))
+                       OR (state = 'running' AND (lease_expires_at IS NULL OR lease_expires_at < now()))
+                    ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED)
                 RETURNING \(unescaped: Self.jobColumns)
                 """, logger: self.logger)
             for try await row in rows { return try Self.job(from: row) }
             return nil
+        }
+    }
+
+    public func renewLease(jobID: Int64, worker: String, lease: Duration) async throws -> Bool {
+        try await write("renew the lease on job \(jobID)") { connection in
+            try await Self.any(connection.query("""
+                UPDATE ingest_job SET lease_expires_at = now() + make_interval(secs => \(lease.secondsValue))
+                WHERE id = \(jobID) AND lease_owner = \(worker) AND state = 'running' RETURNING id
+                """, logger: self.logger))
+        }
+    }
+
+    public func save(_ job: IngestJob, leasedBy worker: String) async throws -> Bool {
+        guard let id = job.id else { return false }
+        let keepsLease = job.state == .running
+        return try await write("save job \(id)", changes: { saved in saved ? [.assetChanged(job.assetID)] : [] }) { connection in
+            try await Self.any(connection.query("""
+                UPDATE ingest_job SET state = \(job.state.rawValue), progress = \(job.progress), message = \(job.message),
+                    attempts = \(job.attempts), failure_reason = \(job.failureReason), updated_at = now(),
+                    lease_owner = CASE WHEN \(keepsLease) THEN lease_owner END,
+                    lease_expires_at = CASE WHEN \(keepsLease) THEN lease_expires_at END
+                WHERE id = \(id) AND lease_owner = \(worker) AND state = 'running' RETURNING id
+                """, logger: self.logger))
+        }
+    }
+
+    public func requeue(_ job: IngestJob, after delay: Duration, leasedBy worker: String) async throws -> Bool {
+        guard let id = job.id else { return false }
+        return try await write("requeue job \(id)", changes: { requeued in requeued ? [.assetChanged(job.assetID)] : [] }) { connection in
+            try await Self.any(connection.query("""
+                UPDATE ingest_job SET state = 'queued', progress = 0, message = \(job.message), failure_reason = NULL, updated_at = now(),
+                    run_after = now() + make_interval(secs => \(delay.secondsValue)), lease_owner = NULL, lease_expires_at = NULL
+                WHERE id = \(id) AND lease_owner = \(worker) AND state = 'running' RETURNING id
+                """, logger: self.logger))
         }
     }
 

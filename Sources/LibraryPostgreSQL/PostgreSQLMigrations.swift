@@ -92,6 +92,10 @@ enum PostgreSQLMigrations {
             "CREATE INDEX interstitial_on_asset_id ON interstitial (asset_id)",
             "CREATE TABLE setting (key text PRIMARY KEY, value text NOT NULL)",
         ]),
+        Migration(version: 2, name: "job leases, heartbeats and retry times", statements: [
+            "ALTER TABLE ingest_job ADD COLUMN lease_owner text, ADD COLUMN lease_expires_at timestamptz, ADD COLUMN run_after timestamptz",
+            "CREATE INDEX ingest_job_running ON ingest_job (lease_expires_at) WHERE state = 'running'",
+        ]),
     ]
 
     /// Brings the database up to the newest version; returns the versions it applied.

@@ -57,9 +57,20 @@ public protocol LibraryStore: Sendable {
     func job(id: Int64) async throws -> IngestJob?
     /// Writes a job's state, progress and message (stamping `updatedAt`).
     func save(_ job: IngestJob) async throws
-    /// Takes the oldest queued job and marks it running, atomically, so two workers sharing
-    /// a library never run the same job.
-    func claimNextJob() async throws -> IngestJob?
+    /// Takes the oldest job that is due and marks it running under `worker`'s lease for
+    /// `lease`, atomically, so two workers sharing a library never run the same job. Due
+    /// means queued with its retry time come, or running under a lease that expired (its
+    /// worker died: the job returns to the queue).
+    func claimNextJob(worker: String, lease: Duration) async throws -> IngestJob?
+    /// `worker`'s heartbeat: extends its lease on a running job; `false` when the lease is
+    /// lost (taken by another worker after it expired, or the job was deleted).
+    func renewLease(jobID: Int64, worker: String, lease: Duration) async throws -> Bool
+    /// Saves a job only while `worker` holds its lease (a finished or failed job gives the
+    /// lease up); `false` when it does not, and nothing was written.
+    func save(_ job: IngestJob, leasedBy worker: String) async throws -> Bool
+    /// Gives a job back to the queue, to run again no sooner than `delay` from now (a retry
+    /// with backoff); `false` when `worker` no longer holds its lease.
+    func requeue(_ job: IngestJob, after delay: Duration, leasedBy worker: String) async throws -> Bool
     /// Puts jobs left running by a process that died back in the queue.
     func requeueInterruptedJobs() async throws
     /// Re-queues a failed job (and marks its asset pending again).
@@ -93,6 +104,18 @@ extension LibraryStore {
     @discardableResult
     public func trash(id: String) async throws -> Bool {
         try await trash(id: id, at: Date())
+    }
+
+    /// Claims the next due job for a one-off caller (tests, tools) under a long lease.
+    public func claimNextJob() async throws -> IngestJob? {
+        try await claimNextJob(worker: "local:\(ProcessInfo.processInfo.processIdentifier)", lease: .seconds(3600))
+    }
+}
+
+extension Duration {
+    /// This duration in seconds, as a `Double` (for SQL date arithmetic).
+    public var secondsValue: Double {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
 }
 

@@ -188,22 +188,64 @@ public final class SQLiteLibraryStore: LibraryStore {
         changes.publish(.assetChanged(job.assetID))
     }
 
-    /// Takes the oldest queued job and marks it running, atomically, so two processes
-    /// sharing a library never run the same job.
-    public func claimNextJob() async throws -> IngestJob? {
+    public func claimNextJob(worker: String, lease: Duration) async throws -> IngestJob? {
         let claimed = try await database.write { db -> IngestJob? in
-            guard var job = try IngestJob.filter(Column("state") == IngestJob.State.queued.rawValue)
-                .order(Column("id")).fetchOne(db) else { return nil }
+            let now = Date()
+            guard var job = try IngestJob.fetchOne(db, sql: """
+                SELECT * FROM ingestJob
+                WHERE (state = 'queued' AND (runAfter IS NULL OR runAfter <= ?1))
+                   OR (state = 'running' AND (leaseExpiresAt IS NULL OR leaseExpiresAt < ?1))
+                ORDER BY id LIMIT 1
+                """, arguments: [now]) else { return nil }
             job.state = .running
             job.attempts += 1
             job.progress = 0
             job.message = "Starting"
-            job.updatedAt = Date()
+            job.updatedAt = now
             try job.update(db)
+            try db.execute(sql: "UPDATE ingestJob SET leaseOwner = ?, leaseExpiresAt = ?, runAfter = NULL WHERE id = ?",
+                           arguments: [worker, now.addingTimeInterval(lease.secondsValue), job.id])
             return job
         }
         if let claimed { changes.publish(.assetChanged(claimed.assetID)) }
         return claimed
+    }
+
+    public func renewLease(jobID: Int64, worker: String, lease: Duration) async throws -> Bool {
+        try await database.write { db in
+            try db.execute(sql: "UPDATE ingestJob SET leaseExpiresAt = ? WHERE id = ? AND leaseOwner = ? AND state = 'running'",
+                           arguments: [Date().addingTimeInterval(lease.secondsValue), jobID, worker])
+            return db.changesCount > 0
+        }
+    }
+
+    public func save(_ job: IngestJob, leasedBy worker: String) async throws -> Bool {
+        var job = job
+        job.updatedAt = Date()
+        let saved = try await database.write { [job] db -> Bool in
+            guard let id = job.id, try Bool.fetchOne(db, sql: "SELECT 1 FROM ingestJob WHERE id = ? AND leaseOwner = ? AND state = 'running'",
+                                                     arguments: [id, worker]) == true else { return false }
+            try job.update(db)
+            if job.state != .running {
+                try db.execute(sql: "UPDATE ingestJob SET leaseOwner = NULL, leaseExpiresAt = NULL WHERE id = ?", arguments: [id])
+            }
+            return true
+        }
+        if saved { changes.publish(.assetChanged(job.assetID)) }
+        return saved
+    }
+
+    public func requeue(_ job: IngestJob, after delay: Duration, leasedBy worker: String) async throws -> Bool {
+        let requeued = try await database.write { db -> Bool in
+            try db.execute(sql: """
+                UPDATE ingestJob SET state = 'queued', progress = 0, message = ?, failureReason = NULL, updatedAt = ?,
+                    runAfter = ?, leaseOwner = NULL, leaseExpiresAt = NULL
+                WHERE id = ? AND leaseOwner = ? AND state = 'running'
+                """, arguments: [job.message, Date(), Date().addingTimeInterval(delay.secondsValue), job.id, worker])
+            return db.changesCount > 0
+        }
+        if requeued { changes.publish(.assetChanged(job.assetID)) }
+        return requeued
     }
 
     /// Puts jobs left running by a process that died back in the queue.
