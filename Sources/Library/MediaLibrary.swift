@@ -24,7 +24,8 @@ public final class MediaLibrary: Sendable {
                                                       "m4a", "mp3", "aac", "flac", "ogg", "oga", "opus", "wav", "mka"]
 
     public init(location: LibraryLocation, packager: any MediaPackager = MediaCorePackager(), trashRetention: TimeInterval = 30,
-                ingestStallLimit: Duration = .seconds(600), store: (any LibraryStore)? = nil) throws {
+                ingestStallLimit: Duration = .seconds(600), store: (any LibraryStore)? = nil,
+                workerLease: Duration = .seconds(30), workerID: String = IngestWorker.defaultWorkerID()) throws {
         self.location = location
         self.packager = packager
         self.trashRetention = trashRetention
@@ -32,7 +33,8 @@ public final class MediaLibrary: Sendable {
         try FileManager.default.createDirectory(at: location.mediaDirectory, withIntermediateDirectories: true)
         let store = try store ?? SQLiteLibraryStore(url: location.databaseURL)
         self.store = store
-        worker = IngestWorker(store: store, location: location, packager: packager, stallLimit: ingestStallLimit)
+        worker = IngestWorker(store: store, location: location, packager: packager, stallLimit: ingestStallLimit,
+                              lease: workerLease, workerID: workerID)
     }
 
     /// Adds files, folders of media, and HLS bundles; returns the new assets (queued for ingest).

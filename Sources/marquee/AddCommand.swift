@@ -19,9 +19,11 @@ struct AddCommand: AsyncParsableCommand {
     @Argument(help: "Files, folders or HLS bundle folders.")
     var paths: [String]
 
+    @OptionGroup var storage: StorageOptions
+
     func run() async throws {
-        let location = LibraryLocation(dataDirectory: data.map { URL(fileURLWithPath: $0) } ?? LibraryLocation.defaultDataDirectory())
-        let library = try MediaLibrary(location: location)
+        let (location, store, _) = try await storage.open(dataDirectory: data.map { URL(fileURLWithPath: $0) } ?? LibraryLocation.defaultDataDirectory())
+        let library = try MediaLibrary(location: location, store: store)
         let added: [Asset]
         do {
             added = try await library.add(paths: paths)

@@ -44,11 +44,14 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var storage: StorageOptions
 
+    @Flag(name: .customLong("no-worker"), help: "Run no ingest worker in this server (jobs are left to `marquee worker` processes sharing its --database).")
+    var noWorker = false
+
     func run() async throws {
         let (location, store, _) = try await storage.open(dataDirectory: data.map { URL(fileURLWithPath: $0) } ?? LibraryLocation.defaultDataDirectory())
         let library = try MediaLibrary(location: location, store: store)
         try await library.refreshSourceAvailability()
-        await library.worker.start()
+        if !noWorker { await library.worker.start() }
         library.startHousekeeping()
         if !noSamples {
             Task {
