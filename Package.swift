@@ -89,6 +89,17 @@ let package = Package(
             name: "LibraryPostgreSQL",
             dependencies: ["Library", .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl")]
         ),
+        // A small S3 client (SigV4, multipart uploads, ranges, retries) over AsyncHTTPClient.
+        .target(
+            name: "ObjectStorage",
+            dependencies: [
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+            ]
+        ),
+        .testTarget(name: "ObjectStorageTests", dependencies: ["ObjectStorage", "ServiceTesting"]),
         // Throwaway servers for tests: PostgreSQL (initdb in a temporary folder) and SeaweedFS, loopback only.
         .target(name: "ServiceTesting", path: "Tests/ServiceTesting"),
         // Push provider for Live Activities: HTTP/2 to APNs, ES256 provider tokens, payloads, channels.

@@ -9,8 +9,8 @@ import Glibc
 ///
 /// As root (CI), the server runs as `nobody` (PostgreSQL refuses root). It listens on
 /// 127.0.0.1 only, with `fsync` off (a throwaway). A small shell guardian owns it: when the
-/// test process exits, the guardian's standard input closes and it stops the server and
-/// removes the folder. Set `MARQUEE_TEST_POSTGRES_URL` (`postgres://user@127.0.0.1:PORT/postgres`)
+/// test process is gone (its `/proc` entry), the guardian stops the server and removes the
+/// folder, however the test process ended. Set `MARQUEE_TEST_POSTGRES_URL` (`postgres://user@127.0.0.1:PORT/postgres`)
 /// to use a server of your own instead.
 public actor ThrowawayPostgreSQL {
     public static let shared = ThrowawayPostgreSQL()
@@ -26,8 +26,6 @@ public actor ThrowawayPostgreSQL {
 
     private var starting: Task<Server, any Error>?
     private var guardian: Process?
-    /// Its write end stays open for the life of this process; the guardian reads EOF when the process exits.
-    private var guardianInput: Pipe?
     private var databaseCount = 0
 
     /// The shared server, started on first use.
@@ -83,8 +81,10 @@ public actor ThrowawayPostgreSQL {
                 -c full_page_writes=off -c max_connections=300 -c shared_buffers=32MB > '\(folder.path)/postgres.log' 2>&1 &
             server=$!
             echo started
-            cat > /dev/null || true
+            while [ -d /proc/\(ProcessInfo.processInfo.processIdentifier) ]; do sleep 1; done
             kill -INT $server 2>/dev/null || true
+            for i in 1 2 3 4 5 6 7 8 9 10; do kill -0 $server 2>/dev/null || break; sleep 0.5; done
+            kill -KILL $server 2>/dev/null || true
             wait $server 2>/dev/null || true
             rm -rf '\(folder.path)'
             """
@@ -96,13 +96,11 @@ public actor ThrowawayPostgreSQL {
             process.executableURL = URL(fileURLWithPath: "/bin/sh")
             process.arguments = ["-c", script]
         }
-        let input = Pipe()
-        process.standardInput = input
+        process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
         guardian = process
-        guardianInput = input
         let server = Server(host: "127.0.0.1", port: port, user: user, folder: folder)
         let deadline = ContinuousClock.now + .seconds(60)
         while ContinuousClock.now < deadline {
@@ -137,7 +135,7 @@ public actor ThrowawayPostgreSQL {
     }
 
     /// Runs a short command off the cooperative pool and returns its status and output.
-    static func run(_ executable: String, _ arguments: [String]) async throws -> (status: Int32, text: String) {
+    public static func run(_ executable: String, _ arguments: [String]) async throws -> (status: Int32, text: String) {
         try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
                 let process = Process()
