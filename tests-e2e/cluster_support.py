@@ -74,12 +74,13 @@ http {{
   fastcgi_temp_path {self.folder}/fastcgi; uwsgi_temp_path {self.folder}/uwsgi; scgi_temp_path {self.folder}/scgi;
   upstream nodes {{
 {servers}
+    keepalive 32;
   }}
   upstream sessions {{
     hash $remote_addr consistent;
 {servers}
   }}
-  map $http_upgrade $connection_upgrade {{ default upgrade; '' close; }}
+  map $http_upgrade $connection_upgrade {{ default upgrade; '' ''; }}
   server {{
     listen 127.0.0.1:{self.port};
     proxy_http_version 1.1;
