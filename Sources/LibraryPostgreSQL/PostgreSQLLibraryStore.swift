@@ -19,7 +19,12 @@ public final class PostgreSQLLibraryStore: LibraryStore {
     /// Tells this process's notices from other processes' (they are delivered locally at once).
     let origin = UUID().uuidString
     private let tasks = Mutex<[Task<Void, Never>]>([])
-    private let listening = Mutex<Bool>(false)
+    private let listening = ListeningFlag()
+
+    /// Whether the `LISTEN` connection is up, shared with the task that keeps it.
+    final class ListeningFlag: Sendable {
+        let up = Mutex<Bool>(false)
+    }
     /// The channel every store on one database shares.
     public static let channel = "marquee_library"
 
@@ -49,7 +54,7 @@ public final class PostgreSQLLibraryStore: LibraryStore {
         logger.logLevel = .error
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         let store = PostgreSQLLibraryStore(client: client, logger: logger)
-        store.tasks.withLock { $0.append(Task { await client.run() }) }
+        store.tasks.withLock { $0.append(Task { await client.run() }) }  // holds the client only
         let migrationLogger = logger
         do {
             try await withThrowingTaskGroup(of: Bool.self) { group in
@@ -83,21 +88,23 @@ public final class PostgreSQLLibraryStore: LibraryStore {
 
     // MARK: Change notices
 
+    /// Listens on its own pooled connection, reconnecting after a drop. The task holds the
+    /// client, the feed and the flag, never the store, so a store nobody holds closes itself.
     private func startListening() {
-        let task = Task { [weak self] in
+        let (client, changes, origin, listening) = (client, changes, origin, listening)
+        let task = Task {
             while !Task.isCancelled {
-                guard let self else { return }
                 do {
-                    try await self.client.withConnection { connection in
+                    try await client.withConnection { connection in
                         try await connection.listen(on: Self.channel) { notices in
-                            self.listening.withLock { $0 = true }
+                            listening.up.withLock { $0 = true }
                             for try await notice in notices {
-                                self.receive(notice.payload)
+                                Self.receive(notice.payload, origin: origin, into: changes)
                             }
                         }
                     }
                 } catch {
-                    self.listening.withLock { $0 = false }
+                    listening.up.withLock { $0 = false }
                     if Task.isCancelled { return }
                     // The connection dropped: pages reload what they show when they reconnect;
                     // listen again after a short pause.
@@ -109,9 +116,9 @@ public final class PostgreSQLLibraryStore: LibraryStore {
     }
 
     /// Whether the `LISTEN` connection is up (changes from other processes arrive).
-    public var isListening: Bool { listening.withLock { $0 } }
+    public var isListening: Bool { listening.up.withLock { $0 } }
 
-    func receive(_ payload: String) {
+    static func receive(_ payload: String, origin: String, into changes: LibraryChangeFeed) {
         guard let notice = try? JSONDecoder().decode(ChangeNotice.self, from: Data(payload.utf8)), notice.origin != origin,
               let change = notice.change else { return }
         changes.publish(change)
@@ -317,6 +324,14 @@ public final class PostgreSQLLibraryStore: LibraryStore {
             return try await read("list jobs", "SELECT \(unescaped: Self.jobColumns) FROM ingest_job WHERE asset_id = \(assetID) ORDER BY id DESC", Self.job(from:))
         }
         return try await read("list jobs", "SELECT \(unescaped: Self.jobColumns) FROM ingest_job ORDER BY id DESC", Self.job(from:))
+    }
+
+    public func latestJobs(for assetIDs: [String]) async throws -> [String: IngestJob] {
+        guard !assetIDs.isEmpty else { return [:] }
+        let rows = try await read("read the latest jobs", """
+            SELECT DISTINCT ON (asset_id) \(unescaped: Self.jobColumns) FROM ingest_job WHERE asset_id = ANY(\(assetIDs)) ORDER BY asset_id, id DESC
+            """, Self.job(from:))
+        return Dictionary(rows.map { ($0.assetID, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     public func job(id: Int64) async throws -> IngestJob? {

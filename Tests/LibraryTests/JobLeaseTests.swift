@@ -10,14 +10,16 @@ extension LibraryStoreTests {
         defer { temp.cleanUp() }
         let a = temp.library.store, b = try await temp.reopenedStore()
         _ = try await a.insert(Asset(title: "Leased"), job: true)
-        var mine = try #require(try await a.claimNextJob(worker: "A", lease: .milliseconds(800)))
+        var mine = try #require(try await a.claimNextJob(worker: "A", lease: .seconds(120)))
         let id = try #require(mine.id)
         #expect(try await b.claimNextJob(worker: "B", lease: .seconds(5)) == nil)
-        #expect(try await a.renewLease(jobID: id, worker: "A", lease: .milliseconds(800)))
+        #expect(try await a.renewLease(jobID: id, worker: "A", lease: .seconds(120)))
         #expect(try await !b.renewLease(jobID: id, worker: "B", lease: .seconds(5)))
-        try await Task.sleep(for: .milliseconds(1200))  // A stops beating: its lease runs out
+        // A's last heartbeat leaves its lease a millisecond; then A stops beating.
+        #expect(try await a.renewLease(jobID: id, worker: "A", lease: .milliseconds(1)))
+        try await Task.sleep(for: .milliseconds(50))
 
-        var theirs = try #require(try await b.claimNextJob(worker: "B", lease: .seconds(5)))
+        var theirs = try #require(try await b.claimNextJob(worker: "B", lease: .seconds(120)))
         #expect(theirs.id == id && theirs.attempts == 2)
         #expect(try await !a.renewLease(jobID: id, worker: "A", lease: .seconds(1)))
         mine.progress = 0.9
@@ -36,14 +38,24 @@ extension LibraryStoreTests {
         defer { temp.cleanUp() }
         let store = temp.library.store
         _ = try await store.insert(Asset(title: "Flaky"), job: true)
-        var job = try #require(try await store.claimNextJob(worker: "A", lease: .seconds(30)))
-        job.message = "Retrying in 1 s"
-        #expect(try await !store.requeue(job, after: .milliseconds(700), leasedBy: "B"))
-        #expect(try await store.requeue(job, after: .milliseconds(700), leasedBy: "A"))
+        var job = try #require(try await store.claimNextJob(worker: "A", lease: .seconds(120)))
+        job.message = "Retrying in 1 min"
+        #expect(try await !store.requeue(job, after: .seconds(60), leasedBy: "B"))
+        #expect(try await store.requeue(job, after: .seconds(60), leasedBy: "A"))
         #expect(try await store.job(id: job.id!)?.state == .queued)
-        #expect(try await store.claimNextJob(worker: "A", lease: .seconds(30)) == nil)
-        try await Task.sleep(for: .milliseconds(1000))
-        #expect(try await store.claimNextJob(worker: "B", lease: .seconds(30))?.attempts == 2)
+        #expect(try await store.claimNextJob(worker: "A", lease: .seconds(120)) == nil)
+
+        // A short backoff runs out, and the job comes back.
+        _ = try await store.insert(Asset(title: "Flaky too"), job: true)
+        let second = try #require(try await store.claimNextJob(worker: "A", lease: .seconds(120)))
+        #expect(try await store.requeue(second, after: .milliseconds(200), leasedBy: "A"))
+        let deadline = ContinuousClock.now + .seconds(20)
+        var again: IngestJob?
+        while again == nil, ContinuousClock.now < deadline {
+            again = try await store.claimNextJob(worker: "B", lease: .seconds(120))
+            if again == nil { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        #expect(again?.id == second.id && again?.attempts == 2)
     }
 }
 
@@ -90,7 +102,7 @@ struct WorkerFailoverTests {
         try Data("x".utf8).write(to: source)
         let asset = try await temp.library.add(paths: [source.path])[0]
         let location = temp.library.location
-        let lease = Duration.milliseconds(900)
+        let lease = Duration.seconds(3)
         let first = IngestWorker(store: temp.library.store, location: location, packager: StuckPackager(), lease: lease, workerID: "first")
         let second = IngestWorker(store: try await temp.reopenedStore(), location: location, packager: QuickPackager(), lease: lease, workerID: "second")
         let firstRun = Task { await first.drain() }

@@ -84,6 +84,27 @@ extension LibraryStoreTests {
     }
 
     @Test(arguments: StoreKind.allCases)
+    func theLatestJobOfEveryAssetComesInOneCall(kind: StoreKind) async throws {
+        let temp = try await TemporaryLibrary(kind)
+        defer { temp.cleanUp() }
+        let store = temp.library.store
+        let a = Asset(title: "A"), b = Asset(title: "B"), c = Asset(title: "C")
+        _ = try await store.insert(a, job: true)
+        _ = try await store.insert(b, job: true)
+        _ = try await store.insert(c, job: false)
+        var first = try #require(try await store.claimNextJob())
+        #expect(first.assetID == a.id)
+        first.state = .failed
+        try await store.save(first)
+        let again = try await store.retry(jobID: first.id!)
+        let latest = try await store.latestJobs(for: [a.id, b.id, c.id, "nope"])
+        #expect(Set(latest.keys) == [a.id, b.id])
+        #expect(latest[a.id]?.id == again.id && latest[a.id]?.state == .queued)
+        #expect(latest[b.id]?.assetID == b.id)
+        #expect(try await store.latestJobs(for: []).isEmpty)
+    }
+
+    @Test(arguments: StoreKind.allCases)
     func playbackPositionsAndProtection(kind: StoreKind) async throws {
         let temp = try await TemporaryLibrary(kind)
         defer { temp.cleanUp() }

@@ -55,6 +55,8 @@ public protocol LibraryStore: Sendable {
     /// Jobs, newest first, optionally of one asset.
     func jobs(assetID: String?) async throws -> [IngestJob]
     func job(id: Int64) async throws -> IngestJob?
+    /// Each of `assetIDs`' newest job, in one query (the asset list shows them side by side).
+    func latestJobs(for assetIDs: [String]) async throws -> [String: IngestJob]
     /// Writes a job's state, progress and message (stamping `updatedAt`).
     func save(_ job: IngestJob) async throws
     /// Takes the oldest job that is due and marks it running under `worker`'s lease for

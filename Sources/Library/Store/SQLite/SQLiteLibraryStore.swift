@@ -177,6 +177,17 @@ public final class SQLiteLibraryStore: LibraryStore {
         }
     }
 
+    public func latestJobs(for assetIDs: [String]) async throws -> [String: IngestJob] {
+        guard !assetIDs.isEmpty else { return [:] }
+        return try await database.read { db in
+            let marks = Array(repeating: "?", count: assetIDs.count).joined(separator: ",")
+            let rows = try IngestJob.fetchAll(db, sql: """
+                SELECT * FROM ingestJob WHERE id IN (SELECT max(id) FROM ingestJob WHERE assetID IN (\(marks)) GROUP BY assetID)
+                """, arguments: StatementArguments(assetIDs))
+            return Dictionary(rows.map { ($0.assetID, $0) }, uniquingKeysWith: { first, _ in first })
+        }
+    }
+
     public func job(id: Int64) async throws -> IngestJob? {
         try await database.read { db in try IngestJob.fetchOne(db, key: id) }
     }
