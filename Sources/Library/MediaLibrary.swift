@@ -10,7 +10,8 @@ import Synchronization
 /// missing, never deleted.
 public final class MediaLibrary: Sendable {
     public let location: LibraryLocation
-    public let store: LibraryStore
+    /// The rows: SQLite in the data directory by default, or any other `LibraryStore` (PostgreSQL).
+    public let store: any LibraryStore
     public let worker: IngestWorker
     public let packager: any BundlePackaging
     /// Resumable uploads from the web page, streamed into the data directory.
@@ -24,14 +25,17 @@ public final class MediaLibrary: Sendable {
                                                       "m4a", "mp3", "aac", "flac", "ogg", "oga", "opus", "wav", "mka"]
 
     public init(location: LibraryLocation, packager: any BundlePackaging = BundlePackager(), trashRetention: TimeInterval = 30,
-                ingestStallLimit: Duration = .seconds(600)) throws {
+                ingestStallLimit: Duration = .seconds(600), store: (any LibraryStore)? = nil,
+                workerLease: Duration = .seconds(30), workerID: String = IngestWorker.defaultWorkerID()) throws {
         self.location = location
         self.packager = packager
         self.trashRetention = trashRetention
         uploads = UploadStore(directory: location.uploadsDirectory, finishedDirectory: location.uploadedSourcesDirectory)
         try FileManager.default.createDirectory(at: location.mediaDirectory, withIntermediateDirectories: true)
-        store = try LibraryStore(url: location.databaseURL)
-        worker = IngestWorker(store: store, location: location, packager: packager, stallLimit: ingestStallLimit)
+        let store = try store ?? SQLiteLibraryStore(url: location.databaseURL)
+        self.store = store
+        worker = IngestWorker(store: store, location: location, packager: packager, stallLimit: ingestStallLimit,
+                              lease: workerLease, workerID: workerID)
     }
 
     /// Adds files, folders of media, and HLS bundles; returns the new assets (queued for ingest).

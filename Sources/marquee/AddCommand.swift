@@ -20,14 +20,16 @@ struct AddCommand: AsyncParsableCommand {
     @Argument(help: "Files, folders or HLS bundle folders.")
     var paths: [String]
 
+    @OptionGroup var storage: StorageOptions
+
     @Flag(help: "Print JSON lines (the default when standard output is not a terminal).")
     var json = false
 
     func run() async throws {
         let console = Console(command: "add", json: json)
         try await console.run {
-            let location = LibraryLocation(dataDirectory: data.map { URL(fileURLWithPath: $0) } ?? LibraryLocation.defaultDataDirectory())
-            let library = try MediaLibrary(location: location)
+            let (location, store, _) = try await storage.open(dataDirectory: data.map { URL(fileURLWithPath: $0) } ?? LibraryLocation.defaultDataDirectory())
+            let library = try MediaLibrary(location: location, store: store)
             let added = try await library.add(paths: paths)
             for asset in added {
                 console.emit("queued", [("id", .string(asset.id)), ("title", .string(asset.title))],

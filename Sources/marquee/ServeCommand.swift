@@ -43,6 +43,11 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var nearby: NearbyOptions
 
+    @OptionGroup var storage: StorageOptions
+
+    @Flag(name: .customLong("no-worker"), help: "Run no ingest worker in this server (jobs are left to `marquee worker` processes sharing its --database).")
+    var noWorker = false
+
     @Flag(help: "Print the console as JSON lines (the default when standard output is not a terminal).")
     var json = false
 
@@ -52,10 +57,10 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     private func serve(_ console: Console) async throws {
-        let location = LibraryLocation(dataDirectory: data.map { URL(fileURLWithPath: $0) } ?? LibraryLocation.defaultDataDirectory())
-        let library = try MediaLibrary(location: location)
+        let (location, store, _) = try await storage.open(dataDirectory: data.map { URL(fileURLWithPath: $0) } ?? LibraryLocation.defaultDataDirectory())
+        let library = try MediaLibrary(location: location, store: store)
         try await library.refreshSourceAvailability()
-        await library.worker.start()
+        if !noWorker { await library.worker.start() }
         library.startHousekeeping()
         if !noSamples {
             Task {

@@ -5,11 +5,19 @@ import Foundation
 struct TemporaryLibrary {
     let root: URL
     let library: MediaLibrary
+    /// Where the library's rows are (SQLite in the data directory unless made with a `StoreKind`).
+    var database: DatabaseLocation?
 
     init() throws {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("marquee-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         library = try MediaLibrary(location: LibraryLocation(dataDirectory: root.appendingPathComponent("data")))
+    }
+
+    init(root: URL, library: MediaLibrary, database: DatabaseLocation) {
+        self.root = root
+        self.library = library
+        self.database = database
     }
 
     func cleanUp() {

@@ -2,32 +2,37 @@ import Foundation
 import Testing
 @testable import Library
 
+/// One suite for every `LibraryStore`: each test runs against SQLite and against PostgreSQL.
 @Suite("Library store")
 struct LibraryStoreTests {
-    @Test func addingAFileQueuesAJobAndSurvivesReopening() async throws {
-        let temp = try TemporaryLibrary()
+    @Test(arguments: StoreKind.allCases)
+    func addingAFileQueuesAJobAndSurvivesReopening(kind: StoreKind) async throws {
+        let temp = try await TemporaryLibrary(kind)
         defer { temp.cleanUp() }
         let file = temp.root.appendingPathComponent("Holiday Video.mp4")
         try Data("not really".utf8).write(to: file)
         let added = try await temp.library.add(paths: [file.path])
         #expect(added.map(\.title) == ["Holiday Video"])
-        let reopened = try LibraryStore(url: temp.library.location.databaseURL)
+        let reopened = try await temp.reopenedStore()
         let jobs = try await reopened.jobs()
         #expect(jobs.count == 1)
         #expect(jobs.first?.state == .queued)
         #expect(try await reopened.asset(id: added[0].id)?.status == .pending)
     }
 
-    @Test func addingAMissingPathFails() async throws {
-        let temp = try TemporaryLibrary()
+    @Test(arguments: StoreKind.allCases)
+    func addingAMissingPathFails(kind: StoreKind) async throws {
+        let temp = try await TemporaryLibrary(kind)
         defer { temp.cleanUp() }
         await #expect(throws: LibraryError.sourceNotFound("/nowhere/at/all.mp4")) {
             try await temp.library.add(paths: ["/nowhere/at/all.mp4"])
         }
+        #expect(try await temp.library.store.assetCount() == 0)
     }
 
-    @Test func addingAFolderFindsItsMediaFiles() async throws {
-        let temp = try TemporaryLibrary()
+    @Test(arguments: StoreKind.allCases)
+    func addingAFolderFindsItsMediaFiles(kind: StoreKind) async throws {
+        let temp = try await TemporaryLibrary(kind)
         defer { temp.cleanUp() }
         let folder = temp.root.appendingPathComponent("Trip")
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("day2"), withIntermediateDirectories: true)
@@ -36,10 +41,12 @@ struct LibraryStoreTests {
         }
         let added = try await temp.library.add(paths: [folder.path])
         #expect(added.map(\.title).sorted() == ["a", "b"])
+        #expect(try await temp.library.store.assets().map(\.title).sorted() == ["a", "b"])
     }
 
-    @Test func overridesWinAndSearchFindsThem() async throws {
-        let temp = try TemporaryLibrary()
+    @Test(arguments: StoreKind.allCases)
+    func overridesWinAndSearchFindsThem(kind: StoreKind) async throws {
+        let temp = try await TemporaryLibrary(kind)
         defer { temp.cleanUp() }
         let store = temp.library.store
         let asset = Asset(title: "raw_file_01", subtitle: "Embedded subtitle", summary: "Embedded")
@@ -53,11 +60,14 @@ struct LibraryStoreTests {
         #expect(try await store.assets(matching: "kyoto").map(\.id) == [asset.id])
         #expect(try await store.assets(matching: "raw_file").map(\.id) == [asset.id])
         #expect(try await store.assets(matching: "%").isEmpty)
+        #expect(try await store.assets(matching: "_").map(\.id) == [asset.id])
         #expect(try await store.assets().count == 2)
+        await #expect(throws: LibraryError.self) { try await store.assets(matching: String(repeating: "x", count: 201)) }
     }
 
-    @Test func deletingRemovesTheRowAndBundleButNotTheSource() async throws {
-        let temp = try TemporaryLibrary()
+    @Test(arguments: StoreKind.allCases)
+    func deletingRemovesTheRowAndBundleButNotTheSource(kind: StoreKind) async throws {
+        let temp = try await TemporaryLibrary(kind)
         defer { temp.cleanUp() }
         let source = temp.root.appendingPathComponent("keep.mp4")
         try Data("x".utf8).write(to: source)
@@ -72,18 +82,28 @@ struct LibraryStoreTests {
         await #expect(throws: LibraryError.assetNotFound(asset.id)) { try await temp.library.delete(assetID: asset.id) }
     }
 
-    @Test func onlyFailedJobsCanBeRetried() async throws {
-        let temp = try TemporaryLibrary()
+    @Test(arguments: StoreKind.allCases)
+    func onlyFailedJobsCanBeRetried(kind: StoreKind) async throws {
+        let temp = try await TemporaryLibrary(kind)
         defer { temp.cleanUp() }
         let store = temp.library.store
         let job = try #require(try await store.insert(Asset(title: "x"), job: true))
         let id = try #require(job.id)
         await #expect(throws: LibraryError.jobNotRetryable(id, state: "queued")) { try await store.retry(jobID: id) }
         await #expect(throws: LibraryError.jobNotFound(999)) { try await store.retry(jobID: 999) }
+        var failed = try #require(try await store.claimNextJob())
+        failed.state = .failed
+        failed.failureReason = "notMedia"
+        try await store.save(failed)
+        let retried = try await store.retry(jobID: id)
+        #expect(retried.state == .queued && retried.failureReason == nil)
+        #expect(try await store.job(id: id)?.state == .queued)
+        #expect(try await store.asset(id: job.assetID)?.status == .pending)
     }
 
-    @Test func playerSettingsRoundTripAndRejectNonsense() async throws {
-        let temp = try TemporaryLibrary()
+    @Test(arguments: StoreKind.allCases)
+    func playerSettingsRoundTripAndRejectNonsense(kind: StoreKind) async throws {
+        let temp = try await TemporaryLibrary(kind)
         defer { temp.cleanUp() }
         let store = temp.library.store
         #expect(try await store.playerSettings().speeds == nil)

@@ -22,7 +22,7 @@ struct MigrationTests {
                     """)
             }
         }
-        let store = try LibraryStore(url: url)
+        let store = try SQLiteLibraryStore(url: url)
         let asset = try #require(try await store.asset(id: "old"))
         #expect(asset.title == "Old Film" && asset.badges == ["HD"] && asset.episode == nil && asset.deletedAt == nil)
         #expect(try await store.override(for: "old")?.title == "Renamed")

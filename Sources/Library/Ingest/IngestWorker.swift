@@ -6,8 +6,15 @@ import HLS
 ///
 /// Progress and failures are written to the job's row as they happen, so the API and the
 /// library page show them; a failure keeps the tool's message as the reason.
+///
+/// Several workers (in one process or on several machines sharing a PostgreSQL library)
+/// share the queue safely: a worker claims a job under a lease that its heartbeat extends
+/// every third of the lease; if the worker dies, the lease expires and another worker takes
+/// the job over. A worker that finds its lease lost stops the job and writes nothing more.
+/// A job that fails for a reason other than its media (the database or the storage went
+/// away) is retried with backoff, up to `maximumAttempts` times.
 public actor IngestWorker {
-    let store: LibraryStore
+    let store: any LibraryStore
     let location: LibraryLocation
     let packager: any BundlePackaging
     private var loop: Task<Void, Never>?
@@ -22,12 +29,31 @@ public actor IngestWorker {
     private var running: (assetID: String, task: Task<Void, Never>, lastProgress: ContinuousClock.Instant)?
     /// Why the running job was stopped, for its failure message.
     private var stopReason: String?
+    /// Set when the heartbeat found the running job's lease taken: write nothing more for it.
+    private var leaseLost = false
+    /// Names this worker in the job rows it leases ("host:pid:random").
+    public nonisolated let workerID: String
+    /// How long a claim holds without a heartbeat; a dead worker's job returns to the queue after this.
+    public nonisolated let lease: Duration
+    /// How many times a job is started before it is failed for good (each lease expiry counts).
+    public nonisolated let maximumAttempts: Int
+    private var changeWatch: Task<Void, Never>?
+    private var heartbeat: Task<Void, Never>?
 
-    public init(store: LibraryStore, location: LibraryLocation, packager: any BundlePackaging, stallLimit: Duration = .seconds(600)) {
+    /// The name a worker in this process gets by default.
+    public static func defaultWorkerID() -> String {
+        "\(ProcessInfo.processInfo.hostName):\(ProcessInfo.processInfo.processIdentifier):\(UUID().uuidString.prefix(6).lowercased())"
+    }
+
+    public init(store: any LibraryStore, location: LibraryLocation, packager: any BundlePackaging, stallLimit: Duration = .seconds(600),
+                lease: Duration = .seconds(30), maximumAttempts: Int = 3, workerID: String = IngestWorker.defaultWorkerID()) {
         self.store = store
         self.location = location
         self.packager = packager
         self.stallLimit = stallLimit
+        self.lease = lease
+        self.maximumAttempts = maximumAttempts
+        self.workerID = workerID
     }
 
     /// Stops the job of `assetID` if it is running (its asset is being deleted).
@@ -46,6 +72,7 @@ public actor IngestWorker {
     /// `stallLimit` without progress.
     private func runWatched(_ job: IngestJob) async {
         stopReason = nil
+        leaseLost = false
         let task = Task { await self.run(job) }
         running = (job.assetID, task, ContinuousClock.now)
         let limit = stallLimit
@@ -57,10 +84,53 @@ public actor IngestWorker {
                 if await self.stopIfStalled(limit: limit) { return }
             }
         }
+        heartbeat = Task { await self.beat(jobID: job.id) }
         await task.value
         watchdog.cancel()
+        heartbeat?.cancel()
+        heartbeat = nil
         running = nil
     }
+
+    /// Extends the lease every third of it while the job runs; stops the job when the lease is lost.
+    private func beat(jobID: Int64?) async {
+        guard let jobID else { return }
+        let (store, worker, lease) = (store, workerID, lease)
+        while !Task.isCancelled {
+            try? await Task.sleep(for: lease / 3)
+            if Task.isCancelled { return }
+            // A database hiccup is not a lost lease: try again next beat (the lease has two more).
+            guard let held = try? await store.renewLease(jobID: jobID, worker: worker, lease: lease) else { continue }
+            if !held {
+                loseLease()
+                return
+            }
+        }
+    }
+
+    /// Stops the heartbeat and leaves the job's row as it is, as a worker whose process hung
+    /// or died would: its lease runs out and another worker takes the job. For tests.
+    func freeze() {
+        heartbeat?.cancel()
+        heartbeat = nil
+    }
+
+    private func loseLease() {
+        leaseLost = true
+        stopReason = "Lost the lease"
+        running?.task.cancel()
+    }
+
+    /// Saves the job under this worker's lease; throws `LeaseLost` when another worker has it now.
+    private func saveJob(_ job: IngestJob) async throws {
+        guard try await store.save(job, leasedBy: workerID) else {
+            leaseLost = true
+            throw LeaseLost()
+        }
+    }
+
+    /// The heartbeat or a save found that the job's lease belongs to another worker now.
+    struct LeaseLost: Error {}
 
     private func stopIfStalled(limit: Duration) -> Bool {
         guard let running, ContinuousClock.now - running.lastProgress > limit else { return false }
@@ -72,7 +142,8 @@ public actor IngestWorker {
     /// Starts working through the queue; call `wake()` after queueing a job.
     public func start() async {
         guard loop == nil else { return }
-        try? await store.requeueInterruptedJobs()
+        // No requeueing at start: a job left running by a process that died comes back when
+        // its lease expires, and one that another live worker runs keeps going.
         let (signals, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         wakeUp = continuation
         continuation.yield()
@@ -88,6 +159,12 @@ public actor IngestWorker {
                 continuation.yield()
             }
         }
+        // Any library change may be a new job (on PostgreSQL, from another node too: NOTIFY
+        // wakes idle workers at once); an idle worker looks, a busy one looks when it is done.
+        let changes = store.changes.subscribe(buffer: 1)
+        changeWatch = Task {
+            for await _ in changes { continuation.yield() }
+        }
     }
 
     public func wake() {
@@ -95,6 +172,8 @@ public actor IngestWorker {
     }
 
     public func stop() {
+        changeWatch?.cancel()
+        changeWatch = nil
         poll?.cancel()
         poll = nil
         loop?.cancel()
@@ -104,7 +183,7 @@ public actor IngestWorker {
 
     /// Runs every queued job, then returns. Used by the loop and by `marquee add`.
     public func drain() async {
-        while !Task.isCancelled, let job = try? await store.claimNextJob() {
+        while !Task.isCancelled, let job = try? await store.claimNextJob(worker: workerID, lease: lease) {
             await runWatched(job)
         }
     }
@@ -112,6 +191,9 @@ public actor IngestWorker {
     func run(_ claimed: IngestJob) async {
         var job = claimed
         do {
+            guard job.attempts <= maximumAttempts else {
+                throw LibraryError.invalidRequest("Stopped after \(maximumAttempts) attempts: the worker running it stopped each time")
+            }
             guard var asset = try await store.asset(id: job.assetID) else { return }
             asset.status = .processing
             try await store.save(asset)
@@ -135,7 +217,7 @@ public actor IngestWorker {
             _ = try? await BlockingWork.run { try FileManager.default.removeItem(at: bundle) }
             if isDirectory {
                 job.message = "Importing bundle"
-                try await store.save(job)
+                try await saveJob(job)
                 let imported = try await BlockingWork.run { try BundleImporter().importBundle(at: source, into: bundle) }
                 asset.duration = imported.duration
                 asset.width = imported.width
@@ -143,13 +225,13 @@ public actor IngestWorker {
                 if let title = imported.title { asset.title = title }
                 if let duration = imported.duration, duration > 0 {
                     job.message = "Making thumbnails"
-                    try await store.save(job)
+                    try await saveJob(job)
                     _ = try await packager.decorate(bundle: bundle, duration: duration, artwork: imported.artwork)
                 }
             } else {
                 try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true)
                 job.message = "Probing"
-                try await store.save(job)
+                try await saveJob(job)
                 let probe = try await packager.probe(source)
                 asset.duration = probe.duration
                 asset.width = probe.width
@@ -162,9 +244,9 @@ public actor IngestWorker {
                 asset.liveStartDate = probe.liveStartDate ?? asset.liveStartDate
                 asset.liveEndDate = probe.liveEndDate ?? asset.liveEndDate
                 job.message = "Packaging"
-                try await store.save(job)
+                try await saveJob(job)
                 noteProgress()
-                let reporter = ProgressReporter(store: store, job: job)
+                let reporter = ProgressReporter(store: store, job: job, worker: workerID)
                 _ = try await packager.package(source, probe: probe, into: bundle) { fraction in
                     await reporter.report(fraction)
                     await self.noteProgress()
@@ -173,25 +255,42 @@ public actor IngestWorker {
             }
             let master = bundle.appendingPathComponent(BundleLayout.multivariantPlaylist)
             asset.badges = (try? await BlockingWork.run { try BadgeInspector.badges(forMultivariantAt: master) }) ?? []
+            // The last word on the asset belongs to the lease holder only.
+            guard let id = job.id, try await store.renewLease(jobID: id, worker: workerID, lease: lease) else { throw LeaseLost() }
             asset.status = .ready
             asset.sourceMissing = false
             try await store.save(asset)
             job.state = .succeeded
             job.progress = 1
             job.message = nil
-            try await store.save(job)
+            try await saveJob(job)
         } catch {
+            if leaseLost || error is LeaseLost {
+                // Another worker runs this job now: its row and its asset are that worker's.
+                FileHandle.standardError.write(Data("marquee: worker \(workerID) lost the lease on the job of asset \(job.assetID); stopped it\n".utf8))
+                return
+            }
             let failure = IngestFailure(error)
-            job.state = .failed
-            job.message = (error is CancellationError || Task.isCancelled) ? (stopReason ?? "Cancelled") : failure.message
-            job.failureReason = failure.reason.rawValue
+            let cancelled = error is CancellationError || Task.isCancelled
             let detail = (error as? LibraryError)?.description ?? String(describing: error)
+            // Not about the media (the database or the storage failed): try again later.
+            if !cancelled, failure.reason == .unknown, !(error is LibraryError), job.attempts < maximumAttempts {
+                let delay = Duration.seconds(min(60, 1 << min(job.attempts, 6)))
+                job.message = "Retrying in \(delay.components.seconds) s"
+                FileHandle.standardError.write(Data("marquee: ingest of asset \(job.assetID) failed (\(detail)); retrying in \(delay.components.seconds) s\n".utf8))
+                let store = store, worker = workerID, retry = job
+                _ = await Task.detached { try? await store.requeue(retry, after: delay, leasedBy: worker) }.value
+                return
+            }
+            job.state = .failed
+            job.message = cancelled ? (stopReason ?? "Cancelled") : failure.message
+            job.failureReason = failure.reason.rawValue
             FileHandle.standardError.write(Data("marquee: ingest of asset \(job.assetID) failed (\(failure.reason.rawValue)): \(detail)\n".utf8))
             // Recorded outside this (possibly cancelled) task: GRDB refuses work for a
             // cancelled task, and a stopped job must still read as failed.
-            let store = store, failed = job
+            let store = store, failed = job, worker = workerID
             await Task.detached {
-                try? await store.save(failed)
+                guard (try? await store.save(failed, leasedBy: worker)) == true else { return }
                 if var asset = try? await store.asset(id: failed.assetID) {
                     asset.status = .failed
                     try? await store.save(asset)
@@ -203,18 +302,20 @@ public actor IngestWorker {
 
 /// Writes a running job's progress to the store, at most once per whole percent.
 actor ProgressReporter {
-    let store: LibraryStore
+    let store: any LibraryStore
+    let worker: String
     private(set) var job: IngestJob
 
-    init(store: LibraryStore, job: IngestJob) {
+    init(store: any LibraryStore, job: IngestJob, worker: String) {
         self.store = store
         self.job = job
+        self.worker = worker
     }
 
     func report(_ fraction: Double) async {
         guard Int(fraction * 100) > Int(job.progress * 100) else { return }
         job.progress = fraction
         job.message = fraction < 0.9 ? "Packaging" : "Making thumbnails"
-        try? await store.save(job)
+        _ = try? await store.save(job, leasedBy: worker)
     }
 }

@@ -31,7 +31,8 @@ public final class LibraryChangeFeed: Sendable {
 
     public var subscriberCount: Int { subscribers.withLock { $0.count } }
 
-    func publish(_ change: LibraryChange) {
+    /// Delivers `change` to every subscriber (stores call this after each write).
+    public func publish(_ change: LibraryChange) {
         let targets = subscribers.withLock { Array($0.values) }
         for continuation in targets { continuation.yield(change) }
     }

@@ -6,9 +6,12 @@ import Foundation
 /// way to turn a request path into a file, and it refuses anything that leaves the folder.
 public struct LibraryLocation: Sendable, Hashable {
     public let dataDirectory: URL
+    /// Set by `--media DIR`: packaged media kept outside the data directory.
+    private let mediaDirectoryOverride: URL?
 
-    public init(dataDirectory: URL) {
+    public init(dataDirectory: URL, mediaDirectory: URL? = nil) {
         self.dataDirectory = dataDirectory.standardizedFileURL
+        mediaDirectoryOverride = mediaDirectory?.standardizedFileURL
     }
 
     /// `$XDG_DATA_HOME/marquee`, or `~/.local/share/marquee`.
@@ -23,7 +26,7 @@ public struct LibraryLocation: Sendable, Hashable {
     public var databaseURL: URL { dataDirectory.appendingPathComponent("library.sqlite") }
     /// Accounts, sign-in sessions and API tokens (the `Accounts` module's database).
     public var accountsDatabaseURL: URL { dataDirectory.appendingPathComponent("accounts.sqlite") }
-    public var mediaDirectory: URL { dataDirectory.appendingPathComponent("media") }
+    public var mediaDirectory: URL { mediaDirectoryOverride ?? dataDirectory.appendingPathComponent("media") }
     public var samplesDirectory: URL { dataDirectory.appendingPathComponent("samples") }
     /// Uploads in progress: `{id}.part` (the bytes so far) beside `{id}.json` (name, length).
     public var uploadsDirectory: URL { dataDirectory.appendingPathComponent("uploads") }

@@ -88,6 +88,14 @@ enum LibraryMigrations {
                 t.add(column: "isProtected", .boolean).notNull().defaults(to: false)
             }
         }
+        migrator.registerMigration("v4 (cluster): ingest job leases and retry times") { db in
+            try db.alter(table: "ingestJob") { t in
+                // Which worker runs the job, until when (its heartbeat extends it), and when a retry may start.
+                t.add(column: "leaseOwner", .text)
+                t.add(column: "leaseExpiresAt", .datetime)
+                t.add(column: "runAfter", .datetime)
+            }
+        }
         return migrator
     }
 }

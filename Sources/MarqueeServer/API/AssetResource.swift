@@ -210,13 +210,9 @@ extension AssetResource {
 
     /// Displayed assets with their latest jobs and playback positions, in the same order.
     static func make(_ shown: [DisplayedAsset], library: MediaLibrary) async throws -> [AssetResource] {
-        let positions = try await library.store.positions(for: shown.map(\.asset.id))
-        var result: [AssetResource] = []
-        result.reserveCapacity(shown.count)
-        for item in shown {
-            let job = try await library.store.jobs(assetID: item.asset.id).first
-            result.append(AssetResource(item, job: job, position: positions[item.asset.id]))
-        }
-        return result
+        let ids = shown.map(\.asset.id)
+        let positions = try await library.store.positions(for: ids)
+        let jobs = try await library.store.latestJobs(for: ids)
+        return shown.map { AssetResource($0, job: jobs[$0.asset.id], position: positions[$0.asset.id]) }
     }
 }

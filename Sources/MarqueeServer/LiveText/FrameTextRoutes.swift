@@ -76,8 +76,8 @@ struct FrameTextRoutes: Sendable {
             guard let query = request.uri.queryParameters.get("q")?.trimmingCharacters(in: .whitespacesAndNewlines), !query.isEmpty else {
                 throw APIError(.badRequest, "Give something to search for as ?q=")
             }
-            guard query.count <= LibraryStore.maximumQueryLength else {
-                throw APIError(.badRequest, "The search is \(query.count) characters long; at most \(LibraryStore.maximumQueryLength) are accepted")
+            guard query.count <= LibrarySearch.maximumQueryLength else {
+                throw APIError(.badRequest, "The search is \(query.count) characters long; at most \(LibrarySearch.maximumQueryLength) are accepted")
             }
             let library = service.library
             let assets = try await library.store.assets(matching: query)

@@ -1,11 +1,12 @@
 import Foundation
 import GRDB
 
-/// The library's SQLite database: assets, overrides, jobs, interstitials and settings.
+/// The library's SQLite database: assets, overrides, jobs, interstitials and settings — the
+/// embedded `LibraryStore`, one file in the data directory.
 ///
 /// A WAL-mode `DatabasePool`, so reads never wait for writes and every access is async (GRDB
 /// runs it on its own serial queues, never on the cooperative pool).
-public final class LibraryStore: Sendable {
+public final class SQLiteLibraryStore: LibraryStore {
     let database: DatabasePool
     /// Every change written through this store, for pages that show the library live.
     public let changes = LibraryChangeFeed()
@@ -54,20 +55,17 @@ public final class LibraryStore: Sendable {
         }
     }
 
-    /// Assets whose title, subtitle or summary (own or overridden) contains `query`, newest first.
     /// The longest search accepted, in characters.
-    public static let maximumQueryLength = 200
+    public static let maximumQueryLength = LibrarySearch.maximumQueryLength
 
+    /// Assets whose title, subtitle or summary (own or overridden) contains `query`, newest first.
     public func assets(matching query: String? = nil) async throws -> [Asset] {
-        if let query, query.count > Self.maximumQueryLength {
-            throw LibraryError.invalidRequest("The search is \(query.count) characters long; at most \(Self.maximumQueryLength) are accepted")
-        }
+        let query = try LibrarySearch.normalized(query)
         return try await database.read { db in
-            guard let query, !query.trimmingCharacters(in: .whitespaces).isEmpty else {
+            guard let query else {
                 return try Asset.filter(Asset.Field.deletedAt == nil).order(Asset.Field.createdAt.desc, Column("rowid").desc).fetchAll(db)
             }
-            let pattern = "%" + query.replacingOccurrences(of: "\\", with: "\\\\")
-                .replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_") + "%"
+            let pattern = LibrarySearch.likePattern(query)
             return try Asset.fetchAll(db, sql: """
                 SELECT asset.* FROM asset LEFT JOIN metadataOverride o ON o.assetID = asset.id
                 WHERE asset.deletedAt IS NULL AND (asset.title LIKE ?1 ESCAPE '\\' OR asset.subtitle LIKE ?1 ESCAPE '\\'
@@ -179,6 +177,17 @@ public final class LibraryStore: Sendable {
         }
     }
 
+    public func latestJobs(for assetIDs: [String]) async throws -> [String: IngestJob] {
+        guard !assetIDs.isEmpty else { return [:] }
+        return try await database.read { db in
+            let marks = Array(repeating: "?", count: assetIDs.count).joined(separator: ",")
+            let rows = try IngestJob.fetchAll(db, sql: """
+                SELECT * FROM ingestJob WHERE id IN (SELECT max(id) FROM ingestJob WHERE assetID IN (\(marks)) GROUP BY assetID)
+                """, arguments: StatementArguments(assetIDs))
+            return Dictionary(rows.map { ($0.assetID, $0) }, uniquingKeysWith: { first, _ in first })
+        }
+    }
+
     public func job(id: Int64) async throws -> IngestJob? {
         try await database.read { db in try IngestJob.fetchOne(db, key: id) }
     }
@@ -190,22 +199,64 @@ public final class LibraryStore: Sendable {
         changes.publish(.assetChanged(job.assetID))
     }
 
-    /// Takes the oldest queued job and marks it running, atomically, so two processes
-    /// sharing a library never run the same job.
-    public func claimNextJob() async throws -> IngestJob? {
+    public func claimNextJob(worker: String, lease: Duration) async throws -> IngestJob? {
         let claimed = try await database.write { db -> IngestJob? in
-            guard var job = try IngestJob.filter(Column("state") == IngestJob.State.queued.rawValue)
-                .order(Column("id")).fetchOne(db) else { return nil }
+            let now = Date()
+            guard var job = try IngestJob.fetchOne(db, sql: """
+                SELECT * FROM ingestJob
+                WHERE (state = 'queued' AND (runAfter IS NULL OR runAfter <= ?1))
+                   OR (state = 'running' AND (leaseExpiresAt IS NULL OR leaseExpiresAt < ?1))
+                ORDER BY id LIMIT 1
+                """, arguments: [now]) else { return nil }
             job.state = .running
             job.attempts += 1
             job.progress = 0
             job.message = "Starting"
-            job.updatedAt = Date()
+            job.updatedAt = now
             try job.update(db)
+            try db.execute(sql: "UPDATE ingestJob SET leaseOwner = ?, leaseExpiresAt = ?, runAfter = NULL WHERE id = ?",
+                           arguments: [worker, now.addingTimeInterval(lease.secondsValue), job.id])
             return job
         }
         if let claimed { changes.publish(.assetChanged(claimed.assetID)) }
         return claimed
+    }
+
+    public func renewLease(jobID: Int64, worker: String, lease: Duration) async throws -> Bool {
+        try await database.write { db in
+            try db.execute(sql: "UPDATE ingestJob SET leaseExpiresAt = ? WHERE id = ? AND leaseOwner = ? AND state = 'running'",
+                           arguments: [Date().addingTimeInterval(lease.secondsValue), jobID, worker])
+            return db.changesCount > 0
+        }
+    }
+
+    public func save(_ job: IngestJob, leasedBy worker: String) async throws -> Bool {
+        var job = job
+        job.updatedAt = Date()
+        let saved = try await database.write { [job] db -> Bool in
+            guard let id = job.id, try Bool.fetchOne(db, sql: "SELECT 1 FROM ingestJob WHERE id = ? AND leaseOwner = ? AND state = 'running'",
+                                                     arguments: [id, worker]) == true else { return false }
+            try job.update(db)
+            if job.state != .running {
+                try db.execute(sql: "UPDATE ingestJob SET leaseOwner = NULL, leaseExpiresAt = NULL WHERE id = ?", arguments: [id])
+            }
+            return true
+        }
+        if saved { changes.publish(.assetChanged(job.assetID)) }
+        return saved
+    }
+
+    public func requeue(_ job: IngestJob, after delay: Duration, leasedBy worker: String) async throws -> Bool {
+        let requeued = try await database.write { db -> Bool in
+            try db.execute(sql: """
+                UPDATE ingestJob SET state = 'queued', progress = 0, message = ?, failureReason = NULL, updatedAt = ?,
+                    runAfter = ?, leaseOwner = NULL, leaseExpiresAt = NULL
+                WHERE id = ? AND leaseOwner = ? AND state = 'running'
+                """, arguments: [job.message, Date(), Date().addingTimeInterval(delay.secondsValue), job.id, worker])
+            return db.changesCount > 0
+        }
+        if requeued { changes.publish(.assetChanged(job.assetID)) }
+        return requeued
     }
 
     /// Puts jobs left running by a process that died back in the queue.
@@ -264,18 +315,7 @@ public final class LibraryStore: Sendable {
     }
 
     public func setPlayerSettings(_ settings: PlayerSettings) async throws {
-        if let speeds = settings.speeds, speeds.count > PlayerSettings.maximumSpeeds {
-            throw LibraryError.invalidSettings("\(speeds.count) speeds given; at most \(PlayerSettings.maximumSpeeds)")
-        }
-        if let speeds = settings.speeds, let bad = speeds.first(where: { !($0 > 0 && $0 <= 16) }) {
-            throw LibraryError.invalidSettings("speed \(bad) is not between 0 and 16")
-        }
-        guard settings.skipInterval.isFinite, (1...300).contains(settings.skipInterval) else {
-            throw LibraryError.invalidSettings("skipInterval \(settings.skipInterval) is not between 1 and 300 seconds")
-        }
-        guard settings.videoFrameAnalysisDelay.isFinite, (0...10).contains(settings.videoFrameAnalysisDelay) else {
-            throw LibraryError.invalidSettings("videoFrameAnalysisDelay \(settings.videoFrameAnalysisDelay) is not between 0 and 10 seconds")
-        }
+        try settings.validate()
         let text = String(decoding: try JSONEncoder().encode(settings), as: UTF8.self)
         try await database.write { db in
             try db.execute(sql: "INSERT INTO setting(key, value) VALUES ('player', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", arguments: [text])

@@ -1,0 +1,49 @@
+import ArgumentParser
+import Foundation
+import Library
+import LibraryPostgreSQL
+
+/// `--database`, `--media` and `--config`: where a server node or a worker keeps the
+/// library's rows and its packaged media. Given nothing, SQLite and a folder in the data
+/// directory, exactly as before.
+struct StorageOptions: ParsableArguments {
+    @Option(help: "Where the library's rows are: sqlite:PATH (default: library.sqlite in the data directory) or postgres://user[:password]@host:port/database[?sslmode=disable|prefer|require] (also MARQUEE_DATABASE; password also PGPASSWORD).")
+    var database: String?
+
+    @Option(help: "Where packaged media is: a folder (default: media/ in the data directory) or s3://bucket/prefix, with AWS_ENDPOINT_URL_S3, AWS_REGION, AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY from the environment (also MARQUEE_MEDIA).")
+    var media: String?
+
+    @Option(name: .customLong("config"), help: "A JSON file with \"database\", \"media\", \"s3Endpoint\" and \"s3Region\" (also MARQUEE_CONFIG); options and the environment win over it.")
+    var configFile: String?
+
+    /// The configuration for a data directory, or a usage error naming the bad value.
+    func resolve(dataDirectory: URL) throws -> StorageConfiguration {
+        do {
+            return try StorageConfiguration.resolve(database: database, media: media, configFile: configFile,
+                                                    location: LibraryLocation(dataDirectory: dataDirectory))
+        } catch let error as ConfigurationError {
+            throw ValidationError(error.description)
+        }
+    }
+
+    /// The data directory's location with the configured media folder, and the store the
+    /// configuration names, opened (and migrated).
+    func open(dataDirectory: URL) async throws -> (LibraryLocation, any LibraryStore, StorageConfiguration) {
+        let configuration = try resolve(dataDirectory: dataDirectory)
+        let location: LibraryLocation
+        switch configuration.media {
+        case .folder(let folder):
+            location = LibraryLocation(dataDirectory: dataDirectory, mediaDirectory: folder)
+        case .s3(let bucket):
+            throw ValidationError("--media \(bucket): object storage is not wired into the library yet; use a folder")
+        }
+        let store: any LibraryStore
+        switch configuration.database {
+        case .sqlite(let url):
+            store = try SQLiteLibraryStore(url: url)
+        case .postgres(let info):
+            store = try await PostgreSQLLibraryStore.open(info)
+        }
+        return (location, store, configuration)
+    }
+}

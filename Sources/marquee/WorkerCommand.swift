@@ -1,0 +1,41 @@
+import ArgumentParser
+import Foundation
+import Library
+
+/// `marquee worker`: an ingest worker without a server, for running packaging on machines of
+/// its own next to `marquee serve` nodes that share one PostgreSQL library (and one bucket).
+struct WorkerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "worker",
+        abstract: "Run ingest jobs from a shared library's queue (no web server).",
+        discussion: """
+            Claims queued jobs under a lease (renewed while a job runs), so several workers on \
+            several machines share one queue and a job whose worker dies is taken over by another \
+            once its lease expires. Use the same --database and --media as the server nodes.
+            """
+    )
+
+    @Option(help: "Data directory for local state (default: $XDG_DATA_HOME/marquee or ~/.local/share/marquee).")
+    var data: String?
+
+    @OptionGroup var storage: StorageOptions
+
+    @Option(help: "Seconds a job stays claimed without a heartbeat; a dead worker's job returns to the queue after this.")
+    var lease: Double = 30
+
+    @Option(help: "A name for this worker in job rows and logs (default: host:pid:random).")
+    var name: String?
+
+    func run() async throws {
+        guard lease.isFinite, lease >= 1, lease <= 3600 else { throw ValidationError("--lease must be between 1 and 3600 seconds") }
+        let (location, store, configuration) = try await storage.open(dataDirectory: data.map { URL(fileURLWithPath: $0) } ?? LibraryLocation.defaultDataDirectory())
+        let library = try MediaLibrary(location: location, store: store, workerLease: .milliseconds(Int64(lease * 1000)),
+                                       workerID: name ?? IngestWorker.defaultWorkerID())
+        await library.worker.start()
+        let line = "Marquee worker \(library.worker.workerID) is taking jobs from \(configuration.database), media in \(configuration.media)\n"
+        FileHandle.standardOutput.write(Data(line.utf8))
+        // Runs until stopped (SIGINT/SIGTERM end the process; a job it was running returns to
+        // the queue when its lease expires).
+        while true { try await Task.sleep(for: .seconds(3600)) }
+    }
+}

@@ -1,0 +1,146 @@
+import Foundation
+import Testing
+@testable import Library
+
+/// The job queue's leases, run against both stores like the rest of the store suite.
+extension LibraryStoreTests {
+    @Test(arguments: StoreKind.allCases)
+    func aLeaseHoldsAJobUntilItExpiresThenAnotherWorkerTakesItOver(kind: StoreKind) async throws {
+        let temp = try await TemporaryLibrary(kind)
+        defer { temp.cleanUp() }
+        let a = temp.library.store, b = try await temp.reopenedStore()
+        _ = try await a.insert(Asset(title: "Leased"), job: true)
+        var mine = try #require(try await a.claimNextJob(worker: "A", lease: .seconds(120)))
+        let id = try #require(mine.id)
+        #expect(try await b.claimNextJob(worker: "B", lease: .seconds(5)) == nil)
+        #expect(try await a.renewLease(jobID: id, worker: "A", lease: .seconds(120)))
+        #expect(try await !b.renewLease(jobID: id, worker: "B", lease: .seconds(5)))
+        // A's last heartbeat leaves its lease a millisecond; then A stops beating.
+        #expect(try await a.renewLease(jobID: id, worker: "A", lease: .milliseconds(1)))
+        try await Task.sleep(for: .milliseconds(50))
+
+        var theirs = try #require(try await b.claimNextJob(worker: "B", lease: .seconds(120)))
+        #expect(theirs.id == id && theirs.attempts == 2)
+        #expect(try await !a.renewLease(jobID: id, worker: "A", lease: .seconds(1)))
+        mine.progress = 0.9
+        #expect(try await !a.save(mine, leasedBy: "A"))  // the late worker writes nothing
+        theirs.state = .succeeded
+        theirs.progress = 1
+        #expect(try await b.save(theirs, leasedBy: "B"))
+        #expect(try await a.job(id: id)?.state == .succeeded)
+        #expect(try await !b.renewLease(jobID: id, worker: "B", lease: .seconds(5)))  // finished: no lease
+        #expect(try await a.claimNextJob(worker: "A", lease: .seconds(1)) == nil)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aRequeuedJobWaitsOutItsBackoff(kind: StoreKind) async throws {
+        let temp = try await TemporaryLibrary(kind)
+        defer { temp.cleanUp() }
+        let store = temp.library.store
+        _ = try await store.insert(Asset(title: "Flaky"), job: true)
+        var job = try #require(try await store.claimNextJob(worker: "A", lease: .seconds(120)))
+        job.message = "Retrying in 1 min"
+        #expect(try await !store.requeue(job, after: .seconds(60), leasedBy: "B"))
+        #expect(try await store.requeue(job, after: .seconds(60), leasedBy: "A"))
+        #expect(try await store.job(id: job.id!)?.state == .queued)
+        #expect(try await store.claimNextJob(worker: "A", lease: .seconds(120)) == nil)
+
+        // A short backoff runs out, and the job comes back.
+        _ = try await store.insert(Asset(title: "Flaky too"), job: true)
+        let second = try #require(try await store.claimNextJob(worker: "A", lease: .seconds(120)))
+        #expect(try await store.requeue(second, after: .milliseconds(200), leasedBy: "A"))
+        let deadline = ContinuousClock.now + .seconds(20)
+        var again: IngestJob?
+        while again == nil, ContinuousClock.now < deadline {
+            again = try await store.claimNextJob(worker: "B", lease: .seconds(120))
+            if again == nil { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        #expect(again?.id == second.id && again?.attempts == 2)
+    }
+}
+
+/// Two ingest workers on one library: when one stops beating mid-job (its process died or
+/// hung), the other finishes the job after the lease, and only one result stands.
+@Suite("Ingest workers sharing a queue")
+struct WorkerFailoverTests {
+    /// Hangs in `package` after reporting a little progress, until cancelled.
+    struct StuckPackager: BundlePackaging {
+        func probe(_ source: URL) async throws -> MediaProbe {
+            MediaProbe(duration: 2, width: 16, height: 16, audioTracks: [], subtitleTracks: [])
+        }
+        func package(_ source: URL, probe: MediaProbe, into bundle: URL,
+                     progress: @escaping @Sendable (Double) async -> Void) async throws -> PackagedBundle {
+            await progress(0.1)
+            while true { try await Task.sleep(for: .milliseconds(20)) }
+        }
+        func decorate(bundle: URL, duration: Double, artwork: String?) async throws -> PackagedBundle {
+            throw CancellationError()
+        }
+    }
+
+    /// Writes a one-line playlist and finishes.
+    struct QuickPackager: BundlePackaging {
+        func probe(_ source: URL) async throws -> MediaProbe {
+            MediaProbe(duration: 2, width: 16, height: 16, audioTracks: [], subtitleTracks: [])
+        }
+        func package(_ source: URL, probe: MediaProbe, into bundle: URL,
+                     progress: @escaping @Sendable (Double) async -> Void) async throws -> PackagedBundle {
+            try Data("#EXTM3U\n".utf8).write(to: bundle.appendingPathComponent("master.m3u8"))
+            await progress(1)
+            return PackagedBundle(multivariantPlaylist: "master.m3u8", poster: nil, trickPlay: nil)
+        }
+        func decorate(bundle: URL, duration: Double, artwork: String?) async throws -> PackagedBundle {
+            PackagedBundle(multivariantPlaylist: "master.m3u8", poster: nil, trickPlay: nil)
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aJobWhoseWorkerStopsFinishesOnTheOtherAfterTheLease(kind: StoreKind) async throws {
+        let temp = try await TemporaryLibrary(kind)
+        defer { temp.cleanUp() }
+        let source = temp.root.appendingPathComponent("film.mp4")
+        try Data("x".utf8).write(to: source)
+        let asset = try await temp.library.add(paths: [source.path])[0]
+        let location = temp.library.location
+        let lease = Duration.seconds(3)
+        let first = IngestWorker(store: temp.library.store, location: location, packager: StuckPackager(), lease: lease, workerID: "first")
+        let second = IngestWorker(store: try await temp.reopenedStore(), location: location, packager: QuickPackager(), lease: lease, workerID: "second")
+        let firstRun = Task { await first.drain() }
+        defer { firstRun.cancel() }
+
+        // The first worker is packaging (and beating) ...
+        try await waitFor("the first worker to start") { try await temp.library.store.jobs().first?.progress == 0.1 }
+        await second.drain()
+        #expect(try await temp.library.store.jobs().first?.state == .running, "the second worker must not take a leased job")
+        try await Task.sleep(for: lease * 2)
+        await second.drain()
+        #expect(try await temp.library.store.jobs().first?.state == .running, "a beating worker keeps its job")
+
+        // ... then stops beating, as if its process died.
+        await first.freeze()
+        let start = ContinuousClock.now
+        try await waitFor("the second worker to finish the job") {
+            await second.drain()
+            return try await temp.library.store.jobs().first?.state == .succeeded
+        }
+        #expect(ContinuousClock.now - start >= lease / 2)
+        let job = try #require(try await temp.library.store.jobs().first)
+        #expect(job.attempts == 2)
+        #expect(try await temp.library.store.asset(id: asset.id)?.status == .ready)
+
+        // The first worker wakes up and fails its (lost) job: nothing of it is written.
+        await first.cancel(assetID: asset.id)
+        await firstRun.value
+        #expect(try await temp.library.store.jobs().first?.state == .succeeded)
+        #expect(try await temp.library.store.asset(id: asset.id)?.status == .ready)
+    }
+
+    func waitFor(_ what: String, within limit: Duration = .seconds(20), _ condition: () async throws -> Bool) async throws {
+        let deadline = ContinuousClock.now + limit
+        while ContinuousClock.now < deadline {
+            if try await condition() { return }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        Issue.record("Timed out waiting for \(what)")
+    }
+}
