@@ -10,7 +10,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 config="${CONFIG_BENCH:-release}"
-bindir="$(swift build -c "$config" --show-bin-path)"
+# BENCH_BIN_DIR=path/to/release picks binaries built elsewhere (another --scratch-path).
+bindir="${BENCH_BIN_DIR:-$(swift build -c "$config" --show-bin-path)}"
 if [[ ! -x "$bindir/apns-bench" ]]; then
   swift build -c "$config" --product apns-bench >/dev/null
 fi
