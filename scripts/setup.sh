@@ -13,6 +13,8 @@ python_test_packages=(pytest m3u8 selenium websocket-client yt-dlp schemathesis)
 # Live Activities: the APNs tests make a test CA with openssl; the APNs benchmark's peer is aioapns.
 test_packages+=(openssl)
 python_test_packages+=(aioapns)
+# The APNs benchmark drives the stand-in alone with h2load (is the stand-in the limit?).
+test_packages+=(nghttp2-client)
 
 want=("${system_packages[@]}")
 if [[ "${1:-}" == "--test" ]]; then want+=("${test_packages[@]}"); fi
