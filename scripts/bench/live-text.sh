@@ -8,7 +8,7 @@ cd "$(dirname "$0")/../.."
 if [[ -n "${MARQUEE_BIN:-}" ]]; then
   binary="$MARQUEE_BIN"
 else
-  bin="$(swift build -c release --show-bin-path)"
+  bin="${BENCH_BIN_DIR:-$(swift build -c release --show-bin-path)}"
   [[ -x "$bin/marquee" ]] || swift build -c release --product marquee >/dev/null
   binary="$bin/marquee"
 fi

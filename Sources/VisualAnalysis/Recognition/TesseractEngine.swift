@@ -36,20 +36,30 @@ final class TesseractEngine: @unchecked Sendable {
 
     /// Tesseract parallelises its LSTM with OpenMP, whose worker threads spin on a busy
     /// machine and multiply the time a frame takes; Marquee runs several engines on its own
-    /// threads instead, so OpenMP regions are made single-threaded, once per process.
-    private static let serialOpenMP: Void = {
-        typealias SetLevels = @convention(c) (Int32) -> Void
+    /// threads instead, so OpenMP regions are made single-threaded. libgomp keeps these
+    /// settings per thread (OpenMP's ICVs belong to the calling thread's data environment),
+    /// so every thread that recognises sets them before it does: set once for the process,
+    /// the OCR pool's second thread still spawned spinning teams, and a frame cost 1.5 s of
+    /// CPU instead of 0.3 s in the server.
+    private static let serialOpenMP: (@convention(c) (Int32) -> Void, @convention(c) (Int32) -> Void)? = {
+        typealias SetInt = @convention(c) (Int32) -> Void
         #if os(Linux)
         let everywhere: UnsafeMutableRawPointer? = nil  // RTLD_DEFAULT
         #else
         let everywhere = UnsafeMutableRawPointer(bitPattern: -2)  // RTLD_DEFAULT
         #endif
-        if let symbol = dlsym(everywhere, "omp_set_max_active_levels") {
-            unsafeBitCast(symbol, to: SetLevels.self)(0)
+        guard let levels = dlsym(everywhere, "omp_set_max_active_levels"), let threads = dlsym(everywhere, "omp_set_num_threads") else {
+            return nil
         }
+        return (unsafeBitCast(levels, to: SetInt.self), unsafeBitCast(threads, to: SetInt.self))
     }()
 
-    static func runSerially() { _ = serialOpenMP }
+    /// Makes OpenMP regions started from the calling thread single-threaded.
+    static func runSerially() {
+        guard let (setMaxActiveLevels, setNumThreads) = serialOpenMP else { return }
+        setMaxActiveLevels(0)
+        setNumThreads(1)
+    }
 
     /// Recognises the text in `image`; boxes are in `image`'s pixels. Polls `flag` while it works.
     func recognize(_ image: GrayImage, binarization: FramePreprocessor.Binarization, flag: CancellationFlag) throws -> [TextBlock] {
@@ -68,6 +78,7 @@ final class TesseractEngine: @unchecked Sendable {
             guard let context else { return false }
             return Unmanaged<CancellationFlag>.fromOpaque(context).takeUnretainedValue().isCancelled
         }
+        Self.runSerially()  // on this thread, which may not be the one that made the engine
         let status = withExtendedLifetime(flag) {
             TessMonitorSetCancelThis(monitor, Unmanaged.passUnretained(flag).toOpaque())
             return TessBaseAPIRecognize(handle, monitor)

@@ -7,6 +7,7 @@ import { Upload } from './library/uploader.js';
 import { assetCard, seriesCard, seasonLists, uploadCard, showUploadProgress } from './library/cards.js';
 import { MetadataEditor } from './library/editor.js';
 import { FrameHits } from './library/frame-hits.js';
+import { setProtected } from './library/protection.js';
 
 setLanguage(pickLanguage(navigator.languages));
 const $ = (id) => document.getElementById(id);
@@ -162,6 +163,9 @@ function listen() {
 const handlers = {
   edit: (asset) => editor.open(asset),
   remove: (asset) => remove(asset),
+  protect: async (asset, wanted) => {
+    try { applyAsset(await setProtected(asset, wanted)); } catch (error) { toast(error.message); }
+  },
   retry: async (asset) => {
     const response = await fetch(`/api/jobs/${asset.job.id}/retry`, { method: 'POST' });
     if (!response.ok) toast((await response.json()).error?.message ?? response.statusText);

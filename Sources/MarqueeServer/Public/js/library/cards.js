@@ -2,6 +2,7 @@
 // status line with retry/remove for failures, edit and delete), one for a series (opens its
 // seasons and episodes), and one for a file being uploaded.
 import { t, formatTime, badgeName } from '../i18n.js';
+import { protectButton, protectedBadge } from './protection.js';
 
 const el = (tag, className, text) => {
   const node = document.createElement(tag);
@@ -19,6 +20,8 @@ export function assetCard(asset, handlers) {
   const link = el(ready ? 'a' : 'div', 'card-link');
   if (ready) link.href = asset.playback?.resumeTime ? `${asset.playerURL}?resume=1` : asset.playerURL;
   link.append(artwork(asset), el('h2', null, asset.title), el('p', 'subtitle', subtitleOf(asset)), badges(asset.badges));
+  const lock = protectedBadge(asset);
+  if (lock) link.querySelector('.badges').append(lock);
   item.append(link);
   const status = statusLine(asset, handlers);
   if (status) item.append(status);
@@ -106,6 +109,7 @@ function actions(asset, handlers) {
   remove.setAttribute('aria-label', `${t('delete')} — ${asset.title}`);
   remove.addEventListener('click', () => handlers.remove(asset));
   row.append(edit, remove);
+  if (handlers.protect) row.append(protectButton(asset, handlers.protect));
   return row;
 }
 

@@ -20,6 +20,7 @@ import { BoundaryHold } from './boundary-hold.js';
 import { UpNext, resumeTime } from './up-next.js';
 import { INTENT, REPORT, COMMAND } from './renderer-vocabulary.js';
 import { LiveText } from './live-text.js';
+import { linkNowPlaying } from '../now-playing/player-link.js';
 
 const $ = (id) => document.getElementById(id);
 const player = $('player');
@@ -589,6 +590,8 @@ async function start() {
     busy: () => scrubbing || gesture.isCoasting || frames.isActive || pendingSeek !== null || interstitial.isActive,
   });
   const connected = socket.connect(); // frames sent before it opens are queued
+  // The Now playing island (issue 15): this session is this browser's; another tab may take it over.
+  linkNowPlaying({ sessionID: created.id, video, release: () => { socket.close(); video.pause(); toast(t('islandContinued'), 6000); } });
 
   if (MSELoader.supported(manifest)) {
     engine = new MSELoader(video, manifest);
