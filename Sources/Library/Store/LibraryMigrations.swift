@@ -88,6 +88,7 @@ enum LibraryMigrations {
                 t.add(column: "isProtected", .boolean).notNull().defaults(to: false)
             }
         }
+        InterstitialEventMigration.register(in: &migrator)
         return migrator
     }
 }

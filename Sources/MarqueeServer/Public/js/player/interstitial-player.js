@@ -2,6 +2,7 @@
 // from the interstitial's own playback manifest, and reports its time and end.
 import { MSELoader } from './mse-loader.js';
 import { REPORT } from './renderer-vocabulary.js';
+import { interstitialManifestURL } from './interstitial-source.js';
 
 export class InterstitialPlayer {
   constructor(video, report) {
@@ -31,7 +32,7 @@ export class InterstitialPlayer {
     this.active = event;
     this.video.hidden = false;
     try {
-      const response = await fetch(event.url);
+      const response = await fetch(await interstitialManifestURL(event));
       if (!response.ok) throw new Error(`HTTP ${response.status}`);
       const manifest = await response.json();
       if (this.active !== event) return;

@@ -20,6 +20,8 @@ import { BoundaryHold } from './boundary-hold.js';
 import { UpNext, resumeTime } from './up-next.js';
 import { INTENT, REPORT, COMMAND } from './renderer-vocabulary.js';
 import { LiveText } from './live-text.js';
+import { InterstitialOverlay, adBadgeText } from './interstitial-overlay.js';
+import { InterstitialEditor } from './interstitial-editor.js';
 
 const $ = (id) => document.getElementById(id);
 const player = $('player');
@@ -379,6 +381,7 @@ function applyState(state) {
   player.dataset.canSeek = String(allowed.canSeek);
   $('ad-badge').hidden = !state.activeInterstitial;
   player.dataset.interstitial = String(Boolean(state.activeInterstitial));
+  adOverlay.update(state);
   if (state.activeInterstitial) {
     showAdTime();
   } else {
@@ -456,6 +459,8 @@ async function carryOut(command) {
 }
 
 const interstitial = new InterstitialPlayer($('interstitial-video'), (report, fields) => socket?.report(report, fields));
+const adOverlay = new InterstitialOverlay(player, () => intent(INTENT.skipInterstitial));
+new InterstitialEditor(player, { assetID, currentTime: () => video.currentTime, toast: (text) => toast(text, 2500) });
 interstitial.video.addEventListener('timeupdate', () => { if (interstitial.isActive) showAdTime(); });
 interstitial.video.addEventListener('durationchange', () => { if (interstitial.isActive) showAdTime(); });
 
@@ -470,7 +475,7 @@ function showAdTime() {
   timeline.show(time);
   $('elapsed').textContent = formatTime(time);
   $('remaining').textContent = `-${formatTime(Math.ceil(left))}`;
-  $('ad-badge').textContent = t('adRemaining', { t: formatTime(Math.ceil(left)) });
+  $('ad-badge').textContent = adBadgeText(session, left);
 }
 
 const hold = new BoundaryHold(video, (time) => {
