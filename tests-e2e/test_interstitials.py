@@ -53,6 +53,11 @@ def watch_breaks(page, until, timeout):
     raise AssertionError(f"timed out; breaks seen so far: {seen}")
 
 
+def badge(page):
+    """The ad badge's text (read from the DOM: the top bar fades while playing)."""
+    return page.js("return document.getElementById('ad-badge').textContent")
+
+
 def shot(driver, name):
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     driver.save_screenshot(str(ARTIFACTS / f"interstitials-{name}.png"))
@@ -69,7 +74,7 @@ def test_pre_roll_two_mid_rolls_a_skip_button_and_a_post_roll(server, driver, br
     # The pre-roll plays before the first primary frame.
     page.wait_for(lambda: active_id(page) == pre["id"], "the pre-roll did not play first", timeout=10)
     assert page.video("currentTime") == 0
-    page.wait_for(lambda: page.element("ad-badge").is_displayed(), "no ad badge")
+    page.wait_for(lambda: badge(page).startswith("Ad · "), "no ad badge")
     shot(driver, "pre-roll")
     page.wait_for(lambda: active_id(page) is None, "the pre-roll did not end", timeout=10)
 
@@ -80,12 +85,12 @@ def test_pre_roll_two_mid_rolls_a_skip_button_and_a_post_roll(server, driver, br
 
     # Two ads back to back at 6 s: "Ad 1 of 2", then "Ad 2 of 2" with its skip button.
     page.wait_for(lambda: active_id(page) == first["id"], "the first mid-roll did not play", timeout=15)
-    page.wait_for(lambda: page.element("ad-badge").text.startswith("Ad 1 of 2 · "), "no 'Ad 1 of 2' badge")
+    page.wait_for(lambda: badge(page).startswith("Ad 1 of 2 · "), "no 'Ad 1 of 2' badge")
     assert page.js("return window.marquee.session.interstitialBreak") == {"position": 1, "count": 2}
     shot(driver, "ad-1-of-2")
     assert not page.element("skip-ad-button").is_displayed(), "the first ad has no skip button"
     page.wait_for(lambda: active_id(page) == second["id"], "the second mid-roll did not follow", timeout=10)
-    page.wait_for(lambda: page.element("ad-badge").text.startswith("Ad 2 of 2 · "), "no 'Ad 2 of 2' badge")
+    page.wait_for(lambda: badge(page).startswith("Ad 2 of 2 · "), "no 'Ad 2 of 2' badge")
     assert not page.element("skip-ad-button").is_displayed(), "the skip button showed before its offset"
     page.wait_for(lambda: page.element("skip-ad-button").is_displayed(), "the skip button never appeared", timeout=5)
     assert page.element("skip-ad-button").text == "Skip this ad"

@@ -33,6 +33,13 @@ public struct AuthoredInterstitial: Codable, Sendable, Hashable, Identifiable {
         public var skip: Bool
         public var jump: Bool
         public init(skip: Bool = false, jump: Bool = false) { self.skip = skip; self.jump = jump }
+        enum CodingKeys: String, CodingKey { case skip, jump }
+        /// Either may be left out (false).
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            skip = try c.decodeIfPresent(Bool.self, forKey: .skip) ?? false
+            jump = try c.decodeIfPresent(Bool.self, forKey: .jump) ?? false
+        }
     }
 
     /// `X-SNAP`: align the break's start (OUT) or the primary's return (IN) to segment boundaries.
@@ -40,6 +47,13 @@ public struct AuthoredInterstitial: Codable, Sendable, Hashable, Identifiable {
         public var out: Bool
         public var `in`: Bool
         public init(out: Bool = false, in: Bool = false) { self.out = out; self.in = `in` }
+        enum CodingKeys: String, CodingKey { case out, `in` }
+        /// Either may be left out (false).
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            out = try c.decodeIfPresent(Bool.self, forKey: .out) ?? false
+            self.in = try c.decodeIfPresent(Bool.self, forKey: .in) ?? false
+        }
     }
 
     /// The skip button: shown `offset` seconds in, for `duration` seconds (to the end when absent),
