@@ -144,3 +144,35 @@ def test_a_seek_over_a_jump_restricted_break_plays_it_first_and_a_once_break_pla
     page.wait_until_seeked(8, tolerance=0.8)
     seen = watch_breaks(page, lambda: page.current_time > 11.5, timeout=15)
     assert seen == [], f"the once break played again: {seen}"
+
+
+def test_served_playlists_pass_strict_inspection_and_play_in_ffmpeg(server, breaks):
+    from conftest import marquee_binary
+    import json
+    import subprocess
+    tour = server.asset(TOUR)["id"]
+    breaks(cue="pre", playoutLimit=3, once=True)
+    breaks(time=10, restrictions={"skip": True, "jump": True},
+           skipControl={"offset": 2, "duration": 2, "labels": {"en": "Skip ad", "ja": "広告をスキップ"}})
+    master_url = f"{server.url}/media/{tour}/master.m3u8"
+    master = subprocess.run([marquee_binary(), "inspect", "--strict", "--json", master_url], capture_output=True, text=True, timeout=60)
+    assert master.returncode == 0, master.stdout + master.stderr
+    with urllib_open(master_url) as response:
+        text = response.read().decode()
+    assert 'EXT-X-SESSION-DATA:DATA-ID="skip-' in text and 'LANGUAGE="ja"' in text, text
+    media_uri = next(line for line in text.splitlines() if line and not line.startswith("#"))
+    media_url = f"{server.url}/media/{tour}/{media_uri}"
+    inspected = subprocess.run([marquee_binary(), "inspect", "--strict", "--json", media_url], capture_output=True, text=True, timeout=60)
+    assert inspected.returncode == 0, inspected.stdout + inspected.stderr
+    document = json.loads(inspected.stdout)
+    items = document["interstitials"]
+    assert [i["cue"] for i in items] == [["PRE", "ONCE"], []], items
+    assert items[1]["restrict"] == ["SKIP", "JUMP"] and items[1]["start"] == 10, items
+    played = subprocess.run(["ffmpeg", "-hide_banner", "-loglevel", "error", "-i", master_url, "-t", "2", "-f", "null", "-"],
+                            capture_output=True, text=True, timeout=120)
+    assert played.returncode == 0, played.stderr
+
+
+def urllib_open(url):
+    import urllib.request
+    return urllib.request.urlopen(url, timeout=10)
