@@ -22,6 +22,7 @@ import { INTENT, REPORT, COMMAND } from './renderer-vocabulary.js';
 import { LiveText } from './live-text.js';
 import { InterstitialOverlay, adBadgeText } from './interstitial-overlay.js';
 import { InterstitialEditor } from './interstitial-editor.js';
+import { nextPresentedFrame } from './interstitial-handoff.js';
 
 const $ = (id) => document.getElementById(id);
 const player = $('player');
@@ -433,21 +434,23 @@ async function carryOut(command) {
       if (document.pictureInPictureElement === interstitial.video) {
         await video.requestPictureInPicture().catch((error) => console.warn('picture in picture:', error.message));
       }
-      interstitial.stop();
-      timeline.setDuration(duration());
-      timeline.setMarkers(session?.interstitials ?? []);
       // A break that began where the primary was held resumes on that very frame: no seek,
       // so nothing plays twice.
       if (Math.abs(video.currentTime - command.time) > 0.001) {
         pendingSeek = command.time;
         video.currentTime = command.time;
       }
-      showTime(pendingSeek ?? video.currentTime);
       if (command.rate > 0) {
         video.defaultPlaybackRate = command.rate;
         video.playbackRate = command.rate;
         video.play().catch(() => {});
+        // The break stays on screen (and audible) until the primary presents its first frame again.
+        await nextPresentedFrame(video);
       }
+      interstitial.stop();
+      timeline.setDuration(duration());
+      timeline.setMarkers(session?.interstitials ?? []);
+      showTime(pendingSeek ?? video.currentTime);
       break;
     case COMMAND.selectAudio:
       engine?.selectAudio(command.rendition);
