@@ -176,3 +176,35 @@ def test_served_playlists_pass_strict_inspection_and_play_in_ffmpeg(server, brea
 def urllib_open(url):
     import urllib.request
     return urllib.request.urlopen(url, timeout=10)
+
+
+def test_the_break_editor_adds_a_break_at_the_current_time_and_the_marks_update(server, driver):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+    tour = server.asset(TOUR)["id"]
+    page = PlayerPage(driver, server, TOUR, "?autoplay=0")
+    try:
+        page.js("document.getElementById('video').currentTime = 12")
+        page.wait_until_seeked(12)
+        page.element("ad-breaks-button").click()
+        page.wait_for(lambda: page.driver.find_elements(By.CSS_SELECTOR, "#ad-breaks form"), "the editor did not open")
+        form = page.driver.find_element(By.CSS_SELECTOR, "#ad-breaks form")
+        assert "0:12" in form.text
+        Select(form.find_element(By.NAME, "ad")).select_by_visible_text(AD)
+        form.find_element(By.NAME, "jump").click()
+        form.find_element(By.NAME, "skipOffset").send_keys("2")
+        form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+        page.wait_for(lambda: page.js("return document.querySelectorAll('#timeline .markers .interstitial-point').length") == 1,
+                      "the new break's mark did not appear")
+        left = page.js("return parseFloat(document.querySelector('#timeline .markers .interstitial-point').style.left.replace('calc(', ''))")
+        assert left is not None and abs(left - 40) < 1, left  # 12 s of 30 s
+        status, body = server.api("GET", f"/api/assets/{tour}/interstitials")
+        assert [(round(e["time"]), e["restrictions"]["jump"], e["skipControl"]["offset"]) for e in body["events"]] == [(12, True, 2)], body
+        shot(driver, "editor")
+        page.driver.find_element(By.CSS_SELECTOR, "#ad-breaks .delete-break").click()
+        page.wait_for(lambda: page.js("return document.querySelectorAll('#timeline .markers span').length") == 0,
+                      "the deleted break's mark stayed")
+    finally:
+        _, body = server.api("GET", f"/api/assets/{tour}/interstitials")
+        for event in body["events"]:
+            server.api("DELETE", f"/api/assets/{tour}/interstitials/{event['id']}")
