@@ -1,9 +1,9 @@
 // Where an interstitial's playback manifest is. A library ad plays from its JSON manifest; a
-// Marquee HLS URL (`/media/{id}/…m3u8`) maps to the same; an asset list (`X-ASSET-LIST`) is
+// Marquee HLS URL (`/media/{id}/master.m3u8`, a library asset's) maps to the same; an asset list (`X-ASSET-LIST`) is
 // fetched now, when the break starts, and its first asset used. Anything else cannot play in
 // this page's loader: the error is reported and the session skips the break.
 
-const MEDIA = /^\/media\/([^/]+)\/.+\.m3u8$/;
+const MEDIA = /^\/media\/([^/]+)\/master\.m3u8$/;
 
 function manifestFor(uri, base) {
   const url = new URL(uri, base);
