@@ -193,3 +193,52 @@ struct InterstitialAuthoringTests {
 }
 
 
+
+@Suite("Interstitials from an asset's own playlists")
+struct StreamInterstitialTests {
+    @Test("A bundle whose playlists carry interstitial date ranges gets those breaks, with their restrictions; authored ones replace them")
+    func importedBreaks() async throws {
+        let (library, feature, ad) = try await InterstitialAuthoringTests.library()
+        let bundle = library.location.bundleDirectory(for: feature)
+        try FileManager.default.createDirectory(at: bundle.appendingPathComponent("v1"), withIntermediateDirectories: true)
+        try """
+            #EXTM3U
+            #EXT-X-SESSION-DATA:DATA-ID="skip",VALUE="Skip",LANGUAGE="en"
+            #EXT-X-STREAM-INF:BANDWIDTH=800000
+            v1/index.m3u8
+            """.write(to: bundle.appendingPathComponent("master.m3u8"), atomically: true, encoding: .utf8)
+        try """
+            #EXTM3U
+            #EXT-X-VERSION:7
+            #EXT-X-TARGETDURATION:6
+            #EXT-X-PLAYLIST-TYPE:VOD
+            #EXT-X-PROGRAM-DATE-TIME:2026-01-01T00:00:00.000Z
+            #EXTINF:6,
+            a.m4s
+            #EXTINF:6,
+            b.m4s
+            #EXT-X-DATERANGE:ID="pre",CLASS="com.apple.hls.interstitial",START-DATE="2026-01-01T00:00:00.000Z",CUE="PRE,ONCE",X-ASSET-URI="../interstitial-1/index.m3u8",X-RESTRICT="SKIP,JUMP",X-RESUME-OFFSET=0
+            #EXT-X-DATERANGE:ID="mid",CLASS="com.apple.hls.interstitial",START-DATE="2026-01-01T00:00:07.500Z",DURATION=5,X-ASSET-LIST="https://ads.example.com/list.json",X-SKIP-CONTROL-OFFSET=2,X-SKIP-CONTROL-LABEL-ID="skip"
+            #EXT-X-ENDLIST
+            """.write(to: bundle.appendingPathComponent("v1/index.m3u8"), atomically: true, encoding: .utf8)
+        let events = try await SessionInterstitials(library: library).events(for: feature)
+        #expect(events.map(\.id) == ["pre", "mid"])
+        #expect(events[0].cue == .joinCue && events[0].willPlayOnce && events[0].restrictsJumping && events[0].restrictsSkipping)
+        #expect(events[0].url == "/media/\(feature)/interstitial-1/index.m3u8")
+        #expect(events[1].time == 7.5 && events[1].assetListURL == "https://ads.example.com/list.json")
+        #expect(events[1].resumptionOffset == 5, "no X-RESUME-OFFSET: the interstitial's duration")
+        #expect(events[1].skipControl == InterstitialSkipControl(offset: 2, labelID: "skip", labels: ["en": "Skip"]))
+
+        let authored = AuthoredInterstitial(time: 3, content: .init(assetID: ad), duration: 5)
+        _ = try await library.store.saveAuthoredInterstitial(authored.with(assetID: feature), replacing: false) { event, _ in event }
+        #expect(try await SessionInterstitials(library: library).events(for: feature).map(\.time) == [3])
+    }
+}
+
+extension AuthoredInterstitial {
+    func with(assetID: String) -> AuthoredInterstitial {
+        var copy = self
+        copy.assetID = assetID
+        return copy
+    }
+}

@@ -93,19 +93,47 @@ extension InterstitialPlaylists {
 }
 
 /// The interstitial events a new session of an asset plays: its authored events whose
-/// library ads are ready (an ad still being ingested is left out rather than failing).
+/// library ads are ready (an ad still being ingested is left out rather than failing); or,
+/// when nobody authored any, the breaks its own playlists carry (an imported download's
+/// interstitial date ranges, with their restrictions).
 struct SessionInterstitials: Sendable {
     let library: MediaLibrary
 
     func events(for assetID: String) async throws -> [InterstitialEvent] {
         var events: [InterstitialEvent] = []
-        for authored in try await library.store.authoredInterstitials(for: assetID) {
-            if let adID = authored.content.assetID {
+        let authored = try await library.store.authoredInterstitials(for: assetID)
+        for event in authored {
+            if let adID = event.content.assetID {
                 guard let ad = try await library.store.asset(id: adID), ad.status == .ready else { continue }
             }
-            events.append(authored.playbackEvent)
+            events.append(event.playbackEvent)
         }
+        if authored.isEmpty { return try await streamEvents(for: assetID) }
         return events
+    }
+
+    /// The interstitials of the bundle's first variant playlist, their URIs made paths under `/media/{id}/`.
+    func streamEvents(for assetID: String) async throws -> [InterstitialEvent] {
+        let bundle = library.location.bundleDirectory(for: assetID)
+        return try await NIOThreadPool.singleton.runIfActive { () -> [InterstitialEvent] in
+            let masterURL = bundle.appendingPathComponent(BundleLayout.multivariantPlaylist)
+            guard let masterData = try? Data(contentsOf: masterURL),
+                  let master = PlaylistParser.parse(masterData).playlist?.multivariant,
+                  let variant = master.variants.first?.uri, !variant.contains("://"), !variant.hasPrefix("/"),
+                  let mediaData = try? Data(contentsOf: bundle.appendingPathComponent(variant)),
+                  let media = PlaylistParser.parse(mediaData).playlist?.media else { return [] }
+            let base = URL(string: "/media/\(assetID)/\(variant)", relativeTo: URL(string: "http://bundle.invalid/"))
+            return InterstitialEvent.events(in: media, labels: master.sessionData).map { event in
+                var event = event
+                if !event.url.isEmpty, let resolved = URL(string: event.url, relativeTo: base) {
+                    event.url = resolved.host == "bundle.invalid" ? resolved.path : resolved.absoluteString
+                }
+                if let list = event.assetListURL, let resolved = URL(string: list, relativeTo: base) {
+                    event.assetListURL = resolved.host == "bundle.invalid" ? resolved.path : resolved.absoluteString
+                }
+                return event
+            }
+        }
     }
 }
 
