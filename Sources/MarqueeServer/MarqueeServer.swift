@@ -64,6 +64,7 @@ public struct MarqueeServer: Sendable {
         SessionRoutes(library: library, sessions: sessions, manifests: manifests,
                       positions: PlaybackPositionRecorder(library: library, sessions: sessions)).register(on: router)
         UploadRoutes(library: library).register(on: router)
+        InterstitialRoutes(library: library, sessions: sessions).register(on: router)
         ShelfRoutes(library: library).register(on: router)
         LibraryEvents(library: library).register(on: router)
         if let access {

@@ -64,7 +64,9 @@ struct InterstitialTests {
         #expect(session.activeInterstitial == nil)
     }
 
-    @Test func anEventPlaysOnlyOnce() {
+    @Test func aOnceEventPlaysOnlyOnce() {
+        var adLocked = adLocked
+        adLocked.willPlayOnce = true
         var session = makeSession(interstitials: [adLocked])
         _ = session.handle(.play)
         _ = session.handle(.time(19))
@@ -129,6 +131,8 @@ struct InterstitialTests {
     @Test func theNextBoundaryIsTheNextUnplayedBreakAhead() {
         let later = InterstitialEvent(id: "later", time: 40, url: "/ad.json", duration: 5)
         let preRoll = InterstitialEvent(id: "pre", time: 0, url: "/pre.json", duration: 3, cue: .joinCue)
+        var adLocked = adLocked
+        adLocked.willPlayOnce = true
         var session = makeSession(interstitials: [preRoll, adLocked, later])
         #expect(session.nextBoundary == 20)
         _ = session.handle(.play)
@@ -179,14 +183,14 @@ struct InterstitialTests {
     @Test func timelineMarksEachEvent() {
         let events = [
             InterstitialEvent(id: "pre", time: 0, url: "/p", duration: 3, cue: .joinCue),
-            InterstitialEvent(id: "rep", time: 30, url: "/r", duration: 5, resumptionOffset: 5),
+            InterstitialEvent(id: "rep", time: 30, url: "/r", duration: 5, resumptionOffset: 5, timelineOccupancy: .range),
             InterstitialEvent(id: "post", time: 0, url: "/e", duration: 3, cue: .leaveCue),
         ]
         let session = makeSession(interstitials: events)
         #expect(session.interstitialTimeRanges == [
-            InterstitialTimeRange(eventID: "pre", start: 0, duration: 0),
-            InterstitialTimeRange(eventID: "rep", start: 30, duration: 5),
-            InterstitialTimeRange(eventID: "post", start: 60, duration: 0),
+            InterstitialTimeRange(eventID: "pre", start: 0, duration: 0, cue: .joinCue),
+            InterstitialTimeRange(eventID: "rep", start: 30, duration: 5, occupancy: .range),
+            InterstitialTimeRange(eventID: "post", start: 60, duration: 0, cue: .leaveCue),
         ])
     }
 }

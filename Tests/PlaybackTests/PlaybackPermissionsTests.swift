@@ -86,14 +86,19 @@ struct PlaybackPhaseTests {
         #expect(session.phase == .primary(.paused))
         _ = session.handle(.skipInterstitial)       // nothing to skip yet
         _ = session.handle(.seek(to: 31))           // passes the restricted break at 8 s: it plays first
-        guard case .interstitial(let event, let clock, let resumeAt, let activity) = session.phase else {
+        guard case .interstitial(let playout, let activity) = session.phase else {
             Issue.record("expected a break, got \(session.phase)")
             return
         }
-        #expect(event.id == "mid" && clock == 0 && resumeAt == 31 && activity == .paused)
+        #expect(playout.event.id == "mid" && playout.clock == 0 && playout.resumeAt == 31 && activity == .paused)
+        #expect(playout.position == 1 && playout.count == 2 && playout.upNext.map(\.id) == ["mid-2"])
         _ = session.handle(.play)
         _ = session.handle(.time(2.5))
-        #expect(session.phase == .interstitial(event, clock: 2.5, resumeAt: 31, activity: .playing))
+        var later = playout
+        later.clock = 2.5
+        #expect(session.phase == .interstitial(later, activity: .playing))
+        _ = session.handle(.ended)
+        #expect(session.playout?.event.id == "mid-2" && session.playout?.position == 2)
         _ = session.handle(.ended)
         #expect(session.phase == .primary(.playing) && session.currentTime == 31)
         _ = session.handle(.failed(message: "decode error"))

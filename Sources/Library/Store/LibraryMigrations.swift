@@ -96,6 +96,7 @@ enum LibraryMigrations {
                 t.add(column: "runAfter", .datetime)
             }
         }
+        InterstitialEventMigration.register(in: &migrator)
         return migrator
     }
 }

@@ -53,6 +53,10 @@ struct FileRoutes: Sendable {
         let raw = context.parameters.getCatchAll().joined(separator: "/")
         let rest = raw.contains("%") ? raw.removingPercentEncoding ?? raw : raw
         let location = library.location
+        // An asset with interstitial events serves its playlists with the events written in.
+        if let text = try await InterstitialPlaylists(library: library).playlist(assetID: asset, path: rest) {
+            return try InterstitialPlaylists.response(text, request: request)
+        }
         return try await responder.respond(
             key: "media/\(asset)/\(rest)", request: request, context: context,
             kind: ServedFileKind.forExtension((rest as NSString).pathExtension)

@@ -188,16 +188,7 @@ struct SessionRoutes: Sendable {
         let subtitles = manifest.subtitles.map {
             MediaOption(id: $0.id, kind: .subtitles, name: $0.name, language: $0.language, isDefault: $0.isDefault)
         }
-        var events: [InterstitialEvent] = []
-        for scheduled in try await library.store.interstitials(for: asset.id) {
-            guard let ad = try await library.store.asset(id: scheduled.interstitialAssetID), ad.status == .ready else { continue }
-            events.append(InterstitialEvent(
-                id: "interstitial-\(scheduled.id ?? 0)", time: scheduled.time,
-                url: "/api/assets/\(ad.id)/manifest.json", duration: ad.duration ?? 0,
-                resumptionOffset: scheduled.resumptionOffset,
-                restrictions: scheduled.restricted ? [.constrainsSeekingForwardInPrimaryContent, .requiresPlaybackAtPreferredRateForAdvancement] : [],
-                cue: InterstitialEvent.Cue(rawValue: scheduled.cue) ?? .none))
-        }
+        let events = try await SessionInterstitials(library: library).events(for: asset.id)
         let shown = try await library.displayed(asset)
         var session = PlaybackSession(
             id: UUID().uuidString.lowercased(), assetID: asset.id,

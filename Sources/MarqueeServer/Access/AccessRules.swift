@@ -23,6 +23,8 @@ public enum AccessRules {
         // Playback: sessions, their renderer socket and intents, and where a viewer got to.
         if path == "/api/sessions" || path.hasPrefix("/api/sessions/") { return .play }
         if path.hasPrefix("/api/assets/"), path.hasSuffix("/position"), method == .put || method == .delete || reads { return .play }
+        // Interstitial events (ad breaks): anyone who may browse sees them; only the owner authors them.
+        if path.hasPrefix("/api/assets/"), path.contains("/interstitials") { return reads ? .browse : .manage }
         // Offline downloads are the owner's (they make the server fetch URLs); their files,
         // once imported or while playing provisionally, are media like any other.
         if path == "/downloads" || path.hasPrefix("/api/downloads") {

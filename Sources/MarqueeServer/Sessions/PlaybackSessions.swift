@@ -85,18 +85,30 @@ public actor PlaybackSessions {
         return result
     }
 
+    /// Gives every open session of `assetID` these interstitial events (after an author changed
+    /// them) and sends each its new state, so the page's timeline marks update at once.
+    public func setInterstitialEvents(_ events: [InterstitialEvent], forAsset assetID: String) {
+        for (id, var entry) in entries where entry.session.assetID == assetID {
+            entry.session.setStreamInterstitialEvents(events)
+            entries[id] = entry
+            send(.state(entry.session), to: id)
+        }
+    }
+
     /// Takes a renderer report; sends any resulting commands and, when something a viewer
     /// would notice changed, the new state.
     func report(_ report: RendererReport, to id: String) {
         guard var entry = entries[id] else { return }
         let before = entry.session.status
         let beforeInterstitial = entry.session.activeInterstitial
+        let beforePermissions = entry.session.permissions
         let commands = entry.session.handle(report)
         entry.lastActive = Date()
         entries[id] = entry
         if !commands.isEmpty { send(.commands(commands, replyTo: nil), to: id) }
         let isTimeTick: Bool = if case .time = report { true } else { false }
-        if !isTimeTick || !commands.isEmpty || before != entry.session.status || beforeInterstitial != entry.session.activeInterstitial {
+        if !isTimeTick || !commands.isEmpty || before != entry.session.status || beforeInterstitial != entry.session.activeInterstitial
+            || beforePermissions != entry.session.permissions {
             send(.state(entry.session), to: id)
             notify(id)
         }

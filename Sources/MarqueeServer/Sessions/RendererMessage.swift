@@ -171,6 +171,8 @@ public struct SessionSnapshot: Codable, Sendable, Hashable {
     public var autoplayBlocked: Bool
     /// Why the last break was skipped without playing.
     public var interstitialFailure: String?
+    /// Where the playing event sits in its break ("Ad 1 of 2"), while a break plays.
+    public var interstitialBreak: InterstitialBreakPosition?
     public var metadata: DisplayMetadata
     /// Whether the page may analyse a paused frame for text (Live Text).
     public var allowsVideoFrameAnalysis: Bool?
@@ -203,6 +205,7 @@ public struct SessionSnapshot: Codable, Sendable, Hashable {
         permissions = session.permissions
         autoplayBlocked = session.autoplayBlocked
         interstitialFailure = session.interstitialFailure
+        interstitialBreak = session.interstitialBreakPosition.map { InterstitialBreakPosition(position: $0.position, count: $0.count) }
         metadata = session.metadata
         allowsVideoFrameAnalysis = session.allowsVideoFrameAnalysis
     }

@@ -23,6 +23,13 @@ extension PlaybackSession {
         if allowed.canSkipInterstitial, activeInterstitial == nil { broken.append("a skip is offered with no interstitial playing") }
         if allowed.canChangeRate, speeds.isEmpty { broken.append("a speed change is offered with no speeds") }
         if status == .failed, allowed.canSeek || allowed.canPlayPause { broken.append("a failed session still offers controls") }
+        if let playout {
+            if !(1...playout.count).contains(playout.position) || playout.position + playout.upNext.count != playout.count {
+                broken.append("break position \(playout.position) of \(playout.count) with \(playout.upNext.count) to come")
+            }
+            if !playout.resumeAt.isFinite { broken.append("a break resumes at \(playout.resumeAt)") }
+        }
+        if let boundary = nextBoundary, boundary <= currentTime { broken.append("boundary \(boundary) is not ahead of \(currentTime)") }
         return broken
     }
 }

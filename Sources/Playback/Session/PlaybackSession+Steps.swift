@@ -3,10 +3,11 @@
 /// which drive the same table (`make fuzz`, `PlaybackSessionPropertyTests`).
 public enum PlaybackSessionStep {
     /// How many kinds of step there are; `apply` takes any `kind` and wraps it.
-    public static let kindCount = 25
+    public static let kindCount = 28
 
-    /// A session with every kind of interstitial (pre-roll, a restricted mid-roll at 8 s, one
-    /// with a resumption offset at 30 s, a post-roll) and audio and subtitle choices.
+    /// A session with every kind of interstitial (pre-roll, a restricted mid-roll at 8 s followed
+    /// in the same break by a `once` event with a skip control and a playout limit, one with a
+    /// resumption offset at 30 s, a post-roll) and audio and subtitle choices.
     public static func makeSession() -> PlaybackSession {
         PlaybackSession(
             id: "p", assetID: "a", metadata: DisplayMetadata(title: "Clip"),
@@ -17,6 +18,9 @@ public enum PlaybackSessionStep {
                 InterstitialEvent(id: "pre", time: 0, url: "/ad.json", duration: 5, cue: .joinCue),
                 InterstitialEvent(id: "mid", time: 8, url: "/ad.json", duration: 5,
                                   restrictions: [.constrainsSeekingForwardInPrimaryContent, .requiresPlaybackAtPreferredRateForAdvancement]),
+                InterstitialEvent(id: "mid-2", time: 8, url: "/ad.json", duration: 5, resumptionOffset: 1,
+                                  restrictions: [.requiresPlaybackAtPreferredRateForAdvancement], willPlayOnce: true,
+                                  playoutLimit: 4, skipControl: InterstitialSkipControl(offset: 2, duration: 1.5)),
                 InterstitialEvent(id: "late", time: 30, url: "/ad.json", duration: 5, resumptionOffset: 2),
                 InterstitialEvent(id: "post", time: 0, url: "/ad.json", duration: 5, cue: .leaveCue),
             ])
@@ -51,6 +55,16 @@ public enum PlaybackSessionStep {
         case 22: _ = session.handle(.interstitialFailed(message: "ad failed"))
         case 23:
             if integer.isMultiple(of: 2) { _ = session.handle(.autoplayBlocked) } else { session.setSkipInterval(number) }
+        case 24: _ = session.cancelCurrentEvent(withResumptionOffset: number)
+        case 25: _ = session.skipCurrentEvent()
+        case 26:
+            // Local events replace the stream's: sometimes none, sometimes a break of two at `number`.
+            session.interstitialEvents = integer.isMultiple(of: 2) ? [] : [
+                InterstitialEvent(id: "local-a", time: number.isFinite ? number : 0, url: "/ad.json", duration: 3, resumptionOffset: 2,
+                                  restrictions: [.constrainsSeekingForwardInPrimaryContent]),
+                InterstitialEvent(id: "local-b", time: number.isFinite ? number : 0, url: "/ad.json", duration: 3, resumptionOffset: 2,
+                                  willPlayOnce: true, playoutLimit: number),
+            ]
         default:
             _ = session.handle(.failed(message: "decoder error"))
             return true

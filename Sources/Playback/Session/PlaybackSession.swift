@@ -41,8 +41,9 @@ public struct PlaybackSession: Sendable {
         /// The renderer has not reported the item's duration yet.
         case loading
         case primary(Activity)
-        /// A break plays instead of the primary item, which resumes at `resumeAt` afterwards.
-        case interstitial(InterstitialEvent, clock: Double, resumeAt: Double, activity: Activity)
+        /// A break plays instead of the primary item: the event, its clock, the rest of the
+        /// break and where the primary resumes afterwards.
+        case interstitial(InterstitialPlayout, activity: Activity)
         case ended
         case failed(message: String)
     }
@@ -53,7 +54,7 @@ public struct PlaybackSession: Sendable {
         get {
             switch phase {
             case .loading: .loading
-            case .primary(let activity), .interstitial(_, _, _, let activity): Status(activity)
+            case .primary(let activity), .interstitial(_, let activity): Status(activity)
             case .ended: .ended
             case .failed: .failed
             }
@@ -65,8 +66,8 @@ public struct PlaybackSession: Sendable {
             case (.failed, _): phase = .failed(message: failureMessage ?? "")
             case (.paused, _), (.playing, _), (.waiting, _):
                 let activity = Activity(rawValue: newValue.rawValue) ?? .paused
-                if case .interstitial(let event, let clock, let resumeAt, _) = phase {
-                    phase = .interstitial(event, clock: clock, resumeAt: resumeAt, activity: activity)
+                if case .interstitial(let playout, _) = phase {
+                    phase = .interstitial(playout, activity: activity)
                 } else {
                     phase = .primary(activity)
                 }
@@ -78,26 +79,20 @@ public struct PlaybackSession: Sendable {
     /// The playhead on the primary item's timeline, in seconds.
     public private(set) var currentTime: Double = 0
     public private(set) var duration: Double?
-    public private(set) var schedule: InterstitialSchedule
+    public internal(set) var schedule: InterstitialSchedule
     /// The interstitial playing instead of the primary item, if any.
-    public private(set) var activeInterstitial: InterstitialEvent? {
-        get { if case .interstitial(let event, _, _, _) = phase { event } else { nil } }
-        set {
-            let activity: Activity = if case .interstitial(_, _, _, let a) = phase { a }
-                else if case .primary(let a) = phase { a } else { .paused }
-            if let newValue {
-                phase = .interstitial(newValue, clock: 0, resumeAt: resumeTime, activity: activity)
-            } else if case .interstitial = phase {
-                phase = .primary(activity)
-            }
-        }
+    public var activeInterstitial: InterstitialEvent? { playout?.event }
+    /// The break in progress, if any.
+    public var playout: InterstitialPlayout? {
+        if case .interstitial(let playout, _) = phase { playout } else { nil }
     }
     /// The playhead inside the active interstitial.
     public private(set) var interstitialTime: Double {
-        get { if case .interstitial(_, let clock, _, _) = phase { clock } else { 0 } }
+        get { playout?.clock ?? 0 }
         set {
-            if case .interstitial(let event, _, let resumeAt, let activity) = phase {
-                phase = .interstitial(event, clock: newValue, resumeAt: resumeAt, activity: activity)
+            if case .interstitial(var playout, let activity) = phase {
+                playout.clock = newValue
+                phase = .interstitial(playout, activity: activity)
             }
         }
     }
@@ -120,15 +115,6 @@ public struct PlaybackSession: Sendable {
     /// The browser refused to start playback by itself; the viewer must press play.
     public private(set) var autoplayBlocked = false
 
-    /// Where the primary resumes after the active break.
-    private var resumeTime: Double {
-        get { if case .interstitial(_, _, let resumeAt, _) = phase { resumeAt } else { 0 } }
-        set {
-            if case .interstitial(let event, let clock, _, let activity) = phase {
-                phase = .interstitial(event, clock: clock, resumeAt: newValue, activity: activity)
-            }
-        }
-    }
     private var lastSubtitleID: String?
 
     /// Time reports further apart than this are not treated as playback passing an event.
@@ -181,11 +167,11 @@ public struct PlaybackSession: Sendable {
 
     public var permissions: Permissions {
         let alive = status != .failed
-        let restricted = activeInterstitial?.restrictions.contains(.requiresPlaybackAtPreferredRateForAdvancement) ?? false
+        let restricted = activeInterstitial?.restrictsSkipping ?? false
         return Permissions(
             canSeek: alive && duration != nil && !restricted,
             canChangeRate: alive && !speeds.isEmpty && !restricted,
-            canSkipInterstitial: alive && activeInterstitial != nil && !restricted,
+            canSkipInterstitial: alive && canSkipActiveInterstitial,
             canPlayPause: alive,
             skipInterval: skipInterval)
     }
@@ -254,11 +240,8 @@ public struct PlaybackSession: Sendable {
             guard direction != 0 else { return .failure(.invalidValue) }
             return handle(.skip(by: direction > 0 ? skipInterval : -skipInterval))
         case .skipInterstitial:
-            guard let event = activeInterstitial,
-                  !event.restrictions.contains(.requiresPlaybackAtPreferredRateForAdvancement) else {
-                return .failure(.interstitialNotSkippable)
-            }
-            return .success(endInterstitial(event))
+            guard canSkipActiveInterstitial else { return .failure(.interstitialNotSkippable) }
+            return .success(skipCurrentEvent())
         case .skip(let seconds):
             guard seconds.isFinite else { return .failure(.invalidValue) }
             let base = activeInterstitial == nil ? currentTime : interstitialTime
@@ -311,9 +294,10 @@ public struct PlaybackSession: Sendable {
             status = .playing
             return [.seek(to: 0), .play(rate: preferredRate)]
         }
-        if currentTime <= 0, let preRoll = schedule.preRoll() {
+        let preRolls = schedule.preRollBreak()
+        if currentTime <= 0, !preRolls.isEmpty {
             status = .playing
-            return [begin(preRoll, resumingAt: 0)]
+            return [begin(preRolls, stoppedAt: 0, resumingAt: 0)]
         }
         status = .playing
         return [.play(rate: preferredRate)]
@@ -328,18 +312,18 @@ public struct PlaybackSession: Sendable {
     private mutating func seek(to requested: Double) -> Result<[RendererCommand], PlaybackRefusal> {
         guard let duration else { return .failure(.notReady) }
         if let event = activeInterstitial {
-            if event.restrictions.contains(.requiresPlaybackAtPreferredRateForAdvancement) {
+            if event.restrictsSkipping {
                 return .failure(.seekingRestrictedDuringInterstitial)
             }
-            // Seeking out of an unrestricted interstitial skips the rest of it.
-            schedule.markPlayed(event)
-            activeInterstitial = nil
+            // Seeking out of an unrestricted interstitial skips the rest of its break.
+            phase = .primary(status == .waiting ? .playing : Activity(rawValue: status.rawValue) ?? .paused)
             currentTime = min(max(requested, 0), duration)
             return .success([.resumePrimary(at: currentTime, rate: desiresPlayback ? preferredRate : 0)])
         }
         let target = min(max(requested, 0), duration)
         if let event = schedule.event(constrainingSeekFrom: currentTime, to: target) {
-            return .success([begin(event, resumingAt: target)])
+            // The last jump-restricted break before the target plays first, then the seek lands.
+            return .success([begin(schedule.midRollBreak(at: event.time), stoppedAt: event.time, resumingAt: target)])
         }
         currentTime = target
         if status == .ended, target < duration {
@@ -349,7 +333,7 @@ public struct PlaybackSession: Sendable {
     }
 
     private mutating func select(_ speed: PlaybackSpeed) -> Result<[RendererCommand], PlaybackRefusal> {
-        if let event = activeInterstitial, event.restrictions.contains(.requiresPlaybackAtPreferredRateForAdvancement) {
+        if let event = activeInterstitial, event.restrictsSkipping, speed.rate > 1 {
             return .failure(.rateRestrictedDuringInterstitial)
         }
         selectedSpeed = speed
@@ -382,8 +366,10 @@ public struct PlaybackSession: Sendable {
             return desiresPlayback ? play() : []
         case .time(let time):
             guard time.isFinite else { return [] }
-            if activeInterstitial != nil {
+            if let event = activeInterstitial {
                 interstitialTime = max(time, 0)
+                // A playout limit ends the event early, whatever its content's length.
+                if let limit = event.playoutLimit, interstitialTime >= limit { return advanceBreak() }
                 return []
             }
             let previous = currentTime
@@ -393,8 +379,11 @@ public struct PlaybackSession: Sendable {
             if time - previous <= Self.continuousPlaybackWindow,
                let event = schedule.event(reachedBetween: previous, and: currentTime) {
                 // The primary resumes where it stopped (the renderer holds it at the event's
-                // time), so nothing that played before the break plays again after it.
-                return [begin(event, resumingAt: currentTime + event.resumptionOffset)]
+                // time), so nothing that played before the break plays again after it; the
+                // resumption offsets of the break's events add up.
+                let events = schedule.midRollBreak(at: event.time)
+                let offsets = events.reduce(0) { $0 + max($1.resumptionOffset, 0) }
+                return [begin(events, stoppedAt: currentTime, resumingAt: currentTime + offsets)]
             }
             // A report at the boundary that starts nothing (the previous report is too old to
             // count as playback passing it) releases the renderer's hold.
@@ -417,10 +406,10 @@ public struct PlaybackSession: Sendable {
             phase = .failed(message: message)
             return []
         case .interstitialFailed(let message):
-            // A break that cannot play is skipped, never left stalling the primary.
-            guard let event = activeInterstitial else { return [] }
+            // An event that cannot play is skipped, never left stalling the primary.
+            guard activeInterstitial != nil else { return [] }
             interstitialFailure = message
-            return endInterstitial(event)
+            return advanceBreak()
         case .autoplayBlocked:
             autoplayBlocked = true
             desiresPlayback = false
@@ -430,25 +419,34 @@ public struct PlaybackSession: Sendable {
     }
 
     private mutating func itemEnded() -> [RendererCommand] {
-        if let event = activeInterstitial { return endInterstitial(event) }
+        if activeInterstitial != nil { return advanceBreak() }
         currentTime = duration ?? currentTime
-        if let postRoll = schedule.postRoll() {
-            return [begin(postRoll, resumingAt: currentTime)]
+        let postRolls = schedule.postRollBreak()
+        if !postRolls.isEmpty {
+            return [begin(postRolls, stoppedAt: currentTime, resumingAt: currentTime)]
         }
         return finishPrimary()
     }
 
-    /// The break is over (played, skipped or failed): the primary resumes where it left.
-    private mutating func endInterstitial(_ event: InterstitialEvent) -> [RendererCommand] {
-        let resumeTime = resumeTime
-        schedule.markPlayed(event)
-        activeInterstitial = nil
-        interstitialTime = 0
-        if event.cue == .leaveCue {
+    /// The active event is over (played, skipped, failed or cut by its playout limit): the
+    /// next event of the break plays, or the primary resumes.
+    mutating func advanceBreak() -> [RendererCommand] {
+        guard case .interstitial(let current, let activity) = phase else { return [] }
+        if let next = current.advanced() {
+            phase = .interstitial(next, activity: activity == .waiting ? .playing : activity)
+            return [.playInterstitial(next.event, rate: desiresPlayback ? rate(for: next.event) : 0)]
+        }
+        return endBreak(resumingAt: current.resumeAt)
+    }
+
+    /// The whole break is over: the primary resumes at `time` (or ends, after a post-roll).
+    mutating func endBreak(resumingAt time: Double) -> [RendererCommand] {
+        guard case .interstitial(let current, let activity) = phase else { return [] }
+        phase = .primary(activity == .waiting ? .playing : activity)
+        if current.event.cue == .leaveCue {
             return finishPrimary() + [.resumePrimary(at: currentTime, rate: 0)]
         }
-        currentTime = min(resumeTime, duration ?? resumeTime)
-        if status == .waiting { status = .playing }
+        currentTime = min(max(time, 0), duration ?? max(time, 0))
         return [.resumePrimary(at: currentTime, rate: status == .playing ? preferredRate : 0)]
     }
 
@@ -459,17 +457,32 @@ public struct PlaybackSession: Sendable {
         return []
     }
 
-    private mutating func begin(_ event: InterstitialEvent, resumingAt time: Double) -> RendererCommand {
-        activeInterstitial = event
-        resumeTime = time
+    /// Starts a break: `events` (all at one time, non-empty) play in order, then the primary
+    /// resumes at `time`. Each event has had its turn once the break starts, so a `once` event
+    /// is not replayed even when it is skipped, cancelled or fails.
+    private mutating func begin(_ events: [InterstitialEvent], stoppedAt: Double, resumingAt time: Double) -> RendererCommand {
+        let event = events[0]
+        for each in events { schedule.markPlayed(each) }
+        let activity: Activity = desiresPlayback ? .playing : .paused
         // A stall of the primary no longer matters: the break plays now.
-        if desiresPlayback { status = .playing }
-        if event.cue == .none { currentTime = event.time }
+        phase = .interstitial(InterstitialPlayout(event: event, resumeAt: time, stoppedAt: stoppedAt, upNext: Array(events.dropFirst()),
+                                                  position: 1, count: events.count),
+                              activity: activity)
+        if event.cue == .none { currentTime = min(max(event.time, 0), duration ?? event.time) }
         return .playInterstitial(event, rate: desiresPlayback ? rate(for: event) : 0)
     }
 
-    private func rate(for event: InterstitialEvent) -> Double {
-        event.restrictions.contains(.requiresPlaybackAtPreferredRateForAdvancement) ? 1 : preferredRate
+    /// The rate an event plays at: the preferred rate, but never above 1× when it restricts skipping.
+    func rate(for event: InterstitialEvent) -> Double {
+        event.restrictsSkipping ? min(preferredRate, 1) : preferredRate
+    }
+
+    /// Whether the viewer may end the active event now: during its skip control's window, or
+    /// at any time when it has no skip control and does not restrict skipping.
+    var canSkipActiveInterstitial: Bool {
+        guard let playout else { return false }
+        if let control = playout.event.skipControl { return control.isShown(at: playout.clock) }
+        return !playout.event.restrictsSkipping
     }
 }
 

@@ -2,6 +2,22 @@
 // from the interstitial's own playback manifest, and reports its time and end.
 import { MSELoader } from './mse-loader.js';
 import { REPORT } from './renderer-vocabulary.js';
+import { interstitialManifestURL } from './interstitial-source.js';
+import { nextPresentedFrame } from './interstitial-handoff.js';
+
+// Manifests by URL: an ad that plays in several breaks is fetched once, so later breaks start sooner.
+const manifests = new Map();
+function loadManifest(url) {
+  if (!manifests.has(url)) {
+    const loading = fetch(url).then((response) => {
+      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      return response.json();
+    });
+    loading.catch(() => manifests.delete(url));
+    manifests.set(url, loading);
+  }
+  return manifests.get(url);
+}
 
 export class InterstitialPlayer {
   constructor(video, report) {
@@ -29,11 +45,12 @@ export class InterstitialPlayer {
   async start(event, rate) {
     this.stop();
     this.active = event;
+    // Behind the primary's held frame until the break's first frame is presented: no black flash.
+    this.video.dataset.pending = '';
     this.video.hidden = false;
+    nextPresentedFrame(this.video, 2000).then(() => { if (this.active === event) delete this.video.dataset.pending; });
     try {
-      const response = await fetch(event.url);
-      if (!response.ok) throw new Error(`HTTP ${response.status}`);
-      const manifest = await response.json();
+      const manifest = await loadManifest(await interstitialManifestURL(event));
       if (this.active !== event) return;
       this.engine = new MSELoader(this.video, manifest);
       await this.engine.start();
@@ -74,5 +91,6 @@ export class InterstitialPlayer {
     this.video.removeAttribute('src');
     this.video.load();
     this.video.hidden = true;
+    delete this.video.dataset.pending;
   }
 }

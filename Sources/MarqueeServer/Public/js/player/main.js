@@ -21,6 +21,9 @@ import { UpNext, resumeTime } from './up-next.js';
 import { INTENT, REPORT, COMMAND } from './renderer-vocabulary.js';
 import { LiveText } from './live-text.js';
 import { linkNowPlaying } from '../now-playing/player-link.js';
+import { InterstitialOverlay, adBadgeText } from './interstitial-overlay.js';
+import { InterstitialEditor } from './interstitial-editor.js';
+import { nextPresentedFrame } from './interstitial-handoff.js';
 
 const $ = (id) => document.getElementById(id);
 const player = $('player');
@@ -380,6 +383,7 @@ function applyState(state) {
   player.dataset.canSeek = String(allowed.canSeek);
   $('ad-badge').hidden = !state.activeInterstitial;
   player.dataset.interstitial = String(Boolean(state.activeInterstitial));
+  adOverlay.update(state);
   if (state.activeInterstitial) {
     showAdTime();
   } else {
@@ -431,21 +435,23 @@ async function carryOut(command) {
       if (document.pictureInPictureElement === interstitial.video) {
         await video.requestPictureInPicture().catch((error) => console.warn('picture in picture:', error.message));
       }
-      interstitial.stop();
-      timeline.setDuration(duration());
-      timeline.setMarkers(session?.interstitials ?? []);
       // A break that began where the primary was held resumes on that very frame: no seek,
       // so nothing plays twice.
       if (Math.abs(video.currentTime - command.time) > 0.001) {
         pendingSeek = command.time;
         video.currentTime = command.time;
       }
-      showTime(pendingSeek ?? video.currentTime);
       if (command.rate > 0) {
         video.defaultPlaybackRate = command.rate;
         video.playbackRate = command.rate;
         video.play().catch(() => {});
+        // The break stays on screen (and audible) until the primary presents its first frame again.
+        await nextPresentedFrame(video);
       }
+      interstitial.stop();
+      timeline.setDuration(duration());
+      timeline.setMarkers(session?.interstitials ?? []);
+      showTime(pendingSeek ?? video.currentTime);
       break;
     case COMMAND.selectAudio:
       engine?.selectAudio(command.rendition);
@@ -457,6 +463,8 @@ async function carryOut(command) {
 }
 
 const interstitial = new InterstitialPlayer($('interstitial-video'), (report, fields) => socket?.report(report, fields));
+const adOverlay = new InterstitialOverlay(player, () => intent(INTENT.skipInterstitial));
+new InterstitialEditor(player, { assetID, currentTime: () => video.currentTime, toast: (text) => toast(text, 2500) });
 interstitial.video.addEventListener('timeupdate', () => { if (interstitial.isActive) showAdTime(); });
 interstitial.video.addEventListener('durationchange', () => { if (interstitial.isActive) showAdTime(); });
 
@@ -471,7 +479,7 @@ function showAdTime() {
   timeline.show(time);
   $('elapsed').textContent = formatTime(time);
   $('remaining').textContent = `-${formatTime(Math.ceil(left))}`;
-  $('ad-badge').textContent = t('adRemaining', { t: formatTime(Math.ceil(left)) });
+  $('ad-badge').textContent = adBadgeText(session, left);
 }
 
 const hold = new BoundaryHold(video, (time) => {

@@ -3,6 +3,7 @@
 // whole item), and playback seeks to where the drag ends. A click without a drag seeks to the
 // point clicked. Arrow keys on the focused timeline skip.
 import { formatTime, t } from '../i18n.js';
+import { interstitialMarks } from './interstitial-markers.js';
 
 const DRAG_SLOP = 4; // px a press may move and still be a click
 
@@ -91,11 +92,6 @@ export class Timeline {
   }
 
   setMarkers(ranges) {
-    this.markers.replaceChildren(...ranges.map((range) => {
-      const mark = document.createElement('span');
-      mark.style.left = `calc(${this.duration ? (range.start / this.duration) * 100 : 0}% - 2px)`;
-      mark.title = t('ad');
-      return mark;
-    }));
+    this.markers.replaceChildren(...interstitialMarks(ranges, this.duration, t('ad')));
   }
 }

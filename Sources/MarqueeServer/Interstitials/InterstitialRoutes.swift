@@ -1,0 +1,95 @@
+import Foundation
+import Hummingbird
+import Library
+
+/// `/api/assets/{id}/interstitials`: list, add, change and delete an asset's interstitial
+/// events (its ad breaks), and the asset list served for each. Writes are the owner's
+/// (`AccessRules`); bad events are refused with a 4xx JSON error that says why.
+struct InterstitialRoutes: Sendable {
+    let library: MediaLibrary
+    /// Open sessions of the asset hear of every change (their timeline marks update).
+    var sessions: PlaybackSessions? = nil
+
+    struct EventList: ResponseEncodable, Decodable, Sendable {
+        var events: [AuthoredInterstitial]
+    }
+
+    func register(on router: Router<MarqueeRequestContext>) {
+        let api = router.group("api")
+        api.get("assets/{id}/interstitials") { _, context -> EventList in
+            let asset = try await primary(context)
+            return EventList(events: try await library.store.authoredInterstitials(for: asset.id))
+        }
+        api.post("assets/{id}/interstitials") { request, context -> Response in
+            let asset = try await primary(context)
+            var event = try await request.decode(as: AuthoredInterstitial.self, context: context)
+            event.assetID = asset.id
+            let saved = try await save(event, for: asset, replacing: false)
+            return try saved.response(from: request, context: context).with(status: .created)
+        }
+        api.put("assets/{id}/interstitials/{event}") { request, context -> AuthoredInterstitial in
+            let asset = try await primary(context)
+            var event = try await request.decode(as: AuthoredInterstitial.self, context: context)
+            event.assetID = asset.id
+            event.id = try context.parameters.require("event")
+            return try await save(event, for: asset, replacing: true)
+        }
+        api.delete("assets/{id}/interstitials/{event}") { _, context -> Response in
+            let asset = try await primary(context)
+            do {
+                try await library.store.deleteAuthoredInterstitial(id: try context.parameters.require("event"), assetID: asset.id)
+            } catch let error as InterstitialValidationError {
+                throw Self.apiError(error)
+            }
+            await publish(asset.id)
+            return Response(status: .noContent)
+        }
+        api.get("assets/{id}/interstitials/{event}/asset-list.json") { _, context -> InterstitialAssetList in
+            let asset = try await primary(context)
+            let id = try context.parameters.require("event")
+            guard let event = try await library.store.authoredInterstitials(for: asset.id).first(where: { $0.id == id }) else {
+                throw Self.apiError(.notFound(id))
+            }
+            guard let uri = event.hlsAssetURI else {
+                throw APIError(.notFound, "Interstitial event \(id) plays an asset list of its own: \(event.content.assetList ?? "")")
+            }
+            return InterstitialAssetList(ASSETS: [.init(URI: uri, DURATION: event.playedDuration ?? 0)])
+        }
+    }
+
+    func primary(_ context: MarqueeRequestContext) async throws -> Asset {
+        let id = try context.parameters.require("id")
+        guard let asset = try await library.store.asset(id: id) else { throw LibraryError.assetNotFound(id) }
+        return asset
+    }
+
+    func save(_ event: AuthoredInterstitial, for primary: Asset, replacing: Bool) async throws -> AuthoredInterstitial {
+        // The ad is looked up before the write; the store's closure then checks it with the rest.
+        let ad: Asset? = if let id = event.content.assetID, id.count <= 200 { try await library.store.asset(id: id) } else { nil }
+        do {
+            let saved = try await library.store.saveAuthoredInterstitial(event, replacing: replacing) { event, others in
+                try InterstitialValidation.validated(event, primary: primary, ad: ad, others: others)
+            }
+            await publish(primary.id)
+            return saved
+        } catch let error as InterstitialValidationError {
+            throw Self.apiError(error)
+        }
+    }
+
+    func publish(_ assetID: String) async {
+        guard let sessions, let events = try? await SessionInterstitials(library: library).events(for: assetID) else { return }
+        await sessions.setInterstitialEvents(events, forAsset: assetID)
+    }
+
+    static func apiError(_ error: InterstitialValidationError) -> APIError {
+        switch error {
+        case .invalid, .unknownAsset: APIError(.badRequest, error.description)
+        case .overlapping: APIError(.conflict, error.description)
+        case .notFound: APIError(.notFound, error.description)
+        }
+    }
+}
+
+extension AuthoredInterstitial: ResponseEncodable {}
+extension InterstitialAssetList: ResponseEncodable {}

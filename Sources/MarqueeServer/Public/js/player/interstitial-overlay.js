@@ -1,0 +1,45 @@
+// What the page shows during an ad break, from the session's state: "Ad 1 of 2 · 0:12" in
+// the badge and the skip button in the content overlay, shown while the session says the
+// break may be skipped (its skip control's window), labelled as authored.
+import { addStrings, formatTime, language, t } from '../i18n.js';
+import { interstitialStrings } from './interstitial-strings.js';
+
+addStrings(interstitialStrings);
+
+// The break's styles travel with the module (no edit to the shared player stylesheet).
+const style = document.createElement('link');
+style.rel = 'stylesheet';
+style.href = '/ui/css/interstitials.css';
+document.head.append(style);
+
+/** The badge text: "Ad · 0:12" for a lone ad, "Ad 1 of 2 · 0:12" inside a break of several. */
+export function adBadgeText(state, secondsLeft) {
+  const left = formatTime(Math.ceil(Math.max(0, secondsLeft)));
+  const position = state?.interstitialBreak;
+  if (position && position.count > 1) return t('adPosition', { n: position.position, count: position.count, t: left });
+  return t('adRemaining', { t: left });
+}
+
+export class InterstitialOverlay {
+  /** @param {HTMLElement} player @param {() => void} onSkip sends the skip-interstitial intent */
+  constructor(player, onSkip) {
+    this.button = document.createElement('button');
+    this.button.id = 'skip-ad-button';
+    this.button.className = 'skip-ad-button';
+    this.button.hidden = true;
+    this.button.addEventListener('click', (event) => { event.stopPropagation(); onSkip(); });
+    this.button.addEventListener('pointerdown', (event) => event.stopPropagation());
+    player.append(this.button);
+  }
+
+  /** Draws the skip button from the session's state. */
+  update(state) {
+    const event = state?.activeInterstitial;
+    const control = event?.skipControl;
+    const show = Boolean(event && control && state.permissions?.canSkipInterstitial);
+    this.button.hidden = !show;
+    if (!show) return;
+    const labels = control.labels ?? {};
+    this.button.textContent = labels[language()] ?? labels[state.language] ?? labels.en ?? Object.values(labels)[0] ?? t('skipAd');
+  }
+}
