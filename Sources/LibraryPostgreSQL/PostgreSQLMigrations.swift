@@ -96,6 +96,18 @@ enum PostgreSQLMigrations {
             "ALTER TABLE ingest_job ADD COLUMN lease_owner text, ADD COLUMN lease_expires_at timestamptz, ADD COLUMN run_after timestamptz",
             "CREATE INDEX ingest_job_running ON ingest_job (lease_expires_at) WHERE state = 'running'",
         ]),
+        Migration(version: 3, name: "authored interstitial events", statements: [
+            """
+            CREATE TABLE interstitial_event (
+                id text PRIMARY KEY,
+                asset_id text NOT NULL REFERENCES asset (id) ON DELETE CASCADE,
+                position double precision NOT NULL,
+                body text NOT NULL,
+                created_at timestamptz NOT NULL DEFAULT clock_timestamp()
+            )
+            """,
+            "CREATE INDEX interstitial_event_on_asset_id ON interstitial_event (asset_id, position)",
+        ]),
     ]
 
     /// Brings the database up to the newest version; returns the versions it applied.

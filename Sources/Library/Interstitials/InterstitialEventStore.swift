@@ -4,7 +4,7 @@ import GRDB
 /// Where authored interstitials live: the `interstitialEvent` table (one row per event, the
 /// event as JSON beside its asset and time). Everything the library does with them goes
 /// through these few functions, so another store can take them over.
-extension LibraryStore {
+extension SQLiteLibraryStore {
     /// The asset's events in timeline order (pre-rolls first, post-rolls last). Events
     /// scheduled the older way (`schedule(_:)`, the sample ad) are adopted on the way:
     /// moved into this table, so there is one list to edit.
@@ -64,7 +64,7 @@ struct InterstitialEventRow: Codable, FetchableRecord, PersistableRecord {
     init(_ event: AuthoredInterstitial) throws {
         id = event.id
         assetID = event.assetID
-        position = switch event.cue { case .pre: -1; case .post: 1e12; case .none: event.time }
+        position = event.sortPosition
         body = String(decoding: try JSONEncoder().encode(event), as: UTF8.self)
         createdAt = Date()
     }
@@ -81,13 +81,8 @@ struct InterstitialEventRow: Codable, FetchableRecord, PersistableRecord {
         let legacy = try ScheduledInterstitial.filter(Column("assetID") == assetID).order(Column("time")).fetchAll(db)
         guard !legacy.isEmpty else { return }
         for row in legacy {
-            let cue: AuthoredInterstitial.Cue = switch row.cue { case "joinCue": .pre; case "leaveCue": .post; default: .none }
             let ad = try Asset.fetchOne(db, key: row.interstitialAssetID)
-            let event = AuthoredInterstitial(
-                id: "legacy-\(row.id ?? 0)", assetID: assetID, time: row.time, cue: cue, once: true,
-                content: .init(assetID: row.interstitialAssetID), duration: ad?.duration, resumptionOffset: row.resumptionOffset,
-                restrictions: .init(skip: row.restricted, jump: row.restricted))
-            try InterstitialEventRow(event).save(db)
+            try InterstitialEventRow(AuthoredInterstitial(adopting: row, adDuration: ad?.duration)).save(db)
         }
         try ScheduledInterstitial.filter(Column("assetID") == assetID).deleteAll(db)
     }
@@ -105,5 +100,21 @@ enum InterstitialEventMigration {
                 t.column("createdAt", .datetime).notNull()
             }
         }
+    }
+}
+
+extension AuthoredInterstitial {
+    /// Where the event sorts on its asset's timeline: pre-rolls first, post-rolls last.
+    public var sortPosition: Double {
+        switch cue { case .pre: -1; case .post: 1e12; case .none: time }
+    }
+
+    /// An event scheduled the older way (`ScheduledInterstitial`), with its meaning kept: a
+    /// library ad, restricted both ways when `restricted`, played once per session.
+    public init(adopting row: ScheduledInterstitial, adDuration: Double?) {
+        let cue: Cue = switch row.cue { case "joinCue": .pre; case "leaveCue": .post; default: .none }
+        self.init(id: "legacy-\(row.id ?? 0)", assetID: row.assetID, time: row.time, cue: cue, once: true,
+                  content: .init(assetID: row.interstitialAssetID), duration: adDuration, resumptionOffset: row.resumptionOffset,
+                  restrictions: .init(skip: row.restricted, jump: row.restricted))
     }
 }

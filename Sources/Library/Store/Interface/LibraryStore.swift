@@ -83,6 +83,18 @@ public protocol LibraryStore: Sendable {
     func interstitials(for assetID: String) async throws -> [ScheduledInterstitial]
     func schedule(_ interstitial: ScheduledInterstitial) async throws
 
+    /// The asset's authored breaks in timeline order (pre-rolls first, post-rolls last); rows
+    /// scheduled the older way (`schedule(_:)`, the sample ad) are adopted into this list first.
+    func authoredInterstitials(for assetID: String) async throws -> [AuthoredInterstitial]
+    /// Validates and stores a new event (a fresh ID) or replaces the one with `event.id`, in one
+    /// transaction; `validate` gets the asset's other events and returns the event to store.
+    func saveAuthoredInterstitial(
+        _ event: AuthoredInterstitial, replacing: Bool,
+        validate: @Sendable (AuthoredInterstitial, [AuthoredInterstitial]) throws -> AuthoredInterstitial
+    ) async throws -> AuthoredInterstitial
+    /// Deletes one event; throws `InterstitialValidationError.notFound` when the asset has none with that ID.
+    func deleteAuthoredInterstitial(id: String, assetID: String) async throws
+
     // MARK: Settings
 
     func playerSettings() async throws -> PlayerSettings
