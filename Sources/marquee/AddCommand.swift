@@ -36,8 +36,8 @@ struct AddCommand: AsyncParsableCommand {
         await library.worker.drain()
         var failed = false
         for asset in added {
-            let job = try await library.store.jobs(assetID: asset.id).first
-            let now = try await library.store.asset(id: asset.id)
+            let job = try await library.jobs(assetID: asset.id).first
+            let now = try await library.asset(id: asset.id)
             if job?.state == .succeeded {
                 print("ready  \(asset.id)  \(now?.title ?? asset.title)  \(now?.badges.joined(separator: " ") ?? "")")
             } else {

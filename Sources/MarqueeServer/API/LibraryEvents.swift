@@ -24,7 +24,7 @@ struct LibraryEvents: Sendable {
     func register(on router: Router<MarqueeRequestContext>) {
         router.get("api/events") { _, context -> Response in
             let encoder = context.responseEncoder
-            let changes = library.store.changes.subscribe()
+            let changes = library.changes.subscribe()
             let library = library
             let heartbeat = heartbeat
             // The body is written after the route returns: keep this request's view of server paths.
@@ -59,7 +59,7 @@ struct LibraryEvents: Sendable {
                         case .change(.assetRemoved(let id)):
                             text = Self.frame("removed", json: try encoder.encode(["id": id]))
                         case .change(.assetChanged(let id)):
-                            if let asset = try await library.store.asset(id: id) {
+                            if let asset = try await library.asset(id: id) {
                                 text = Self.frame("asset", json: try encoder.encode(try await AssetResource.make(asset, library: library)))
                             } else {
                                 text = Self.frame("removed", json: try encoder.encode(["id": id]))
