@@ -27,7 +27,8 @@ def postgres_bin(name):
 
 class PostgreSQL:
     def __init__(self):
-        self.folder = tempfile.mkdtemp(prefix="marquee-cluster-pg-")
+        # As root the server runs as nobody, who may not reach a private TMPDIR: use /tmp then.
+        self.folder = tempfile.mkdtemp(prefix="marquee-cluster-pg-", dir="/tmp" if os.geteuid() == 0 else None)
         self.as_user = []
         if os.geteuid() == 0:
             os.chown(self.folder, 65534, 65534)

@@ -39,8 +39,8 @@ struct AddCommand: AsyncParsableCommand {
             await library.worker.drain()
             var failed = 0
             for asset in added {
-                let job = try await library.store.jobs(assetID: asset.id).first
-                let now = try await library.store.asset(id: asset.id)
+                let job = try await library.jobs(assetID: asset.id).first
+                let now = try await library.asset(id: asset.id)
                 if job?.state == .succeeded {
                     let badges = now?.badges ?? []
                     console.emit("ready", [("id", .string(asset.id)), ("title", .string(now?.title ?? asset.title)), ("badges", .strings(badges))],

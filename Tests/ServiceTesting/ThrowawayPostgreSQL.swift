@@ -62,9 +62,11 @@ public actor ThrowawayPostgreSQL {
             return Server(host: host, port: port, user: components.user ?? "postgres", folder: nil)
         }
         let initdb = try Self.binary("initdb"), postgres = try Self.binary("postgres")
-        let folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("marquee-pg-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let asRoot = getuid() == 0
+        // As root the server runs as nobody, who may not reach a private TMPDIR: use /tmp then.
+        let parent = asRoot ? "/tmp" : NSTemporaryDirectory()
+        let folder = URL(fileURLWithPath: parent).appendingPathComponent("marquee-pg-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         if asRoot {
             // PostgreSQL will not run as root: hand the folder to nobody, and run as nobody.
             guard chown(folder.path, 65534, 65534) == 0 else {

@@ -211,8 +211,8 @@ extension AssetResource {
     /// Displayed assets with their latest jobs and playback positions, in the same order.
     static func make(_ shown: [DisplayedAsset], library: MediaLibrary) async throws -> [AssetResource] {
         let ids = shown.map(\.asset.id)
-        let positions = try await library.store.positions(for: ids)
-        let jobs = try await library.store.latestJobs(for: ids)
+        let positions = try await library.positions(for: ids)
+        let jobs = try await library.latestJobs(for: ids)
         return shown.map { AssetResource($0, job: jobs[$0.asset.id], position: positions[$0.asset.id]) }
     }
 }

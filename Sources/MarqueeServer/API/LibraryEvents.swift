@@ -24,7 +24,7 @@ struct LibraryEvents: Sendable {
             let revealed = ServerPathVisibility.revealed
             return EventStream<LibraryChange>(
                 retry: .seconds(2), heartbeat: heartbeat,
-                subscribe: { library.store.changes.subscribe() },
+                subscribe: { library.changes.subscribe() },
                 opening: { ": connected\n\n" },
                 render: { change in
                     try await ServerPathVisibility.$revealed.withValue(revealed) {
@@ -32,7 +32,7 @@ struct LibraryEvents: Sendable {
                         case .assetRemoved(let id):
                             return try EventStream<LibraryChange>.frame("removed", ["id": id], encoder: encoder)
                         case .assetChanged(let id):
-                            guard let asset = try await library.store.asset(id: id) else {
+                            guard let asset = try await library.asset(id: id) else {
                                 return try EventStream<LibraryChange>.frame("removed", ["id": id], encoder: encoder)
                             }
                             return try EventStream<LibraryChange>.frame("asset", try await AssetResource.make(asset, library: library), encoder: encoder)

@@ -12,7 +12,7 @@ struct LibraryRoutes: Sendable {
         api.get("assets") { request, _ -> AssetList in
             let query = request.uri.queryParameters.get("q")
             let role = request.uri.queryParameters.get("role")
-            var assets = try await library.store.assets(matching: query)
+            var assets = try await library.assets(matching: query)
             if let role { assets = assets.filter { $0.role.rawValue == role } }
             return AssetList(assets: try await resources(for: assets))
         }
@@ -38,12 +38,12 @@ struct LibraryRoutes: Sendable {
         }
         api.get("assets/{id}/metadata") { _, context -> MetadataOverrideResource in
             let asset = try await asset(context)
-            return MetadataOverrideResource(try await library.store.override(for: asset.id), assetID: asset.id)
+            return MetadataOverrideResource(try await library.override(for: asset.id), assetID: asset.id)
         }
         api.put("assets/{id}/metadata") { request, context -> AssetResource in
             let asset = try await asset(context)
             let body = try await request.decode(as: MetadataOverrideRequest.self, context: context)
-            try await library.store.setOverride(try body.override(for: asset.id))
+            try await library.setOverride(try body.override(for: asset.id))
             return try await resource(for: asset)
         }
         api.get("assets/{id}/manifest.json") { request, context -> Response in
@@ -55,32 +55,32 @@ struct LibraryRoutes: Sendable {
         }
 
         api.get("jobs") { request, _ -> JobList in
-            JobList(jobs: try await library.store.jobs(assetID: request.uri.queryParameters.get("asset")).map(\.redactedForRequest))
+            JobList(jobs: try await library.jobs(assetID: request.uri.queryParameters.get("asset")).map(\.redactedForRequest))
         }
         api.get("jobs/{id}") { _, context -> IngestJob in
             let id = try context.parameters.require("id", as: Int64.self)
-            guard let job = try await library.store.job(id: id) else { throw LibraryError.jobNotFound(id) }
+            guard let job = try await library.job(id: id) else { throw LibraryError.jobNotFound(id) }
             return job.redactedForRequest
         }
         api.post("jobs/{id}/retry") { request, context -> Response in
-            let job = try await library.store.retry(jobID: try context.parameters.require("id", as: Int64.self))
+            let job = try await library.retry(jobID: try context.parameters.require("id", as: Int64.self))
             await library.worker.wake()
             return try job.response(from: request, context: context).with(status: .accepted)
         }
 
         api.get("settings/player") { _, _ -> PlayerSettings in
-            try await library.store.playerSettings()
+            try await library.playerSettings()
         }
         api.put("settings/player") { request, context -> PlayerSettings in
             let settings = try await request.decode(as: PlayerSettings.self, context: context)
-            try await library.store.setPlayerSettings(settings)
+            try await library.setPlayerSettings(settings)
             return settings
         }
     }
 
     func asset(_ context: MarqueeRequestContext) async throws -> Asset {
         let id = try context.parameters.require("id")
-        guard let asset = try await library.store.asset(id: id) else { throw LibraryError.assetNotFound(id) }
+        guard let asset = try await library.asset(id: id) else { throw LibraryError.assetNotFound(id) }
         return asset
     }
 
@@ -89,7 +89,7 @@ struct LibraryRoutes: Sendable {
     }
 
     func resources(for assets: [Asset]) async throws -> [AssetResource] {
-        let overrides = try await library.store.overrides(for: assets.map(\.id))
+        let overrides = try await library.overrides(for: assets.map(\.id))
         let shown = assets.map { $0.displayed(with: overrides[$0.id], defaultArtworkURL: library.posterPath(for: $0)) }
         return try await AssetResource.make(shown, library: library)
     }

@@ -35,7 +35,7 @@ struct ShelfRoutes: Sendable {
         }
         api.get("assets/{id}/position") { _, context -> PositionResource in
             let asset = try await asset(context)
-            return PositionResource(try await library.store.position(for: asset.id), asset: asset)
+            return PositionResource(try await library.position(for: asset.id), asset: asset)
         }
         api.put("assets/{id}/position") { request, context -> PositionResource in
             let asset = try await asset(context)
@@ -46,12 +46,12 @@ struct ShelfRoutes: Sendable {
                 throw APIError(.badRequest, "\"position\" \(body.position) is past the end (\(duration) s)")
             }
             let position = PlaybackPosition(assetID: asset.id, position: body.position, duration: duration)
-            try await library.store.setPosition(position, for: asset.id)
+            try await library.setPosition(position, for: asset.id)
             return PositionResource(position, asset: asset)
         }
         api.delete("assets/{id}/position") { _, context -> Response in
             let asset = try await asset(context)
-            try await library.store.setPosition(nil, for: asset.id)
+            try await library.setPosition(nil, for: asset.id)
             return Response(status: .noContent)
         }
         api.put("assets/{id}/artwork") { request, context -> AssetResource in
@@ -75,7 +75,7 @@ struct ShelfRoutes: Sendable {
 
     func asset(_ context: MarqueeRequestContext) async throws -> Asset {
         let id = try context.parameters.require("id")
-        guard let asset = try await library.store.asset(id: id) else { throw LibraryError.assetNotFound(id) }
+        guard let asset = try await library.asset(id: id) else { throw LibraryError.assetNotFound(id) }
         return asset
     }
 }

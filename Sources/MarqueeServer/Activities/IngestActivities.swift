@@ -11,14 +11,14 @@ struct IngestActivities: Sendable {
 
     func start() -> Task<Void, Never> {
         Task {
-            let changes = library.store.changes.subscribe()
+            let changes = library.changes.subscribe()
             await refresh()
             for await _ in changes { await refresh() }
         }
     }
 
     func refresh() async {
-        guard let jobs = try? await library.store.jobs() else { return }
+        guard let jobs = try? await library.jobs() else { return }
         let open = jobs.filter { $0.state == .queued || $0.state == .running }
         let existing = try? await center.snapshot(id: Self.activityID)
         let live = existing?.state.acceptsUpdates == true
@@ -31,7 +31,7 @@ struct IngestActivities: Sendable {
             return
         }
         let current = open.first { $0.state == .running } ?? open.last!
-        let title = try? await library.store.asset(id: current.assetID)?.title
+        let title = try? await library.asset(id: current.assetID)?.title
         let state = IngestAttributes.ContentState(count: open.count, currentTitle: title, percent: Int((current.progress * 100).rounded(.down)))
         let content = ActivityContent(state: state, relevanceScore: 30)
         if live {

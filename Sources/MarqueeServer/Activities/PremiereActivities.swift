@@ -11,7 +11,7 @@ struct PremiereActivities: Sendable {
 
     /// Schedules a premiere of `assetID` at `startsAt`.
     func schedule(assetID: String, startsAt: Date, relevance: Double) async throws -> ActivitySnapshot {
-        guard let asset = try await library.store.asset(id: assetID) else { throw APIError(.notFound, "No asset \(assetID)") }
+        guard let asset = try await library.asset(id: assetID) else { throw APIError(.notFound, "No asset \(assetID)") }
         let now = await center.currentDate
         guard startsAt > now else { throw APIError(.badRequest, "startsAt must be in the future") }
         guard startsAt.timeIntervalSince(now) < 7 * 24 * 3600 else { throw APIError(.badRequest, "startsAt must be within a week") }

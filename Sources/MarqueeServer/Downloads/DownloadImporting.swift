@@ -38,18 +38,18 @@ public struct LibraryDownloadImporter: DownloadImporting {
     }
 
     public func status(of assetID: String) async throws -> LibraryImportStatus {
-        guard let asset = try await library.store.asset(id: assetID) else { return .missing }
+        guard let asset = try await library.asset(id: assetID) else { return .missing }
         switch asset.status {
         case .ready: return .ready
-        case .failed: return .failed(try await library.store.jobs(assetID: assetID).first?.message ?? "the import failed")
+        case .failed: return .failed(try await library.jobs(assetID: assetID).first?.message ?? "the import failed")
         case .pending, .processing: return .working
         }
     }
 
     public func detachSource(of assetID: String) async throws {
-        guard var asset = try await library.store.asset(id: assetID) else { return }
+        guard var asset = try await library.asset(id: assetID) else { return }
         asset.sourcePath = nil
-        try await library.store.save(asset)
+        try await library.save(asset)
     }
 
     public func bundleFile(_ relativePath: String, of assetID: String) -> URL? {

@@ -80,16 +80,16 @@ struct FrameTextRoutes: Sendable {
                 throw APIError(.badRequest, "The search is \(query.count) characters long; at most \(LibrarySearch.maximumQueryLength) are accepted")
             }
             let library = service.library
-            let assets = try await library.store.assets(matching: query)
-            let overrides = try await library.store.overrides(for: assets.map(\.id))
+            let assets = try await library.assets(matching: query)
+            let overrides = try await library.overrides(for: assets.map(\.id))
             let shown = assets.map { $0.displayed(with: overrides[$0.id], defaultArtworkURL: library.posterPath(for: $0)) }
             var frames: [SearchResponse.FrameHit] = []
             var titles: [String: Library.Asset?] = [:]
             for hit in try await service.store.search(query) {
-                if titles[hit.assetID] == nil { titles[hit.assetID] = try await library.store.asset(id: hit.assetID) }
+                if titles[hit.assetID] == nil { titles[hit.assetID] = try await library.asset(id: hit.assetID) }
                 // Deleted, trashed or since-protected assets are not shown.
                 guard let asset = titles[hit.assetID] ?? nil, !asset.isProtected, asset.status == .ready else { continue }
-                let title = (try await library.store.override(for: asset.id))?.title ?? asset.title
+                let title = (try await library.override(for: asset.id))?.title ?? asset.title
                 frames.append(.init(assetID: asset.id, title: title, time: hit.time, endTime: hit.endTime, text: hit.text,
                                     playerURL: "/watch/\(asset.id)?t=\(Self.formatted(hit.time))&autoplay=0"))
             }

@@ -83,7 +83,7 @@ public actor LiveTextService {
 
     /// The asset when its frames may be analysed: it exists, is ready, and is not protected.
     func analysableAsset(_ id: String) async throws -> Library.Asset {
-        guard let asset = try await library.store.asset(id: id) else { throw LibraryError.assetNotFound(id) }
+        guard let asset = try await library.asset(id: id) else { throw LibraryError.assetNotFound(id) }
         guard !asset.isProtected else { throw LiveTextError.protected(asset.title) }
         guard asset.status == .ready else { throw LiveTextError.notReady(asset.title, asset.status.rawValue) }
         return asset
@@ -117,7 +117,7 @@ public actor LiveTextService {
 
     /// Marks an asset protected (forgetting any text read from it) or not.
     public func setProtected(_ isProtected: Bool, assetID: String) async throws {
-        try await library.store.setProtected(isProtected, assetID: assetID)
+        try await library.setProtected(isProtected, assetID: assetID)
         if isProtected { try await store.forget(assetID: assetID) }
     }
 
@@ -143,7 +143,7 @@ public actor LiveTextService {
             entries.append(.init(time: frame.frameTime, endTime: sample.end, text: frame.text.text))
         }
         // Protection may have been switched on meanwhile: then keep nothing.
-        guard try await library.store.asset(id: assetID)?.isProtected == false else {
+        guard try await library.asset(id: assetID)?.isProtected == false else {
             try await store.forget(assetID: assetID)
             return
         }
@@ -154,10 +154,10 @@ public actor LiveTextService {
     /// time in the background, until `stopIndexing`.
     public func startIndexing() {
         guard indexing == nil else { return }
-        let changes = library.store.changes.subscribe()
+        let changes = library.changes.subscribe()
         indexing = Task { [weak self] in
             guard let self else { return }
-            for asset in (try? await self.library.store.assets()) ?? [] {
+            for asset in (try? await self.library.assets()) ?? [] {
                 await self.indexIfNeeded(asset.id)
             }
             for await change in changes {
@@ -174,7 +174,7 @@ public actor LiveTextService {
 
     private func indexIfNeeded(_ id: String) async {
         guard !Task.isCancelled,
-              let asset = try? await library.store.asset(id: id), asset.status == .ready, !asset.isProtected,
+              let asset = try? await library.asset(id: id), asset.status == .ready, !asset.isProtected,
               (try? await store.isIndexed(assetID: id)) == false else { return }
         do {
             try await index(assetID: id)

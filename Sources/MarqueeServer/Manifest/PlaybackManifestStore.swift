@@ -22,7 +22,7 @@ final class PlaybackManifestStore: Sendable {
 
     /// The library asset with this id when it is ready to play, else a provisional one.
     func playableAsset(id: String) async throws -> Asset {
-        if let asset = try await library.store.asset(id: id) {
+        if let asset = try await library.asset(id: id) {
             guard asset.status == .ready else {
                 throw APIError(.conflict, "\(asset.title) is not ready to play yet (\(asset.status.rawValue))")
             }
