@@ -47,6 +47,11 @@ struct NearbyRoutes: Sendable {
         router.get("devices") { request, context in
             try await responder.page("devices.html", in: webRoot, request: request, context: context)
         }
+        // The web remote a phone opens (from the TV's QR code) before it has any account: it
+        // pairs over the device link, which needs the TV person's approval.
+        router.get("remote") { request, context in
+            try await responder.page("remote.html", in: webRoot, request: request, context: context)
+        }
         let api = router.group("api")
         api.get("devices") { _, _ -> Overview in
             let trusted = await devices.trust.devices
@@ -86,11 +91,12 @@ struct NearbyRoutes: Sendable {
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     group.addTask {
                         for await bytes in transport.outbound { try await outbound.write(.binary(ByteBuffer(bytes: bytes))) }
+                        // Closed only once everything the link sent (a refusal, a goodbye) is written.
+                        try? await outbound.close(.normalClosure, reason: nil)
                     }
                     group.addTask {
                         await devices.accept(transport)
                         await transport.close()
-                        try? await outbound.close(.normalClosure, reason: nil)
                     }
                     for try await message in inbound.messages(maxSize: Frame.defaultMaximumPayload + Frame.headerSize + 64) {
                         if case .binary(let buffer) = message { await transport.inbound.push(Array(buffer.readableBytesView)) }

@@ -1,0 +1,33 @@
+// The web remote's strings in English and Japanese, added to i18n.js's tables.
+export const remoteStrings = {
+  en: {
+    remoteTitle: 'Remote', pairWithTV: 'Pair with this TV',
+    pairIntro: 'Use this phone as a remote for the Marquee TV. The TV and this phone will show the same six digits; approve on both.',
+    codeQuestion: 'Does the TV show this code?', approveCode: 'Approve', rejectCode: 'Reject',
+    waitingForTV: 'Waiting for approval on the TV…', connecting: 'Connecting to the TV…', connected: 'Connected',
+    reconnecting: 'Connection lost; reconnecting…', nothingPlaying: 'Nothing is playing on the TV',
+    playPause: 'Play or pause', play: 'Play', pause: 'Pause', skipBack: 'Back {seconds} seconds', skipForward: 'Forward {seconds} seconds',
+    speed: 'Speed', position: 'Position', pairAgain: 'Pair again',
+    refused_rejected: 'Pairing was rejected.', 'refused_not-paired': 'This phone is no longer paired with the TV.',
+    'refused_pairing-locked': 'Too many failed pairings: the TV accepts new pairings again in {minutes} min.',
+    'refused_unknown-service': 'The TV does not offer the remote service.', 'refused_platform-not-allowed': 'The TV does not accept web remotes.',
+    closed: 'The link to the TV closed ({reason}).', linkBroken: 'The TV closed the link: a frame failed to open.',
+    insecure: 'This browser cannot run the remote’s encryption here (it needs a secure page: https, or the TV’s own address on this machine).',
+    refusedIntent: 'The TV refused: {reason}',
+  },
+  ja: {
+    remoteTitle: 'リモコン', pairWithTV: 'このテレビとペアリング',
+    pairIntro: 'このスマートフォンを Marquee テレビのリモコンとして使います。テレビとこの端末に同じ6桁の数字が表示されます。両方で承認してください。',
+    codeQuestion: 'テレビに同じコードが表示されていますか?', approveCode: '承認', rejectCode: '拒否',
+    waitingForTV: 'テレビでの承認を待っています…', connecting: 'テレビに接続しています…', connected: '接続済み',
+    reconnecting: '接続が切れました。再接続しています…', nothingPlaying: 'テレビでは何も再生していません',
+    playPause: '再生/一時停止', play: '再生', pause: '一時停止', skipBack: '{seconds} 秒戻る', skipForward: '{seconds} 秒進む',
+    speed: '速度', position: '再生位置', pairAgain: 'もう一度ペアリング',
+    refused_rejected: 'ペアリングは拒否されました。', 'refused_not-paired': 'この端末はテレビとのペアリングが解除されています。',
+    'refused_pairing-locked': 'ペアリングの失敗が多すぎます。あと {minutes} 分で再びペアリングできます。',
+    'refused_unknown-service': 'テレビはリモコン機能を提供していません。', 'refused_platform-not-allowed': 'テレビはウェブのリモコンを受け付けていません。',
+    closed: 'テレビとの接続が閉じました({reason})。', linkBroken: 'テレビが接続を閉じました。開けないフレームがありました。',
+    insecure: 'このブラウザではここでリモコンの暗号化を使えません(https のページ、またはこの端末上のテレビのアドレスが必要です)。',
+    refusedIntent: 'テレビが拒否しました: {reason}',
+  },
+};

@@ -1,0 +1,158 @@
+"""The web remote (issue 14) in two Chromium windows against the e2e server: a TV playing a
+video in the player and a phone-sized page at /remote. The phone speaks the device-link
+protocol in JavaScript (WebCrypto X25519/Ed25519/HKDF, the hand-written ChaCha20-Poly1305):
+it pairs by code with approval on both sides, then its buttons change the TV's playback; a
+tampered frame closes the link without reaching the TV; a revoked phone cannot send commands.
+Screenshots go to artifacts/e2e."""
+import time
+
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+from conftest import ARTIFACTS
+from player_page import PlayerPage
+
+TOUR = "Test Pattern Tour"
+
+
+def visible(driver, element_id):
+    return driver.find_element(By.ID, element_id).is_displayed()
+
+
+def pending_for(server, code):
+    return next((p for p in server.api("GET", "/api/devices")[1]["pending"] if p["code"] == code), None)
+
+
+def pair_phone(server, phone, wait):
+    """Opens /remote, asks to pair, checks the TV lists the same code, approves on both sides."""
+    phone.get(server.url + "/remote")
+    wait.until(lambda d: visible(d, "pair"))
+    phone.find_element(By.ID, "pair").click()
+    wait.until(lambda d: visible(d, "code") and len(d.find_element(By.ID, "code").text.replace(" ", "")) == 6)
+    code = phone.find_element(By.ID, "code").text.replace(" ", "")
+    # The TV lists the phone with the very same digits (what its /devices page shows).
+    pending = None
+    deadline = time.time() + 10
+    while pending is None and time.time() < deadline:
+        pending = pending_for(server, code)
+        time.sleep(0.1)
+    assert pending, f"the TV does not list a pairing with code {code}"
+    assert pending["platform"] == "web" and pending["service"] == "remote"
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    phone.save_screenshot(str(ARTIFACTS / "web-remote-code.png"))
+    phone.find_element(By.ID, "code-approve").click()
+    # Approved on the phone only: not connected until the TV's person approves too.
+    time.sleep(0.5)
+    assert not visible(phone, "controls-panel")
+    status, _ = server.api("POST", f"/api/devices/pairings/{pending['id']}", {"approved": True})
+    assert status == 204
+    wait.until(lambda d: visible(d, "controls-panel"))
+    return pending
+
+
+def test_a_web_remote_pairs_by_code_and_controls_the_tv(server, browser):
+    _, settings = server.api("GET", "/api/settings/player")
+    status, body = server.api("PUT", "/api/settings/player", {"skipInterval": 7})
+    assert status == 200, body
+    tv = browser()
+    phone = browser(width=390, height=844)
+    paired_id = None
+    try:
+        page = PlayerPage(tv, server, TOUR, "?autoplay=0")
+        wait = WebDriverWait(phone, 20, poll_frequency=0.1)
+        pending = pair_phone(server, phone, wait)
+        paired_id = next(d["id"] for d in server.api("GET", "/api/devices")[1]["paired"] if d["fingerprint"] == pending["fingerprint"])
+
+        # Now playing, with the session's skip interval (7 s, not a hard-coded 10).
+        wait.until(lambda d: d.find_element(By.ID, "now-title").text == TOUR)
+        assert phone.find_element(By.ID, "skip-forward").text == "+7"
+        assert phone.find_element(By.ID, "skip-forward").get_attribute("aria-label") == "Forward 7 seconds"
+
+        # Play, then pause, from the phone: the TV's video follows.
+        assert page.video("paused") is True
+        phone.find_element(By.ID, "play-pause").click()
+        page.wait_for(lambda: page.video("paused") is False, "the TV did not start playing")
+        wait.until(lambda d: d.find_element(By.ID, "play-pause").get_attribute("aria-label") == "Pause")
+        phone.find_element(By.ID, "play-pause").click()
+        page.wait_for(lambda: page.video("paused") is True, "the TV did not pause")
+
+        # Seek and skip.
+        phone.execute_script("const s = document.getElementById('seek'); s.value = 20; s.dispatchEvent(new Event('change'));")
+        page.wait_until_seeked(20)
+        wait.until(lambda d: d.find_element(By.ID, "position").text == "0:20")
+        phone.find_element(By.ID, "skip-forward").click()
+        page.wait_until_seeked(27)
+        phone.find_element(By.ID, "skip-back").click()
+        page.wait_until_seeked(20)
+        phone.save_screenshot(str(ARTIFACTS / "web-remote-controls.png"))
+
+        # Speed, from the session's list.
+        assert visible(phone, "speed-row")
+        offered = phone.execute_script("return [...document.getElementById('speed').options].map(o => Number(o.value))")
+        assert offered == [s["rate"] for s in page.js("return window.marquee.session.speeds")]
+        faster = max(offered)
+        assert faster > 1
+        phone.execute_script("const s = document.getElementById('speed'); s.value = arguments[0]; s.dispatchEvent(new Event('change'));",
+                             str(faster))
+        page.wait_for(lambda: page.js("return window.marquee.session.selectedSpeed.rate") == faster, "the TV's speed did not change")
+        phone.find_element(By.ID, "play-pause").click()
+        page.wait_for(lambda: page.video("playbackRate") == faster and not page.video("paused"), "the TV did not play at the new speed")
+        phone.find_element(By.ID, "play-pause").click()
+        page.wait_for(lambda: page.video("paused") is True, "the TV did not pause")
+
+        # A tampered frame: a sealed "play" with one ciphertext bit flipped. The TV closes the link
+        # and does not play; the phone reconnects as a paired device without asking anyone.
+        first_link = phone.execute_script("""
+            const link = window.marqueeRemote.link;
+            const bytes = link.outbound.seal(0x100, new TextEncoder().encode(JSON.stringify({v: 1, type: 'intent', id: 99, intent: 'play'})));
+            bytes[12] ^= 0x40;
+            window.firstLink = link;
+            link.sendRaw(bytes);
+            return true;""")
+        assert first_link
+        wait.until(lambda d: d.execute_script("return window.firstLink.closed") is not None)
+        assert page.video("paused") is True, "a tampered frame reached the TV"
+        wait.until(lambda d: d.execute_script("return window.marqueeRemote.link !== window.firstLink && window.marqueeRemote.link.isOpen"))
+        assert not pending_for(server, pending["code"]), "a reconnection of a paired phone must not ask for approval"
+        phone.find_element(By.ID, "play-pause").click()
+        page.wait_for(lambda: page.video("paused") is False, "the reconnected phone could not play")
+        phone.find_element(By.ID, "play-pause").click()
+        page.wait_for(lambda: page.video("paused") is True, "the reconnected phone could not pause")
+
+        # Revoked on the TV: the link closes, the phone says so, and it cannot send commands.
+        assert server.api("DELETE", f"/api/devices/{paired_id}")[0] == 204
+        paired_id = None
+        wait.until(lambda d: "no longer paired" in d.find_element(By.ID, "status").text)
+        assert not visible(phone, "controls-panel")
+        phone.save_screenshot(str(ARTIFACTS / "web-remote-revoked.png"))
+        refusal = phone.execute_async_script("""
+            const done = arguments[arguments.length - 1];
+            const { LinkClient, linkURL } = await import('/ui/js/devicelink/link-client.js');
+            const { loadIdentity } = await import('/ui/js/devicelink/identity-store.js');
+            const link = new LinkClient({ url: linkURL(), identity: await loadIdentity(), service: 'remote',
+                                          session: 'revoked-test', purpose: 'connect', trustsPeer: () => true });
+            link.connect().then(() => { link.send(0x100, {v: 1, type: 'intent', id: 1, intent: 'play'}); done('connected'); },
+                                (error) => done(error.reason));""")
+        assert refusal == "not-paired"
+        time.sleep(0.5)
+        assert page.video("paused") is True
+    finally:
+        if paired_id:
+            server.api("DELETE", f"/api/devices/{paired_id}")
+        server.api("PUT", "/api/settings/player", {"skipInterval": settings.get("skipInterval", 10)})
+
+
+def test_the_web_remote_in_japanese_and_a_rejection_on_the_tv(server, browser):
+    phone = browser("ja-JP", width=390, height=844)
+    wait = WebDriverWait(phone, 20, poll_frequency=0.1)
+    phone.get(server.url + "/remote")
+    wait.until(lambda d: visible(d, "pair"))
+    assert phone.find_element(By.ID, "pair").text == "このテレビとペアリング"
+    phone.find_element(By.ID, "pair").click()
+    wait.until(lambda d: len(d.find_element(By.ID, "code").text.replace(" ", "")) == 6)
+    pending = pending_for(server, phone.find_element(By.ID, "code").text.replace(" ", ""))
+    assert pending
+    assert server.api("POST", f"/api/devices/pairings/{pending['id']}", {"approved": False})[0] == 204
+    wait.until(lambda d: d.find_element(By.ID, "status").text == "ペアリングは拒否されました。")
+    assert not visible(phone, "controls-panel")
+    assert not [d for d in server.api("GET", "/api/devices")[1]["paired"] if d["fingerprint"] == pending["fingerprint"]]
