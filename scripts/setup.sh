@@ -13,6 +13,8 @@ python_test_packages=(pytest m3u8 selenium websocket-client yt-dlp schemathesis)
 # Live Activities: the APNs tests make a test CA with openssl; the APNs benchmark's peer is aioapns.
 test_packages+=(openssl)
 python_test_packages+=(aioapns)
+# Web remote: the QR code test compares with Nayuki's library (the port's source) and reads codes back with zbarimg.
+test_packages+=(zbar-tools python3-qrcodegen)
 
 want=("${system_packages[@]}")
 if [[ "${1:-}" == "--test" ]]; then want+=("${test_packages[@]}"); fi
