@@ -4,8 +4,11 @@ protocol in JavaScript (WebCrypto X25519/Ed25519/HKDF, the hand-written ChaCha20
 it pairs by code with approval on both sides, then its buttons change the TV's playback; a
 tampered frame closes the link without reaching the TV; a revoked phone cannot send commands.
 Screenshots go to artifacts/e2e."""
+import shutil
+import subprocess
 import time
 
+import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -156,3 +159,26 @@ def test_the_web_remote_in_japanese_and_a_rejection_on_the_tv(server, browser):
     wait.until(lambda d: d.find_element(By.ID, "status").text == "ペアリングは拒否されました。")
     assert not visible(phone, "controls-panel")
     assert not [d for d in server.api("GET", "/api/devices")[1]["paired"] if d["fingerprint"] == pending["fingerprint"]]
+
+
+def test_the_tv_shows_the_web_remote_address_as_a_qr_code_a_camera_reads(server, driver, tmp_path):
+    driver.get(server.url + "/devices")
+    wait = WebDriverWait(driver, 15)
+    wait.until(lambda d: d.find_element(By.ID, "web-remote").get_attribute("data-url"))
+    url = driver.find_element(By.ID, "web-remote").get_attribute("data-url")
+    # The e2e server listens on loopback only: the address is this machine's, and the hint says so.
+    assert url == server.url + "/remote"
+    assert "--host 0.0.0.0" in driver.find_element(By.ID, "web-remote-hint").text
+    assert driver.find_element(By.ID, "web-remote-url").text == url.removeprefix("http://")
+    image = tmp_path / "qr.png"
+    driver.find_element(By.ID, "web-remote-qr").screenshot(str(image))
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    driver.save_screenshot(str(ARTIFACTS / "web-remote-invite-on-tv.png"))
+    if not shutil.which("zbarimg"):
+        pytest.skip("zbarimg (zbar-tools) is not installed; scripts/setup.sh --test installs it")
+    read = subprocess.run(["zbarimg", "--raw", "-q", str(image)], capture_output=True, text=True)
+    assert read.returncode == 0, read.stderr
+    assert read.stdout.strip() == url
+    # The address opens the remote, signed out and without any approval yet.
+    driver.get(url)
+    wait.until(lambda d: visible(d, "pair"))

@@ -29,6 +29,9 @@ struct NearbyRoutes: Sendable {
         var pairingLockedFor: Double?
         /// Tic-Tac-Toe games against the TV, the most recently played first.
         var games: [Game]
+        /// The addresses a phone on the local network opens the web remote at (`http://ADDRESS:PORT/remote`,
+        /// with this server's HTTP port); empty when the server listens on loopback only.
+        var webRemoteAddresses: [String]
     }
 
     struct Game: Codable {
@@ -66,7 +69,8 @@ struct NearbyRoutes: Sendable {
                 games: await devices.currentGames.map { entry in
                     Game(device: entry.device, board: entry.game.board.map { $0?.rawValue ?? "" }, phone: entry.game.phone?.rawValue,
                          tv: entry.game.tv?.rawValue, outcome: entry.game.outcome.rawValue)
-                })
+                },
+                webRemoteAddresses: WebRemoteAddresses.forListening(on: await devices.listeningHost))
         }
         api.post("devices/pairings/{id}") { request, context -> Response in
             let id = try context.parameters.require("id")

@@ -57,6 +57,7 @@ public actor NearbyDevices {
     public func listen(host: String, port: Int) async throws -> Int {
         let listener = try await TCPLinkListener.bind(host: host, port: port)
         self.listener = listener
+        listeningHost = host
         self.port = listener.port
         Task { for await transport in listener.transports { Task { await self.accept(transport) } } }
         return listener.port
@@ -84,6 +85,8 @@ public actor NearbyDevices {
     }
     /// The TCP port devices connect to, once listening.
     public private(set) var port: Int?
+    /// The address the listener is bound to (the server's `--host`), once listening.
+    public private(set) var listeningHost: String?
 
     public func stop() {
         advertisement?.stop()

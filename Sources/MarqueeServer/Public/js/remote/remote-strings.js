@@ -14,6 +14,9 @@ export const remoteStrings = {
     closed: 'The link to the TV closed ({reason}).', linkBroken: 'The TV closed the link: a frame failed to open.',
     insecure: 'This browser cannot run the remote’s encryption here (it needs a secure page: https, or the TV’s own address on this machine).',
     refusedIntent: 'The TV refused: {reason}',
+    webRemoteTitle: 'Use a phone as the remote', webRemoteQR: 'QR code for {url}',
+    webRemoteHint: 'Scan the code or open the address on a phone on this network, then approve the same six digits here and on the phone.',
+    webRemoteLoopback: 'This server listens on this machine only: serve with --host 0.0.0.0 so phones on the network can reach it.',
   },
   ja: {
     remoteTitle: 'リモコン', pairWithTV: 'このテレビとペアリング',
@@ -29,5 +32,8 @@ export const remoteStrings = {
     closed: 'テレビとの接続が閉じました({reason})。', linkBroken: 'テレビが接続を閉じました。開けないフレームがありました。',
     insecure: 'このブラウザではここでリモコンの暗号化を使えません(https のページ、またはこの端末上のテレビのアドレスが必要です)。',
     refusedIntent: 'テレビが拒否しました: {reason}',
+    webRemoteTitle: 'スマートフォンをリモコンにする', webRemoteQR: '{url} の QR コード',
+    webRemoteHint: 'このネットワーク上のスマートフォンでコードを読み取るかアドレスを開き、ここと端末に表示される同じ6桁の数字を承認してください。',
+    webRemoteLoopback: 'このサーバーはこのマシン内だけで待ち受けています。ネットワーク上のスマートフォンから使うには --host 0.0.0.0 で起動してください。',
   },
 };
