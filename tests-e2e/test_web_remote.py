@@ -182,3 +182,29 @@ def test_the_tv_shows_the_web_remote_address_as_a_qr_code_a_camera_reads(server,
     # The address opens the remote, signed out and without any approval yet.
     driver.get(url)
     wait.until(lambda d: visible(d, "pair"))
+
+
+def test_a_phone_without_webcrypto_pairs_and_controls_the_tv_with_the_portable_cryptography(server, browser):
+    """A phone opening http://LAN-address/remote has no crypto.subtle (not a secure context); the
+    page then runs plain-JavaScript X25519/Ed25519/SHA/HKDF. Forced here on loopback."""
+    tv = browser()
+    phone = browser(width=390, height=844)
+    paired_id = None
+    try:
+        page = PlayerPage(tv, server, TOUR, "?autoplay=0")
+        wait = WebDriverWait(phone, 20, poll_frequency=0.1)
+        phone.get(server.url + "/remote")
+        phone.execute_script("localStorage.setItem('marquee.devicelink.crypto', 'portable')")
+        pending = pair_phone(server, phone, wait)
+        backend = phone.execute_async_script("""const done = arguments[arguments.length - 1];
+            import('/ui/js/devicelink/link-crypto.js').then(async (m) => done(await m.cryptoBackend()));""")
+        assert backend == "portable"
+        paired_id = next(d["id"] for d in server.api("GET", "/api/devices")[1]["paired"] if d["fingerprint"] == pending["fingerprint"])
+        wait.until(lambda d: d.find_element(By.ID, "now-title").text == TOUR)
+        phone.find_element(By.ID, "play-pause").click()
+        page.wait_for(lambda: page.video("paused") is False, "the TV did not start playing")
+        phone.find_element(By.ID, "play-pause").click()
+        page.wait_for(lambda: page.video("paused") is True, "the TV did not pause")
+    finally:
+        if paired_id:
+            server.api("DELETE", f"/api/devices/{paired_id}")
