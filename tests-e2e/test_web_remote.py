@@ -208,3 +208,41 @@ def test_a_phone_without_webcrypto_pairs_and_controls_the_tv_with_the_portable_c
     finally:
         if paired_id:
             server.api("DELETE", f"/api/devices/{paired_id}")
+
+
+def test_play_on_tv_hands_the_item_over_at_its_time_and_speed_and_this_browser_becomes_the_remote(server, browser):
+    tv = browser()
+    laptop = browser()
+    paired_id = None
+    try:
+        # The TV's browser is marked as its screen and listens for "Play on…".
+        tv.get(server.url + "/devices?screen=1")
+        WebDriverWait(tv, 15).until(lambda d: d.execute_script("return document.documentElement.dataset.screen") == "listening")
+        assert tv.find_element(By.ID, "screen-switch").is_selected()
+        wait = WebDriverWait(laptop, 20, poll_frequency=0.1)
+        pending = pair_phone(server, laptop, wait)
+        paired_id = next(d["id"] for d in server.api("GET", "/api/devices")[1]["paired"] if d["fingerprint"] == pending["fingerprint"])
+
+        page = PlayerPage(laptop, server, TOUR, "?t=12&autoplay=0")
+        page.wait_for(lambda: abs(page.current_time - 12) < 0.6, "the laptop did not open at 12 s")
+        session_id = page.js("return window.marquee.session.id")
+        status, _ = server.api("POST", f"/api/sessions/{session_id}/intents", {"intent": "select-speed", "rate": 1.5})
+        assert status == 200
+        page.wait_for(lambda: page.js("return window.marquee.session.selectedSpeed.rate") == 1.5, "the laptop's speed did not change")
+        laptop.find_element(By.ID, "play-on-button").click()
+
+        # The TV opens the player at that moment and plays, at that speed; the laptop is now its remote.
+        WebDriverWait(tv, 20).until(lambda d: "/watch/" in d.current_url)
+        tv_page = PlayerPage.__new__(PlayerPage)
+        tv_page.driver = tv
+        tv_page.wait_for(lambda: tv_page.video("paused") is False and tv_page.current_time >= 11.5, "the TV did not play from 12 s")
+        tv_page.wait_for(lambda: tv_page.js("return window.marquee.session.selectedSpeed.rate") == 1.5, "the TV did not take the speed")
+        wait.until(lambda d: "/remote" in d.current_url and visible(d, "controls-panel"))
+        wait.until(lambda d: d.find_element(By.ID, "now-title").text == TOUR)
+        laptop.save_screenshot(str(ARTIFACTS / "play-on-remote.png"))
+        tv.save_screenshot(str(ARTIFACTS / "play-on-tv.png"))
+        laptop.find_element(By.ID, "play-pause").click()
+        tv_page.wait_for(lambda: tv_page.video("paused") is True, "the laptop, now the remote, did not pause the TV")
+    finally:
+        if paired_id:
+            server.api("DELETE", f"/api/devices/{paired_id}")

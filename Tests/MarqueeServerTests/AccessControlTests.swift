@@ -47,6 +47,7 @@ struct AccessControlTests {
         #expect(p(.get, "/api/devices/link") == .signIn)
         // The web remote opens signed out (pairing guards the link); nothing else under /ui does.
         #expect(p(.get, "/remote") == .signIn)
+        #expect(p(.get, "/api/devices/screen") == .play)
         #expect(p(.get, "/ui/js/devicelink/link-client.js") == .signIn)
         #expect(p(.get, "/ui/js/remote/remote.js") == .signIn)
         #expect(p(.get, "/ui/css/remote.css") == .signIn)

@@ -112,6 +112,29 @@ struct NearbyRoutes: Sendable {
                 await transport.close()
             }
         }
+        // The TV's own pages listen here for "Play on…" (text messages: a PlayRequest as JSON).
+        router.ws("api/devices/screen") { request, _ in
+            guard request.headers[.upgrade]?.lowercased() == "websocket" else {
+                throw APIError(.upgradeRequired, "This is the TV screen's WebSocket: connect with Upgrade: websocket")
+            }
+            return .upgrade([:])
+        } onUpgrade: { inbound, outbound, _ in
+            let (id, requests) = await devices.screens.open()
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = .sortedKeys
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    for await request in requests {
+                        guard let data = try? encoder.encode(request) else { continue }
+                        do { try await outbound.write(.text(String(decoding: data, as: UTF8.self))) } catch { break }
+                    }
+                }
+                // The page sends nothing; its socket closing ends the screen.
+                do { for try await _ in inbound.messages(maxSize: 1024) {} } catch {}
+                await devices.screens.close(id)
+                group.cancelAll()
+            }
+        }
         api.delete("devices/{id}") { _, context -> Response in
             let id = try context.parameters.require("id")
             guard await devices.revoke(id: id) != nil else { throw APIError(.notFound, "No paired device \(id)") }

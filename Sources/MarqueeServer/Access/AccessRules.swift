@@ -19,6 +19,8 @@ public enum AccessRules {
         // Nearby devices: the device link is guarded by pairing itself (an unpaired device can
         // only ask, and the owner approves on the TV); approving, listing and revoking are the owner's.
         if path == "/api/devices/link" { return .signIn }
+        // A TV page listening for "Play on…" plays what it is sent, like any player page.
+        if path == "/api/devices/screen" { return .play }
         // The web remote's page and scripts: a phone opens them signed out and pairs over the link.
         if reads, !path.contains(".."), path == "/remote" || path == "/ui/css/remote.css" || path.hasPrefix("/ui/js/remote/")
             || path.hasPrefix("/ui/js/devicelink/") { return .signIn }

@@ -22,6 +22,8 @@ public actor NearbyDevices {
     public nonisolated let identity: DeviceIdentity
     public nonisolated let services: ApplicationServices
     public nonisolated let trust: DeviceTrust
+    /// The TV's pages that open the player when a paired device asks ("Play on…").
+    public nonisolated let screens = NearbyScreens()
     let sessions: PlaybackSessions
     private let authorization: any LinkAuthorization
     private var pending: [String: (PendingPairing, CheckedContinuation<Bool, Never>)] = [:]

@@ -9,7 +9,7 @@ export const MAXIMUM_PAYLOAD = 64 * 1024;
 export const MessageType = Object.freeze({
   hello: 0x01, helloReply: 0x02, reveal: 0x03, authenticate: 0x04, approval: 0x05, refusal: 0x06,
   heartbeat: 0x10, goodbye: 0x11,
-  intent: 0x100, intentResult: 0x101, nowPlaying: 0x102,
+  intent: 0x100, intentResult: 0x101, nowPlaying: 0x102, playItem: 0x103,
   selectedCharacter: 0x200, move: 0x201, gameState: 0x202,
 });
 

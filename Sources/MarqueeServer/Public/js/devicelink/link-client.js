@@ -78,6 +78,7 @@ export class LinkClient extends EventTarget {
 
   /** Seals and sends an application message (`body` is JSON-encoded). */
   send(type, body) {
+    if (!Number.isInteger(type) || type < 0x10) throw new TypeError(`not an application message type: ${type}`);
     if (!this.isOpen) throw new Error('the link to the TV is closed');
     this.sendRaw(this.outbound.seal(type, utf8(JSON.stringify(body))));
     this.lastSent = Date.now();

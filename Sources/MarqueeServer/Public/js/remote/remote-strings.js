@@ -17,6 +17,9 @@ export const remoteStrings = {
     webRemoteTitle: 'Use a phone as the remote', webRemoteQR: 'QR code for {url}',
     webRemoteHint: 'Scan the code or open the address on a phone on this network, then approve the same six digits here and on the phone.',
     webRemoteLoopback: 'This server listens on this machine only: serve with --host 0.0.0.0 so phones on the network can reach it.',
+    playOn: 'Play on TV', playOnHint: 'Play this on the TV from here, and use this device as its remote',
+    playOnSending: 'Starting on {tv}…', playOnFailed: 'The TV could not start it.',
+    screenSwitch: 'This browser is the TV’s screen: play what remotes send here (“Play on TV”)',
   },
   ja: {
     remoteTitle: 'リモコン', pairWithTV: 'このテレビとペアリング',
@@ -35,5 +38,8 @@ export const remoteStrings = {
     webRemoteTitle: 'スマートフォンをリモコンにする', webRemoteQR: '{url} の QR コード',
     webRemoteHint: 'このネットワーク上のスマートフォンでコードを読み取るかアドレスを開き、ここと端末に表示される同じ6桁の数字を承認してください。',
     webRemoteLoopback: 'このサーバーはこのマシン内だけで待ち受けています。ネットワーク上のスマートフォンから使うには --host 0.0.0.0 で起動してください。',
+    playOn: 'テレビで再生', playOnHint: 'ここから続きをテレビで再生し、この端末をリモコンにします',
+    playOnSending: '{tv} で再生を始めています…', playOnFailed: 'テレビで再生を始められませんでした。',
+    screenSwitch: 'このブラウザをテレビの画面にする: リモコンから送られたもの(「テレビで再生」)をここで再生します',
   },
 };

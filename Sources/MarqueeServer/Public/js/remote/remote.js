@@ -142,12 +142,23 @@ function closed(link, reason, error) {
   ui.retry.hidden = false;
 }
 
+// "Play on TV" from a player: once the TV plays that item, it plays at the speed it had there.
+const handoff = new URLSearchParams(location.search);
+let handoffRate = handoff.has('asset') ? Number(handoff.get('rate')) : null;
+
 function receive(type, body) {
   state.reconnectDelay = 200;  // the link works: the next reconnection starts quickly again
   if (type === MessageType.nowPlaying) {
     state.snapshot = body?.session ?? null;
     state.receivedAt = performance.now();
     render();
+    const s = state.snapshot;
+    if (handoffRate && s && s.assetID === handoff.get('asset') && s.id !== handoff.get('from') && s.permissions?.canChangeRate) {
+      if (Math.abs((s.selectedSpeed?.rate ?? s.rate) - handoffRate) > 0.001 && s.speeds?.some((speed) => speed.rate === handoffRate)) {
+        sendIntent('select-speed', { rate: handoffRate });
+      }
+      handoffRate = null;
+    }
   } else if (type === MessageType.intentResult) {
     if (body?.type === 'refused') setStatus(t('refusedIntent', { reason: body.reason }), true);
     else if (body?.type === 'error') setStatus(body.message ?? '', true);
@@ -231,4 +242,5 @@ if (!(await linkCryptoAvailable())) {
   connect('connect');
 } else {
   show(ui.pairPanel);
+  if (handoff.get('pair') === '1') connect('pair');
 }

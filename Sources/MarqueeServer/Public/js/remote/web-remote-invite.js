@@ -6,6 +6,7 @@
 import { addStrings, pickLanguage, setLanguage, t } from '../i18n.js';
 import { remoteStrings } from './remote-strings.js';
 import { encodeQR, qrSVG } from '../devicelink/qr-code.js';
+import { isScreen, setScreen } from './screen-listener.js';
 
 addStrings(remoteStrings);
 setLanguage(pickLanguage(navigator.languages));
@@ -36,6 +37,10 @@ async function show() {
   const reachable = !loopback(location.hostname) || addresses.length > 0;
   $('web-remote-hint').textContent = reachable ? t('webRemoteHint') : t('webRemoteLoopback');
   section.dataset.url = url;
+  const screen = $('screen-switch');
+  $('screen-switch-label').textContent = t('screenSwitch');
+  screen.checked = isScreen();
+  screen.onchange = () => setScreen(screen.checked);
 }
 
 show();
