@@ -42,6 +42,14 @@ struct NearbyRoutes: Sendable {
         var outcome: String
     }
 
+    /// `GET /api/devices/nearby`: the Marquee devices DNS-SD finds on the local network (not this
+    /// TV), filtered by application service and platform; `problem` says why none could be looked for.
+    struct NearbyList: ResponseEncodable {
+        struct Device: Codable { var name: String; var deviceID: String?; var platform: String?; var services: [String]; var fingerprint: String?; var host: String; var port: Int; var addresses: [String] }
+        var devices: [Device]
+        var problem: String?
+    }
+
     struct Answer: Decodable {
         var approved: Bool
     }
@@ -71,6 +79,24 @@ struct NearbyRoutes: Sendable {
                          tv: entry.game.tv?.rawValue, outcome: entry.game.outcome.rawValue)
                 },
                 webRemoteAddresses: WebRemoteAddresses.forListening(on: await devices.listeningHost))
+        }
+        api.get("devices/nearby") { request, _ -> NearbyList in
+            let service = request.uri.queryParameters.get("service")
+            let platform = request.uri.queryParameters.get("platform")
+            if let service, devices.services[service] == nil {
+                throw APIError(.badRequest, "Unknown application service \"\(service)\"; this TV offers \(devices.services.services.map(\.identifier).joined(separator: ", "))")
+            }
+            let found: [DiscoveredDevice]
+            do {
+                found = try await DNSSDBrowser.browse(for: 1.5, service: service)
+            } catch {
+                return NearbyList(devices: [], problem: "Cannot browse the local network: \(error) (is avahi-daemon running?)")
+            }
+            let own = devices.identity.deviceID
+            return NearbyList(devices: found.filter { $0.deviceID != own && (platform == nil || $0.platform == platform) }.map {
+                .init(name: $0.friendlyName, deviceID: $0.deviceID, platform: $0.platform, services: $0.services, fingerprint: $0.fingerprint,
+                      host: $0.host, port: $0.port, addresses: $0.addresses)
+            })
         }
         api.post("devices/pairings/{id}") { request, context -> Response in
             let id = try context.parameters.require("id")

@@ -45,8 +45,8 @@ function install() {
   button.id = 'play-on-button';
   button.type = 'button';
   button.className = overflow.className;
-  button.textContent = t('playOn');
-  button.title = t('playOnHint');
+  button.textContent = t('rm_playOn');
+  button.title = t('rm_playOnHint');
   button.style.cssText = 'width:auto;padding:0 .7em;font-size:.85rem;font-weight:600;white-space:nowrap';
   const status = document.createElement('span');
   status.id = 'play-on-status';
@@ -65,10 +65,10 @@ function install() {
       return;
     }
     button.disabled = true;
-    status.textContent = t('playOnSending', { tv: tv.name });
+    status.textContent = t('rm_playOnSending', { tv: tv.name });
     try {
       const answer = await playOnTV({ time, rate });
-      if (answer?.type !== 'playing-on-screen') throw new Error(answer?.message ?? t('playOnFailed'));
+      if (answer?.type !== 'playing-on-screen') throw new Error(answer?.message ?? t('rm_playOnFailed'));
       video.pause();
       location.assign(`/remote?${handoff}`);
     } catch (error) {

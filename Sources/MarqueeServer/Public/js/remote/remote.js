@@ -49,16 +49,16 @@ function setStatus(text, error = false) {
 }
 
 function localize() {
-  document.title = `Marquee — ${t('remoteTitle')}`;
-  $('remote-title').textContent = t('remoteTitle');
-  $('pair').textContent = t('pairWithTV');
-  $('pair-intro').textContent = t('pairIntro');
-  $('code-question').textContent = t('codeQuestion');
-  ui.approve.textContent = t('approveCode');
-  ui.reject.textContent = t('rejectCode');
-  ui.retry.textContent = t('pairAgain');
-  $('speed-label').textContent = t('speed');
-  ui.seek.setAttribute('aria-label', t('position'));
+  document.title = `Marquee — ${t('rm_remoteTitle')}`;
+  $('remote-title').textContent = t('rm_remoteTitle');
+  $('pair').textContent = t('rm_pairWithTV');
+  $('pair-intro').textContent = t('rm_pairIntro');
+  $('code-question').textContent = t('rm_codeQuestion');
+  ui.approve.textContent = t('rm_approveCode');
+  ui.reject.textContent = t('rm_rejectCode');
+  ui.retry.textContent = t('rm_pairAgain');
+  $('speed-label').textContent = t('rm_speed');
+  ui.seek.setAttribute('aria-label', t('rm_position'));
 }
 
 /** Whether this browser paired with the TV that served this page. */
@@ -70,7 +70,7 @@ function pairedHere() {
 async function connect(purpose) {
   state.wantConnected = true;
   ui.retry.hidden = true;
-  setStatus(t('connecting'));
+  setStatus(t('rm_connecting'));
   const identity = await loadIdentity();
   const link = new LinkClient({
     url: linkURL(), identity, service: SERVICE, session: state.session, purpose, trustsPeer: trustsTV,
@@ -84,7 +84,7 @@ async function connect(purpose) {
     setStatus('');
     ui.approve.onclick = () => {
       ui.approve.disabled = ui.reject.disabled = true;
-      ui.codeWaiting.textContent = t('waitingForTV');
+      ui.codeWaiting.textContent = t('rm_waitingForTV');
       ui.codeWaiting.hidden = false;
       event.approve(true);
     };
@@ -95,7 +95,7 @@ async function connect(purpose) {
     localStorage.setItem(ORIGIN_KEY, trustedTVs().find((tv) => tv.deviceID === event.peer.deviceID)?.identityKey ?? '');
     ui.tvName.textContent = event.peer.name;
     show(ui.controls);
-    setStatus(t('connected'));
+    setStatus(t('rm_connected'));
     render();
   });
   link.addEventListener('message', (event) => receive(event.messageType, event.body));
@@ -117,8 +117,8 @@ function closed(link, reason, error) {
     if (key) forgetTV(Uint8Array.from(atob(key), (c) => c.charCodeAt(0)));
     localStorage.removeItem(ORIGIN_KEY);
   }
-  const refusedText = t(`refused_${reason}`, { minutes: Math.ceil((error?.retryAfter ?? 60) / 60) });
-  if (refusedText !== `refused_${reason}`) {
+  const refusedText = t(`rm_refused_${reason}`, { minutes: Math.ceil((error?.retryAfter ?? 60) / 60) });
+  if (refusedText !== `rm_refused_${reason}`) {
     state.wantConnected = false;
     show(ui.pairPanel);
     setStatus(refusedText, true);
@@ -127,18 +127,18 @@ function closed(link, reason, error) {
   }
   if (reason === 'closed-locally') return;
   if (reason === 'channel' || reason === 'bad-frame') {
-    setStatus(t('linkBroken'), true);
+    setStatus(t('rm_linkBroken'), true);
   }
   if (wasOpen && state.wantConnected && pairedHere()) {
     // The TV went away or the phone slept: reconnect as the paired device, backing off.
-    setStatus(t('reconnecting'));
+    setStatus(t('rm_reconnecting'));
     const delay = state.reconnectDelay;
     state.reconnectDelay = Math.min(delay * 2, 10000);
     setTimeout(() => { if (state.link === link) connect('connect'); }, delay);
     return;
   }
   show(ui.pairPanel);
-  if (reason !== 'channel' && reason !== 'bad-frame') setStatus(t('closed', { reason }), true);
+  if (reason !== 'channel' && reason !== 'bad-frame') setStatus(t('rm_closed', { reason }), true);
   ui.retry.hidden = false;
 }
 
@@ -160,9 +160,9 @@ function receive(type, body) {
       handoffRate = null;
     }
   } else if (type === MessageType.intentResult) {
-    if (body?.type === 'refused') setStatus(t('refusedIntent', { reason: body.reason }), true);
+    if (body?.type === 'refused') setStatus(t('rm_refusedIntent', { reason: body.reason }), true);
     else if (body?.type === 'error') setStatus(body.message ?? '', true);
-    else setStatus(t('connected'));
+    else setStatus(t('rm_connected'));
   }
 }
 
@@ -183,17 +183,17 @@ function render() {
   const s = state.snapshot;
   const permissions = s?.permissions ?? { canSeek: false, canChangeRate: false, canPlayPause: false, skipInterval: 10 };
   const interval = Math.round(permissions.skipInterval);
-  ui.title.textContent = s ? s.metadata?.title ?? '' : t('nothingPlaying');
+  ui.title.textContent = s ? s.metadata?.title ?? '' : t('rm_nothingPlaying');
   ui.subtitle.textContent = s?.metadata?.subtitle ?? '';
   const playing = s ? s.desiresPlayback : false;
   ui.playPause.textContent = playing ? '❚❚' : '▶';
-  ui.playPause.setAttribute('aria-label', playing ? t('pause') : t('play'));
+  ui.playPause.setAttribute('aria-label', playing ? t('rm_pause') : t('rm_play'));
   ui.playPause.classList.toggle('play', !playing);
   ui.playPause.disabled = !s || !permissions.canPlayPause;
   ui.back.textContent = `−${interval}`;
   ui.forward.textContent = `+${interval}`;
-  ui.back.setAttribute('aria-label', t('skipBack', { seconds: interval }));
-  ui.forward.setAttribute('aria-label', t('skipForward', { seconds: interval }));
+  ui.back.setAttribute('aria-label', t('rm_skipBack', { seconds: interval }));
+  ui.forward.setAttribute('aria-label', t('rm_skipForward', { seconds: interval }));
   ui.back.disabled = ui.forward.disabled = ui.seek.disabled = !s || !permissions.canSeek;
   ui.duration.textContent = formatTime(s?.duration ?? 0);
   ui.seek.max = String(s?.duration ?? 1);
@@ -237,7 +237,7 @@ window.addEventListener('pagehide', () => { state.wantConnected = false; state.l
 localize();
 if (!(await linkCryptoAvailable())) {
   show(null);
-  setStatus(t('insecure'), true);
+  setStatus(t('rm_insecure'), true);
 } else if (pairedHere()) {
   connect('connect');
 } else {

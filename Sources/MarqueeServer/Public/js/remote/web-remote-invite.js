@@ -30,15 +30,15 @@ async function show() {
     if (response.ok) addresses = (await response.json()).webRemoteAddresses ?? [];
   } catch { /* the page's own origin still works on this machine */ }
   const url = webRemoteURL(location, addresses);
-  $('web-remote-title').textContent = t('webRemoteTitle');
+  $('web-remote-title').textContent = t('rm_webRemoteTitle');
   $('web-remote-url').textContent = url.replace(/^https?:\/\//, '');
   $('web-remote-url').href = url;
-  $('web-remote-qr').innerHTML = qrSVG(encodeQR(url, { ecc: 'M' }), { label: t('webRemoteQR', { url }) });
+  $('web-remote-qr').innerHTML = qrSVG(encodeQR(url, { ecc: 'M' }), { label: t('rm_webRemoteQR', { url }) });
   const reachable = !loopback(location.hostname) || addresses.length > 0;
-  $('web-remote-hint').textContent = reachable ? t('webRemoteHint') : t('webRemoteLoopback');
+  $('web-remote-hint').textContent = reachable ? t('rm_webRemoteHint') : t('rm_webRemoteLoopback');
   section.dataset.url = url;
   const screen = $('screen-switch');
-  $('screen-switch-label').textContent = t('screenSwitch');
+  $('screen-switch-label').textContent = t('rm_screenSwitch');
   screen.checked = isScreen();
   screen.onchange = () => setScreen(screen.checked);
 }
