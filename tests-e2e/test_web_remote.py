@@ -246,3 +246,42 @@ def test_play_on_tv_hands_the_item_over_at_its_time_and_speed_and_this_browser_b
     finally:
         if paired_id:
             server.api("DELETE", f"/api/devices/{paired_id}")
+
+
+def test_a_game_of_tictactoe_from_the_web_remote_to_the_end(server, browser):
+    phone = browser(width=390, height=844)
+    paired_id = None
+    try:
+        wait = WebDriverWait(phone, 20, poll_frequency=0.1)
+        pending = pair_phone(server, phone, wait)
+        paired_id = next(d["id"] for d in server.api("GET", "/api/devices")[1]["paired"] if d["fingerprint"] == pending["fingerprint"])
+        wait.until(lambda d: visible(d, "game-open"))
+        phone.find_element(By.ID, "game-open").click()
+        # Paired per service: the game asks for the code once more, approved on both sides.
+        wait.until(lambda d: visible(d, "code") and len(d.find_element(By.ID, "code").text.replace(" ", "")) == 6)
+        code = phone.find_element(By.ID, "code").text.replace(" ", "")
+        game_pending = WebDriverWait(phone, 10).until(lambda _: pending_for(server, code))
+        assert game_pending["service"] == "tictactoe"
+        phone.find_element(By.ID, "code-approve").click()
+        assert server.api("POST", f"/api/devices/pairings/{game_pending['id']}", {"approved": True})[0] == 204
+        wait.until(lambda d: visible(d, "pick-x"))
+        phone.find_element(By.ID, "pick-x").click()
+        moves = 0
+        while phone.find_element(By.ID, "game-panel").get_attribute("data-outcome") == "playing" and moves < 5:
+            before = phone.execute_script("return JSON.stringify(window.marqueeGame.state.board)")
+            free = [b for b in phone.find_elements(By.CSS_SELECTOR, "#game-board button") if b.is_enabled()]
+            free[0].click()
+            moves += 1
+            wait.until(lambda d: d.execute_script("return JSON.stringify(window.marqueeGame.state.board)") != before)
+        outcome = phone.find_element(By.ID, "game-panel").get_attribute("data-outcome")
+        assert outcome in ("phone-wins", "tv-wins", "draw"), outcome
+        status = phone.find_element(By.ID, "game-status").text
+        assert status == {"phone-wins": "You win!", "tv-wins": "The TV wins.", "draw": "Draw."}[outcome]
+        board = phone.execute_script("return window.marqueeGame.state.board")
+        # The TV shows the same finished board (its /devices page draws GET /api/devices' games).
+        games = server.api("GET", "/api/devices")[1]["games"]
+        assert games and games[0]["board"] == board and games[0]["outcome"] == outcome
+        phone.save_screenshot(str(ARTIFACTS / "web-remote-tictactoe.png"))
+    finally:
+        if paired_id:
+            server.api("DELETE", f"/api/devices/{paired_id}")

@@ -23,6 +23,9 @@ export const remoteStrings = {
     rm_screenSwitch: 'This browser is the TV’s screen: play what remotes send here (“Play on TV”)',
     rm_nearbyTitle: 'Nearby', rm_nearbyLine: '{platform} · {services} · {address}', rm_nearbyNone: 'No other Marquee device offering the remote is advertised nearby.',
     rm_nearbyProblem: 'Not looking nearby: {problem}',
+    rm_gameTitle: 'Tic-Tac-Toe', rm_gameOpen: 'Play Tic-Tac-Toe against the TV', rm_gamePick: 'Pick your character.',
+    rm_gameTurn: 'You play {phone}: your move.', 'rm_game_phone-wins': 'You win!', 'rm_game_tv-wins': 'The TV wins.', rm_game_draw: 'Draw.',
+    rm_square: 'Square {n}',
   },
   ja: {
     rm_remoteTitle: 'リモコン', rm_pairWithTV: 'このテレビとペアリング',
@@ -46,5 +49,8 @@ export const remoteStrings = {
     rm_screenSwitch: 'このブラウザをテレビの画面にする: リモコンから送られたもの(「テレビで再生」)をここで再生します',
     rm_nearbyTitle: '近くにあるデバイス', rm_nearbyLine: '{platform} · {services} · {address}', rm_nearbyNone: 'リモコン機能を持つ他の Marquee デバイスは近くに見つかりません。',
     rm_nearbyProblem: '近くを探していません: {problem}',
+    rm_gameTitle: '三目並べ', rm_gameOpen: 'テレビと三目並べで遊ぶ', rm_gamePick: 'キャラクターを選んでください。',
+    rm_gameTurn: 'あなたは {phone}: あなたの番です。', 'rm_game_phone-wins': 'あなたの勝ち!', 'rm_game_tv-wins': 'テレビの勝ち。', rm_game_draw: '引き分け。',
+    rm_square: 'マス {n}',
   },
 };
