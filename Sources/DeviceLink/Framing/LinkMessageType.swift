@@ -17,6 +17,8 @@ public enum LinkMessageType: UInt32, Sendable, CaseIterable {
     case intent = 0x100
     case intentResult = 0x101
     case nowPlaying = 0x102
+    /// "Play on…": play an item of this TV's library on its screen, from a time at a speed.
+    case playItem = 0x103
     // `tictactoe` (the names of Apple's sample):
     case selectedCharacter = 0x200
     case move = 0x201

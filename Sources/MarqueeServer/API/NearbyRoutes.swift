@@ -29,6 +29,9 @@ struct NearbyRoutes: Sendable {
         var pairingLockedFor: Double?
         /// Tic-Tac-Toe games against the TV, the most recently played first.
         var games: [Game]
+        /// The addresses a phone on the local network opens the web remote at (`http://ADDRESS:PORT/remote`,
+        /// with this server's HTTP port); empty when the server listens on loopback only.
+        var webRemoteAddresses: [String]
     }
 
     struct Game: Codable {
@@ -39,6 +42,14 @@ struct NearbyRoutes: Sendable {
         var outcome: String
     }
 
+    /// `GET /api/devices/nearby`: the Marquee devices DNS-SD finds on the local network (not this
+    /// TV), filtered by application service and platform; `problem` says why none could be looked for.
+    struct NearbyList: ResponseEncodable {
+        struct Device: Codable { var name: String; var deviceID: String?; var platform: String?; var services: [String]; var fingerprint: String?; var host: String; var port: Int; var addresses: [String] }
+        var devices: [Device]
+        var problem: String?
+    }
+
     struct Answer: Decodable {
         var approved: Bool
     }
@@ -46,6 +57,11 @@ struct NearbyRoutes: Sendable {
     func register(on router: Router<MarqueeRequestContext>) {
         router.get("devices") { request, context in
             try await responder.page("devices.html", in: webRoot, request: request, context: context)
+        }
+        // The web remote a phone opens (from the TV's QR code) before it has any account: it
+        // pairs over the device link, which needs the TV person's approval.
+        router.get("remote") { request, context in
+            try await responder.page("remote.html", in: webRoot, request: request, context: context)
         }
         let api = router.group("api")
         api.get("devices") { _, _ -> Overview in
@@ -61,7 +77,26 @@ struct NearbyRoutes: Sendable {
                 games: await devices.currentGames.map { entry in
                     Game(device: entry.device, board: entry.game.board.map { $0?.rawValue ?? "" }, phone: entry.game.phone?.rawValue,
                          tv: entry.game.tv?.rawValue, outcome: entry.game.outcome.rawValue)
-                })
+                },
+                webRemoteAddresses: WebRemoteAddresses.forListening(on: await devices.listeningHost))
+        }
+        api.get("devices/nearby") { request, _ -> NearbyList in
+            let service = request.uri.queryParameters.get("service")
+            let platform = request.uri.queryParameters.get("platform")
+            if let service, devices.services[service] == nil {
+                throw APIError(.badRequest, "Unknown application service \"\(service)\"; this TV offers \(devices.services.services.map(\.identifier).joined(separator: ", "))")
+            }
+            let found: [DiscoveredDevice]
+            do {
+                found = try await DNSSDBrowser.browse(for: 1.5, service: service)
+            } catch {
+                return NearbyList(devices: [], problem: "Cannot browse the local network: \(error) (is avahi-daemon running?)")
+            }
+            let own = devices.identity.deviceID
+            return NearbyList(devices: found.filter { $0.deviceID != own && (platform == nil || $0.platform == platform) }.map {
+                .init(name: $0.friendlyName, deviceID: $0.deviceID, platform: $0.platform, services: $0.services, fingerprint: $0.fingerprint,
+                      host: $0.host, port: $0.port, addresses: $0.addresses)
+            })
         }
         api.post("devices/pairings/{id}") { request, context -> Response in
             let id = try context.parameters.require("id")
@@ -86,11 +121,12 @@ struct NearbyRoutes: Sendable {
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     group.addTask {
                         for await bytes in transport.outbound { try await outbound.write(.binary(ByteBuffer(bytes: bytes))) }
+                        // Closed only once everything the link sent (a refusal, a goodbye) is written.
+                        try? await outbound.close(.normalClosure, reason: nil)
                     }
                     group.addTask {
                         await devices.accept(transport)
                         await transport.close()
-                        try? await outbound.close(.normalClosure, reason: nil)
                     }
                     for try await message in inbound.messages(maxSize: Frame.defaultMaximumPayload + Frame.headerSize + 64) {
                         if case .binary(let buffer) = message { await transport.inbound.push(Array(buffer.readableBytesView)) }
@@ -100,6 +136,29 @@ struct NearbyRoutes: Sendable {
                 }
             } catch {
                 await transport.close()
+            }
+        }
+        // The TV's own pages listen here for "Play on…" (text messages: a PlayRequest as JSON).
+        router.ws("api/devices/screen") { request, _ in
+            guard request.headers[.upgrade]?.lowercased() == "websocket" else {
+                throw APIError(.upgradeRequired, "This is the TV screen's WebSocket: connect with Upgrade: websocket")
+            }
+            return .upgrade([:])
+        } onUpgrade: { inbound, outbound, _ in
+            let (id, requests) = await devices.screens.open()
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = .sortedKeys
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    for await request in requests {
+                        guard let data = try? encoder.encode(request) else { continue }
+                        do { try await outbound.write(.text(String(decoding: data, as: UTF8.self))) } catch { break }
+                    }
+                }
+                // The page sends nothing; its socket closing ends the screen.
+                do { for try await _ in inbound.messages(maxSize: 1024) {} } catch {}
+                await devices.screens.close(id)
+                group.cancelAll()
             }
         }
         api.delete("devices/{id}") { _, context -> Response in

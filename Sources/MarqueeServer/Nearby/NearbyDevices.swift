@@ -22,6 +22,8 @@ public actor NearbyDevices {
     public nonisolated let identity: DeviceIdentity
     public nonisolated let services: ApplicationServices
     public nonisolated let trust: DeviceTrust
+    /// The TV's pages that open the player when a paired device asks ("Play on…").
+    public nonisolated let screens = NearbyScreens()
     let sessions: PlaybackSessions
     private let authorization: any LinkAuthorization
     private var pending: [String: (PendingPairing, CheckedContinuation<Bool, Never>)] = [:]
@@ -57,6 +59,7 @@ public actor NearbyDevices {
     public func listen(host: String, port: Int) async throws -> Int {
         let listener = try await TCPLinkListener.bind(host: host, port: port)
         self.listener = listener
+        listeningHost = host
         self.port = listener.port
         Task { for await transport in listener.transports { Task { await self.accept(transport) } } }
         return listener.port
@@ -84,6 +87,8 @@ public actor NearbyDevices {
     }
     /// The TCP port devices connect to, once listening.
     public private(set) var port: Int?
+    /// The address the listener is bound to (the server's `--host`), once listening.
+    public private(set) var listeningHost: String?
 
     public func stop() {
         advertisement?.stop()

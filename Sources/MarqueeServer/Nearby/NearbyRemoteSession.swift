@@ -48,6 +48,7 @@ struct NearbyRemoteSession {
             for try await message in connection.messages {
                 switch message.type {
                 case .intent: await handleIntent(message.payload)
+                case .playItem: await handlePlayItem(message.payload)
                 case .selectedCharacter, .move: await handleGame(message)
                 default: break
                 }
@@ -82,6 +83,28 @@ struct NearbyRemoteSession {
         case .failure(let refusal): await send(.intentResult, OutboundRendererMessage.refused(refusal, replyTo: id))
         case nil: await send(.intentResult, OutboundRendererMessage.error("The session on the TV has ended"))
         }
+    }
+
+    /// The answer to `playItem`, on `intentResult`: `{"type": "playing-on-screen", "screens": n}`
+    /// or `{"type": "error", "message": …}`.
+    struct PlayItemResult: Codable, Sendable {
+        var v = 1
+        var type: String
+        var screens: Int?
+        var message: String?
+    }
+
+    private func handlePlayItem(_ payload: [UInt8]) async {
+        guard var request = try? JSONDecoder().decode(NearbyScreens.PlayRequest.self, from: Data(payload)) else {
+            return await send(.intentResult, PlayItemResult(type: "error", message: "playItem needs {\"assetID\", \"time\", \"rate\"}"))
+        }
+        if let problem = request.problem { return await send(.intentResult, PlayItemResult(type: "error", message: problem)) }
+        request.from = connection.peer.name
+        let screens = await devices.screens.show(request)
+        guard screens > 0 else {
+            return await send(.intentResult, PlayItemResult(type: "error", message: "No screen of the TV is open: open Marquee in the TV's browser"))
+        }
+        await send(.intentResult, PlayItemResult(type: "playing-on-screen", screens: screens))
     }
 
     private func watchNowPlaying() async {
