@@ -25,7 +25,7 @@ run: build
 	@scripts/run.sh $(CONFIG)
 
 # Every test: Swift unit and integration tests, then the Python end-to-end tests.
-test: setup-test
+test: setup-test lint
 	swift build --build-tests
 	swift test --skip-build 2>&1 | tee .build/swift-test.log; test $${PIPESTATUS[0]} -eq 0
 	node --test tests-js/

@@ -1,8 +1,8 @@
 import AsyncHTTPClient
 import Foundation
 import NIOCore
-import NIOHTTP1
 import NIOFoundationCompat
+import NIOHTTP1
 import NIOSSL
 
 /// A push provider for Live Activities: sends `liveactivity` pushes to device tokens and to
@@ -27,8 +27,9 @@ public actor APNsClient {
     public init(configuration: APNsConfiguration, http: HTTPClient? = nil, now: @escaping @Sendable () -> Date = { Date() }) throws {
         self.configuration = configuration
         self.now = now
-        tokens = ProviderTokenCache(keyID: configuration.keyID, teamID: configuration.teamID, key: configuration.signingKey,
-                                    lifetime: configuration.tokenLifetime)
+        tokens = ProviderTokenCache(
+            keyID: configuration.keyID, teamID: configuration.teamID, key: configuration.signingKey,
+            lifetime: configuration.tokenLifetime)
         if let http {
             self.http = http
             ownsHTTPClient = false
@@ -68,16 +69,19 @@ public actor APNsClient {
 
     /// Sends one push to a device token at `priority` (5 or 10); `expiration` nil means APNs
     /// does not store it (`apns-expiration: 0`).
-    public func send(_ notification: LiveActivityNotification, to deviceToken: String, environment: APNsEnvironment? = nil,
-                     priority: Int = 10, expiration: Date? = nil, apnsID: UUID = UUID()) async -> PushResult {
+    public func send(
+        _ notification: LiveActivityNotification, to deviceToken: String, environment: APNsEnvironment? = nil,
+        priority: Int = 10, expiration: Date? = nil, apnsID: UUID = UUID()
+    ) async -> PushResult {
         let id = apnsID.uuidString.lowercased()
         let body: Data
         do { body = try notification.payload() } catch {
             return PushResult(kind: .refused, reason: error.description, apnsID: id, attempts: 0, priority: priority)
         }
         if let until = backedOff(deviceToken) {
-            return PushResult(kind: .refused, reason: "Backing off after TooManyRequests until \(until)", apnsID: id, attempts: 0,
-                              priority: priority, retryAfter: until)
+            return PushResult(
+                kind: .refused, reason: "Backing off after TooManyRequests until \(until)", apnsID: id, attempts: 0,
+                priority: priority, retryAfter: until)
         }
         let base = configuration.endpoints.device[environment ?? configuration.environment] ?? ""
         var headers = HTTPHeaders()
@@ -92,8 +96,10 @@ public actor APNsClient {
     }
 
     /// Sends one push to every device subscribed to a broadcast channel.
-    public func broadcast(_ notification: LiveActivityNotification, channelID: String, environment: APNsEnvironment? = nil,
-                          priority: Int = 10, expiration: Date? = nil, apnsID: UUID = UUID()) async -> PushResult {
+    public func broadcast(
+        _ notification: LiveActivityNotification, channelID: String, environment: APNsEnvironment? = nil,
+        priority: Int = 10, expiration: Date? = nil, apnsID: UUID = UUID()
+    ) async -> PushResult {
         let id = apnsID.uuidString.lowercased()
         let body: Data
         do { body = try notification.payload() } catch {
@@ -156,8 +162,10 @@ public actor APNsClient {
         return list.channels
     }
 
-    private func management(_ method: HTTPMethod, _ resource: String, channelID: String?, body: Data?,
-                            environment: APNsEnvironment?) async throws(APNsError) -> Answer {
+    private func management(
+        _ method: HTTPMethod, _ resource: String, channelID: String?, body: Data?,
+        environment: APNsEnvironment?
+    ) async throws(APNsError) -> Answer {
         let base = configuration.endpoints.management[environment ?? configuration.environment] ?? ""
         var headers = HTTPHeaders()
         if let channelID { headers.add(name: "apns-channel-id", value: channelID) }

@@ -15,8 +15,10 @@ public struct APNsEndpoints: Sendable, Hashable {
 
     public static let apple = APNsEndpoints(
         device: [.production: "https://api.push.apple.com", .sandbox: "https://api.sandbox.push.apple.com"],
-        management: [.production: "https://api-manage-broadcast.push.apple.com:2196",
-                     .sandbox: "https://api-manage-broadcast.sandbox.push.apple.com:2195"],
+        management: [
+            .production: "https://api-manage-broadcast.push.apple.com:2196",
+            .sandbox: "https://api-manage-broadcast.sandbox.push.apple.com:2195",
+        ],
         broadcast: [.production: "https://api-broadcast.push.apple.com", .sandbox: "https://api-broadcast.sandbox.push.apple.com"])
 
     /// Every service of both environments at one base URL (a test server).
@@ -53,10 +55,12 @@ public struct APNsConfiguration: Sendable {
     /// A PEM file of extra certificate authorities to trust (a test server's).
     public var extraTrustRoots: String?
 
-    public init(keyID: String, teamID: String, bundleID: String, signingKey: P256.Signing.PrivateKey,
-                environment: APNsEnvironment = .production, endpoints: APNsEndpoints = .apple, highPriorityPerHour: Int = 12,
-                tokenLifetime: TimeInterval = 50 * 60, maximumAttempts: Int = 3, retryDelay: Duration = .milliseconds(250),
-                throttleDelay: TimeInterval = 60, extraTrustRoots: String? = nil) {
+    public init(
+        keyID: String, teamID: String, bundleID: String, signingKey: P256.Signing.PrivateKey,
+        environment: APNsEnvironment = .production, endpoints: APNsEndpoints = .apple, highPriorityPerHour: Int = 12,
+        tokenLifetime: TimeInterval = 50 * 60, maximumAttempts: Int = 3, retryDelay: Duration = .milliseconds(250),
+        throttleDelay: TimeInterval = 60, extraTrustRoots: String? = nil
+    ) {
         self.keyID = keyID
         self.teamID = teamID
         self.bundleID = bundleID
@@ -79,11 +83,15 @@ public struct APNsConfiguration: Sendable {
     /// `MARQUEE_APNS_BUNDLE_ID`, optional `MARQUEE_APNS_ENVIRONMENT` (production|sandbox),
     /// `MARQUEE_APNS_PRIORITY_BUDGET`, `MARQUEE_APNS_HOST` (all services at one base URL) and
     /// `MARQUEE_APNS_CA_FILE`. Nil when nothing is configured: pushes are off.
-    public static func load(file: URL? = nil, environment: [String: String] = ProcessInfo.processInfo.environment) throws(APNsConfigurationError) -> APNsConfiguration? {
+    public static func load(
+        file: URL? = nil, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(APNsConfigurationError) -> APNsConfiguration? {
         var values: [String: String] = [:]
         if let file {
             let data: Data
-            do { data = try Data(contentsOf: file) } catch { throw .unreadable("Cannot read the APNs configuration \(file.path): \(error.localizedDescription)") }
+            do { data = try Data(contentsOf: file) } catch {
+                throw .unreadable("Cannot read the APNs configuration \(file.path): \(error.localizedDescription)")
+            }
             guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
                 throw .unreadable("The APNs configuration \(file.path) is not a JSON object")
             }
@@ -92,18 +100,24 @@ public struct APNsConfiguration: Sendable {
                 values["keyFile"] = file.deletingLastPathComponent().appendingPathComponent(keyFile).path
             }
         } else {
-            let names = ["keyFile": "MARQUEE_APNS_KEY_FILE", "keyID": "MARQUEE_APNS_KEY_ID", "teamID": "MARQUEE_APNS_TEAM_ID",
-                         "bundleID": "MARQUEE_APNS_BUNDLE_ID", "environment": "MARQUEE_APNS_ENVIRONMENT",
-                         "highPriorityPerHour": "MARQUEE_APNS_PRIORITY_BUDGET", "host": "MARQUEE_APNS_HOST", "caFile": "MARQUEE_APNS_CA_FILE"]
+            let names = [
+                "keyFile": "MARQUEE_APNS_KEY_FILE", "keyID": "MARQUEE_APNS_KEY_ID", "teamID": "MARQUEE_APNS_TEAM_ID",
+                "bundleID": "MARQUEE_APNS_BUNDLE_ID", "environment": "MARQUEE_APNS_ENVIRONMENT",
+                "highPriorityPerHour": "MARQUEE_APNS_PRIORITY_BUDGET", "host": "MARQUEE_APNS_HOST", "caFile": "MARQUEE_APNS_CA_FILE",
+            ]
             for (key, name) in names { if let value = environment[name], !value.isEmpty { values[key] = value } }
         }
         let required = ["keyFile", "keyID", "teamID", "bundleID"]
         let missing = required.filter { values[$0] == nil }
         if missing.count == required.count { return nil }
-        if !missing.isEmpty { throw .incomplete("The APNs configuration lacks \(missing.joined(separator: ", ")); pushes need all of \(required.joined(separator: ", "))") }
+        if !missing.isEmpty {
+            throw .incomplete("The APNs configuration lacks \(missing.joined(separator: ", ")); pushes need all of \(required.joined(separator: ", "))")
+        }
         let keyPath = values["keyFile"]!
         let pem: String
-        do { pem = try String(contentsOfFile: keyPath, encoding: .utf8) } catch { throw .unreadable("Cannot read the APNs key \(keyPath): \(error.localizedDescription)") }
+        do { pem = try String(contentsOfFile: keyPath, encoding: .utf8) } catch {
+            throw .unreadable("Cannot read the APNs key \(keyPath): \(error.localizedDescription)")
+        }
         let key: P256.Signing.PrivateKey
         do { key = try P256.Signing.PrivateKey(pemRepresentation: pem) } catch {
             throw .invalid("\(keyPath) is not an APNs signing key (a .p8 file with an EC P-256 private key): \(error)")
@@ -118,9 +132,10 @@ public struct APNsConfiguration: Sendable {
             guard let value = Int(text), value >= 0 else { throw .invalid("The priority budget must be a whole number ≥ 0, not \(text)") }
             budget = value
         }
-        return APNsConfiguration(keyID: values["keyID"]!, teamID: values["teamID"]!, bundleID: values["bundleID"]!, signingKey: key,
-                                 environment: env, endpoints: values["host"].map(APNsEndpoints.all(at:)) ?? .apple,
-                                 highPriorityPerHour: budget, extraTrustRoots: values["caFile"])
+        return APNsConfiguration(
+            keyID: values["keyID"]!, teamID: values["teamID"]!, bundleID: values["bundleID"]!, signingKey: key,
+            environment: env, endpoints: values["host"].map(APNsEndpoints.all(at:)) ?? .apple,
+            highPriorityPerHour: budget, extraTrustRoots: values["caFile"])
     }
 }
 
@@ -131,6 +146,8 @@ public enum APNsConfigurationError: Error, Sendable, Hashable, CustomStringConve
     case invalid(String)
 
     public var description: String {
-        switch self { case .unreadable(let m), .incomplete(let m), .invalid(let m): m }
+        switch self {
+        case .unreadable(let m), .incomplete(let m), .invalid(let m): m
+        }
     }
 }

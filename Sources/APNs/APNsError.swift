@@ -47,8 +47,13 @@ public struct PushResult: Sendable, Hashable, Codable {
     public var retryAfter: Date?
 
     public init(kind: Kind, status: Int? = nil, reason: String? = nil, apnsID: String, attempts: Int, priority: Int, retryAfter: Date? = nil) {
-        self.kind = kind; self.status = status; self.reason = reason; self.apnsID = apnsID; self.attempts = attempts
-        self.priority = priority; self.retryAfter = retryAfter
+        self.kind = kind
+        self.status = status
+        self.reason = reason
+        self.apnsID = apnsID
+        self.attempts = attempts
+        self.priority = priority
+        self.retryAfter = retryAfter
     }
 }
 

@@ -14,7 +14,11 @@ public struct LiveActivityNotification: Sendable, Hashable {
         public var title: String
         public var body: String
         public var sound: String?
-        public init(title: String, body: String, sound: String? = nil) { self.title = title; self.body = body; self.sound = sound }
+        public init(title: String, body: String, sound: String? = nil) {
+            self.title = title
+            self.body = body
+            self.sound = sound
+        }
     }
 
     /// APNs' limit on a Live Activity payload, in bytes.
@@ -34,9 +38,11 @@ public struct LiveActivityNotification: Sendable, Hashable {
     public var inputPushToken: Bool
     public var inputPushChannel: String?
 
-    public init(event: Event, timestamp: Date, contentState: Data, staleDate: Date? = nil, dismissalDate: Date? = nil,
-                relevanceScore: Double? = nil, alert: Alert? = nil, attributesType: String? = nil, attributes: Data? = nil,
-                inputPushToken: Bool = false, inputPushChannel: String? = nil) {
+    public init(
+        event: Event, timestamp: Date, contentState: Data, staleDate: Date? = nil, dismissalDate: Date? = nil,
+        relevanceScore: Double? = nil, alert: Alert? = nil, attributesType: String? = nil, attributes: Data? = nil,
+        inputPushToken: Bool = false, inputPushChannel: String? = nil
+    ) {
         self.event = event
         self.timestamp = timestamp
         self.contentState = contentState

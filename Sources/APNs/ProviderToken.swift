@@ -40,7 +40,10 @@ struct ProviderTokenCache: Sendable {
     private(set) var signedCount = 0
 
     init(keyID: String, teamID: String, key: P256.Signing.PrivateKey, lifetime: TimeInterval) {
-        self.keyID = keyID; self.teamID = teamID; self.keyBytes = key.rawRepresentation; self.lifetime = lifetime
+        self.keyID = keyID
+        self.teamID = teamID
+        self.keyBytes = key.rawRepresentation
+        self.lifetime = lifetime
     }
 
     mutating func token(now: Date) throws -> ProviderToken {

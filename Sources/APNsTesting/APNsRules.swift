@@ -95,8 +95,9 @@ struct APNsRules {
         switch (head.method, resource) {
         case (.POST, "channels"):
             guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any],
-                  let policy = object["message-storage-policy"] as? Int, policy == 0 || policy == 1,
-                  (object["push-type"] as? String) == "LiveActivity" else { throw Refusal(status: 400, reason: "BadMessageStoragePolicy") }
+                let policy = object["message-storage-policy"] as? Int, policy == 0 || policy == 1,
+                (object["push-type"] as? String) == "LiveActivity"
+            else { throw Refusal(status: 400, reason: "BadMessageStoragePolicy") }
             let id = Data((0..<16).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
             box.state.withLock { $0.channels[id] = policy }
             answerHeaders.append(("apns-channel-id", id))
@@ -154,17 +155,20 @@ struct APNsRules {
         }
         let pieces = jwt.split(separator: ".", omittingEmptySubsequences: false)
         guard pieces.count == 3, let headerData = Self.base64URLDecode(pieces[0]), let claimsData = Self.base64URLDecode(pieces[1]),
-              let signatureData = Self.base64URLDecode(pieces[2]),
-              let header = try? JSONSerialization.jsonObject(with: headerData) as? [String: Any],
-              let claims = try? JSONSerialization.jsonObject(with: claimsData) as? [String: Any] else {
+            let signatureData = Self.base64URLDecode(pieces[2]),
+            let header = try? JSONSerialization.jsonObject(with: headerData) as? [String: Any],
+            let claims = try? JSONSerialization.jsonObject(with: claimsData) as? [String: Any]
+        else {
             throw Refusal(status: 403, reason: "InvalidProviderToken")
         }
         guard header["alg"] as? String == "ES256", header["kid"] as? String == identity.keyID,
-              claims["iss"] as? String == identity.teamID, let iat = claims["iat"] as? Int else {
+            claims["iss"] as? String == identity.teamID, let iat = claims["iat"] as? Int
+        else {
             throw Refusal(status: 403, reason: "InvalidProviderToken")
         }
         guard let signature = try? P256.Signing.ECDSASignature(rawRepresentation: signatureData), let publicKey = identity.publicKey,
-              publicKey.isValidSignature(signature, for: Data((pieces[0] + "." + pieces[1]).utf8)) else {
+            publicKey.isValidSignature(signature, for: Data((pieces[0] + "." + pieces[1]).utf8))
+        else {
             throw Refusal(status: 403, reason: "InvalidProviderToken")
         }
         box.state.withLock { $0.verifiedProviderTokens[jwt] = iat }
@@ -194,8 +198,10 @@ struct APNsRules {
         guard let root = try? JSONSerialization.jsonObject(with: body) as? [String: Any], let aps = root["aps"] as? [String: Any] else {
             throw bad("no aps dictionary")
         }
-        let known: Set<String> = ["timestamp", "event", "content-state", "stale-date", "dismissal-date", "relevance-score", "alert",
-                                  "attributes-type", "attributes", "input-push-token", "input-push-channel"]
+        let known: Set<String> = [
+            "timestamp", "event", "content-state", "stale-date", "dismissal-date", "relevance-score", "alert",
+            "attributes-type", "attributes", "input-push-token", "input-push-channel",
+        ]
         if let unknown = aps.keys.first(where: { !known.contains($0) }) { throw bad("unknown key \(unknown)") }
         struct Dates: Decodable {
             struct APS: Decodable {
@@ -214,7 +220,9 @@ struct APNsRules {
         if aps["dismissal-date"] != nil, event != "end" { throw bad("dismissal-date only with end") }
         if let score = aps["relevance-score"], !(score is NSNumber) { throw bad("relevance-score must be a number") }
         if event == "start" {
-            guard let alert = aps["alert"] as? [String: Any], alert["title"] != nil, alert["body"] != nil else { throw bad("start needs an alert with title and body") }
+            guard let alert = aps["alert"] as? [String: Any], alert["title"] != nil, alert["body"] != nil else {
+                throw bad("start needs an alert with title and body")
+            }
             guard aps["attributes-type"] is String, aps["attributes"] is [String: Any] else { throw bad("start needs attributes-type and attributes") }
         } else {
             for key in ["attributes-type", "attributes", "input-push-token", "input-push-channel"] where aps[key] != nil {
@@ -247,12 +255,15 @@ struct APNsRules {
         if let next { throw Refusal(status: next.status, reason: next.reason) }
     }
 
-    private func record(method: String, path: String, target: String, head: HTTPRequestHead, body: Data, providerToken: String,
-                        aps: [String: APNsTestServer.JSONScalar]) {
+    private func record(
+        method: String, path: String, target: String, head: HTTPRequestHead, body: Data, providerToken: String,
+        aps: [String: APNsTestServer.JSONScalar]
+    ) {
         var headers: [String: String] = [:]
         for (name, value) in head.headers { headers[name.lowercased()] = value }
-        let received = APNsTestServer.Received(method: method, path: path, target: target, headers: headers, payload: body,
-                                               providerToken: providerToken, aps: aps, apsKeys: Set(aps.keys))
+        let received = APNsTestServer.Received(
+            method: method, path: path, target: target, headers: headers, payload: body,
+            providerToken: providerToken, aps: aps, apsKeys: Set(aps.keys))
         box.state.withLock { if $0.keepsReceived { $0.received.append(received) } }
     }
 

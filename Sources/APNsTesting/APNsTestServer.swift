@@ -1,11 +1,11 @@
 import Crypto
 import Foundation
 import NIOCore
-import NIOHTTP1
+import NIOFoundationCompat
 import NIOHPACK
+import NIOHTTP1
 import NIOHTTP2
 import NIOPosix
-import NIOFoundationCompat
 import NIOSSL
 import Synchronization
 
@@ -25,7 +25,10 @@ public final class APNsTestServer: Sendable {
         public var publicKeyBytes: Data
         public var publicKey: P256.Signing.PublicKey? { try? P256.Signing.PublicKey(rawRepresentation: publicKeyBytes) }
         public init(keyID: String, teamID: String, bundleID: String, publicKey: P256.Signing.PublicKey) {
-            self.keyID = keyID; self.teamID = teamID; self.bundleID = bundleID; self.publicKeyBytes = publicKey.rawRepresentation
+            self.keyID = keyID
+            self.teamID = teamID
+            self.bundleID = bundleID
+            self.publicKeyBytes = publicKey.rawRepresentation
         }
     }
 
@@ -51,7 +54,10 @@ public final class APNsTestServer: Sendable {
     public struct Scripted: Sendable, Hashable {
         public var status: Int
         public var reason: String
-        public init(_ status: Int, _ reason: String) { self.status = status; self.reason = reason }
+        public init(_ status: Int, _ reason: String) {
+            self.status = status
+            self.reason = reason
+        }
     }
 
     struct State {
@@ -77,7 +83,11 @@ public final class APNsTestServer: Sendable {
     public var baseURL: String { "https://127.0.0.1:\(port)" }
 
     private init(identity: Identity, authority: TestCertificateAuthority, port: Int, box: StateBox, channel: any Channel) {
-        self.identity = identity; self.authority = authority; self.port = port; self.box = box; self.channel = channel
+        self.identity = identity
+        self.authority = authority
+        self.port = port
+        self.box = box
+        self.channel = channel
     }
 
     /// Starts a server on a free loopback port with a new test certificate authority.
@@ -95,11 +105,14 @@ public final class APNsTestServer: Sendable {
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: context))
                 }.flatMap {
-                    channel.configureHTTP2Pipeline(mode: .server, inboundStreamInitializer: { stream in
-                        stream.eventLoop.makeCompletedFuture {
-                            try stream.pipeline.syncOperations.addHandler(APNsRequestHandler(box: box))
+                    channel.configureHTTP2Pipeline(
+                        mode: .server,
+                        inboundStreamInitializer: { stream in
+                            stream.eventLoop.makeCompletedFuture {
+                                try stream.pipeline.syncOperations.addHandler(APNsRequestHandler(box: box))
+                            }
                         }
-                    }).map { _ in }
+                    ).map { _ in }
                 }
             }
             .bind(host: "127.0.0.1", port: port).get()
@@ -173,7 +186,8 @@ final class APNsRequestHandler: ChannelInboundHandler {
         case .headers(let frame):
             if head == nil {
                 var regular = HTTPHeaders()
-                var method = "GET", path = "/"
+                var method = "GET"
+                var path = "/"
                 for (name, value, _) in frame.headers {
                     switch name {
                     case ":method": method = value

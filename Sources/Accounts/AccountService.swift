@@ -16,15 +16,21 @@ public final class AccountService: Sendable {
     /// Most API tokens one account may hold.
     public static let maximumTokensPerAccount = 50
 
-    struct Cached { var principal: Principal; var credential: Credential; var checkedAt: Date }
+    struct Cached {
+        var principal: Principal
+        var credential: Credential
+        var checkedAt: Date
+    }
     private let cache = Mutex<[Data: Cached]>([:])
     /// Consecutive failed sign-ins by account name, for a per-account slowdown that works even
     /// when guesses come from many addresses.
     private let failures = Mutex<[String: (count: Int, last: Date)]>([:])
     private let code = Mutex<SetupCode?>(nil)
 
-    public init(store: AccountStore, hasher: PasswordHasher = .standard,
-                sessionLifetime: TimeInterval = 30 * 24 * 3600, cacheLifetime: TimeInterval = 30) {
+    public init(
+        store: AccountStore, hasher: PasswordHasher = .standard,
+        sessionLifetime: TimeInterval = 30 * 24 * 3600, cacheLifetime: TimeInterval = 30
+    ) {
         self.store = store
         self.hasher = hasher
         self.sessionLifetime = sessionLifetime
@@ -128,9 +134,10 @@ public final class AccountService: Sendable {
         }
         failures.withLock { _ = $0.removeValue(forKey: key) }
         let secret = CredentialSecret.generate()
-        let credential = Credential(id: CredentialSecret.newID(), accountID: id, kind: .session, secretDigest: secret.digest,
-                                    label: String(label.prefix(200)), createdAt: now, lastUsedAt: now,
-                                    expiresAt: now.addingTimeInterval(sessionLifetime))
+        let credential = Credential(
+            id: CredentialSecret.newID(), accountID: id, kind: .session, secretDigest: secret.digest,
+            label: String(label.prefix(200)), createdAt: now, lastUsedAt: now,
+            expiresAt: now.addingTimeInterval(sessionLifetime))
         try await store.insert(credential)
         return (Principal(accountID: id, name: account.name, role: account.role, proof: .session, credentialID: credential.id), secret)
     }
@@ -158,7 +165,8 @@ public final class AccountService: Sendable {
     public func principal(for secret: CredentialSecret, now: Date = Date()) async throws -> Principal? {
         let digest = secret.digest
         if let cached = cache.withLock({ $0[digest] }), now.timeIntervalSince(cached.checkedAt) < cacheLifetime,
-           (cached.credential.expiresAt ?? .distantFuture) > now {
+            (cached.credential.expiresAt ?? .distantFuture) > now
+        {
             return cached.principal
         }
         guard let (credential, account) = try await store.credential(digest: digest, now: now), let id = account.id else {
@@ -173,8 +181,9 @@ public final class AccountService: Sendable {
             credentialNow.lastUsedAt = now
             if let expires { credentialNow.expiresAt = expires }
         }
-        let principal = Principal(accountID: id, name: account.name, role: account.role,
-                                  proof: credential.kind == .session ? .session : .token, credentialID: credential.id)
+        let principal = Principal(
+            accountID: id, name: account.name, role: account.role,
+            proof: credential.kind == .session ? .session : .token, credentialID: credential.id)
         cache.withLock { table in
             if table.count > 10_000 { table.removeAll() }
             table[digest] = Cached(principal: principal, credential: credentialNow, checkedAt: now)
@@ -197,8 +206,9 @@ public final class AccountService: Sendable {
         let trimmed = label.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty, trimmed.count <= 100 else { throw AccountError.invalidLabel("use 1 to 100 characters") }
         let secret = CredentialSecret.generate(prefix: "mqt_")
-        let credential = Credential(id: CredentialSecret.newID(), accountID: accountID, kind: .token, secretDigest: secret.digest,
-                                    label: trimmed, createdAt: now, lastUsedAt: now, expiresAt: nil)
+        let credential = Credential(
+            id: CredentialSecret.newID(), accountID: accountID, kind: .token, secretDigest: secret.digest,
+            label: trimmed, createdAt: now, lastUsedAt: now, expiresAt: nil)
         try await store.insert(credential, limitingTokensTo: Self.maximumTokensPerAccount)
         return (credential, secret)
     }

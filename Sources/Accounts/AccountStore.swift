@@ -131,7 +131,8 @@ public final class AccountStore: Sendable {
     public func insert(_ credential: Credential, limitingTokensTo limit: Int? = nil) async throws {
         try await database.write { db in
             if let limit, credential.kind == .token,
-               try Credential.filter(Column("accountID") == credential.accountID && Column("kind") == Credential.Kind.token.rawValue).fetchCount(db) >= limit {
+                try Credential.filter(Column("accountID") == credential.accountID && Column("kind") == Credential.Kind.token.rawValue).fetchCount(db) >= limit
+            {
                 throw AccountError.tooManyCredentials(limit)
             }
             if credential.kind == .session {
@@ -162,8 +163,9 @@ public final class AccountStore: Sendable {
     /// Marks a credential used (and slides a session's expiry).
     public func touch(id: String, at date: Date, expiresAt: Date?) async throws {
         try await database.write { db in
-            try db.execute(sql: "UPDATE credential SET lastUsedAt = ?, expiresAt = COALESCE(?, expiresAt) WHERE id = ?",
-                           arguments: [date, expiresAt, id])
+            try db.execute(
+                sql: "UPDATE credential SET lastUsedAt = ?, expiresAt = COALESCE(?, expiresAt) WHERE id = ?",
+                arguments: [date, expiresAt, id])
         }
     }
 

@@ -43,7 +43,7 @@ public struct PasswordHasher: Sendable {
     /// Whether `password` matches `stored`; a malformed or over-costly stored hash never does.
     public func verify(_ password: String, against stored: String) async -> Bool {
         guard let parsed = Self.parse(stored),
-              let key = try? await Self.derive(password, salt: parsed.salt, logRounds: parsed.ln, blockSize: parsed.r, parallelism: parsed.p)
+            let key = try? await Self.derive(password, salt: parsed.salt, logRounds: parsed.ln, blockSize: parsed.r, parallelism: parsed.p)
         else { return false }
         return Self.constantTimeEqual(key, parsed.key)
     }
@@ -54,7 +54,13 @@ public struct PasswordHasher: Sendable {
         _ = try? await Self.derive("", salt: [UInt8](repeating: 0, count: 16), logRounds: logRounds, blockSize: blockSize, parallelism: parallelism)
     }
 
-    struct Parsed { var ln: Int; var r: Int; var p: Int; var salt: [UInt8]; var key: [UInt8] }
+    struct Parsed {
+        var ln: Int
+        var r: Int
+        var p: Int
+        var salt: [UInt8]
+        var key: [UInt8]
+    }
 
     static func parse(_ stored: String) -> Parsed? {
         let parts = stored.split(separator: "$", omittingEmptySubsequences: false)
@@ -66,9 +72,9 @@ public struct PasswordHasher: Sendable {
             values[String(kv[0])] = value
         }
         guard let ln = values["ln"], let r = values["r"], let p = values["p"],
-              (1...20).contains(ln), (1...32).contains(r), (1...16).contains(p),
-              let salt = Data(base64Encoded: String(parts[3])), let key = Data(base64Encoded: String(parts[4])),
-              !salt.isEmpty, key.count == keyLength
+            (1...20).contains(ln), (1...32).contains(r), (1...16).contains(p),
+            let salt = Data(base64Encoded: String(parts[3])), let key = Data(base64Encoded: String(parts[4])),
+            !salt.isEmpty, key.count == keyLength
         else { return nil }
         return Parsed(ln: ln, r: r, p: p, salt: [UInt8](salt), key: [UInt8](key))
     }
@@ -76,11 +82,13 @@ public struct PasswordHasher: Sendable {
     static func derive(_ password: String, salt: [UInt8], logRounds: Int, blockSize: Int, parallelism: Int) async throws -> [UInt8] {
         try await withCheckedThrowingContinuation { continuation in
             queue.async {
-                continuation.resume(with: Result {
-                    let key = try KDF.Scrypt.deriveKey(from: Array(password.utf8), salt: salt, outputByteCount: keyLength,
-                                                       rounds: 1 << logRounds, blockSize: blockSize, parallelism: parallelism)
-                    return key.withUnsafeBytes { [UInt8]($0) }
-                })
+                continuation.resume(
+                    with: Result {
+                        let key = try KDF.Scrypt.deriveKey(
+                            from: Array(password.utf8), salt: salt, outputByteCount: keyLength,
+                            rounds: 1 << logRounds, blockSize: blockSize, parallelism: parallelism)
+                        return key.withUnsafeBytes { [UInt8]($0) }
+                    })
             }
         }
     }

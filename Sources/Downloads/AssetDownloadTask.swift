@@ -31,8 +31,10 @@ public final class AssetDownloadTask: Sendable {
     /// The journal's folder inside the bundle; removed when the download completes.
     public static let journalFolder = ".marquee-download"
 
-    public init(plan: DownloadPlan, output: URL, metadata: BundleMetadataInput, concurrency: Int = 8,
-                journalSettings: [String: String] = [:], downloadsInterstitialAssets: Bool = false, fetcher: HTTPFetcher) {
+    public init(
+        plan: DownloadPlan, output: URL, metadata: BundleMetadataInput, concurrency: Int = 8,
+        journalSettings: [String: String] = [:], downloadsInterstitialAssets: Bool = false, fetcher: HTTPFetcher
+    ) {
         self.journalSettings = journalSettings
         self.downloadsInterstitialAssets = downloadsInterstitialAssets
         self.plan = plan
@@ -134,8 +136,9 @@ public final class AssetDownloadTask: Sendable {
                         kept.entries.removeAll { $0.folder == entry.folder }
                         continue
                     }
-                    let (jobs, rewritten) = try MediaLayout.make(folder: entry.folder, playlist: media, url: finalURL,
-                                                                 reusing: entry.role == .iFrames ? reusable : [])
+                    let (jobs, rewritten) = try MediaLayout.make(
+                        folder: entry.folder, playlist: media, url: finalURL,
+                        reusing: entry.role == .iFrames ? reusable : [])
                     prepared.append(PreparedEntry(entry: entry, jobs: jobs, playlist: rewritten, duration: media.duration, sourceURL: finalURL))
                 }
             }
@@ -160,7 +163,9 @@ public final class AssetDownloadTask: Sendable {
         let journal = try DownloadJournal(url: output.appendingPathComponent(Self.journalFolder).appendingPathComponent("journal.sqlite"))
         for (key, value) in journalSettings { try await journal.setSetting(key, value) }
         let startedAt: String
-        if let earlier = try await journal.setting("startedAt") { startedAt = earlier } else {
+        if let earlier = try await journal.setting("startedAt") {
+            startedAt = earlier
+        } else {
             startedAt = ISO8601DateFormatter().string(from: Date())
             try await journal.setSetting("startedAt", startedAt)
         }
@@ -214,8 +219,9 @@ public final class AssetDownloadTask: Sendable {
                         try await BlockingFileIO.writeAtomically(data, to: target)
                         written = Int64(data.count)
                     } else {
-                        written = try await fetcher.download(job.url, offset: job.offset, length: job.length,
-                                                             maximumBytes: HTTPFetcher.Limit.mediaFile, to: target)
+                        written = try await fetcher.download(
+                            job.url, offset: job.offset, length: job.length,
+                            maximumBytes: HTTPFetcher.Limit.mediaFile, to: target)
                     }
                     try await journal.markCompleted(path: job.path, bytes: written)
                     await tracker.fileCompleted(bytes: written)
@@ -252,8 +258,9 @@ public final class AssetDownloadTask: Sendable {
         summary.interstitials = interstitials.assets.map {
             BundleSummary.Interstitial(folder: $0.folder, sourceURL: $0.sourceURL, bytes: sizes[$0.folder] ?? 0)
         }
-        let document = BundleWriter.metadata(summary: summary, input: metadata, startedAt: startedAt,
-                                             completedAt: ISO8601DateFormatter().string(from: Date()))
+        let document = BundleWriter.metadata(
+            summary: summary, input: metadata, startedAt: startedAt,
+            completedAt: ISO8601DateFormatter().string(from: Date()))
         try await BlockingFileIO.writeAtomically(try document.encoded(), to: output.appendingPathComponent(BundleLayout.metadata))
         try await BlockingFileIO.remove(output.appendingPathComponent(Self.journalFolder))
         return summary
@@ -265,8 +272,9 @@ public final class AssetDownloadTask: Sendable {
             let text = PlaylistWriter.write(p.playlist)
             try await BlockingFileIO.writeAtomically(Data(text.utf8), to: output.appendingPathComponent(BundleLayout.mediaPlaylist(inFolder: p.entry.folder)))
         }
-        try await BlockingFileIO.writeAtomically(Data(PlaylistWriter.write(BundleWriter.multivariant(for: plan)).utf8),
-                                                 to: output.appendingPathComponent(BundleWriter.playlistName))
+        try await BlockingFileIO.writeAtomically(
+            Data(PlaylistWriter.write(BundleWriter.multivariant(for: plan)).utf8),
+            to: output.appendingPathComponent(BundleWriter.playlistName))
     }
 
     /// The files in the order a player needs them: the playlists' files interleaved by their

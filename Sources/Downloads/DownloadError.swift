@@ -21,7 +21,8 @@ public enum DownloadError: Error, Sendable, CustomStringConvertible {
         case .gaveUp(let url, let attempts, let reason): return "\(url.absoluteString): gave up after \(attempts) attempts: \(reason)"
         case .liveStream(let url): return "\(url.absoluteString): live playlist (no EXT-X-ENDLIST); only video on demand can be downloaded"
         case .unsupportedEncryption(let url, let method, let format):
-            return "\(url.absoluteString): encrypted with \(method)\(format.map { " (KEYFORMAT \($0))" } ?? ""); only AES-128 with identity keys can be downloaded — nothing was written"
+            return
+                "\(url.absoluteString): encrypted with \(method)\(format.map { " (KEYFORMAT \($0))" } ?? ""); only AES-128 with identity keys can be downloaded — nothing was written"
         case .playlist(let url, let errors):
             return "\(url.absoluteString): not a usable playlist: " + errors.prefix(3).map(\.description).joined(separator: "; ")
         case .notMultivariant(let url): return "\(url.absoluteString): expected a multivariant playlist"

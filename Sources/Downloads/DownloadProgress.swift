@@ -18,11 +18,18 @@ public struct DownloadProgress: Sendable, Hashable {
     public var estimatedTimeRemaining: Double?
     public var retries: Int
 
-    public init(phase: Phase, completedFiles: Int, totalFiles: Int, bytesWritten: Int64, expectedBytes: Int64?,
-                bytesPerSecond: Double, estimatedTimeRemaining: Double?, retries: Int) {
-        self.phase = phase; self.completedFiles = completedFiles; self.totalFiles = totalFiles
-        self.bytesWritten = bytesWritten; self.expectedBytes = expectedBytes; self.bytesPerSecond = bytesPerSecond
-        self.estimatedTimeRemaining = estimatedTimeRemaining; self.retries = retries
+    public init(
+        phase: Phase, completedFiles: Int, totalFiles: Int, bytesWritten: Int64, expectedBytes: Int64?,
+        bytesPerSecond: Double, estimatedTimeRemaining: Double?, retries: Int
+    ) {
+        self.phase = phase
+        self.completedFiles = completedFiles
+        self.totalFiles = totalFiles
+        self.bytesWritten = bytesWritten
+        self.expectedBytes = expectedBytes
+        self.bytesPerSecond = bytesPerSecond
+        self.estimatedTimeRemaining = estimatedTimeRemaining
+        self.retries = retries
     }
 
     public var fractionCompleted: Double {

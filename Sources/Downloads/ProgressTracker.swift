@@ -4,8 +4,9 @@ import Foundation
 /// `AsyncStream` and to its Foundation `Progress` (file counts as units, bytes and
 /// throughput in `userInfo`-free properties).
 actor ProgressTracker {
-    private var snapshot = DownloadProgress(phase: .planning, completedFiles: 0, totalFiles: 0, bytesWritten: 0,
-                                            expectedBytes: nil, bytesPerSecond: 0, estimatedTimeRemaining: nil, retries: 0)
+    private var snapshot = DownloadProgress(
+        phase: .planning, completedFiles: 0, totalFiles: 0, bytesWritten: 0,
+        expectedBytes: nil, bytesPerSecond: 0, estimatedTimeRemaining: nil, retries: 0)
     private var bandwidthEstimate: Int64?
     private var bytesThisRun: Int64 = 0
     private var startedAt = Date()

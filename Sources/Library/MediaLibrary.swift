@@ -21,12 +21,16 @@ public final class MediaLibrary: Sendable {
     private let housekeeping = Mutex<Task<Void, Never>?>(nil)
 
     /// File extensions `add` treats as media when walking a folder.
-    public static let mediaExtensions: Set<String> = ["mp4", "m4v", "mov", "mkv", "webm", "avi", "ts", "mts", "mpg", "mpeg", "wmv", "flv", "ogv",
-                                                      "m4a", "mp3", "aac", "flac", "ogg", "oga", "opus", "wav", "mka"]
+    public static let mediaExtensions: Set<String> = [
+        "mp4", "m4v", "mov", "mkv", "webm", "avi", "ts", "mts", "mpg", "mpeg", "wmv", "flv", "ogv",
+        "m4a", "mp3", "aac", "flac", "ogg", "oga", "opus", "wav", "mka",
+    ]
 
-    public init(location: LibraryLocation, packager: any BundlePackaging = BundlePackager(), trashRetention: TimeInterval = 30,
-                ingestStallLimit: Duration = .seconds(600), store: (any LibraryStore)? = nil,
-                workerLease: Duration = .seconds(30), workerID: String = IngestWorker.defaultWorkerID()) throws {
+    public init(
+        location: LibraryLocation, packager: any BundlePackaging = BundlePackager(), trashRetention: TimeInterval = 30,
+        ingestStallLimit: Duration = .seconds(600), store: (any LibraryStore)? = nil,
+        workerLease: Duration = .seconds(30), workerID: String = IngestWorker.defaultWorkerID()
+    ) throws {
         self.location = location
         self.packager = packager
         self.trashRetention = trashRetention
@@ -34,8 +38,9 @@ public final class MediaLibrary: Sendable {
         try FileManager.default.createDirectory(at: location.mediaDirectory, withIntermediateDirectories: true)
         let store = try store ?? SQLiteLibraryStore(url: location.databaseURL)
         self.store = store
-        worker = IngestWorker(store: store, location: location, packager: packager, stallLimit: ingestStallLimit,
-                              lease: workerLease, workerID: workerID)
+        worker = IngestWorker(
+            store: store, location: location, packager: packager, stallLimit: ingestStallLimit,
+            lease: workerLease, workerID: workerID)
     }
 
     /// Adds files, folders of media, and HLS bundles; returns the new assets (queued for ingest).
@@ -84,8 +89,10 @@ public final class MediaLibrary: Sendable {
         guard let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey]) else { return [] }
         var files: [URL] = []
         // Only regular files: a FIFO or device named like a video would block ingest.
-        for case let url as URL in walker where mediaExtensions.contains(url.pathExtension.lowercased())
-            && SourceFileKind.of(url) == .regularFile {
+        for case let url as URL in walker
+        where mediaExtensions.contains(url.pathExtension.lowercased())
+            && SourceFileKind.of(url) == .regularFile
+        {
             files.append(url.standardizedFileURL)
         }
         return files.sorted { $0.path < $1.path }
@@ -95,8 +102,9 @@ public final class MediaLibrary: Sendable {
     @discardableResult
     public func addUpload(id: String) async throws -> Asset {
         let (file, upload) = try await uploads.finish(id: id)
-        let asset = Asset(title: file.deletingPathExtension().lastPathComponent, sourcePath: file.path, role: upload.role,
-                          episode: EpisodeParser.parse(fileName: upload.fileName))
+        let asset = Asset(
+            title: file.deletingPathExtension().lastPathComponent, sourcePath: file.path, role: upload.role,
+            episode: EpisodeParser.parse(fileName: upload.fileName))
         _ = try await store.insert(asset, job: true)
         await worker.wake()
         return asset
@@ -107,7 +115,8 @@ public final class MediaLibrary: Sendable {
     public func delete(assetID: String) async throws {
         await worker.cancel(assetID: assetID)
         guard let asset = try await store.asset(id: assetID, includingTrashed: true),
-              try await store.deleteAsset(id: assetID) else { throw LibraryError.assetNotFound(assetID) }
+            try await store.deleteAsset(id: assetID)
+        else { throw LibraryError.assetNotFound(assetID) }
         await removeFiles(of: asset)
     }
 

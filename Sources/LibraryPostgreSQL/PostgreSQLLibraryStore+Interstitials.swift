@@ -38,7 +38,8 @@ extension PostgreSQLLibraryStore {
             try await self.adoptLegacyInterstitials(of: assetID, on: connection)
             var deleted = 0
             for try await _ in try await connection.query(
-                "DELETE FROM interstitial_event WHERE id = \(id) AND asset_id = \(assetID) RETURNING id", logger: self.logger) {
+                "DELETE FROM interstitial_event WHERE id = \(id) AND asset_id = \(assetID) RETURNING id", logger: self.logger)
+            {
                 deleted += 1
             }
             if deleted == 0 { throw InterstitialValidationError.notFound(id) }
@@ -57,7 +58,8 @@ extension PostgreSQLLibraryStore {
 
     private func upsert(_ event: AuthoredInterstitial, on connection: PostgresConnection) async throws {
         let body = String(decoding: try JSONEncoder().encode(event), as: UTF8.self)
-        try await connection.query("""
+        try await connection.query(
+            """
             INSERT INTO interstitial_event (id, asset_id, position, body) VALUES (\(event.id), \(event.assetID), \(event.sortPosition), \(body))
             ON CONFLICT (id) DO UPDATE SET position = EXCLUDED.position, body = EXCLUDED.body
             """, logger: logger)
@@ -66,13 +68,16 @@ extension PostgreSQLLibraryStore {
     /// Moves the asset's rows of the older `interstitial` table into `interstitial_event`.
     private func adoptLegacyInterstitials(of assetID: String, on connection: PostgresConnection) async throws {
         var legacy: [(ScheduledInterstitial, Double?)] = []
-        for try await (id, interstitial, time, cue, offset, restricted, duration) in try await connection.query("""
+        for try await (id, interstitial, time, cue, offset, restricted, duration) in try await connection.query(
+            """
             SELECT i.id, i.interstitial_asset_id, i.time, i.cue, i.resumption_offset, i.restricted, a.duration
             FROM interstitial i LEFT JOIN asset a ON a.id = i.interstitial_asset_id
             WHERE i.asset_id = \(assetID) ORDER BY i.time, i.id
-            """, logger: logger).decode((Int64, String, Double, String, Double, Bool, Double?).self) {
-            var row = ScheduledInterstitial(assetID: assetID, interstitialAssetID: interstitial, time: time, cue: cue,
-                                            resumptionOffset: offset, restricted: restricted)
+            """, logger: logger
+        ).decode((Int64, String, Double, String, Double, Bool, Double?).self) {
+            var row = ScheduledInterstitial(
+                assetID: assetID, interstitialAssetID: interstitial, time: time, cue: cue,
+                resumptionOffset: offset, restricted: restricted)
             row.id = id
             legacy.append((row, duration))
         }

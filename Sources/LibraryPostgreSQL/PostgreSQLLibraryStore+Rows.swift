@@ -30,7 +30,8 @@ extension PostgreSQLLibraryStore {
     static func asset(from row: PostgresRow) throws -> Asset {
         let r = row.makeRandomAccess()
         guard let status = Asset.Status(rawValue: try r["status"].decode(String.self)),
-              let role = Asset.Role(rawValue: try r["role"].decode(String.self)) else {
+            let role = Asset.Role(rawValue: try r["role"].decode(String.self))
+        else {
             throw LibraryError.invalidRequest("The asset row \(try r["id"].decode(String.self)) has an unknown status or role")
         }
         var asset = Asset(

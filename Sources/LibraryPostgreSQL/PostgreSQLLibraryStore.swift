@@ -35,17 +35,20 @@ public final class PostgreSQLLibraryStore: LibraryStore {
 
     /// Connects to `info`, migrates the schema and starts listening for other processes' changes;
     /// fails after `timeout` when the server cannot be reached (the pool itself would keep trying).
-    public static func open(_ info: PostgresConnectionInfo, maximumConnections: Int = 8,
-                            timeout: Duration = .seconds(15)) async throws -> PostgreSQLLibraryStore {
+    public static func open(
+        _ info: PostgresConnectionInfo, maximumConnections: Int = 8,
+        timeout: Duration = .seconds(15)
+    ) async throws -> PostgreSQLLibraryStore {
         var configuration: PostgresClient.Configuration
         if let socket = info.socketDirectory {
             configuration = .init(unixSocketPath: socket + "/.s.PGSQL.\(info.port)", username: info.user, password: info.password, database: info.database)
         } else {
-            let tls: PostgresClient.Configuration.TLS = switch info.tls {
-            case .disable: .disable
-            case .prefer: .prefer(.makeClientConfiguration())
-            case .require: .require(.makeClientConfiguration())
-            }
+            let tls: PostgresClient.Configuration.TLS =
+                switch info.tls {
+                case .disable: .disable
+                case .prefer: .prefer(.makeClientConfiguration())
+                case .require: .require(.makeClientConfiguration())
+                }
             configuration = .init(host: info.host, port: info.port, username: info.user, password: info.password, database: info.database, tls: tls)
         }
         configuration.options.maximumConnections = max(2, maximumConnections)
@@ -58,8 +61,14 @@ public final class PostgreSQLLibraryStore: LibraryStore {
         let migrationLogger = logger
         do {
             try await withThrowingTaskGroup(of: Bool.self) { group in
-                group.addTask { try await PostgreSQLMigrations.migrate(client, logger: migrationLogger); return true }
-                group.addTask { try await Task.sleep(for: timeout); return false }
+                group.addTask {
+                    try await PostgreSQLMigrations.migrate(client, logger: migrationLogger)
+                    return true
+                }
+                group.addTask {
+                    try await Task.sleep(for: timeout)
+                    return false
+                }
                 let migrated = try await group.next() ?? false
                 group.cancelAll()
                 guard migrated else { throw PostgreSQLStoreError.TimedOut(limit: timeout) }
@@ -120,7 +129,8 @@ public final class PostgreSQLLibraryStore: LibraryStore {
 
     static func receive(_ payload: String, origin: String, into changes: LibraryChangeFeed) {
         guard let notice = try? JSONDecoder().decode(ChangeNotice.self, from: Data(payload.utf8)), notice.origin != origin,
-              let change = notice.change else { return }
+            let change = notice.change
+        else { return }
         changes.publish(change)
     }
 
@@ -131,8 +141,10 @@ public final class PostgreSQLLibraryStore: LibraryStore {
     }
 
     /// Runs `body` in a transaction, then publishes `changes` here (they were sent to the others inside it).
-    func write<Result: Sendable>(_ what: String, changes: @Sendable (Result) -> [LibraryChange] = { _ in [] },
-                                 _ body: (PostgresConnection) async throws -> Result) async throws -> Result {
+    func write<Result: Sendable>(
+        _ what: String, changes: @Sendable (Result) -> [LibraryChange] = { _ in [] },
+        _ body: (PostgresConnection) async throws -> Result
+    ) async throws -> Result {
         let result: Result
         do {
             result = try await client.withTransaction(logger: logger) { connection in
@@ -169,7 +181,8 @@ public final class PostgreSQLLibraryStore: LibraryStore {
             try await connection.query(Self.insertQuery(asset), logger: self.logger)
             guard job else { return nil }
             let queued = IngestJob(assetID: asset.id)
-            let rows = try await connection.query("""
+            let rows = try await connection.query(
+                """
                 INSERT INTO ingest_job (asset_id, state, progress, message, attempts, created_at, updated_at)
                 VALUES (\(queued.assetID), \(queued.state.rawValue), \(queued.progress), \(queued.message), \(queued.attempts), \(queued.createdAt), \(queued.updatedAt))
                 RETURNING \(unescaped: Self.jobColumns)
@@ -180,8 +193,10 @@ public final class PostgreSQLLibraryStore: LibraryStore {
     }
 
     public func save(_ asset: Asset) async throws {
-        _ = try await write("save asset \(asset.id)", changes: { trashed in [trashed ? .assetRemoved(asset.id) : .assetChanged(asset.id)] }) { connection -> Bool in
-            let rows = try await connection.query("""
+        _ = try await write("save asset \(asset.id)", changes: { trashed in [trashed ? .assetRemoved(asset.id) : .assetChanged(asset.id)] }) {
+            connection -> Bool in
+            let rows = try await connection.query(
+                """
                 UPDATE asset SET title = \(asset.title), subtitle = \(asset.subtitle), summary = \(asset.summary), duration = \(asset.duration),
                     width = \(asset.width), height = \(asset.height), source_path = \(asset.sourcePath), source_missing = \(asset.sourceMissing),
                     status = \(asset.status.rawValue), role = \(asset.role.rawValue), badges = \(asset.badges), created_at = \(asset.createdAt),
@@ -196,17 +211,22 @@ public final class PostgreSQLLibraryStore: LibraryStore {
     }
 
     public func asset(id: String, includingTrashed: Bool) async throws -> Asset? {
-        try await read("read asset \(id)", "SELECT \(unescaped: Self.assetColumns) FROM asset WHERE id = \(id) AND (\(includingTrashed) OR deleted_at IS NULL)",
-                       Self.asset(from:)).first
+        try await read(
+            "read asset \(id)", "SELECT \(unescaped: Self.assetColumns) FROM asset WHERE id = \(id) AND (\(includingTrashed) OR deleted_at IS NULL)",
+            Self.asset(from:)
+        ).first
     }
 
     public func assets(matching query: String?) async throws -> [Asset] {
         guard let query = try LibrarySearch.normalized(query) else {
-            return try await read("list assets", "SELECT \(unescaped: Self.assetColumns) FROM asset WHERE deleted_at IS NULL ORDER BY created_at DESC, seq DESC",
-                                  Self.asset(from:))
+            return try await read(
+                "list assets", "SELECT \(unescaped: Self.assetColumns) FROM asset WHERE deleted_at IS NULL ORDER BY created_at DESC, seq DESC",
+                Self.asset(from:))
         }
         let pattern = LibrarySearch.likePattern(query)
-        return try await read("search assets", """
+        return try await read(
+            "search assets",
+            """
             SELECT \(unescaped: Self.assetColumns(table: "a")) FROM asset a LEFT JOIN metadata_override o ON o.asset_id = a.id
             WHERE a.deleted_at IS NULL AND EXISTS (
                 SELECT 1 FROM unnest(ARRAY[a.title, a.subtitle, a.summary, a.series_title, a.episode_title,
@@ -224,7 +244,8 @@ public final class PostgreSQLLibraryStore: LibraryStore {
 
     public func setProtected(_ isProtected: Bool, assetID: String) async throws {
         _ = try await write("protect asset \(assetID)", changes: { _ in [.assetChanged(assetID)] }) { connection in
-            guard try await Self.any(connection.query("UPDATE asset SET is_protected = \(isProtected) WHERE id = \(assetID) RETURNING id", logger: self.logger)) else {
+            guard try await Self.any(connection.query("UPDATE asset SET is_protected = \(isProtected) WHERE id = \(assetID) RETURNING id", logger: self.logger))
+            else {
                 throw LibraryError.assetNotFound(assetID)
             }
             return true
@@ -233,13 +254,15 @@ public final class PostgreSQLLibraryStore: LibraryStore {
 
     public func trash(id: String, at date: Date) async throws -> Bool {
         try await write("trash asset \(id)", changes: { trashed in trashed ? [.assetRemoved(id)] : [] }) { connection in
-            try await Self.any(connection.query("UPDATE asset SET deleted_at = \(date) WHERE id = \(id) AND deleted_at IS NULL RETURNING id", logger: self.logger))
+            try await Self.any(
+                connection.query("UPDATE asset SET deleted_at = \(date) WHERE id = \(id) AND deleted_at IS NULL RETURNING id", logger: self.logger))
         }
     }
 
     public func restore(id: String) async throws -> Bool {
         try await write("restore asset \(id)", changes: { restored in restored ? [.assetChanged(id)] : [] }) { connection in
-            try await Self.any(connection.query("UPDATE asset SET deleted_at = NULL WHERE id = \(id) AND deleted_at IS NOT NULL RETURNING id", logger: self.logger))
+            try await Self.any(
+                connection.query("UPDATE asset SET deleted_at = NULL WHERE id = \(id) AND deleted_at IS NOT NULL RETURNING id", logger: self.logger))
         }
     }
 
@@ -259,7 +282,9 @@ public final class PostgreSQLLibraryStore: LibraryStore {
 
     public func overrides(for assetIDs: [String]) async throws -> [String: MetadataOverride] {
         guard !assetIDs.isEmpty else { return [:] }
-        let rows = try await read("read overrides", """
+        let rows = try await read(
+            "read overrides",
+            """
             SELECT asset_id, title, subtitle, summary, artwork_url, series_title, season_number, episode_number, episode_title,
                    release_date, live_start_date, live_end_date
             FROM metadata_override WHERE asset_id = ANY(\(assetIDs))
@@ -269,7 +294,8 @@ public final class PostgreSQLLibraryStore: LibraryStore {
 
     public func setOverride(_ o: MetadataOverride) async throws {
         _ = try await write("save the override of \(o.assetID)", changes: { _ in [.assetChanged(o.assetID)] }) { connection in
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO metadata_override (asset_id, title, subtitle, summary, artwork_url, series_title, season_number, episode_number,
                                                episode_title, release_date, live_start_date, live_end_date)
                 VALUES (\(o.assetID), \(o.title), \(o.subtitle), \(o.summary), \(o.artworkURL), \(o.seriesTitle), \(o.seasonNumber),
@@ -291,8 +317,10 @@ public final class PostgreSQLLibraryStore: LibraryStore {
 
     public func positions(for assetIDs: [String]) async throws -> [String: PlaybackPosition] {
         guard !assetIDs.isEmpty else { return [:] }
-        let rows = try await read("read playback positions",
-                                  "SELECT asset_id, position, duration, updated_at FROM playback_position WHERE asset_id = ANY(\(assetIDs))") { row in
+        let rows = try await read(
+            "read playback positions",
+            "SELECT asset_id, position, duration, updated_at FROM playback_position WHERE asset_id = ANY(\(assetIDs))"
+        ) { row in
             let (id, position, duration, updated) = try row.decode((String, Double, Double?, Date).self)
             return PlaybackPosition(assetID: id, position: position, duration: duration, updatedAt: updated)
         }
@@ -305,7 +333,8 @@ public final class PostgreSQLLibraryStore: LibraryStore {
                 throw LibraryError.assetNotFound(assetID)
             }
             if let position {
-                try await connection.query("""
+                try await connection.query(
+                    """
                     INSERT INTO playback_position (asset_id, position, duration, updated_at)
                     VALUES (\(assetID), \(position.position), \(position.duration), \(position.updatedAt))
                     ON CONFLICT (asset_id) DO UPDATE SET position = excluded.position, duration = excluded.duration, updated_at = excluded.updated_at
@@ -321,14 +350,17 @@ public final class PostgreSQLLibraryStore: LibraryStore {
 
     public func jobs(assetID: String?) async throws -> [IngestJob] {
         if let assetID {
-            return try await read("list jobs", "SELECT \(unescaped: Self.jobColumns) FROM ingest_job WHERE asset_id = \(assetID) ORDER BY id DESC", Self.job(from:))
+            return try await read(
+                "list jobs", "SELECT \(unescaped: Self.jobColumns) FROM ingest_job WHERE asset_id = \(assetID) ORDER BY id DESC", Self.job(from:))
         }
         return try await read("list jobs", "SELECT \(unescaped: Self.jobColumns) FROM ingest_job ORDER BY id DESC", Self.job(from:))
     }
 
     public func latestJobs(for assetIDs: [String]) async throws -> [String: IngestJob] {
         guard !assetIDs.isEmpty else { return [:] }
-        let rows = try await read("read the latest jobs", """
+        let rows = try await read(
+            "read the latest jobs",
+            """
             SELECT DISTINCT ON (asset_id) \(unescaped: Self.jobColumns) FROM ingest_job WHERE asset_id = ANY(\(assetIDs)) ORDER BY asset_id, id DESC
             """, Self.job(from:))
         return Dictionary(rows.map { ($0.assetID, $0) }, uniquingKeysWith: { first, _ in first })
@@ -341,11 +373,15 @@ public final class PostgreSQLLibraryStore: LibraryStore {
     public func save(_ job: IngestJob) async throws {
         guard let id = job.id else { throw LibraryError.invalidRequest("A job must be added before it is saved") }
         _ = try await write("save job \(id)", changes: { _ in [.assetChanged(job.assetID)] }) { connection in
-            guard try await Self.any(connection.query("""
-                UPDATE ingest_job SET state = \(job.state.rawValue), progress = \(job.progress), message = \(job.message),
-                    attempts = \(job.attempts), failure_reason = \(job.failureReason), updated_at = \(Date())
-                WHERE id = \(id) RETURNING id
-                """, logger: self.logger)) else { throw LibraryError.jobNotFound(id) }
+            guard
+                try await Self.any(
+                    connection.query(
+                        """
+                        UPDATE ingest_job SET state = \(job.state.rawValue), progress = \(job.progress), message = \(job.message),
+                            attempts = \(job.attempts), failure_reason = \(job.failureReason), updated_at = \(Date())
+                        WHERE id = \(id) RETURNING id
+                        """, logger: self.logger))
+            else { throw LibraryError.jobNotFound(id) }
             return true
         }
     }
@@ -355,7 +391,8 @@ public final class PostgreSQLLibraryStore: LibraryStore {
     /// with skewed clocks still agree on when a lease expires.
     public func claimNextJob(worker: String, lease: Duration) async throws -> IngestJob? {
         try await write("claim a job", changes: { job in job.map { [.assetChanged($0.assetID)] } ?? [] }) { connection -> IngestJob? in
-            let rows = try await connection.query("""
+            let rows = try await connection.query(
+                """
                 UPDATE ingest_job SET state = 'running', attempts = attempts + 1, progress = 0, message = 'Starting', updated_at = now(),
                     lease_owner = \(worker), lease_expires_at = now() + make_interval(secs => \(lease.secondsValue)), run_after = NULL
                 WHERE id = (
@@ -372,10 +409,12 @@ public final class PostgreSQLLibraryStore: LibraryStore {
 
     public func renewLease(jobID: Int64, worker: String, lease: Duration) async throws -> Bool {
         try await write("renew the lease on job \(jobID)") { connection in
-            try await Self.any(connection.query("""
-                UPDATE ingest_job SET lease_expires_at = now() + make_interval(secs => \(lease.secondsValue))
-                WHERE id = \(jobID) AND lease_owner = \(worker) AND state = 'running' RETURNING id
-                """, logger: self.logger))
+            try await Self.any(
+                connection.query(
+                    """
+                    UPDATE ingest_job SET lease_expires_at = now() + make_interval(secs => \(lease.secondsValue))
+                    WHERE id = \(jobID) AND lease_owner = \(worker) AND state = 'running' RETURNING id
+                    """, logger: self.logger))
         }
     }
 
@@ -383,24 +422,28 @@ public final class PostgreSQLLibraryStore: LibraryStore {
         guard let id = job.id else { return false }
         let keepsLease = job.state == .running
         return try await write("save job \(id)", changes: { saved in saved ? [.assetChanged(job.assetID)] : [] }) { connection in
-            try await Self.any(connection.query("""
-                UPDATE ingest_job SET state = \(job.state.rawValue), progress = \(job.progress), message = \(job.message),
-                    attempts = \(job.attempts), failure_reason = \(job.failureReason), updated_at = now(),
-                    lease_owner = CASE WHEN \(keepsLease) THEN lease_owner END,
-                    lease_expires_at = CASE WHEN \(keepsLease) THEN lease_expires_at END
-                WHERE id = \(id) AND lease_owner = \(worker) AND state = 'running' RETURNING id
-                """, logger: self.logger))
+            try await Self.any(
+                connection.query(
+                    """
+                    UPDATE ingest_job SET state = \(job.state.rawValue), progress = \(job.progress), message = \(job.message),
+                        attempts = \(job.attempts), failure_reason = \(job.failureReason), updated_at = now(),
+                        lease_owner = CASE WHEN \(keepsLease) THEN lease_owner END,
+                        lease_expires_at = CASE WHEN \(keepsLease) THEN lease_expires_at END
+                    WHERE id = \(id) AND lease_owner = \(worker) AND state = 'running' RETURNING id
+                    """, logger: self.logger))
         }
     }
 
     public func requeue(_ job: IngestJob, after delay: Duration, leasedBy worker: String) async throws -> Bool {
         guard let id = job.id else { return false }
         return try await write("requeue job \(id)", changes: { requeued in requeued ? [.assetChanged(job.assetID)] : [] }) { connection in
-            try await Self.any(connection.query("""
-                UPDATE ingest_job SET state = 'queued', progress = 0, message = \(job.message), failure_reason = NULL, updated_at = now(),
-                    run_after = now() + make_interval(secs => \(delay.secondsValue)), lease_owner = NULL, lease_expires_at = NULL
-                WHERE id = \(id) AND lease_owner = \(worker) AND state = 'running' RETURNING id
-                """, logger: self.logger))
+            try await Self.any(
+                connection.query(
+                    """
+                    UPDATE ingest_job SET state = 'queued', progress = 0, message = \(job.message), failure_reason = NULL, updated_at = now(),
+                        run_after = now() + make_interval(secs => \(delay.secondsValue)), lease_owner = NULL, lease_expires_at = NULL
+                    WHERE id = \(id) AND lease_owner = \(worker) AND state = 'running' RETURNING id
+                    """, logger: self.logger))
         }
     }
 
@@ -414,7 +457,9 @@ public final class PostgreSQLLibraryStore: LibraryStore {
     public func retry(jobID: Int64) async throws -> IngestJob {
         try await write("retry job \(jobID)", changes: { job in [.assetChanged(job.assetID)] }) { connection -> IngestJob in
             var found: IngestJob?
-            for try await row in try await connection.query("SELECT \(unescaped: Self.jobColumns) FROM ingest_job WHERE id = \(jobID) FOR UPDATE", logger: self.logger) {
+            for try await row in try await connection.query(
+                "SELECT \(unescaped: Self.jobColumns) FROM ingest_job WHERE id = \(jobID) FOR UPDATE", logger: self.logger)
+            {
                 found = try Self.job(from: row)
             }
             guard var job = found else { throw LibraryError.jobNotFound(jobID) }
@@ -424,7 +469,8 @@ public final class PostgreSQLLibraryStore: LibraryStore {
             job.message = nil
             job.failureReason = nil
             job.updatedAt = Date()
-            try await connection.query("""
+            try await connection.query(
+                """
                 UPDATE ingest_job SET state = 'queued', progress = 0, message = NULL, failure_reason = NULL, updated_at = \(job.updatedAt)
                 WHERE id = \(jobID)
                 """, logger: self.logger)
@@ -436,13 +482,17 @@ public final class PostgreSQLLibraryStore: LibraryStore {
     // MARK: Interstitials
 
     public func interstitials(for assetID: String) async throws -> [ScheduledInterstitial] {
-        try await read("list interstitials", """
+        try await read(
+            "list interstitials",
+            """
             SELECT id, asset_id, interstitial_asset_id, time, cue, resumption_offset, restricted FROM interstitial
             WHERE asset_id = \(assetID) ORDER BY time, id
-            """) { row in
+            """
+        ) { row in
             let (id, asset, interstitial, time, cue, offset, restricted) = try row.decode((Int64, String, String, Double, String, Double, Bool).self)
-            var scheduled = ScheduledInterstitial(assetID: asset, interstitialAssetID: interstitial, time: time, cue: cue,
-                                                  resumptionOffset: offset, restricted: restricted)
+            var scheduled = ScheduledInterstitial(
+                assetID: asset, interstitialAssetID: interstitial, time: time, cue: cue,
+                resumptionOffset: offset, restricted: restricted)
             scheduled.id = id
             return scheduled
         }
@@ -450,7 +500,8 @@ public final class PostgreSQLLibraryStore: LibraryStore {
 
     public func schedule(_ i: ScheduledInterstitial) async throws {
         _ = try await write("schedule an interstitial in \(i.assetID)") { connection in
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO interstitial (asset_id, interstitial_asset_id, time, cue, resumption_offset, restricted)
                 VALUES (\(i.assetID), \(i.interstitialAssetID), \(i.time), \(i.cue), \(i.resumptionOffset), \(i.restricted))
                 """, logger: self.logger)
@@ -471,7 +522,8 @@ public final class PostgreSQLLibraryStore: LibraryStore {
         try settings.validate()
         let text = String(decoding: try JSONEncoder().encode(settings), as: UTF8.self)
         _ = try await write("save player settings") { connection in
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO setting (key, value) VALUES ('player', \(text)) ON CONFLICT (key) DO UPDATE SET value = excluded.value
                 """, logger: self.logger)
             return true
@@ -511,8 +563,12 @@ struct ChangeNotice: Codable {
     init(origin: String, change: LibraryChange) {
         self.origin = origin
         switch change {
-        case .assetChanged(let id): kind = "changed"; assetID = id
-        case .assetRemoved(let id): kind = "removed"; assetID = id
+        case .assetChanged(let id):
+            kind = "changed"
+            assetID = id
+        case .assetRemoved(let id):
+            kind = "removed"
+            assetID = id
         }
     }
 

@@ -17,97 +17,103 @@ enum PostgreSQLMigrations {
     static let advisoryLockKey: Int64 = 0x6D61_7271_7565_65  // "marquee"
 
     static let all: [Migration] = [
-        Migration(version: 1, name: "assets, overrides, positions, jobs, interstitials, settings", statements: [
-            """
-            CREATE TABLE asset (
-                id text PRIMARY KEY,
-                seq bigserial NOT NULL,
-                title text NOT NULL,
-                subtitle text,
-                summary text,
-                duration double precision,
-                width bigint,
-                height bigint,
-                source_path text,
-                source_missing boolean NOT NULL DEFAULT false,
-                status text NOT NULL,
-                role text NOT NULL DEFAULT 'feature',
-                badges text[] NOT NULL DEFAULT '{}',
-                created_at timestamptz NOT NULL,
-                series_title text,
-                season_number bigint,
-                episode_number bigint,
-                episode_title text,
-                release_date text,
-                live_start_date timestamptz,
-                live_end_date timestamptz,
-                deleted_at timestamptz,
-                is_protected boolean NOT NULL DEFAULT false
-            )
-            """,
-            "CREATE INDEX asset_on_deleted_at ON asset (deleted_at)",
-            "CREATE INDEX asset_on_created_at ON asset (created_at DESC, seq DESC)",
-            """
-            CREATE TABLE metadata_override (
-                asset_id text PRIMARY KEY REFERENCES asset (id) ON DELETE CASCADE,
-                title text, subtitle text, summary text, artwork_url text,
-                series_title text, season_number bigint, episode_number bigint, episode_title text,
-                release_date text, live_start_date timestamptz, live_end_date timestamptz
-            )
-            """,
-            """
-            CREATE TABLE playback_position (
-                asset_id text PRIMARY KEY REFERENCES asset (id) ON DELETE CASCADE,
-                position double precision NOT NULL,
-                duration double precision,
-                updated_at timestamptz NOT NULL
-            )
-            """,
-            """
-            CREATE TABLE ingest_job (
-                id bigserial PRIMARY KEY,
-                asset_id text NOT NULL REFERENCES asset (id) ON DELETE CASCADE,
-                state text NOT NULL,
-                progress double precision NOT NULL DEFAULT 0,
-                message text,
-                attempts bigint NOT NULL DEFAULT 0,
-                failure_reason text,
-                created_at timestamptz NOT NULL,
-                updated_at timestamptz NOT NULL
-            )
-            """,
-            "CREATE INDEX ingest_job_on_asset_id ON ingest_job (asset_id)",
-            "CREATE INDEX ingest_job_queued ON ingest_job (id) WHERE state = 'queued'",
-            """
-            CREATE TABLE interstitial (
-                id bigserial PRIMARY KEY,
-                asset_id text NOT NULL REFERENCES asset (id) ON DELETE CASCADE,
-                interstitial_asset_id text NOT NULL REFERENCES asset (id) ON DELETE CASCADE,
-                time double precision NOT NULL,
-                cue text NOT NULL DEFAULT 'none',
-                resumption_offset double precision NOT NULL DEFAULT 0,
-                restricted boolean NOT NULL DEFAULT true
-            )
-            """,
-            "CREATE INDEX interstitial_on_asset_id ON interstitial (asset_id)",
-            "CREATE TABLE setting (key text PRIMARY KEY, value text NOT NULL)",
-        ]),
-        Migration(version: 2, name: "job leases, heartbeats and retry times", statements: [
-            "ALTER TABLE ingest_job ADD COLUMN lease_owner text, ADD COLUMN lease_expires_at timestamptz, ADD COLUMN run_after timestamptz",
-            "CREATE INDEX ingest_job_running ON ingest_job (lease_expires_at) WHERE state = 'running'",
-        ]),
-        Migration(version: 3, name: "authored interstitial events", statements: [
-            """
-            CREATE TABLE interstitial_event (
-                id text PRIMARY KEY,
-                asset_id text NOT NULL REFERENCES asset (id) ON DELETE CASCADE,
-                position double precision NOT NULL,
-                body text NOT NULL,
-                created_at timestamptz NOT NULL DEFAULT clock_timestamp()
-            )
-            """,
-            "CREATE INDEX interstitial_event_on_asset_id ON interstitial_event (asset_id, position)",
-        ]),
+        Migration(
+            version: 1, name: "assets, overrides, positions, jobs, interstitials, settings",
+            statements: [
+                """
+                CREATE TABLE asset (
+                    id text PRIMARY KEY,
+                    seq bigserial NOT NULL,
+                    title text NOT NULL,
+                    subtitle text,
+                    summary text,
+                    duration double precision,
+                    width bigint,
+                    height bigint,
+                    source_path text,
+                    source_missing boolean NOT NULL DEFAULT false,
+                    status text NOT NULL,
+                    role text NOT NULL DEFAULT 'feature',
+                    badges text[] NOT NULL DEFAULT '{}',
+                    created_at timestamptz NOT NULL,
+                    series_title text,
+                    season_number bigint,
+                    episode_number bigint,
+                    episode_title text,
+                    release_date text,
+                    live_start_date timestamptz,
+                    live_end_date timestamptz,
+                    deleted_at timestamptz,
+                    is_protected boolean NOT NULL DEFAULT false
+                )
+                """,
+                "CREATE INDEX asset_on_deleted_at ON asset (deleted_at)",
+                "CREATE INDEX asset_on_created_at ON asset (created_at DESC, seq DESC)",
+                """
+                CREATE TABLE metadata_override (
+                    asset_id text PRIMARY KEY REFERENCES asset (id) ON DELETE CASCADE,
+                    title text, subtitle text, summary text, artwork_url text,
+                    series_title text, season_number bigint, episode_number bigint, episode_title text,
+                    release_date text, live_start_date timestamptz, live_end_date timestamptz
+                )
+                """,
+                """
+                CREATE TABLE playback_position (
+                    asset_id text PRIMARY KEY REFERENCES asset (id) ON DELETE CASCADE,
+                    position double precision NOT NULL,
+                    duration double precision,
+                    updated_at timestamptz NOT NULL
+                )
+                """,
+                """
+                CREATE TABLE ingest_job (
+                    id bigserial PRIMARY KEY,
+                    asset_id text NOT NULL REFERENCES asset (id) ON DELETE CASCADE,
+                    state text NOT NULL,
+                    progress double precision NOT NULL DEFAULT 0,
+                    message text,
+                    attempts bigint NOT NULL DEFAULT 0,
+                    failure_reason text,
+                    created_at timestamptz NOT NULL,
+                    updated_at timestamptz NOT NULL
+                )
+                """,
+                "CREATE INDEX ingest_job_on_asset_id ON ingest_job (asset_id)",
+                "CREATE INDEX ingest_job_queued ON ingest_job (id) WHERE state = 'queued'",
+                """
+                CREATE TABLE interstitial (
+                    id bigserial PRIMARY KEY,
+                    asset_id text NOT NULL REFERENCES asset (id) ON DELETE CASCADE,
+                    interstitial_asset_id text NOT NULL REFERENCES asset (id) ON DELETE CASCADE,
+                    time double precision NOT NULL,
+                    cue text NOT NULL DEFAULT 'none',
+                    resumption_offset double precision NOT NULL DEFAULT 0,
+                    restricted boolean NOT NULL DEFAULT true
+                )
+                """,
+                "CREATE INDEX interstitial_on_asset_id ON interstitial (asset_id)",
+                "CREATE TABLE setting (key text PRIMARY KEY, value text NOT NULL)",
+            ]),
+        Migration(
+            version: 2, name: "job leases, heartbeats and retry times",
+            statements: [
+                "ALTER TABLE ingest_job ADD COLUMN lease_owner text, ADD COLUMN lease_expires_at timestamptz, ADD COLUMN run_after timestamptz",
+                "CREATE INDEX ingest_job_running ON ingest_job (lease_expires_at) WHERE state = 'running'",
+            ]),
+        Migration(
+            version: 3, name: "authored interstitial events",
+            statements: [
+                """
+                CREATE TABLE interstitial_event (
+                    id text PRIMARY KEY,
+                    asset_id text NOT NULL REFERENCES asset (id) ON DELETE CASCADE,
+                    position double precision NOT NULL,
+                    body text NOT NULL,
+                    created_at timestamptz NOT NULL DEFAULT clock_timestamp()
+                )
+                """,
+                "CREATE INDEX interstitial_event_on_asset_id ON interstitial_event (asset_id, position)",
+            ]),
     ]
 
     /// Brings the database up to the newest version; returns the versions it applied.
@@ -115,7 +121,8 @@ enum PostgreSQLMigrations {
     static func migrate(_ client: PostgresClient, logger: Logger) async throws -> [Int] {
         try await client.withTransaction(logger: logger) { connection in
             try await connection.query("SELECT pg_advisory_xact_lock(\(advisoryLockKey))", logger: logger)
-            try await connection.query("""
+            try await connection.query(
+                """
                 CREATE TABLE IF NOT EXISTS schema_migration (
                     version bigint PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())
                 """, logger: logger)

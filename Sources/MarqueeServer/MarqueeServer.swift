@@ -30,10 +30,12 @@ public struct MarqueeServer: Sendable {
     /// Nearby devices (pairing, remotes, games); nil leaves `/api/devices` out.
     public var nearby: NearbyDevices? = nil
 
-    public init(library: MediaLibrary, sessions: PlaybackSessions = PlaybackSessions(), webRoot: URL? = nil,
-                downloads: DownloadService? = nil, originPolicy: RequestOriginPolicy = RequestOriginPolicy(),
-                rateLimits: RateLimits = RateLimits(), access: ServerAccess? = nil,
-                signInLimits: RateLimits = RateLimits(burst: 10, refillPerSecond: 0.2), liveText: LiveTextService? = nil) {
+    public init(
+        library: MediaLibrary, sessions: PlaybackSessions = PlaybackSessions(), webRoot: URL? = nil,
+        downloads: DownloadService? = nil, originPolicy: RequestOriginPolicy = RequestOriginPolicy(),
+        rateLimits: RateLimits = RateLimits(), access: ServerAccess? = nil,
+        signInLimits: RateLimits = RateLimits(burst: 10, refillPerSecond: 0.2), liveText: LiveTextService? = nil
+    ) {
         self.library = library
         self.sessions = sessions
         self.webRoot = webRoot ?? Self.bundledWebRoot()
@@ -61,15 +63,19 @@ public struct MarqueeServer: Sendable {
         router.get("api/health") { _, _ in "ok" }
         let manifests = PlaybackManifestStore(library: library, provisional: downloads)
         LibraryRoutes(library: library, manifests: manifests).register(on: router)
-        SessionRoutes(library: library, sessions: sessions, manifests: manifests,
-                      positions: PlaybackPositionRecorder(library: library, sessions: sessions)).register(on: router)
+        SessionRoutes(
+            library: library, sessions: sessions, manifests: manifests,
+            positions: PlaybackPositionRecorder(library: library, sessions: sessions)
+        ).register(on: router)
         UploadRoutes(library: library).register(on: router)
         InterstitialRoutes(library: library, sessions: sessions).register(on: router)
         ShelfRoutes(library: library).register(on: router)
         LibraryEvents(library: library).register(on: router)
         if let access {
-            AuthRoutes(access: access, webRoot: webRoot, responder: MediaFileResponder(),
-                       signInBuckets: RateLimitBuckets(limits: signInLimits)).register(on: router)
+            AuthRoutes(
+                access: access, webRoot: webRoot, responder: MediaFileResponder(),
+                signInBuckets: RateLimitBuckets(limits: signInLimits)
+            ).register(on: router)
         }
         FileRoutes(library: library, webRoot: webRoot, responder: MediaFileResponder()).register(on: router)
         if let activities { ActivityRoutes(host: activities, webRoot: webRoot, responder: MediaFileResponder()).register(on: router) }
@@ -93,8 +99,9 @@ public struct MarqueeServer: Sendable {
             GuardedChildChannel(
                 inner: HTTP1WebSocketUpgradeChannel(
                     responder: responder, webSocketResponder: webSockets,
-                    configuration: .init(http1: HTTP1Channel.Configuration(
-                        additionalChannelHandlers: [FileRegionSink.Installer()], idleTimeout: idle))),
+                    configuration: .init(
+                        http1: HTTP1Channel.Configuration(
+                            additionalChannelHandlers: [FileRegionSink.Installer()], idleTimeout: idle))),
                 count: connections, timeout: idle)
         }
         return Application(
@@ -102,7 +109,12 @@ public struct MarqueeServer: Sendable {
             server: server,
             configuration: .init(address: .hostname(host, port: port), serverName: "Marquee"),
             onServerRunning: { channel in await onReady(channel.localAddress?.port ?? port) },
-            logger: logger ?? { var l = Logger(label: "marquee"); l.logLevel = .warning; return l }()
+            logger: logger
+                ?? {
+                    var l = Logger(label: "marquee")
+                    l.logLevel = .warning
+                    return l
+                }()
         )
     }
 }

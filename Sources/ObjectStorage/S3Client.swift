@@ -22,8 +22,10 @@ public final class S3Client: Sendable {
     public let multipartPartSize: Int
     public let maximumAttempts: Int
 
-    public init(bucket: String, endpoint: URL?, region: String, accessKeyID: String, secretAccessKey: String, sessionToken: String? = nil,
-                multipartPartSize: Int = 8 * 1024 * 1024, maximumAttempts: Int = 4, httpClient: HTTPClient = .shared) {
+    public init(
+        bucket: String, endpoint: URL?, region: String, accessKeyID: String, secretAccessKey: String, sessionToken: String? = nil,
+        multipartPartSize: Int = 8 * 1024 * 1024, maximumAttempts: Int = 4, httpClient: HTTPClient = .shared
+    ) {
         self.bucket = bucket
         if let endpoint {
             self.endpoint = endpoint
@@ -80,13 +82,15 @@ public final class S3Client: Sendable {
         }
         do {
             var parts: [(Int, String)] = []
-            var offset = 0, number = 1
+            var offset = 0
+            var number = 1
             while offset < size {
                 let length = min(multipartPartSize, size - offset)
                 let chunk = try Self.read(file, offset: offset, length: length)
-                let response = try await send("PUT", key: key, query: [("partNumber", String(number)), ("uploadId", uploadID)],
-                                              headers: ["content-md5": Data(Insecure.MD5.hash(data: chunk)).base64EncodedString()],
-                                              body: chunk, expect: [200])
+                let response = try await send(
+                    "PUT", key: key, query: [("partNumber", String(number)), ("uploadId", uploadID)],
+                    headers: ["content-md5": Data(Insecure.MD5.hash(data: chunk)).base64EncodedString()],
+                    body: chunk, expect: [200])
                 guard let etag = response.headers["etag"] else {
                     throw S3Error(operation: "upload part \(number) of \(key)", status: response.status, code: "NoETag", message: "the service gave no ETag")
                 }
@@ -94,13 +98,16 @@ public final class S3Client: Sendable {
                 offset += length
                 number += 1
             }
-            let manifest = "<CompleteMultipartUpload>" + parts.map {
-                "<Part><PartNumber>\($0.0)</PartNumber><ETag>\(S3XML.escape($0.1))</ETag></Part>"
-            }.joined() + "</CompleteMultipartUpload>"
+            let manifest =
+                "<CompleteMultipartUpload>"
+                + parts.map {
+                    "<Part><PartNumber>\($0.0)</PartNumber><ETag>\(S3XML.escape($0.1))</ETag></Part>"
+                }.joined() + "</CompleteMultipartUpload>"
             let completed = try await send("POST", key: key, query: [("uploadId", uploadID)], body: Data(manifest.utf8), expect: [200])
             // S3 may answer 200 with an error document when completing fails late.
             if let code = S3XML.firstValue(of: "Code", in: completed.body) {
-                throw S3Error(operation: "complete the upload of \(key)", status: 200, code: code, message: S3XML.firstValue(of: "Message", in: completed.body) ?? "")
+                throw S3Error(
+                    operation: "complete the upload of \(key)", status: 200, code: code, message: S3XML.firstValue(of: "Message", in: completed.body) ?? "")
             }
         } catch {
             _ = try? await send("DELETE", key: key, query: [("uploadId", uploadID)], expect: [204, 200])
@@ -113,7 +120,8 @@ public final class S3Client: Sendable {
         var headers: [String: String] = [:]
         if let range { headers["range"] = "bytes=\(range.lowerBound)-\(range.upperBound)" }
         let response = try await send("GET", key: key, headers: headers, expect: [200, 206])
-        let total = response.headers["content-range"].flatMap { $0.split(separator: "/").last.flatMap { Int($0) } }
+        let total =
+            response.headers["content-range"].flatMap { $0.split(separator: "/").last.flatMap { Int($0) } }
             ?? response.headers["content-length"].flatMap(Int.init)
         return Object(data: response.body, totalSize: total, contentType: response.headers["content-type"], etag: response.headers["etag"])
     }
@@ -122,8 +130,9 @@ public final class S3Client: Sendable {
     public func head(_ key: String) async throws -> ObjectInfo? {
         let response = try await send("HEAD", key: key, expect: [200, 404])
         guard response.status == 200 else { return nil }
-        return ObjectInfo(key: key, size: response.headers["content-length"].flatMap(Int.init) ?? 0,
-                          etag: response.headers["etag"], contentType: response.headers["content-type"])
+        return ObjectInfo(
+            key: key, size: response.headers["content-length"].flatMap(Int.init) ?? 0,
+            etag: response.headers["etag"], contentType: response.headers["content-type"])
     }
 
     /// Deletes the object at `key` (no error when there is none, as S3 does).
@@ -150,8 +159,9 @@ public final class S3Client: Sendable {
     public func createBucket() async throws {
         let response = try await send("PUT", key: nil, expect: [200, 409])
         if response.status == 409, S3XML.firstValue(of: "Code", in: response.body) != "BucketAlreadyOwnedByYou" {
-            throw S3Error(operation: "create bucket \(bucket)", status: 409, code: S3XML.firstValue(of: "Code", in: response.body) ?? "Conflict",
-                          message: S3XML.firstValue(of: "Message", in: response.body) ?? "")
+            throw S3Error(
+                operation: "create bucket \(bucket)", status: 409, code: S3XML.firstValue(of: "Code", in: response.body) ?? "Conflict",
+                message: S3XML.firstValue(of: "Message", in: response.body) ?? "")
         }
     }
 
@@ -181,8 +191,10 @@ public final class S3Client: Sendable {
         return components.url!
     }
 
-    func send(_ method: String, key: String?, query: [(String, String)] = [], headers: [String: String] = [:], body: Data = Data(),
-              expect: Set<Int>) async throws -> Response {
+    func send(
+        _ method: String, key: String?, query: [(String, String)] = [], headers: [String: String] = [:], body: Data = Data(),
+        expect: Set<Int>
+    ) async throws -> Response {
         let target = url(for: key, query: query)
         let operation = "\(method) \(key.map { "\(bucket)/\($0)" } ?? bucket)"
         let payloadHash = SigV4Signer.hex(SHA256.hash(data: body))
@@ -199,12 +211,14 @@ public final class S3Client: Sendable {
                 let response = try await http.execute(request, timeout: .seconds(120))
                 let bytes = method == "HEAD" ? ByteBuffer() : try await response.body.collect(upTo: 1 << 30)
                 let status = Int(response.status.code)
-                let result = Response(status: status, headers: Dictionary(response.headers.map { ($0.name.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first }),
-                                      body: Data(buffer: bytes))
+                let result = Response(
+                    status: status, headers: Dictionary(response.headers.map { ($0.name.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first }),
+                    body: Data(buffer: bytes))
                 if expect.contains(status) { return result }
-                let error = S3Error(operation: operation, status: status, code: S3XML.firstValue(of: "Code", in: result.body) ?? "HTTP\(status)",
-                                    message: S3XML.firstValue(of: "Message", in: result.body) ?? "")
-                guard (status >= 500 || status == 429), attempt < maximumAttempts else { throw error }
+                let error = S3Error(
+                    operation: operation, status: status, code: S3XML.firstValue(of: "Code", in: result.body) ?? "HTTP\(status)",
+                    message: S3XML.firstValue(of: "Message", in: result.body) ?? "")
+                guard status >= 500 || status == 429, attempt < maximumAttempts else { throw error }
             } catch let error as S3Error {
                 throw error
             } catch {

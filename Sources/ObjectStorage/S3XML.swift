@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
@@ -49,7 +50,10 @@ enum S3XML {
         }
 
         func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
-            if name == record { inRecord = true; current = [:] }
+            if name == record {
+                inRecord = true
+                current = [:]
+            }
             text = ""
         }
 

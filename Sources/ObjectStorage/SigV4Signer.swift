@@ -28,8 +28,10 @@ public struct SigV4Signer: Sendable {
 
     /// The headers to send: `headers` plus `host`, `x-amz-date`, `x-amz-content-sha256`,
     /// the session token if any, and `Authorization`. Every header given is signed.
-    public func signedHeaders(method: String, url: URL, headers: [String: String] = [:], payloadHash: String,
-                              date: Date = Date()) -> [String: String] {
+    public func signedHeaders(
+        method: String, url: URL, headers: [String: String] = [:], payloadHash: String,
+        date: Date = Date()
+    ) -> [String: String] {
         let (stamp, day) = Self.timestamps(date)
         var all = Dictionary(headers.map { ($0.key.lowercased(), $0.value.trimmingCharacters(in: .whitespaces)) }, uniquingKeysWith: { _, last in last })
         all["host"] = Self.hostHeader(url)

@@ -32,8 +32,9 @@ struct AddCommand: AsyncParsableCommand {
             let library = try MediaLibrary(location: location, store: store)
             let added = try await library.add(paths: paths)
             for asset in added {
-                console.emit("queued", [("id", .string(asset.id)), ("title", .string(asset.title))],
-                             text: "queued \(asset.id)  \(asset.title)")
+                console.emit(
+                    "queued", [("id", .string(asset.id)), ("title", .string(asset.title))],
+                    text: "queued \(asset.id)  \(asset.title)")
             }
             guard !queueOnly else { return }
             await library.worker.drain()
@@ -43,13 +44,15 @@ struct AddCommand: AsyncParsableCommand {
                 let now = try await library.asset(id: asset.id)
                 if job?.state == .succeeded {
                     let badges = now?.badges ?? []
-                    console.emit("ready", [("id", .string(asset.id)), ("title", .string(now?.title ?? asset.title)), ("badges", .strings(badges))],
-                                 text: "ready  \(asset.id)  \(now?.title ?? asset.title)  \(badges.joined(separator: " "))")
+                    console.emit(
+                        "ready", [("id", .string(asset.id)), ("title", .string(now?.title ?? asset.title)), ("badges", .strings(badges))],
+                        text: "ready  \(asset.id)  \(now?.title ?? asset.title)  \(badges.joined(separator: " "))")
                 } else {
                     failed += 1
                     let reason = job?.message ?? "unknown reason"
-                    console.emit("failed", [("id", .string(asset.id)), ("title", .string(asset.title)), ("message", .string(reason))],
-                                 text: "failed \(asset.id)  \(asset.title): \(reason)")
+                    console.emit(
+                        "failed", [("id", .string(asset.id)), ("title", .string(asset.title)), ("message", .string(reason))],
+                        text: "failed \(asset.id)  \(asset.title): \(reason)")
                 }
             }
             if failed > 0 { throw CommandFailure(.failed, "\(failed) of \(added.count) items could not be packaged") }

@@ -12,7 +12,11 @@ struct ComposeCommand: AsyncParsableCommand {
     @Option(name: .customLong("insert"), help: "SRC@START-END in seconds, appended in order; repeat for more.")
     var inserts: [String] = []
 
-    @Option(name: .customLong("mix"), help: "SRC@START-END:AT — that range of SRC's audio on an audio track of its own from AT seconds, mixed under the rest (music, a voice-over); repeatable.")
+    @Option(
+        name: .customLong("mix"),
+        help:
+            "SRC@START-END:AT — that range of SRC's audio on an audio track of its own from AT seconds, mixed under the rest (music, a voice-over); repeatable."
+    )
     var mixes: [String] = []
 
     @Option(name: .customLong("mix-volume"), help: "Volume of the --mix tracks, 0 to 1 (default 1).")
@@ -45,7 +49,8 @@ struct ComposeCommand: AsyncParsableCommand {
     /// `SRC@START-END:AT`.
     static func parseMix(_ text: String) -> (source: String, range: MediaTimeRange, at: MediaTime)? {
         guard let colon = text.lastIndex(of: ":"), let at = Double(text[text.index(after: colon)...]), at >= 0,
-              let (source, range) = parse(String(text[..<colon])) else { return nil }
+            let (source, range) = parse(String(text[..<colon]))
+        else { return nil }
         return (source, range, MediaTime(seconds: at, preferredTimescale: 1000))
     }
 
@@ -55,8 +60,12 @@ struct ComposeCommand: AsyncParsableCommand {
         guard bounds.count == 2, let start = Double(bounds[0]), let end = Double(bounds[1]), end > start, start >= 0 else {
             return nil
         }
-        return (String(text[..<at]), MediaTimeRange(start: MediaTime(seconds: start, preferredTimescale: 1000),
-                                                    end: MediaTime(seconds: end, preferredTimescale: 1000)))
+        return (
+            String(text[..<at]),
+            MediaTimeRange(
+                start: MediaTime(seconds: start, preferredTimescale: 1000),
+                end: MediaTime(seconds: end, preferredTimescale: 1000))
+        )
     }
 
     func run() async throws {
@@ -96,8 +105,12 @@ struct ComposeCommand: AsyncParsableCommand {
             console.clearProgress()
             var text = "\(out): \(String(format: "%.3f", composition.duration.seconds)) s by \(outcome.method == .streamCopy ? "stream copy" : "re-encoding")"
             for reason in outcome.reasons { text += "\n  re-encoded because \(reason)" }
-            console.emit("result", [("out", .string(out)), ("method", .string(outcome.method.rawValue)), ("reasons", .strings(outcome.reasons)),
-                                    ("duration", .double(composition.duration.seconds))], text: text)
+            console.emit(
+                "result",
+                [
+                    ("out", .string(out)), ("method", .string(outcome.method.rawValue)), ("reasons", .strings(outcome.reasons)),
+                    ("duration", .double(composition.duration.seconds)),
+                ], text: text)
         }
     }
 }

@@ -10,14 +10,14 @@ struct DownloadCommand: AsyncParsableCommand {
         commandName: "download",
         abstract: "Download an HLS stream for offline use, choosing variants with qualifiers.",
         discussion: """
-        Predicates use key paths over each variant — peakBitRate, averageBitRate, score,
-        videoAttributes.presentationSize.width/.height, videoAttributes.videoRange,
-        videoAttributes.codecTypes, videoAttributes.nominalFrameRate, audioAttributes.formatIDs —
-        with == != < <= > >= IN CONTAINS BEGINSWITH AND OR NOT, e.g.
-          --prefer 'peakBitRate < 5000000 AND videoAttributes.videoRange == "PQ"'
-        An auxiliary configuration is "PREDICATE; audio=LANGS; subtitles=LANGS" (each part optional).
-        A killed download resumes when the same command is run again, or with --resume DIR.
-        """
+            Predicates use key paths over each variant — peakBitRate, averageBitRate, score,
+            videoAttributes.presentationSize.width/.height, videoAttributes.videoRange,
+            videoAttributes.codecTypes, videoAttributes.nominalFrameRate, audioAttributes.formatIDs —
+            with == != < <= > >= IN CONTAINS BEGINSWITH AND OR NOT, e.g.
+              --prefer 'peakBitRate < 5000000 AND videoAttributes.videoRange == "PQ"'
+            An auxiliary configuration is "PREDICATE; audio=LANGS; subtitles=LANGS" (each part optional).
+            A killed download resumes when the same command is run again, or with --resume DIR.
+            """
     )
 
     @Argument(help: "Multivariant (or media) playlist URL.")
@@ -81,7 +81,8 @@ struct DownloadCommand: AsyncParsableCommand {
             do {
                 if let folder = resume {
                     guard let saved = try await AssetDownloadTask.unfinishedSettings(in: URL(fileURLWithPath: folder), key: "arguments"),
-                          let arguments = try? JSONDecoder().decode([String].self, from: Data(saved.utf8)) else {
+                        let arguments = try? JSONDecoder().decode([String].self, from: Data(saved.utf8))
+                    else {
                         throw CommandFailure(.unusableInput, "\(folder): no unfinished download to resume")
                     }
                     var original = try DownloadCommand.parse(arguments)
@@ -122,18 +123,22 @@ struct DownloadCommand: AsyncParsableCommand {
 
     func download(reporter: DownloadReporter) async throws {
         guard let urlText = url, let source = URL(string: urlText), ["http", "https"].contains(source.scheme?.lowercased() ?? ""),
-              let outputPath = output else {
+            let outputPath = output
+        else {
             throw DownloadError.selection("expected an http(s) playlist URL and --output")
         }
         let folder = URL(fileURLWithPath: outputPath).standardizedFileURL
         if FileManager.default.fileExists(atPath: folder.appendingPathComponent(BundleLayout.metadata).path),
-           !FileManager.default.fileExists(atPath: folder.appendingPathComponent(AssetDownloadTask.journalFolder).path) {
+            !FileManager.default.fileExists(atPath: folder.appendingPathComponent(AssetDownloadTask.journalFolder).path)
+        {
             reporter.message("\(folder.path): already downloaded (metadata.json present)")
             return
         }
-        let fetcher = HTTPFetcher(concurrency: concurrency, stall: HTTPFetcher.StallRule(window: .seconds(max(1, stallTimeout))), onRetry: { reporter.retry($0) })
+        let fetcher = HTTPFetcher(
+            concurrency: concurrency, stall: HTTPFetcher.StallRule(window: .seconds(max(1, stallTimeout))), onRetry: { reporter.retry($0) })
         do {
-            let data: Data, finalURL: URL
+            let data: Data
+            let finalURL: URL
             do {
                 (data, finalURL) = try await fetcher.fetch(source, maximumBytes: HTTPFetcher.Limit.playlist)
             } catch let error as DownloadError {
@@ -157,14 +162,17 @@ struct DownloadCommand: AsyncParsableCommand {
             let argumentsJSON = String(decoding: try JSONEncoder().encode(recordedArguments), as: UTF8.self)
             let task = AssetDownloadTask(
                 plan: plan, output: folder,
-                metadata: BundleMetadataInput(title: title ?? finalURL.deletingPathExtension().lastPathComponent, sourceURL: finalURL,
-                                              artworkURL: artwork.flatMap(URL.init(string:)), configuration: configurationJSON),
+                metadata: BundleMetadataInput(
+                    title: title ?? finalURL.deletingPathExtension().lastPathComponent, sourceURL: finalURL,
+                    artworkURL: artwork.flatMap(URL.init(string:)), configuration: configurationJSON),
                 concurrency: concurrency, journalSettings: ["arguments": argumentsJSON],
                 downloadsInterstitialAssets: configuration.downloadsInterstitialAssets, fetcher: fetcher)
             let watcher = Task { for await snapshot in task.snapshots { reporter.progress(snapshot) } }
             let summary = try await withTaskCancellationHandler {
                 try await task.run()
-            } onCancel: { watcher.cancel() }
+            } onCancel: {
+                watcher.cancel()
+            }
             await watcher.value
             reporter.finished(summary, folder: folder)
             try await fetcher.shutdown()
@@ -182,11 +190,12 @@ struct DownloadCommand: AsyncParsableCommand {
         primary.variantQualifiers += try preferences.map { try VariantQualifier(format: $0) }
         primary.mediaSelections = Self.selections(audio: audio, subtitles: subtitles)
         let aux = try auxiliaries.map { try Self.auxiliary($0) }
-        return DownloadConfiguration(asset: asset, title: title ?? asset.lastPathComponent, artworkURL: artwork.flatMap(URL.init(string:)),
-                                     primaryContentConfiguration: primary, auxiliaryContentConfigurations: aux,
-                                     optimizesAuxiliaryContentConfigurations: !noOptimizeAuxiliary,
-                                     downloadsInterstitialAssets: downloadsInterstitialAssets,
-                                     downloadsIFramePlaylists: !noIFrames)
+        return DownloadConfiguration(
+            asset: asset, title: title ?? asset.lastPathComponent, artworkURL: artwork.flatMap(URL.init(string:)),
+            primaryContentConfiguration: primary, auxiliaryContentConfigurations: aux,
+            optimizesAuxiliaryContentConfigurations: !noOptimizeAuxiliary,
+            downloadsInterstitialAssets: downloadsInterstitialAssets,
+            downloadsIFramePlaylists: !noIFrames)
     }
 
     static func selections(audio: String?, subtitles: String?) -> [MediaSelection] {
@@ -202,9 +211,13 @@ struct DownloadCommand: AsyncParsableCommand {
         var audio: String?
         var subtitles: String?
         for part in text.split(separator: ";").map({ $0.trimmingCharacters(in: .whitespaces) }) where !part.isEmpty {
-            if part.hasPrefix("audio=") { audio = String(part.dropFirst(6)) }
-            else if part.hasPrefix("subtitles=") { subtitles = String(part.dropFirst(10)) }
-            else { c.variantQualifiers.append(try VariantQualifier(format: part)) }
+            if part.hasPrefix("audio=") {
+                audio = String(part.dropFirst(6))
+            } else if part.hasPrefix("subtitles=") {
+                subtitles = String(part.dropFirst(10))
+            } else {
+                c.variantQualifiers.append(try VariantQualifier(format: part))
+            }
         }
         c.mediaSelections = selections(audio: audio, subtitles: subtitles)
         return c

@@ -34,8 +34,11 @@ final class DownloadReporter: Sendable {
             ])
         }
         if json {
-            emit(.object([("event", .string("plan")), ("items", .array(items)),
-                          ("sharedVideo", .array(resolution.auxiliary.map { .bool($0.sharesPrimaryVideo) }))]))
+            emit(
+                .object([
+                    ("event", .string("plan")), ("items", .array(items)),
+                    ("sharedVideo", .array(resolution.auxiliary.map { .bool($0.sharesPrimaryVideo) })),
+                ]))
             return
         }
         print("Downloading \(plan.entries.count) playlists:")
@@ -43,13 +46,17 @@ final class DownloadReporter: Sendable {
             switch e.role {
             case .video:
                 let a = e.variant?.attributes
-                print("  video      \(a?.resolution?.description ?? "-")  \(a?.bandwidth.map { String(format: "%.2f Mb/s", Double($0) / 1e6) } ?? "-")  \(a?.videoRange?.rawValue ?? "SDR")  \((a?.codecs ?? []).joined(separator: ","))  → \(e.folder)")
+                print(
+                    "  video      \(a?.resolution?.description ?? "-")  \(a?.bandwidth.map { String(format: "%.2f Mb/s", Double($0) / 1e6) } ?? "-")  \(a?.videoRange?.rawValue ?? "SDR")  \((a?.codecs ?? []).joined(separator: ","))  → \(e.folder)"
+                )
             case .iFrames:
                 let a = e.iFrameVariant?.attributes
                 print("  i-frames   \(a?.resolution?.description ?? "-")  for scrubbing offline  → \(e.folder)")
             case .audio, .subtitles:
                 let r = e.rendition
-                print("  \(e.role.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0))  \(r?.language ?? "-")  \(r?.name ?? "")\(r?.channels.map { " (\($0.text) ch)" } ?? "")  → \(e.folder)")
+                print(
+                    "  \(e.role.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0))  \(r?.language ?? "-")  \(r?.name ?? "")\(r?.channels.map { " (\($0.text) ch)" } ?? "")  → \(e.folder)"
+                )
             }
         }
         for (i, aux) in resolution.auxiliary.enumerated() {
@@ -59,31 +66,39 @@ final class DownloadReporter: Sendable {
 
     func retry(_ event: HTTPFetcher.RetryEvent) {
         if json {
-            emit(.object([("event", .string("retry")), ("url", .string(event.url.absoluteString)), ("attempt", .int(event.attempt)),
-                          ("delay", .double(event.delay)), ("reason", .string(event.reason))]))
+            emit(
+                .object([
+                    ("event", .string("retry")), ("url", .string(event.url.absoluteString)), ("attempt", .int(event.attempt)),
+                    ("delay", .double(event.delay)), ("reason", .string(event.reason)),
+                ]))
         }
     }
 
     func progress(_ p: DownloadProgress) {
         if json {
-            emit(.object([
-                ("event", .string("progress")), ("phase", .string(p.phase.rawValue)), ("completedFiles", .int(p.completedFiles)),
-                ("totalFiles", .int(p.totalFiles)), ("bytes", .int(Int(p.bytesWritten))), ("expectedBytes", p.expectedBytes.map { .int(Int($0)) } ?? .null),
-                ("fraction", .double((p.fractionCompleted * 1000).rounded() / 1000)), ("bytesPerSecond", .double(p.bytesPerSecond.rounded())),
-                ("secondsRemaining", p.estimatedTimeRemaining.map { .double(($0 * 10).rounded() / 10) } ?? .null), ("retries", .int(p.retries)),
-            ]))
+            emit(
+                .object([
+                    ("event", .string("progress")), ("phase", .string(p.phase.rawValue)), ("completedFiles", .int(p.completedFiles)),
+                    ("totalFiles", .int(p.totalFiles)), ("bytes", .int(Int(p.bytesWritten))), ("expectedBytes", p.expectedBytes.map { .int(Int($0)) } ?? .null),
+                    ("fraction", .double((p.fractionCompleted * 1000).rounded() / 1000)), ("bytesPerSecond", .double(p.bytesPerSecond.rounded())),
+                    ("secondsRemaining", p.estimatedTimeRemaining.map { .double(($0 * 10).rounded() / 10) } ?? .null), ("retries", .int(p.retries)),
+                ]))
             return
         }
         let eta = p.estimatedTimeRemaining.map { Self.duration($0) } ?? "--:--"
-        let detail = "\(Self.bytes(p.bytesWritten))  \(Self.bytes(Int64(p.bytesPerSecond)))/s  \(eta) left  \(p.completedFiles)/\(p.totalFiles) files\(p.retries > 0 ? "  \(p.retries) retries" : "")"
+        let detail =
+            "\(Self.bytes(p.bytesWritten))  \(Self.bytes(Int64(p.bytesPerSecond)))/s  \(eta) left  \(p.completedFiles)/\(p.totalFiles) files\(p.retries > 0 ? "  \(p.retries) retries" : "")"
         console.progress(p.fractionCompleted, label: "", detail: detail)
     }
 
     func finished(_ summary: BundleSummary, folder: URL) {
         if json {
-            emit(.object([("event", .string("finished")), ("folder", .string(folder.path)), ("bytes", .int(Int(summary.totalBytes))),
-                          ("playlist", .string(folder.appendingPathComponent(BundleWriter.playlistName).path)),
-                          ("warnings", .strings(summary.warnings))]))
+            emit(
+                .object([
+                    ("event", .string("finished")), ("folder", .string(folder.path)), ("bytes", .int(Int(summary.totalBytes))),
+                    ("playlist", .string(folder.appendingPathComponent(BundleWriter.playlistName).path)),
+                    ("warnings", .strings(summary.warnings)),
+                ]))
         } else {
             console.clearProgress()
             for warning in summary.warnings { console.warn(warning) }
@@ -91,12 +106,14 @@ final class DownloadReporter: Sendable {
         }
     }
 
-
     static func bytes(_ n: Int64) -> String {
         let units = ["B", "KB", "MB", "GB", "TB"]
         var v = Double(n)
         var u = 0
-        while v >= 1000, u < units.count - 1 { v /= 1000; u += 1 }
+        while v >= 1000, u < units.count - 1 {
+            v /= 1000
+            u += 1
+        }
         return u == 0 ? "\(n) B" : String(format: "%.1f %@", v, units[u])
     }
 

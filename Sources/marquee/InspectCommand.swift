@@ -38,8 +38,9 @@ struct InspectCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data("marquee inspect: \(error)\n".utf8))
             throw ExitStatus.unusableInput.exitCode
         }
-        let options = ParseOptions(mode: strict ? .strict : .lenient, url: loaded.url,
-                                   maximumLineLength: maxLineLength > 0 ? maxLineLength : nil)
+        let options = ParseOptions(
+            mode: strict ? .strict : .lenient, url: loaded.url,
+            maximumLineLength: maxLineLength > 0 ? maxLineLength : nil)
         let result = PlaylistParser.parse(loaded.data, options: options)
         if json {
             print(InspectionReport.json(for: result, url: loaded.url, segments: segments).serialized(pretty: true))

@@ -48,20 +48,26 @@ enum InspectionTable {
         if !p.renditions.isEmpty {
             var r = [["TYPE", "GROUP", "NAME", "LANGUAGE", "CHANNELS", "DEFAULT", "URI"]]
             for m in p.renditions {
-                r.append([m.type.rawValue, m.groupID, m.name, m.language ?? "-", m.channels?.text ?? "-",
-                          m.isDefault ? "yes" : "", m.uri.map { URIResolution.resolve($0, against: url) } ?? "-"])
+                r.append([
+                    m.type.rawValue, m.groupID, m.name, m.language ?? "-", m.channels?.text ?? "-",
+                    m.isDefault ? "yes" : "", m.uri.map { URIResolution.resolve($0, against: url) } ?? "-",
+                ])
             }
             out += "Renditions (\(p.renditions.count))\n" + table(r) + "\n"
         }
         if !p.iFrameVariants.isEmpty || !p.imageVariants.isEmpty {
             var r = [["KIND", "PEAK", "RESOLUTION", "CODECS", "URI"]]
             for v in p.iFrameVariants {
-                r.append(["I-frame", rate(v.attributes.bandwidth), v.attributes.resolution?.description ?? "-",
-                          v.attributes.codecs.joined(separator: ","), URIResolution.resolve(v.uri, against: url)])
+                r.append([
+                    "I-frame", rate(v.attributes.bandwidth), v.attributes.resolution?.description ?? "-",
+                    v.attributes.codecs.joined(separator: ","), URIResolution.resolve(v.uri, against: url),
+                ])
             }
             for v in p.imageVariants {
-                r.append(["image", rate(v.attributes.bandwidth), v.attributes.resolution?.description ?? "-",
-                          v.attributes.codecs.joined(separator: ","), URIResolution.resolve(v.uri, against: url)])
+                r.append([
+                    "image", rate(v.attributes.bandwidth), v.attributes.resolution?.description ?? "-",
+                    v.attributes.codecs.joined(separator: ","), URIResolution.resolve(v.uri, against: url),
+                ])
             }
             out += "Trick-play variants (\(p.iFrameVariants.count + p.imageVariants.count))\n" + table(r) + "\n"
         }
@@ -85,9 +91,11 @@ enum InspectionTable {
             if s.gap { flags.append("gap") }
             if !s.parts.isEmpty { flags.append("\(s.parts.count) parts") }
             if let date = s.programDateTime { flags.append(date.text) }
-            rows.append([sequence.overflow ? "-" : "\(sequence.partialValue)", String(format: "%.3f", start), String(format: "%.3f", s.duration),
-                         range, s.keys.map(\.method.text).joined(separator: ",").nilIfEmpty ?? "-",
-                         flags.joined(separator: " ").nilIfEmpty ?? "-", URIResolution.resolve(s.uri, against: url)])
+            rows.append([
+                sequence.overflow ? "-" : "\(sequence.partialValue)", String(format: "%.3f", start), String(format: "%.3f", s.duration),
+                range, s.keys.map(\.method.text).joined(separator: ",").nilIfEmpty ?? "-",
+                flags.joined(separator: " ").nilIfEmpty ?? "-", URIResolution.resolve(s.uri, against: url),
+            ])
             start += s.duration
         }
         return "Segments\n" + table(rows) + "\n"
@@ -115,10 +123,12 @@ enum InspectionTable {
         if !interstitials.isEmpty {
             var r = [["ID", "START", "DURATION", "CUE", "RESTRICT", "ASSET"]]
             for i in interstitials {
-                r.append([i.id, i.startDate.flatMap { p.playlistTime(of: $0) }.map { String(format: "%.3f", $0) } ?? "-",
-                          i.duration.map { String(format: "%.3f", $0) } ?? "-", i.cue.joined(separator: ","),
-                          i.restrict.joined(separator: ","),
-                          (i.assetURI ?? i.assetList).map { URIResolution.resolve($0, against: url) } ?? "-"])
+                r.append([
+                    i.id, i.startDate.flatMap { p.playlistTime(of: $0) }.map { String(format: "%.3f", $0) } ?? "-",
+                    i.duration.map { String(format: "%.3f", $0) } ?? "-", i.cue.joined(separator: ","),
+                    i.restrict.joined(separator: ","),
+                    (i.assetURI ?? i.assetList).map { URIResolution.resolve($0, against: url) } ?? "-",
+                ])
             }
             out += "\nInterstitials (\(interstitials.count))\n" + table(r)
         }
@@ -134,7 +144,8 @@ enum InspectionTable {
         guard let header = rows.first else { return "" }
         let widths = header.indices.map { c in rows.map { $0[c].count }.max() ?? 0 }
         return rows.map { row in
-            "  " + row.enumerated().map { c, cell in c == row.count - 1 ? cell : cell.padding(toLength: widths[c], withPad: " ", startingAt: 0) }
+            "  "
+                + row.enumerated().map { c, cell in c == row.count - 1 ? cell : cell.padding(toLength: widths[c], withPad: " ", startingAt: 0) }
                 .joined(separator: "  ")
         }.joined(separator: "\n") + "\n"
     }

@@ -5,7 +5,8 @@ import MediaCore
 enum MediaSourceArgument {
     static func asset(_ source: String) -> Asset {
         if let url = URL(string: source), let scheme = url.scheme?.lowercased(),
-           ["http", "https", "file"].contains(scheme) {
+            ["http", "https", "file"].contains(scheme)
+        {
             return Asset(url: url)
         }
         return Asset(path: source)

@@ -53,12 +53,17 @@ struct PackageCommand: AsyncParsableCommand {
             }
             for variant in result.multivariant.variants {
                 let a = variant.attributes
-                lines.append("  variant \(variant.uri) BANDWIDTH=\(a.bandwidth ?? 0) AVERAGE-BANDWIDTH=\(a.averageBandwidth ?? 0) CODECS=\(a.codecs.joined(separator: ","))"
-                             + (a.resolution.map { " RESOLUTION=\($0)" } ?? ""))
+                lines.append(
+                    "  variant \(variant.uri) BANDWIDTH=\(a.bandwidth ?? 0) AVERAGE-BANDWIDTH=\(a.averageBandwidth ?? 0) CODECS=\(a.codecs.joined(separator: ","))"
+                        + (a.resolution.map { " RESOLUTION=\($0)" } ?? ""))
             }
-            console.emit("result", [("multivariant", .string(result.multivariantPath)), ("renditions", .array(renditions)),
-                                    ("warnings", .strings(result.warnings))],
-                         text: lines.joined(separator: "\n"))
+            console.emit(
+                "result",
+                [
+                    ("multivariant", .string(result.multivariantPath)), ("renditions", .array(renditions)),
+                    ("warnings", .strings(result.warnings)),
+                ],
+                text: lines.joined(separator: "\n"))
         }
     }
 }

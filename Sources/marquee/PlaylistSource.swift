@@ -19,8 +19,10 @@ struct PlaylistSource {
         var description: String
     }
 
-    static func load(_ location: String, timeout: TimeAmount = .seconds(20),
-                     stall: HTTPFetcher.StallRule = HTTPFetcher.StallRule()) async throws -> Loaded {
+    static func load(
+        _ location: String, timeout: TimeAmount = .seconds(20),
+        stall: HTTPFetcher.StallRule = HTTPFetcher.StallRule()
+    ) async throws -> Loaded {
         if let url = URL(string: location), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" {
             let fetcher = HTTPFetcher(concurrency: 1, policy: RetryPolicy(maximumAttempts: 2), timeout: timeout, stall: stall)
             do {

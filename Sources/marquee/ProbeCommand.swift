@@ -19,8 +19,9 @@ struct ProbeCommand: AsyncParsableCommand {
         do {
             let (format, duration, bitRate, tracks, metadata, chapters) =
                 try await asset.load(.formatName, .duration, .bitRate, .tracks, .metadata, .chapters)
-            let report = ProbeReport(source: source, format: format, duration: duration, bitRate: bitRate,
-                                     tracks: tracks, metadata: metadata, chapters: chapters)
+            let report = ProbeReport(
+                source: source, format: format, duration: duration, bitRate: bitRate,
+                tracks: tracks, metadata: metadata, chapters: chapters)
             if json {
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

@@ -50,8 +50,10 @@ struct ProbeReport: Encodable {
     var metadata: [Item]
     var chapters: [ChapterEntry]
 
-    init(source: String, format: String, duration: MediaTime, bitRate: Int?, tracks: [AssetTrack],
-         metadata: [MetadataItem], chapters: [Chapter]) {
+    init(
+        source: String, format: String, duration: MediaTime, bitRate: Int?, tracks: [AssetTrack],
+        metadata: [MetadataItem], chapters: [Chapter]
+    ) {
         self.source = source
         self.format = format
         self.duration = duration.isNumeric ? duration.seconds : nil
@@ -83,8 +85,9 @@ struct ProbeReport: Encodable {
     /// A short human-readable summary.
     var text: String {
         var lines = ["\(source)", "  format   \(format)"]
-        lines.append("  duration \(duration.map { String(format: "%.3f s", $0) } ?? "indefinite")"
-                     + (bitRate.map { String(format: ", %.0f kb/s", Double($0) / 1000) } ?? ""))
+        lines.append(
+            "  duration \(duration.map { String(format: "%.3f s", $0) } ?? "indefinite")"
+                + (bitRate.map { String(format: ", %.0f kb/s", Double($0) / 1000) } ?? ""))
         for track in tracks {
             var parts = ["#\(track.index) \(track.type)", track.codec]
             if let profile = track.profile { parts.append("(\(profile))") }

@@ -45,7 +45,8 @@ struct PushTestCommand: AsyncParsableCommand {
 
     func run() async throws {
         guard let configuration = try APNsConfiguration.load(file: config.map { URL(fileURLWithPath: $0) }) else {
-            throw ValidationError("APNs is not configured: pass --config FILE or set MARQUEE_APNS_KEY_FILE, MARQUEE_APNS_KEY_ID, MARQUEE_APNS_TEAM_ID and MARQUEE_APNS_BUNDLE_ID")
+            throw ValidationError(
+                "APNs is not configured: pass --config FILE or set MARQUEE_APNS_KEY_FILE, MARQUEE_APNS_KEY_ID, MARQUEE_APNS_TEAM_ID and MARQUEE_APNS_BUNDLE_ID")
         }
         guard let kind = LiveActivityNotification.Event(rawValue: event), kind != .start else {
             throw ValidationError("--event is update or end (a start needs attributes; use the API's push-to-start tokens)")

@@ -9,9 +9,9 @@ struct RemoteCommand: AsyncParsableCommand {
         commandName: "remote",
         abstract: "Control a Marquee TV nearby: find it, pair, then play/pause, skip, seek, speed, audio and subtitles.",
         discussion: """
-        Commands (one per line, also from a pipe): play, pause, toggle, +10, -10, skip SECONDS, seek TIME (seconds or m:ss), \
-        speed RATE, audio ID, subs ID|off, status, quit. With --game tictactoe: x or o to pick a character, 1–9 to play a square.
-        """
+            Commands (one per line, also from a pipe): play, pause, toggle, +10, -10, skip SECONDS, seek TIME (seconds or m:ss), \
+            speed RATE, audio ID, subs ID|off, status, quit. With --game tictactoe: x or o to pick a character, 1–9 to play a square.
+            """
     )
 
     @Option(help: "Connect to HOST:PORT instead of browsing (the port `marquee serve` prints for nearby devices).")
@@ -39,8 +39,9 @@ struct RemoteCommand: AsyncParsableCommand {
         let service = game ?? "remote"
         guard service == "remote" || service == "tictactoe" else { throw ValidationError("--game can be tictactoe") }
         let directory = config.map { URL(fileURLWithPath: $0) } ?? Self.defaultConfigDirectory()
-        let identity = try StoredIdentity.loadOrCreate(at: directory.appendingPathComponent("identity.json"),
-                                                       name: name ?? ProcessInfo.processInfo.hostName, platform: Self.platform)
+        let identity = try StoredIdentity.loadOrCreate(
+            at: directory.appendingPathComponent("identity.json"),
+            name: name ?? ProcessInfo.processInfo.hostName, platform: Self.platform)
         let trust = try DeviceTrust(file: directory.appendingPathComponent("trusted-devices.json"))
 
         let target = try await chooseTarget(service: service)
@@ -48,13 +49,14 @@ struct RemoteCommand: AsyncParsableCommand {
         guard let target else { return }
         let input = LineInput()
         let output = RemoteOutput()
-        let client = LinkClient(identity: identity, trust: trust, service: service, expectedFingerprint: target.fingerprint,
-                                connect: { try await target.connect() },
-                                approve: { code, peer, _ in
-                                    output.say("Pairing with “\(peer.name)”: both screens show \(code). Same code on the TV? [y/N]")
-                                    let answer = await input.ask()?.trimmingCharacters(in: .whitespaces).lowercased()
-                                    return answer == "y" || answer == "yes"
-                                })
+        let client = LinkClient(
+            identity: identity, trust: trust, service: service, expectedFingerprint: target.fingerprint,
+            connect: { try await target.connect() },
+            approve: { code, peer, _ in
+                output.say("Pairing with “\(peer.name)”: both screens show \(code). Same code on the TV? [y/N]")
+                let answer = await input.ask()?.trimmingCharacters(in: .whitespaces).lowercased()
+                return answer == "y" || answer == "yes"
+            })
         await client.start()
         let events = Task {
             for await event in client.events {
@@ -78,7 +80,10 @@ struct RemoteCommand: AsyncParsableCommand {
             if text.isEmpty { continue }
             if text == "quit" || text == "q" { break }
             do {
-                guard let (type, payload) = try commands.frame(for: text, id: nextID) else { output.say(commands.help); continue }
+                guard let (type, payload) = try commands.frame(for: text, id: nextID) else {
+                    output.say(commands.help)
+                    continue
+                }
                 nextID += 1
                 await client.send(type, payload)
             } catch {
@@ -103,7 +108,8 @@ struct RemoteCommand: AsyncParsableCommand {
 
     static func defaultConfigDirectory() -> URL {
         let environment = ProcessInfo.processInfo.environment
-        let base = environment["XDG_CONFIG_HOME"].map { URL(fileURLWithPath: $0) }
+        let base =
+            environment["XDG_CONFIG_HOME"].map { URL(fileURLWithPath: $0) }
             ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".config")
         return base.appendingPathComponent("marquee/remote")
     }
@@ -139,7 +145,9 @@ struct RemoteCommand: AsyncParsableCommand {
             throw ValidationError("cannot browse for TVs: \(error). Use --connect HOST:PORT instead.")
         }
         for device in found {
-            RemoteOutput().say("Found “\(device.friendlyName)” at \(device.addresses.joined(separator: ", ")) port \(device.port) (services: \(device.services.joined(separator: ", ")))")
+            RemoteOutput().say(
+                "Found “\(device.friendlyName)” at \(device.addresses.joined(separator: ", ")) port \(device.port) (services: \(device.services.joined(separator: ", ")))"
+            )
         }
         if list { return nil }
         let matching = found.filter { device == nil || $0.friendlyName == device || $0.deviceID == device || $0.name == device }
@@ -147,8 +155,9 @@ struct RemoteCommand: AsyncParsableCommand {
             throw ValidationError(found.isEmpty ? "no Marquee TV offering \(service) was found nearby" : "no TV called \(device ?? "") was found")
         }
         if matching.count > 1 { throw ValidationError("several TVs found; choose one with --device NAME") }
-        return Target(name: chosen.friendlyName, fingerprint: chosen.fingerprint,
-                      endpoints: chosen.addresses.map { ($0, chosen.port) } + [(chosen.host, chosen.port)])
+        return Target(
+            name: chosen.friendlyName, fingerprint: chosen.fingerprint,
+            endpoints: chosen.addresses.map { ($0, chosen.port) } + [(chosen.host, chosen.port)])
     }
 }
 
@@ -166,7 +175,10 @@ actor LineInput {
         Thread {
             while let line = readLine() {
                 let semaphore = DispatchSemaphore(value: 0)
-                Task { await input.deliver(line); semaphore.signal() }
+                Task {
+                    await input.deliver(line)
+                    semaphore.signal()
+                }
                 semaphore.wait()
             }
             Task { await input.end() }

@@ -39,16 +39,25 @@ struct RemoteCommands {
         case "play", "pause": intent["intent"] = verb
         case "toggle", "t": intent["intent"] = "toggle-play-pause"
         case "+10", "-10", "+30", "-30":
-            intent["intent"] = "skip"; intent["seconds"] = Double(verb)!
-        case "skip": intent["intent"] = "skip"; intent["seconds"] = try number(argument, "a number of seconds (negative goes back)")
-        case "seek": intent["intent"] = "seek"; intent["time"] = try number(argument, "a time (seconds or m:ss)")
-        case "speed": intent["intent"] = "select-speed"; intent["rate"] = try number(argument, "a rate such as 1.5")
+            intent["intent"] = "skip"
+            intent["seconds"] = Double(verb)!
+        case "skip":
+            intent["intent"] = "skip"
+            intent["seconds"] = try number(argument, "a number of seconds (negative goes back)")
+        case "seek":
+            intent["intent"] = "seek"
+            intent["time"] = try number(argument, "a time (seconds or m:ss)")
+        case "speed":
+            intent["intent"] = "select-speed"
+            intent["rate"] = try number(argument, "a rate such as 1.5")
         case "audio":
             guard let argument else { throw Unknown(description: "audio needs a rendition id (see status)") }
-            intent["intent"] = "select-audio"; intent["rendition"] = argument
+            intent["intent"] = "select-audio"
+            intent["rendition"] = argument
         case "subs", "subtitles":
             guard let argument else { throw Unknown(description: "subs needs a rendition id or off") }
-            intent["intent"] = "select-subtitles"; intent["rendition"] = argument == "off" ? NSNull() : argument
+            intent["intent"] = "select-subtitles"
+            intent["rendition"] = argument == "off" ? NSNull() : argument
         case "status", "help": return nil
         default: throw Unknown(description: "unknown command “\(line)”. \(help)")
         }
@@ -74,7 +83,11 @@ final class RemoteOutput: Sendable {
         var reason: String?
         var message: String?
         var commands: [Command]?
-        struct Command: Decodable { var command: String; var rate: Double?; var time: Double? }
+        struct Command: Decodable {
+            var command: String
+            var rate: Double?
+            var time: Double?
+        }
     }
 
     private struct NowPlaying: Decodable {
@@ -112,15 +125,23 @@ final class RemoteOutput: Sendable {
             switch answer.type {
             case "refused": say("Refused: \(answer.reason ?? "")")
             case "error": say("Error: \(answer.message ?? "")")
-            default: say("OK: " + (answer.commands ?? []).map { c in [c.command, c.rate.map { "\($0)×" }, c.time.map(Self.clock)].compactMap { $0 }.joined(separator: " ") }.joined(separator: ", "))
+            default:
+                say(
+                    "OK: "
+                        + (answer.commands ?? []).map { c in
+                            [c.command, c.rate.map { "\($0)×" }, c.time.map(Self.clock)].compactMap { $0 }.joined(separator: " ")
+                        }.joined(separator: ", "))
             }
         case .nowPlaying:
             guard let now = try? JSONDecoder().decode(NowPlaying.self, from: data) else { return }
             guard let session = now.session else { return say("Now playing: nothing") }
             let time = Self.clock(session.currentTime) + (session.duration.map { " / " + Self.clock($0) } ?? "")
             let audio = session.audio.count > 1 ? " · audio \(session.selectedAudio ?? "-") of \(session.audio.map(\.id).joined(separator: ","))" : ""
-            let subs = session.subtitles.isEmpty ? "" : " · subtitles \(session.selectedSubtitles ?? "off") of \(session.subtitles.map(\.id).joined(separator: ","))"
-            say("Now playing: \(session.metadata.title ?? "untitled") — \(time) · \(session.status) · \(session.selectedSpeed?.localizedNumericName ?? "1×")\(audio)\(subs)")
+            let subs =
+                session.subtitles.isEmpty ? "" : " · subtitles \(session.selectedSubtitles ?? "off") of \(session.subtitles.map(\.id).joined(separator: ","))"
+            say(
+                "Now playing: \(session.metadata.title ?? "untitled") — \(time) · \(session.status) · \(session.selectedSpeed?.localizedNumericName ?? "1×")\(audio)\(subs)"
+            )
         case .gameState:
             guard let game = try? JSONDecoder().decode(Game.self, from: data) else { return }
             if let error = game.error { say("Error: \(error)") }

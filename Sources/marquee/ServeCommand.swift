@@ -1,7 +1,7 @@
+import APNs
 import Accounts
 import ArgumentParser
 import Foundation
-import APNs
 import HLS
 import Library
 import MarqueeServer
@@ -29,13 +29,23 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Most connections kept open at once (default: half the file-descriptor limit, at most 8192).")
     var maxConnections: Int?
 
-    @Option(name: .customLong("allowed-host"), help: "A host name the server also answers to, e.g. a reverse proxy's public name (repeatable). IP addresses, localhost and this machine's name always work.")
+    @Option(
+        name: .customLong("allowed-host"),
+        help:
+            "A host name the server also answers to, e.g. a reverse proxy's public name (repeatable). IP addresses, localhost and this machine's name always work."
+    )
     var allowedHosts: [String] = []
 
-    @Flag(name: .customLong("require-sign-in"), help: "Require sign-in even when bound to loopback (behind a reverse proxy on this machine). Any non-loopback address always requires it.")
+    @Flag(
+        name: .customLong("require-sign-in"),
+        help: "Require sign-in even when bound to loopback (behind a reverse proxy on this machine). Any non-loopback address always requires it.")
     var requireSignIn = false
 
-    @Option(name: .customLong("apns-config"), help: "A JSON file with the APNs key file, key id, team id, bundle id and environment for Live Activity pushes (default: the MARQUEE_APNS_* environment variables; without either, pushes are off).")
+    @Option(
+        name: .customLong("apns-config"),
+        help:
+            "A JSON file with the APNs key file, key id, team id, bundle id and environment for Live Activity pushes (default: the MARQUEE_APNS_* environment variables; without either, pushes are off)."
+    )
     var apnsConfig: String?
 
     @Flag(name: .customLong("no-samples"), help: "Do not create sample clips in an empty library.")
@@ -78,8 +88,9 @@ struct ServeCommand: AsyncParsableCommand {
         let mode = AccessMode.forBindAddress(host, requireSignIn: requireSignIn)
         let accounts = AccountService(store: try AccountStore(url: location.accountsDatabaseURL))
         let access = ServerAccess(mode: mode, accounts: accounts)
-        var server = MarqueeServer(library: library, downloads: downloads, originPolicy: RequestOriginPolicy(allowedHosts: allowedHosts),
-                                   access: access)
+        var server = MarqueeServer(
+            library: library, downloads: downloads, originPolicy: RequestOriginPolicy(allowedHosts: allowedHosts),
+            access: access)
         server.activities = try await LiveActivityHost.start(
             library: library, downloads: downloads, sessions: server.sessions,
             apns: APNsConfiguration.load(file: apnsConfig.map { URL(fileURLWithPath: $0) }))
@@ -92,8 +103,9 @@ struct ServeCommand: AsyncParsableCommand {
         guard idleTimeout > 0, idleTimeout.isFinite, (maxConnections ?? 1) > 0 else {
             throw ValidationError("--idle-timeout and --max-connections must be positive")
         }
-        let limits = ConnectionLimits(idleTimeout: .milliseconds(Int64(idleTimeout * 1000)),
-                                      maximumConnections: maxConnections ?? ConnectionLimits.defaultMaximum())
+        let limits = ConnectionLimits(
+            idleTimeout: .milliseconds(Int64(idleTimeout * 1000)),
+            maximumConnections: maxConnections ?? ConnectionLimits.defaultMaximum())
         let app = server.application(host: host, port: port, limits: limits) { bound in
             // Listening on every interface: name the machine, which is what another device types.
             let everywhere = host == "0.0.0.0" || host == "::"
@@ -116,8 +128,12 @@ struct ServeCommand: AsyncParsableCommand {
                       - or on this machine run: \(command)
 
                     """
-                console.emit("setup", [("setupCode", .string(setupCode.value)), ("signInURL", .string(signIn)), ("command", .string(command)),
-                                       ("message", .string(text))], text: text)
+                console.emit(
+                    "setup",
+                    [
+                        ("setupCode", .string(setupCode.value)), ("signInURL", .string(signIn)), ("command", .string(command)),
+                        ("message", .string(text)),
+                    ], text: text)
             }
         }
         do {

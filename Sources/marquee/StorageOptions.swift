@@ -7,20 +7,29 @@ import LibraryPostgreSQL
 /// library's rows and its packaged media. Given nothing, SQLite and a folder in the data
 /// directory, exactly as before.
 struct StorageOptions: ParsableArguments {
-    @Option(help: "Where the library's rows are: sqlite:PATH (default: library.sqlite in the data directory) or postgres://user[:password]@host:port/database[?sslmode=disable|prefer|require] (also MARQUEE_DATABASE; password also PGPASSWORD).")
+    @Option(
+        help:
+            "Where the library's rows are: sqlite:PATH (default: library.sqlite in the data directory) or postgres://user[:password]@host:port/database[?sslmode=disable|prefer|require] (also MARQUEE_DATABASE; password also PGPASSWORD)."
+    )
     var database: String?
 
-    @Option(help: "Where packaged media is: a folder (default: media/ in the data directory) or s3://bucket/prefix, with AWS_ENDPOINT_URL_S3, AWS_REGION, AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY from the environment (also MARQUEE_MEDIA).")
+    @Option(
+        help:
+            "Where packaged media is: a folder (default: media/ in the data directory) or s3://bucket/prefix, with AWS_ENDPOINT_URL_S3, AWS_REGION, AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY from the environment (also MARQUEE_MEDIA)."
+    )
     var media: String?
 
-    @Option(name: .customLong("config"), help: "A JSON file with \"database\", \"media\", \"s3Endpoint\" and \"s3Region\" (also MARQUEE_CONFIG); options and the environment win over it.")
+    @Option(
+        name: .customLong("config"),
+        help: "A JSON file with \"database\", \"media\", \"s3Endpoint\" and \"s3Region\" (also MARQUEE_CONFIG); options and the environment win over it.")
     var configFile: String?
 
     /// The configuration for a data directory, or a usage error naming the bad value.
     func resolve(dataDirectory: URL) throws -> StorageConfiguration {
         do {
-            return try StorageConfiguration.resolve(database: database, media: media, configFile: configFile,
-                                                    location: LibraryLocation(dataDirectory: dataDirectory))
+            return try StorageConfiguration.resolve(
+                database: database, media: media, configFile: configFile,
+                location: LibraryLocation(dataDirectory: dataDirectory))
         } catch let error as ConfigurationError {
             throw ValidationError(error.description)
         }

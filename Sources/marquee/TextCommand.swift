@@ -8,7 +8,9 @@ struct TextCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "text",
         abstract: "Read the text in the exact frame shown at given times (Tesseract, English and Japanese).",
-        discussion: "Prints each frame's lines (or, with --json, blocks, lines and words with boxes in the frame's pixels before display rotation) and how long it took.")
+        discussion:
+            "Prints each frame's lines (or, with --json, blocks, lines and words with boxes in the frame's pixels before display rotation) and how long it took."
+    )
 
     @Argument(help: "A media file path or an http(s) URL.")
     var source: String
@@ -60,8 +62,9 @@ struct TextCommand: AsyncParsableCommand {
                 }
                 return seconds
             }
-            let recognizer = TextRecognizer(languages: languages.split(separator: "+").map(String.init),
-                                            preprocessor: Self.preprocessor(named: preprocessing)!, threadCount: 1)
+            let recognizer = TextRecognizer(
+                languages: languages.split(separator: "+").map(String.init),
+                preprocessor: Self.preprocessor(named: preprocessing)!, threadCount: 1)
             let analyzer = FrameTextAnalyzer(recognizer: recognizer)
             let asset = MediaSourceArgument.asset(source)
             for time in times {
@@ -69,8 +72,9 @@ struct TextCommand: AsyncParsableCommand {
                 let frame = try await analyzer.analyze(asset, at: time)
                 let elapsed = ContinuousClock.now - started
                 let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
-                try console.emit(encoded: Report(requestedTime: time, milliseconds: milliseconds, frame: frame, text: frame.text.text),
-                                 text: "# \(String(format: "%.3f", frame.frameTime)) s (\(Int(milliseconds)) ms)\n\(frame.text.text)")
+                try console.emit(
+                    encoded: Report(requestedTime: time, milliseconds: milliseconds, frame: frame, text: frame.text.text),
+                    text: "# \(String(format: "%.3f", frame.frameTime)) s (\(Int(milliseconds)) ms)\n\(frame.text.text)")
             }
         }
     }

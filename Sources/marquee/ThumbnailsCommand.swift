@@ -47,7 +47,8 @@ struct ThumbnailsCommand: AsyncParsableCommand {
     static func parseSize(_ text: String) -> PixelSize? {
         let parts = text.lowercased().split(separator: "x")
         guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]), width >= 0, height >= 0,
-              width + height > 0 else { return nil }
+            width + height > 0
+        else { return nil }
         return PixelSize(width: width, height: height)
     }
 
@@ -111,23 +112,31 @@ struct ThumbnailsCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data("\(times.count - failures) of \(times.count) thumbnails in \(elapsed) → \(out)\n".utf8))
         }
         if failures > 0 {
-            throw CommandFailure(failures == times.count ? .unusableInput : .failed,
-                                 "\(failures) of \(times.count) thumbnails could not be made from \(source)")
+            throw CommandFailure(
+                failures == times.count ? .unusableInput : .failed,
+                "\(failures) of \(times.count) thumbnails could not be made from \(source)")
         }
     }
 
-    private func finish(_ task: Task<[UInt8], any Error>, _ line: (index: Int, requested: MediaTime, actual: MediaTime, size: PixelSize),
-                        _ imageFormat: ImageFormat, _ console: Console) async throws -> Bool {
+    private func finish(
+        _ task: Task<[UInt8], any Error>, _ line: (index: Int, requested: MediaTime, actual: MediaTime, size: PixelSize),
+        _ imageFormat: ImageFormat, _ console: Console
+    ) async throws -> Bool {
         do {
             let bytes = try await task.value
             let name = String(format: "thumb-%04d.%@", line.index + 1, imageFormat.fileExtension)
             let path = (out as NSString).appendingPathComponent(name)
             try Data(bytes).write(to: URL(fileURLWithPath: path))
-            console.emit("thumbnail", [("index", .int(line.index)), ("requested", .double(line.requested.seconds)),
-                                       ("actual", .double(line.actual.seconds)), ("file", .string(path)),
-                                       ("width", .int(line.size.width)), ("height", .int(line.size.height))],
-                         text: String(format: "requested %9.3f  actual %9.3f  %@ (%dx%d)", line.requested.seconds,
-                                      line.actual.seconds, name, line.size.width, line.size.height))
+            console.emit(
+                "thumbnail",
+                [
+                    ("index", .int(line.index)), ("requested", .double(line.requested.seconds)),
+                    ("actual", .double(line.actual.seconds)), ("file", .string(path)),
+                    ("width", .int(line.size.width)), ("height", .int(line.size.height)),
+                ],
+                text: String(
+                    format: "requested %9.3f  actual %9.3f  %@ (%dx%d)", line.requested.seconds,
+                    line.actual.seconds, name, line.size.width, line.size.height))
             return true
         } catch {
             report(index: line.index, requested: line.requested, error: error, console)
@@ -137,8 +146,12 @@ struct ThumbnailsCommand: AsyncParsableCommand {
 
     private func report(index: Int, requested: MediaTime, error: any Error, _ console: Console) {
         let message = (error as? MediaError)?.description ?? String(describing: error)
-        console.emit("thumbnail", [("index", .int(index)), ("requested", requested.isNumeric ? .double(requested.seconds) : .null),
-                                   ("error", .string(message))],
-                     text: String(format: "requested %9.3f  failed: %@", requested.seconds, message))
+        console.emit(
+            "thumbnail",
+            [
+                ("index", .int(index)), ("requested", requested.isNumeric ? .double(requested.seconds) : .null),
+                ("error", .string(message)),
+            ],
+            text: String(format: "requested %9.3f  failed: %@", requested.seconds, message))
     }
 }

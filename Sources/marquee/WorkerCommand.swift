@@ -28,9 +28,11 @@ struct WorkerCommand: AsyncParsableCommand {
 
     func run() async throws {
         guard lease.isFinite, lease >= 1, lease <= 3600 else { throw ValidationError("--lease must be between 1 and 3600 seconds") }
-        let (location, store, configuration) = try await storage.open(dataDirectory: data.map { URL(fileURLWithPath: $0) } ?? LibraryLocation.defaultDataDirectory())
-        let library = try MediaLibrary(location: location, store: store, workerLease: .milliseconds(Int64(lease * 1000)),
-                                       workerID: name ?? IngestWorker.defaultWorkerID())
+        let (location, store, configuration) = try await storage.open(
+            dataDirectory: data.map { URL(fileURLWithPath: $0) } ?? LibraryLocation.defaultDataDirectory())
+        let library = try MediaLibrary(
+            location: location, store: store, workerLease: .milliseconds(Int64(lease * 1000)),
+            workerID: name ?? IngestWorker.defaultWorkerID())
         await library.worker.start()
         let line = "Marquee worker \(library.worker.workerID) is taking jobs from \(configuration.database), media in \(configuration.media)\n"
         FileHandle.standardOutput.write(Data(line.utf8))

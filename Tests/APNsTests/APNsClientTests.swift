@@ -21,8 +21,9 @@ struct APNsClientTests {
             let result = await fixture.client.send(APNsFixture.update(percent, at: now.addingTimeInterval(Double(percent))), to: APNsFixture.token, priority: 5)
             #expect(result.kind == .delivered)
         }
-        let end = LiveActivityNotification(event: .end, timestamp: now.addingTimeInterval(100), contentState: Data(#"{"percent":100}"#.utf8),
-                                           dismissalDate: now.addingTimeInterval(160))
+        let end = LiveActivityNotification(
+            event: .end, timestamp: now.addingTimeInterval(100), contentState: Data(#"{"percent":100}"#.utf8),
+            dismissalDate: now.addingTimeInterval(160))
         #expect(await fixture.client.send(end, to: APNsFixture.token, priority: 10, expiration: now.addingTimeInterval(3600)).kind == .delivered)
 
         let received = fixture.server.received
@@ -36,8 +37,11 @@ struct APNsClientTests {
         #expect(received.last?.headers["apns-expiration"] == String(Int(now.timeIntervalSince1970) + 3600))
         #expect(received.first?.headers["apns-expiration"] == "0")
         let startAPS = received[0].aps
-        #expect(received[0].apsKeys == ["timestamp", "event", "content-state", "stale-date", "relevance-score", "alert",
-                                        "attributes-type", "attributes", "input-push-token"])
+        #expect(
+            received[0].apsKeys == [
+                "timestamp", "event", "content-state", "stale-date", "relevance-score", "alert",
+                "attributes-type", "attributes", "input-push-token",
+            ])
         #expect(startAPS["timestamp"] == .integer(Int64(now.timeIntervalSince1970)))
         #expect(startAPS["stale-date"] == .integer(Int64(now.timeIntervalSince1970) + 900))
         #expect(startAPS["relevance-score"] == .integer(150))
@@ -95,9 +99,11 @@ struct APNsClientTests {
         #expect(await fixture.client.signedTokenCount == 3)
     }
 
-    @Test("Reasons that no retry fixes are not retried", arguments: [
-        (400, "BadDeviceToken"), (400, "DeviceTokenNotForTopic"), (403, "Forbidden"), (413, "PayloadTooLarge"), (410, "Unregistered"),
-    ])
+    @Test(
+        "Reasons that no retry fixes are not retried",
+        arguments: [
+            (400, "BadDeviceToken"), (400, "DeviceTokenNotForTopic"), (403, "Forbidden"), (413, "PayloadTooLarge"), (410, "Unregistered"),
+        ])
     func neverRetried(status: Int, reason: String) async throws {
         let fixture = try await APNsFixture.start()
         defer { Task { await fixture.stop() } }
@@ -125,8 +131,9 @@ struct APNsClientTests {
     func payloadTooLargeRefusedLocally() async throws {
         let fixture = try await APNsFixture.start()
         defer { Task { await fixture.stop() } }
-        let big = LiveActivityNotification(event: .update, timestamp: Date(),
-                                           contentState: Data(#"{"text":"\#(String(repeating: "x", count: 5 * 1024))"}"#.utf8))
+        let big = LiveActivityNotification(
+            event: .update, timestamp: Date(),
+            contentState: Data(#"{"text":"\#(String(repeating: "x", count: 5 * 1024))"}"#.utf8))
         let result = await fixture.client.send(big, to: APNsFixture.token)
         #expect(result.kind == .refused && result.attempts == 0)
         #expect(result.reason?.contains("at most 4096") == true)
@@ -144,8 +151,9 @@ struct APNsClientTests {
         let notObject = LiveActivityNotification(event: .update, timestamp: now, contentState: Data("[1]".utf8))
         #expect(throws: APNsError.self) { try notObject.payload() }
         // Relevance is passed as given, not clamped to 0…1; dates are whole seconds.
-        let update = LiveActivityNotification(event: .update, timestamp: Date(timeIntervalSince1970: 1_700_000_000.75),
-                                              contentState: Data(#"{"a":"é\"\n"}"#.utf8), relevanceScore: 250.5)
+        let update = LiveActivityNotification(
+            event: .update, timestamp: Date(timeIntervalSince1970: 1_700_000_000.75),
+            contentState: Data(#"{"a":"é\"\n"}"#.utf8), relevanceScore: 250.5)
         let json = try JSONSerialization.jsonObject(with: update.payload()) as! [String: Any]
         let aps = json["aps"] as! [String: Any]
         #expect(aps["relevance-score"] as? Double == 250.5)
@@ -173,8 +181,11 @@ struct APNsClientTests {
         await #expect(throws: APNsError.rejected(status: 404, reason: "ChannelNotRegistered")) { try await fixture.client.channel(id: id) }
         let requests = fixture.server.managementRequests
         #expect(requests.map(\.method) == ["POST", "GET", "GET", "DELETE", "GET", "GET"])
-        #expect(requests.map(\.path) == ["/1/apps/org.marquee.app/channels", "/1/apps/org.marquee.app/channels", "/1/apps/org.marquee.app/all-channels",
-                                         "/1/apps/org.marquee.app/channels", "/1/apps/org.marquee.app/all-channels", "/1/apps/org.marquee.app/channels"])
+        #expect(
+            requests.map(\.path) == [
+                "/1/apps/org.marquee.app/channels", "/1/apps/org.marquee.app/channels", "/1/apps/org.marquee.app/all-channels",
+                "/1/apps/org.marquee.app/channels", "/1/apps/org.marquee.app/all-channels", "/1/apps/org.marquee.app/channels",
+            ])
         #expect(requests.map(\.channelID) == [nil, id, nil, id, nil, id])
     }
 
@@ -182,15 +193,17 @@ struct APNsClientTests {
     func wrongKeyRefused() async throws {
         let fixture = try await APNsFixture.start()
         defer { Task { await fixture.stop() } }
-        let stranger = try APNsClient(configuration: APNsConfiguration(
-            keyID: "KEY1234567", teamID: "TEAM123456", bundleID: APNsFixture.bundleID, signingKey: P256.Signing.PrivateKey(),
-            endpoints: .all(at: fixture.server.baseURL), extraTrustRoots: fixture.server.authority.caFile))
+        let stranger = try APNsClient(
+            configuration: APNsConfiguration(
+                keyID: "KEY1234567", teamID: "TEAM123456", bundleID: APNsFixture.bundleID, signingKey: P256.Signing.PrivateKey(),
+                endpoints: .all(at: fixture.server.baseURL), extraTrustRoots: fixture.server.authority.caFile))
         let result = await stranger.send(APNsFixture.update(1), to: APNsFixture.token)
         try? await stranger.shutdown()
         #expect(result.kind == .rejected && result.status == 403 && result.reason == "InvalidProviderToken")
-        let wrongTopic = try APNsClient(configuration: APNsConfiguration(
-            keyID: "KEY1234567", teamID: "TEAM123456", bundleID: "org.other.app", signingKey: fixture.key,
-            endpoints: .all(at: fixture.server.baseURL), extraTrustRoots: fixture.server.authority.caFile))
+        let wrongTopic = try APNsClient(
+            configuration: APNsConfiguration(
+                keyID: "KEY1234567", teamID: "TEAM123456", bundleID: "org.other.app", signingKey: fixture.key,
+                endpoints: .all(at: fixture.server.baseURL), extraTrustRoots: fixture.server.authority.caFile))
         let topic = await wrongTopic.send(APNsFixture.update(1), to: APNsFixture.token)
         try? await wrongTopic.shutdown()
         #expect(topic.reason == "BadTopic")
@@ -208,10 +221,11 @@ struct APNsConfigurationTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let key = P256.Signing.PrivateKey()
         try key.pemRepresentation.write(to: directory.appendingPathComponent("AuthKey_K.p8"), atomically: true, encoding: .utf8)
-        let fromEnvironment = try #require(try APNsConfiguration.load(environment: [
-            "MARQUEE_APNS_KEY_FILE": directory.appendingPathComponent("AuthKey_K.p8").path, "MARQUEE_APNS_KEY_ID": "K",
-            "MARQUEE_APNS_TEAM_ID": "T", "MARQUEE_APNS_BUNDLE_ID": "b.c", "MARQUEE_APNS_ENVIRONMENT": "sandbox",
-        ]))
+        let fromEnvironment = try #require(
+            try APNsConfiguration.load(environment: [
+                "MARQUEE_APNS_KEY_FILE": directory.appendingPathComponent("AuthKey_K.p8").path, "MARQUEE_APNS_KEY_ID": "K",
+                "MARQUEE_APNS_TEAM_ID": "T", "MARQUEE_APNS_BUNDLE_ID": "b.c", "MARQUEE_APNS_ENVIRONMENT": "sandbox",
+            ]))
         #expect(fromEnvironment.environment == .sandbox && fromEnvironment.liveActivityTopic == "b.c.push-type.liveactivity")
         #expect(fromEnvironment.signingKey.publicKey.rawRepresentation == key.publicKey.rawRepresentation)
         let file = directory.appendingPathComponent("apns.json")

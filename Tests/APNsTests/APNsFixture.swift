@@ -13,11 +13,14 @@ struct APNsFixture: Sendable {
 
     static func start(retryDelay: Duration = .milliseconds(10), throttleDelay: TimeInterval = 60) async throws -> APNsFixture {
         let key = P256.Signing.PrivateKey()
-        let server = try await APNsTestServer.start(identity: .init(keyID: "KEY1234567", teamID: "TEAM123456", bundleID: bundleID,
-                                                                    publicKey: key.publicKey))
-        let configuration = APNsConfiguration(keyID: "KEY1234567", teamID: "TEAM123456", bundleID: bundleID, signingKey: key,
-                                              environment: .sandbox, endpoints: .all(at: server.baseURL), retryDelay: retryDelay,
-                                              throttleDelay: throttleDelay, extraTrustRoots: server.authority.caFile)
+        let server = try await APNsTestServer.start(
+            identity: .init(
+                keyID: "KEY1234567", teamID: "TEAM123456", bundleID: bundleID,
+                publicKey: key.publicKey))
+        let configuration = APNsConfiguration(
+            keyID: "KEY1234567", teamID: "TEAM123456", bundleID: bundleID, signingKey: key,
+            environment: .sandbox, endpoints: .all(at: server.baseURL), retryDelay: retryDelay,
+            throttleDelay: throttleDelay, extraTrustRoots: server.authority.caFile)
         return APNsFixture(keyBytes: key.rawRepresentation, server: server, client: try APNsClient(configuration: configuration))
     }
 
@@ -29,7 +32,8 @@ struct APNsFixture: Sendable {
     static let token = String(repeating: "a1", count: 32)
 
     static func update(_ percent: Int, at timestamp: Date = Date()) -> LiveActivityNotification {
-        LiveActivityNotification(event: .update, timestamp: timestamp, contentState: Data(#"{"percent":\#(percent)}"#.utf8),
-                                 staleDate: timestamp.addingTimeInterval(600), relevanceScore: 50)
+        LiveActivityNotification(
+            event: .update, timestamp: timestamp, contentState: Data(#"{"percent":\#(percent)}"#.utf8),
+            staleDate: timestamp.addingTimeInterval(600), relevanceScore: 50)
     }
 }

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import Testing
+
 @testable import DeviceLink
 
 /// The browser's implementation of the protocol (Sources/MarqueeServer/Public/js/devicelink)
@@ -93,8 +94,9 @@ import Testing
 
     @Test func framesSealedByTheBrowserOpenHere() throws {
         let stored = try JSONDecoder().decode(Vectors.self, from: Data(contentsOf: Self.vectorsURL))
-        let keys = LinkKeys(initiatorToResponder: SymmetricKey(data: hexBytes(stored.initiatorToResponderKey)),
-                            responderToInitiator: SymmetricKey(data: hexBytes(stored.responderToInitiatorKey)))
+        let keys = LinkKeys(
+            initiatorToResponder: SymmetricKey(data: hexBytes(stored.initiatorToResponderKey)),
+            responderToInitiator: SymmetricKey(data: hexBytes(stored.responderToInitiatorKey)))
         var tv = SecureChannel(keys: keys, isInitiator: false)
         var phone = SecureChannel(keys: keys, isInitiator: true)
         for frame in stored.frames {

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import DeviceLink
 
 @Suite struct FrameTests {

@@ -1,22 +1,27 @@
 import Foundation
 import Testing
+
 @testable import DeviceLink
 
 @Suite struct LinkConnectionTests {
     /// Pairs a phone with a TV over the in-memory transport; returns the phone's client.
-    static func pairedPhone(tv: TestTV, board: CodeBoard, trust: DeviceTrust = try! DeviceTrust(),
-                            wrap: @escaping @Sendable (any LinkTransport) -> any LinkTransport = { $0 },
-                            heartbeat: HeartbeatPolicy = HeartbeatPolicy()) async -> LinkClient {
-        let client = LinkClient(identity: phoneIdentity(), trust: trust, service: "remote",
-                                backoff: ReconnectBackoff(initial: .milliseconds(20), maximum: .milliseconds(100)),
-                                heartbeat: heartbeat, connect: { wrap(tv.dial()) }, approve: board.approver("phone", other: "tv"))
+    static func pairedPhone(
+        tv: TestTV, board: CodeBoard, trust: DeviceTrust = try! DeviceTrust(),
+        wrap: @escaping @Sendable (any LinkTransport) -> any LinkTransport = { $0 },
+        heartbeat: HeartbeatPolicy = HeartbeatPolicy()
+    ) async -> LinkClient {
+        let client = LinkClient(
+            identity: phoneIdentity(), trust: trust, service: "remote",
+            backoff: ReconnectBackoff(initial: .milliseconds(20), maximum: .milliseconds(100)),
+            heartbeat: heartbeat, connect: { wrap(tv.dial()) }, approve: board.approver("phone", other: "tv"))
         await client.start()
         return client
     }
 
     @Test func pairingOverATransportTrustsBothWaysAndCarriesMessages() async throws {
         let board = CodeBoard()
-        let tvTrust = try DeviceTrust(), phoneTrust = try DeviceTrust()
+        let tvTrust = try DeviceTrust()
+        let phoneTrust = try DeviceTrust()
         let tv = TestTV(trust: tvTrust, approve: board.approver("tv", other: "phone"))
         let phone = await Self.pairedPhone(tv: tv, board: board, trust: phoneTrust)
         await phone.send(.intent, Array("{\"intent\":\"play\"}".utf8))
@@ -55,10 +60,12 @@ import Testing
     @Test func aRelayInTheMiddleMakesTheCodesDifferAndPairingFails() async throws {
         // phone <-> relay (posing as the TV) ... relay (posing as the phone) <-> TV.
         let board = CodeBoard()
-        let tvTrust = try DeviceTrust(), phoneTrust = try DeviceTrust()
+        let tvTrust = try DeviceTrust()
+        let phoneTrust = try DeviceTrust()
         let tv = TestTV(trust: tvTrust, approve: board.approver("tv", other: "phone"))
-        let relayAsTV = LinkResponder(identity: DeviceIdentity(name: "Living room TV", platform: "linux"), services: .marquee,
-                                      trust: try DeviceTrust(), handshakeTimeout: .seconds(5))
+        let relayAsTV = LinkResponder(
+            identity: DeviceIdentity(name: "Living room TV", platform: "linux"), services: .marquee,
+            trust: try DeviceTrust(), handshakeTimeout: .seconds(5))
         let relayAsPhone = DeviceIdentity(name: "Phone", platform: "linux")
         let relayTrust = try DeviceTrust()
         let (phoneEnd, relayEnd) = InMemoryTransport.pair()
@@ -66,23 +73,32 @@ import Testing
             // The relay approves its own halves; it cannot approve for the people.
             async let towardsPhone = try? relayAsTV.accept(relayEnd) { _, _, _ in true }
             let toTV = tv.dial()
-            let (handshake, hello) = PairingHandshake.initiate(identity: relayAsPhone, request: .init(
-                trusted: await relayTrust.trusted, service: "remote", session: "relay", purpose: .pair))
-            async let towardsTV = try? LinkHandshake.run(handshake, sending: [hello], transport: toTV,
-                                                        reader: FrameReader(transport: toTV), timeout: .seconds(5)) { _, _, _ in true }
+            let (handshake, hello) = PairingHandshake.initiate(
+                identity: relayAsPhone,
+                request: .init(
+                    trusted: await relayTrust.trusted, service: "remote", session: "relay", purpose: .pair))
+            async let towardsTV = try? LinkHandshake.run(
+                handshake, sending: [hello], transport: toTV,
+                reader: FrameReader(transport: toTV), timeout: .seconds(5)
+            ) { _, _, _ in true }
             return (await towardsPhone != nil, await towardsTV != nil)
         }
-        let (handshake, hello) = PairingHandshake.initiate(identity: phoneIdentity(), request: .init(
-            trusted: await phoneTrust.trusted, service: "remote", session: "p", purpose: .pair))
+        let (handshake, hello) = PairingHandshake.initiate(
+            identity: phoneIdentity(),
+            request: .init(
+                trusted: await phoneTrust.trusted, service: "remote", session: "p", purpose: .pair))
         let phoneResult: Result<LinkEstablishment, any Error>
         do {
-            phoneResult = .success(try await LinkHandshake.run(handshake, sending: [hello], transport: phoneEnd,
-                                                               reader: FrameReader(transport: phoneEnd), timeout: .seconds(5),
-                                                               approve: board.approver("phone", other: "tv")))
+            phoneResult = .success(
+                try await LinkHandshake.run(
+                    handshake, sending: [hello], transport: phoneEnd,
+                    reader: FrameReader(transport: phoneEnd), timeout: .seconds(5),
+                    approve: board.approver("phone", other: "tv")))
         } catch { phoneResult = .failure(error) }
         let (relayGotPhone, relayGotTV) = await relay.value
         guard case .failure(LinkClosed.handshake(.refused(.rejected))) = phoneResult else {
-            Issue.record("the phone did not reject: \(phoneResult)"); return
+            Issue.record("the phone did not reject: \(phoneResult)")
+            return
         }
         #expect(!relayGotPhone && !relayGotTV)
         try await eventually("the TV counted the failed pairing") { await tv.failures.count == 1 }
@@ -91,9 +107,13 @@ import Testing
     }
 
     @Test func aNeverPairedDeviceIsRefusedAndCannotSendAnything() async throws {
-        let tv = TestTV(trust: try DeviceTrust()) { _, _, _ in Issue.record("asked to approve"); return false }
-        let stranger = LinkClient(identity: phoneIdentity(), trust: try DeviceTrust(), service: "remote", purpose: .connect,
-                                  connect: { tv.dial() }, approve: { _, _, _ in false })
+        let tv = TestTV(trust: try DeviceTrust()) { _, _, _ in
+            Issue.record("asked to approve")
+            return false
+        }
+        let stranger = LinkClient(
+            identity: phoneIdentity(), trust: try DeviceTrust(), service: "remote", purpose: .connect,
+            connect: { tv.dial() }, approve: { _, _, _ in false })
         await stranger.start()
         await stranger.send(.intent, Array("play".utf8))
         var stopped: LinkClosed?
@@ -106,10 +126,15 @@ import Testing
     @Test func fiveRejectedAttemptsLockPairingWithoutAskingTheTV() async throws {
         let tvTrust = try DeviceTrust()
         let asked = Counter()
-        let tv = TestTV(trust: tvTrust) { _, _, _ in await asked.increment(); return false }
+        let tv = TestTV(trust: tvTrust) { _, _, _ in
+            await asked.increment()
+            return false
+        }
         for _ in 0..<5 {
-            let (handshake, hello) = PairingHandshake.initiate(identity: phoneIdentity(), request: .init(
-                trusted: .init(), service: "remote", session: "s", purpose: .pair))
+            let (handshake, hello) = PairingHandshake.initiate(
+                identity: phoneIdentity(),
+                request: .init(
+                    trusted: .init(), service: "remote", session: "s", purpose: .pair))
             let end = tv.dial()
             await #expect(throws: LinkClosed.handshake(.refusedByPeer(.rejected, retryAfter: nil))) {
                 try await LinkHandshake.run(handshake, sending: [hello], transport: end, reader: FrameReader(transport: end)) { _, _, _ in true }
@@ -117,8 +142,10 @@ import Testing
         }
         // The TV counts each failure once its side of the handshake has ended.
         try await eventually("five failures counted") { await tv.failures.count == 5 }
-        let (handshake, hello) = PairingHandshake.initiate(identity: phoneIdentity(), request: .init(
-            trusted: .init(), service: "remote", session: "s", purpose: .pair))
+        let (handshake, hello) = PairingHandshake.initiate(
+            identity: phoneIdentity(),
+            request: .init(
+                trusted: .init(), service: "remote", session: "s", purpose: .pair))
         let end = tv.dial()
         do {
             _ = try await LinkHandshake.run(handshake, sending: [hello], transport: end, reader: FrameReader(transport: end)) { _, _, _ in true }
@@ -227,16 +254,19 @@ actor Counter {
     /// later, and the phone starts reading its channel only a little after that. The TV's first
     /// sealed frame must reach the phone's channel, not a read the handshake left behind.
     @Test func theFirstSealedFrameAfterALateApprovalIsNotLost() async throws {
-        let responder = LinkResponder(identity: tvIdentity(), services: .marquee, trust: try DeviceTrust(),
-                                      heartbeat: HeartbeatPolicy(interval: .milliseconds(50), missedBeats: 100))
+        let responder = LinkResponder(
+            identity: tvIdentity(), services: .marquee, trust: try DeviceTrust(),
+            heartbeat: HeartbeatPolicy(interval: .milliseconds(50), missedBeats: 100))
         let (phoneEnd, tvEnd) = InMemoryTransport.pair()
         let tv = Task { () -> LinkConnection in
             let connection = try await responder.accept(tvEnd) { _, _, _ in true }
             try await connection.send(.nowPlaying, Array("first".utf8))
             return connection
         }
-        let (handshake, hello) = PairingHandshake.initiate(identity: phoneIdentity(), request: .init(
-            trusted: .init(), service: "remote", session: "s", purpose: .pair))
+        let (handshake, hello) = PairingHandshake.initiate(
+            identity: phoneIdentity(),
+            request: .init(
+                trusted: .init(), service: "remote", session: "s", purpose: .pair))
         let reader = FrameReader(transport: phoneEnd)
         let establishment = try await LinkHandshake.run(handshake, sending: [hello], transport: phoneEnd, reader: reader) { _, _, _ in
             try? await Task.sleep(for: .milliseconds(200))
@@ -247,7 +277,12 @@ actor Counter {
         let phone = LinkConnection(establishment: establishment, isInitiator: true, transport: phoneEnd, reader: reader)
         await phone.start()
         var first: LinkMessage?
-        do { for try await message in phone.messages { first = message; break } } catch {}
+        do {
+            for try await message in phone.messages {
+                first = message
+                break
+            }
+        } catch {}
         #expect(first == LinkMessage(.nowPlaying, payload: Array("first".utf8)))
         #expect(await phone.closeReason == nil)
         await phone.close()

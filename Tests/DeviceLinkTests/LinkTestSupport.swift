@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import DeviceLink
 
 /// Where the two people look: each device posts the code it shows and gets the other
@@ -32,8 +33,10 @@ actor TestTV {
     private var received: [(session: String, message: LinkMessage)] = []
     private var waiters: [(Int, CheckedContinuation<Void, Never>)] = []
 
-    init(identity: DeviceIdentity = tvIdentity(), trust: DeviceTrust, heartbeat: HeartbeatPolicy = HeartbeatPolicy(),
-         approve: @escaping LinkHandshake.Approver) {
+    init(
+        identity: DeviceIdentity = tvIdentity(), trust: DeviceTrust, heartbeat: HeartbeatPolicy = HeartbeatPolicy(),
+        approve: @escaping LinkHandshake.Approver
+    ) {
         responder = LinkResponder(identity: identity, services: .marquee, trust: trust, heartbeat: heartbeat, handshakeTimeout: .seconds(10))
         self.approve = approve
     }
@@ -69,7 +72,10 @@ actor TestTV {
     func waitForMessages(_ count: Int) async throws {
         if received.count >= count { return }
         let tv = self
-        let timeout = Task { try await Task.sleep(for: .seconds(15)); await tv.releaseWaiters() }
+        let timeout = Task {
+            try await Task.sleep(for: .seconds(15))
+            await tv.releaseWaiters()
+        }
         await withCheckedContinuation { waiters.append((count, $0)) }
         timeout.cancel()
         try #require(received.count >= count, "timed out waiting for \(count) messages, got \(received.count)")

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import DeviceLink
 
 /// Keys as the handshake would derive them (any 32 bytes each).
@@ -9,7 +10,8 @@ func testKeys() -> LinkKeys {
 @Suite struct SecureChannelTests {
     @Test func eachDirectionHasItsOwnKeyAndCounter() throws {
         let keys = testKeys()
-        var phone = SecureChannel(keys: keys, isInitiator: true), tv = SecureChannel(keys: keys, isInitiator: false)
+        var phone = SecureChannel(keys: keys, isInitiator: true)
+        var tv = SecureChannel(keys: keys, isInitiator: false)
         for index in 0..<3 { #expect(try tv.open(phone.seal(.intent, [UInt8(index)])) == [UInt8(index)]) }
         #expect(try phone.open(tv.seal(.nowPlaying, Array("hi".utf8))) == Array("hi".utf8))
         #expect(phone.outbound.counter == 3 && tv.outbound.counter == 1)
@@ -20,13 +22,15 @@ func testKeys() -> LinkKeys {
 
     @Test func theSamePlaintextSealsDifferentlyEachTime() throws {
         var phone = SecureChannel(keys: testKeys(), isInitiator: true)
-        let a = try phone.seal(.intent, [1, 2, 3]), b = try phone.seal(.intent, [1, 2, 3])
+        let a = try phone.seal(.intent, [1, 2, 3])
+        let b = try phone.seal(.intent, [1, 2, 3])
         #expect(a.payload != b.payload)
     }
 
     @Test func aReplayedFrameFails() throws {
         let keys = testKeys()
-        var phone = SecureChannel(keys: keys, isInitiator: true), tv = SecureChannel(keys: keys, isInitiator: false)
+        var phone = SecureChannel(keys: keys, isInitiator: true)
+        var tv = SecureChannel(keys: keys, isInitiator: false)
         let first = try phone.seal(.intent, Array("play".utf8))
         _ = try tv.open(first)
         #expect(throws: ChannelError.authenticationFailed(counter: 1)) { try tv.open(first) }
@@ -34,8 +38,10 @@ func testKeys() -> LinkKeys {
 
     @Test func reorderedFramesFail() throws {
         let keys = testKeys()
-        var phone = SecureChannel(keys: keys, isInitiator: true), tv = SecureChannel(keys: keys, isInitiator: false)
-        let first = try phone.seal(.intent, [1]), second = try phone.seal(.intent, [2])
+        var phone = SecureChannel(keys: keys, isInitiator: true)
+        var tv = SecureChannel(keys: keys, isInitiator: false)
+        let first = try phone.seal(.intent, [1])
+        let second = try phone.seal(.intent, [2])
         #expect(throws: ChannelError.authenticationFailed(counter: 0)) { try tv.open(second) }
         _ = first
     }
@@ -43,7 +49,8 @@ func testKeys() -> LinkKeys {
     @Test(arguments: [0, 5, 17])
     func anAlteredByteFails(index: Int) throws {
         let keys = testKeys()
-        var phone = SecureChannel(keys: keys, isInitiator: true), tv = SecureChannel(keys: keys, isInitiator: false)
+        var phone = SecureChannel(keys: keys, isInitiator: true)
+        var tv = SecureChannel(keys: keys, isInitiator: false)
         var frame = try phone.seal(.intent, Array("seek 120".utf8))
         frame.payload[index % frame.payload.count] ^= 0x01
         #expect(throws: ChannelError.authenticationFailed(counter: 0)) { try tv.open(frame) }
@@ -51,7 +58,8 @@ func testKeys() -> LinkKeys {
 
     @Test func aSwappedMessageTypeFails() throws {
         let keys = testKeys()
-        var phone = SecureChannel(keys: keys, isInitiator: true), tv = SecureChannel(keys: keys, isInitiator: false)
+        var phone = SecureChannel(keys: keys, isInitiator: true)
+        var tv = SecureChannel(keys: keys, isInitiator: false)
         var frame = try phone.seal(.move, [4])
         frame.type = LinkMessageType.intent.rawValue
         #expect(throws: ChannelError.authenticationFailed(counter: 0)) { try tv.open(frame) }

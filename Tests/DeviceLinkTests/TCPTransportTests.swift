@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import DeviceLink
 
 @Suite struct TCPTransportTests {
@@ -9,10 +10,11 @@ import Testing
         let listener = try await TCPLinkListener.bind(host: "127.0.0.1", port: 0)
         defer { listener.close() }
         Task { for await transport in listener.transports { Task { await tv.accept(transport) } } }
-        let phone = LinkClient(identity: phoneIdentity(), trust: try DeviceTrust(), service: "remote",
-                               backoff: ReconnectBackoff(initial: .milliseconds(20), maximum: .milliseconds(100)),
-                               connect: { try await TCPTransport.connect(host: "127.0.0.1", port: listener.port) },
-                               approve: board.approver("phone", other: "tv"))
+        let phone = LinkClient(
+            identity: phoneIdentity(), trust: try DeviceTrust(), service: "remote",
+            backoff: ReconnectBackoff(initial: .milliseconds(20), maximum: .milliseconds(100)),
+            connect: { try await TCPTransport.connect(host: "127.0.0.1", port: listener.port) },
+            approve: board.approver("phone", other: "tv"))
         await phone.start()
         await phone.send(.intent, Array("one".utf8))
         try await tv.waitForMessages(1)

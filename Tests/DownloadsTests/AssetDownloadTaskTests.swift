@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import Downloads
 import HLS
+import Testing
+
+@testable import Downloads
 
 /// The download task against a real HTTP server on loopback (Python's http.server over a
 /// folder of generated files): pause holds new files back, resume finishes, cancellation
@@ -63,8 +64,9 @@ struct AssetDownloadTaskTests {
         let out = outputFolder()
         defer { try? FileManager.default.removeItem(at: out) }
         let fetcher = HTTPFetcher(concurrency: 1)
-        let task = AssetDownloadTask(plan: plan(server), output: out, metadata: BundleMetadataInput(title: "t", sourceURL: server.playlistURL),
-                                     concurrency: 1, fetcher: fetcher)
+        let task = AssetDownloadTask(
+            plan: plan(server), output: out, metadata: BundleMetadataInput(title: "t", sourceURL: server.playlistURL),
+            concurrency: 1, fetcher: fetcher)
         await task.pause()
         let running = Task { try await task.run() }
         try await Task.sleep(nanoseconds: 700_000_000)
@@ -88,8 +90,9 @@ struct AssetDownloadTaskTests {
         let out = outputFolder()
         defer { try? FileManager.default.removeItem(at: out) }
         let fetcher = HTTPFetcher(concurrency: 2)
-        let first = AssetDownloadTask(plan: plan(server), output: out, metadata: BundleMetadataInput(title: "t", sourceURL: server.playlistURL),
-                                      concurrency: 2, fetcher: fetcher)
+        let first = AssetDownloadTask(
+            plan: plan(server), output: out, metadata: BundleMetadataInput(title: "t", sourceURL: server.playlistURL),
+            concurrency: 2, fetcher: fetcher)
         let running = Task { try await first.run() }
         var seen = 0
         for await snapshot in first.snapshots where snapshot.completedFiles >= 5 {
@@ -99,11 +102,13 @@ struct AssetDownloadTaskTests {
         }
         await #expect(throws: CancellationError.self) { try await running.value }
         #expect(seen >= 5)
-        let journal = try await DownloadJournal(url: out.appendingPathComponent(AssetDownloadTask.journalFolder).appendingPathComponent("journal.sqlite")).completedFiles()
+        let journal = try await DownloadJournal(url: out.appendingPathComponent(AssetDownloadTask.journalFolder).appendingPathComponent("journal.sqlite"))
+            .completedFiles()
         #expect(journal.count >= 5)
 
-        let second = AssetDownloadTask(plan: plan(server), output: out, metadata: BundleMetadataInput(title: "t", sourceURL: server.playlistURL),
-                                       concurrency: 2, fetcher: fetcher)
+        let second = AssetDownloadTask(
+            plan: plan(server), output: out, metadata: BundleMetadataInput(title: "t", sourceURL: server.playlistURL),
+            concurrency: 2, fetcher: fetcher)
         var firstSnapshot: DownloadProgress?
         let collector = Task { () -> DownloadProgress? in
             for await s in second.snapshots where s.phase == .downloading { return s }
@@ -123,8 +128,9 @@ struct AssetDownloadTaskTests {
         defer { try? FileManager.default.removeItem(at: out) }
         let fetcher = HTTPFetcher(concurrency: 1)
         let plan = plan(server)
-        let task = AssetDownloadTask(plan: plan, output: out, metadata: BundleMetadataInput(title: "t", sourceURL: server.playlistURL),
-                                     concurrency: 1, fetcher: fetcher)
+        let task = AssetDownloadTask(
+            plan: plan, output: out, metadata: BundleMetadataInput(title: "t", sourceURL: server.playlistURL),
+            concurrency: 1, fetcher: fetcher)
         await task.pause()
         let running = Task { try await task.run() }
         for await snapshot in task.snapshots where snapshot.phase == .downloading { break }
@@ -142,8 +148,10 @@ struct AssetDownloadTaskTests {
         func jobs(_ folder: String, _ count: Int) -> [SegmentJob] {
             (1...count).map { SegmentJob(path: "\(folder)/\($0)", url: URL(string: "http://h/\(folder)/\($0)")!) }
         }
-        let order = AssetDownloadTask.playbackOrder([(.video, jobs("v", 4)), (.audio, jobs("a", 4)), (.subtitles, jobs("s", 1)),
-                                                     (.iFrames, jobs("i", 2))]).map(\.path)
+        let order = AssetDownloadTask.playbackOrder([
+            (.video, jobs("v", 4)), (.audio, jobs("a", 4)), (.subtitles, jobs("s", 1)),
+            (.iFrames, jobs("i", 2)),
+        ]).map(\.path)
         #expect(order == ["v/1", "a/1", "s/1", "v/2", "a/2", "v/3", "a/3", "v/4", "a/4", "i/1", "i/2"])
     }
 }

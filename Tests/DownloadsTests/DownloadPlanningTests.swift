@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import Downloads
 import HLS
+import Testing
+
+@testable import Downloads
 
 /// Planning and layout on real corpus playlists: what gets fetched, where it lands, and what
 /// is refused — without a network.
@@ -27,10 +28,13 @@ struct DownloadPlanningTests {
     @Test func auxiliaryAudioSharesThePrimaryVideo() throws {
         // bipbop advanced declares each video playlist three times, with AAC, AC-3 and E-AC-3 groups.
         let playlist = try multivariant("apple-bipbop-advanced-fmp4-multivariant.m3u8")
-        let primary = ContentConfiguration(variantQualifiers: [try VariantQualifier(format: "peakBitRate < 3000000 AND audioAttributes.formatIDs CONTAINS 'mp4a'")])
+        let primary = ContentConfiguration(variantQualifiers: [
+            try VariantQualifier(format: "peakBitRate < 3000000 AND audioAttributes.formatIDs CONTAINS 'mp4a'")
+        ])
         let surround = ContentConfiguration(variantQualifiers: [try VariantQualifier(format: "audioAttributes.formatIDs CONTAINS 'ec-3'")])
-        let config = DownloadConfiguration(asset: Self.base, title: "t", primaryContentConfiguration: primary,
-                                           auxiliaryContentConfigurations: [surround])
+        let config = DownloadConfiguration(
+            asset: Self.base, title: "t", primaryContentConfiguration: primary,
+            auxiliaryContentConfigurations: [surround])
         let (plan, resolution) = try config.plan(for: playlist, url: Self.base)
         #expect(plan.videoEntries.count == 1)
         #expect(plan.videoEntries.first?.url.absoluteString == "https://cdn.example.com/show/v5/prog_index.m3u8")
@@ -51,13 +55,17 @@ struct DownloadPlanningTests {
 
     @Test func eachDownloadedVideoBringsItsIFramePlaylist() throws {
         let playlist = try multivariant("apple-bipbop-advanced-fmp4-multivariant.m3u8")
-        let primary = ContentConfiguration(variantQualifiers: [try VariantQualifier(format: "peakBitRate < 3000000 AND audioAttributes.formatIDs CONTAINS 'mp4a'")])
+        let primary = ContentConfiguration(variantQualifiers: [
+            try VariantQualifier(format: "peakBitRate < 3000000 AND audioAttributes.formatIDs CONTAINS 'mp4a'")
+        ])
         let aux = ContentConfiguration(variantQualifiers: [try VariantQualifier(format: "peakBitRate > 7000000 AND audioAttributes.formatIDs CONTAINS 'mp4a'")])
         let config = DownloadConfiguration(asset: Self.base, title: "t", primaryContentConfiguration: primary, auxiliaryContentConfigurations: [aux])
         let (plan, _) = try config.plan(for: playlist, url: Self.base)
         // v5 (960x540) has its own; v9 (1080p) has none in its folder and takes v7's 1080p one.
-        #expect(plan.videoEntries.map { $0.url.lastPathComponent == "prog_index.m3u8" ? $0.url.deletingLastPathComponent().lastPathComponent : "" } == ["v5", "v9"])
-        #expect(plan.entries.filter { $0.role == .iFrames }.map(\.url.absoluteString)
+        #expect(
+            plan.videoEntries.map { $0.url.lastPathComponent == "prog_index.m3u8" ? $0.url.deletingLastPathComponent().lastPathComponent : "" } == ["v5", "v9"])
+        #expect(
+            plan.entries.filter { $0.role == .iFrames }.map(\.url.absoluteString)
                 == ["https://cdn.example.com/show/v5/iframe_index.m3u8", "https://cdn.example.com/show/v7/iframe_index.m3u8"])
         let bundle = BundleWriter.multivariant(for: plan)
         #expect(bundle.iFrameVariants.map(\.uri) == plan.entries.filter { $0.role == .iFrames }.map { "\($0.folder)/index.m3u8" })
@@ -93,7 +101,8 @@ struct DownloadPlanningTests {
         func parse(_ text: String) throws -> MediaPlaylist {
             try #require(PlaylistParser.parse(Data(text.utf8), options: ParseOptions(url: Self.base)).playlist?.media)
         }
-        let video = try parse("""
+        let video = try parse(
+            """
             #EXTM3U
             #EXT-X-TARGETDURATION:4
             #EXT-X-PLAYLIST-TYPE:VOD
@@ -107,7 +116,8 @@ struct DownloadPlanningTests {
             all.ts
             #EXT-X-ENDLIST
             """)
-        let iframes = try parse("""
+        let iframes = try parse(
+            """
             #EXTM3U
             #EXT-X-TARGETDURATION:4
             #EXT-X-PLAYLIST-TYPE:VOD
@@ -131,7 +141,11 @@ struct DownloadPlanningTests {
         let (jobs, rewritten) = try MediaLayout.make(folder: "iframes-1", playlist: iframes, url: Self.base, reusing: videoJobs)
         // Only the range that no downloaded file holds is fetched.
         #expect(jobs.count == 1 && jobs[0].url.lastPathComponent == "elsewhere.ts" && jobs[0].offset == 40 && jobs[0].length == 150)
-        #expect(rewritten.segments.map(\.uri) == ["../video-1/seg-00001.ts", "../video-1/range-00002.ts", "../video-1/range-00002.ts", jobs[0].path.replacingOccurrences(of: "iframes-1/", with: "")])
+        #expect(
+            rewritten.segments.map(\.uri) == [
+                "../video-1/seg-00001.ts", "../video-1/range-00002.ts", "../video-1/range-00002.ts",
+                jobs[0].path.replacingOccurrences(of: "iframes-1/", with: ""),
+            ])
         #expect(rewritten.segments.map { $0.byteRange?.offset } == [188, 1100, 1700, 0])
         #expect(rewritten.segments.map { $0.byteRange?.length } == [300, 200, 200, 150])
         let written = PlaylistWriter.write(rewritten)
@@ -140,11 +154,14 @@ struct DownloadPlanningTests {
 
     @Test func assetListsAreReadOrRefusedWithTheReason() throws {
         let list = URL(string: "https://ads.example.com/break/list.json")!
-        let (object, urls) = try InterstitialAssets.parseList(Data(#"{"ASSETS":[{"URI":"a/1.m3u8","DURATION":15},{"URI":"https://x.example/2.m3u8"}],"X-OTHER":1}"#.utf8), url: list)
+        let (object, urls) = try InterstitialAssets.parseList(
+            Data(#"{"ASSETS":[{"URI":"a/1.m3u8","DURATION":15},{"URI":"https://x.example/2.m3u8"}],"X-OTHER":1}"#.utf8), url: list)
         #expect(urls.map(\.absoluteString) == ["https://ads.example.com/break/a/1.m3u8", "https://x.example/2.m3u8"])
         #expect(object["X-OTHER"] as? Int == 1)
-        for (text, reason) in [("<html>", "not JSON"), ("[1]", "JSON object"), (#"{"assets":[]}"#, "\"ASSETS\" array"),
-                               (#"{"ASSETS":[{"URI":"a"},{"DURATION":3}]}"#, "ASSETS[1]")] {
+        for (text, reason) in [
+            ("<html>", "not JSON"), ("[1]", "JSON object"), (#"{"assets":[]}"#, "\"ASSETS\" array"),
+            (#"{"ASSETS":[{"URI":"a"},{"DURATION":3}]}"#, "ASSETS[1]"),
+        ] {
             #expect {
                 _ = try InterstitialAssets.parseList(Data(text.utf8), url: list)
             } throws: { error in
@@ -155,8 +172,10 @@ struct DownloadPlanningTests {
 
     @Test func unmatchedPrimaryQualifiersAreAnError() throws {
         let playlist = try multivariant("apple-bipbop-advanced-fmp4-multivariant.m3u8")
-        let config = DownloadConfiguration(asset: Self.base, title: "t", primaryContentConfiguration:
-            ContentConfiguration(variantQualifiers: [try VariantQualifier(format: "videoAttributes.videoRange == 'PQ'")]))
+        let config = DownloadConfiguration(
+            asset: Self.base, title: "t",
+            primaryContentConfiguration:
+                ContentConfiguration(variantQualifiers: [try VariantQualifier(format: "videoAttributes.videoRange == 'PQ'")]))
         #expect(throws: DownloadError.self) { try config.plan(for: playlist, url: Self.base) }
     }
 
@@ -201,8 +220,14 @@ struct DownloadPlanningTests {
         let playlist = try multivariant("apple-bipbop-16x9-multilingual-subtitles-multivariant.m3u8")
         var a = DownloadPlan(source: Self.base, multivariant: playlist)
         var b = DownloadPlan(source: Self.base, multivariant: playlist)
-        for v in playlist.variants { a.addVariant(v); b.addVariant(v) }
-        for r in playlist.renditions { a.addRendition(r); b.addRendition(r) }
+        for v in playlist.variants {
+            a.addVariant(v)
+            b.addVariant(v)
+        }
+        for r in playlist.renditions {
+            a.addRendition(r)
+            b.addRendition(r)
+        }
         #expect(a == b)
         #expect(Set(a.entries.map(\.folder)).count == a.entries.count)
         #expect(a.entries.allSatisfy { !$0.folder.contains("/") && !$0.folder.contains(" ") })

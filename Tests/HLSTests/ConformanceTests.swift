@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import HLS
 
 /// Rules found missing when the parser was run against other parsers' test suites, and the
@@ -13,14 +14,14 @@ struct ConformanceTests {
     @Test("a variant without CODECS or RESOLUTION keeps FRAME-RATE, VIDEO-RANGE and HDCP-LEVEL")
     func videoAttributesWithoutCodecsOrResolution() throws {
         let text = """
-        #EXTM3U
-        #EXT-X-STREAM-INF:BANDWIDTH=9000000,FRAME-RATE=59.940,VIDEO-RANGE=PQ,HDCP-LEVEL=TYPE-1
-        hdr/index.m3u8
-        #EXT-X-STREAM-INF:BANDWIDTH=3000000,FRAME-RATE=25
-        sdr/index.m3u8
-        #EXT-X-STREAM-INF:BANDWIDTH=128000,CODECS="mp4a.40.2"
-        audio/index.m3u8
-        """
+            #EXTM3U
+            #EXT-X-STREAM-INF:BANDWIDTH=9000000,FRAME-RATE=59.940,VIDEO-RANGE=PQ,HDCP-LEVEL=TYPE-1
+            hdr/index.m3u8
+            #EXT-X-STREAM-INF:BANDWIDTH=3000000,FRAME-RATE=25
+            sdr/index.m3u8
+            #EXT-X-STREAM-INF:BANDWIDTH=128000,CODECS="mp4a.40.2"
+            audio/index.m3u8
+            """
         let playlist = try #require(Self.parse(text).playlist?.multivariant)
         let variants = playlist.inspectedVariants()
         let hdr = try #require(variants[0].videoAttributes)
@@ -51,12 +52,14 @@ struct ConformanceTests {
         #expect(lenient.playlist?.media?.segments.map(\.duration) == [9.009, 9.009])
     }
 
-    @Test("media playlist tags that describe the whole playlist appear once", arguments: [
-        ("#EXT-X-MEDIA-SEQUENCE:1\n#EXT-X-MEDIA-SEQUENCE:2\n", "EXT-X-MEDIA-SEQUENCE"),
-        ("#EXT-X-DISCONTINUITY-SEQUENCE:1\n#EXT-X-DISCONTINUITY-SEQUENCE:1\n", "EXT-X-DISCONTINUITY-SEQUENCE"),
-        ("#EXT-X-PLAYLIST-TYPE:VOD\n#EXT-X-PLAYLIST-TYPE:VOD\n", "EXT-X-PLAYLIST-TYPE"),
-        ("#EXT-X-ENDLIST\n#EXT-X-ENDLIST\n", "EXT-X-ENDLIST"),
-    ])
+    @Test(
+        "media playlist tags that describe the whole playlist appear once",
+        arguments: [
+            ("#EXT-X-MEDIA-SEQUENCE:1\n#EXT-X-MEDIA-SEQUENCE:2\n", "EXT-X-MEDIA-SEQUENCE"),
+            ("#EXT-X-DISCONTINUITY-SEQUENCE:1\n#EXT-X-DISCONTINUITY-SEQUENCE:1\n", "EXT-X-DISCONTINUITY-SEQUENCE"),
+            ("#EXT-X-PLAYLIST-TYPE:VOD\n#EXT-X-PLAYLIST-TYPE:VOD\n", "EXT-X-PLAYLIST-TYPE"),
+            ("#EXT-X-ENDLIST\n#EXT-X-ENDLIST\n", "EXT-X-ENDLIST"),
+        ])
     func onceOnlyTags(header: String, tag: String) throws {
         let text = "#EXTM3U\n#EXT-X-TARGETDURATION:4\n" + header + "#EXTINF:4,\na.ts\n"
         let strict = Self.parse(text, .strict)
@@ -84,7 +87,7 @@ struct ConformanceTests {
     @Test("warnings past a thousand are counted, not kept, and the playlist still parses")
     func warningsAreCapped() throws {
         var text = "#EXTM3U\n#EXT-X-TARGETDURATION:4\n"
-        for i in 0..<3000 { text += "#EXTINF: 4 ,\nseg\(i).ts\n" } // white space around each duration
+        for i in 0..<3000 { text += "#EXTINF: 4 ,\nseg\(i).ts\n" }  // white space around each duration
         let result = Self.parse(text)
         #expect(result.errors.isEmpty)
         #expect(result.playlist?.media?.segments.count == 3000)
@@ -95,25 +98,25 @@ struct ConformanceTests {
     @Test("inspect --json --segments lists each segment with its range, key, map and flags")
     func segmentList() throws {
         let text = """
-        #EXTM3U
-        #EXT-X-VERSION:7
-        #EXT-X-TARGETDURATION:6
-        #EXT-X-MEDIA-SEQUENCE:100
-        #EXT-X-MAP:URI="init.mp4",BYTERANGE="720@0"
-        #EXT-X-KEY:METHOD=AES-128,URI="key.bin",IV=0x000102030405060708090a0b0c0d0e0f
-        #EXT-X-PROGRAM-DATE-TIME:2026-11-23T10:00:00.000Z
-        #EXTINF:6,first
-        #EXT-X-BYTERANGE:1000@720
-        media.mp4
-        #EXT-X-DISCONTINUITY
-        #EXTINF:4.5,
-        #EXT-X-BYTERANGE:500
-        media.mp4
-        #EXT-X-GAP
-        #EXTINF:6,
-        gap.mp4
-        #EXT-X-ENDLIST
-        """
+            #EXTM3U
+            #EXT-X-VERSION:7
+            #EXT-X-TARGETDURATION:6
+            #EXT-X-MEDIA-SEQUENCE:100
+            #EXT-X-MAP:URI="init.mp4",BYTERANGE="720@0"
+            #EXT-X-KEY:METHOD=AES-128,URI="key.bin",IV=0x000102030405060708090a0b0c0d0e0f
+            #EXT-X-PROGRAM-DATE-TIME:2026-11-23T10:00:00.000Z
+            #EXTINF:6,first
+            #EXT-X-BYTERANGE:1000@720
+            media.mp4
+            #EXT-X-DISCONTINUITY
+            #EXTINF:4.5,
+            #EXT-X-BYTERANGE:500
+            media.mp4
+            #EXT-X-GAP
+            #EXTINF:6,
+            gap.mp4
+            #EXT-X-ENDLIST
+            """
         let result = Self.parse(text)
         let report = InspectionReport.json(for: result, url: URL(string: "https://cdn.example/v/index.m3u8"), segments: true)
         let json = try #require(try JSONSerialization.jsonObject(with: Data(report.serialized().utf8)) as? [String: Any])

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import HLS
 
 /// The shared playlist corpus (`../shared/corpus` beside the checkout, or `MARQUEE_SHARED`).

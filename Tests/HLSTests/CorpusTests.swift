@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import HLS
 
 @Suite("Corpus: every real-world playlist parses leniently and round-trips")

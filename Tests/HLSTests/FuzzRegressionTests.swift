@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import HLS
 
 /// Inputs the fuzzer found; each once crashed the parser or broke a round trip.
@@ -35,7 +36,10 @@ struct FuzzRegressionTests {
     @Test func attributeNamesThatDecodeAlikeAreDuplicates() throws {
         // Two names that differ only in invalid UTF-8 bytes both read as "X-S\u{FFFD}YLE": the
         // second is a duplicate (found by the fuzzer when duplicates were compared as bytes).
-        let bytes: [UInt8] = Array("#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-PROGRAM-DATE-TIME:2024-05-01T12:00:00Z\n#EXTINF:6,\na.ts\n#EXT-X-DATERANGE:ID=\"d\",START-DATE=\"2024-05-01T12:00:00Z\",X-S".utf8)
+        let bytes: [UInt8] =
+            Array(
+                "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-PROGRAM-DATE-TIME:2024-05-01T12:00:00Z\n#EXTINF:6,\na.ts\n#EXT-X-DATERANGE:ID=\"d\",START-DATE=\"2024-05-01T12:00:00Z\",X-S"
+                    .utf8)
             + [0xE6] + Array("YLE=\"a\",X-S".utf8) + [0xF6] + Array("YLE=\"b\"\n".utf8)
         let result = PlaylistParser.parse(Data(bytes), options: .lenient)
         let playlist = try #require(result.playlist)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import HLS
 
 /// Hand-written expectations for what `inspect` reports on real corpus playlists.

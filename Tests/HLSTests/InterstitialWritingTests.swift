@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import HLS
 
 /// The interstitial date range writer and reader agree on every attribute, and a playlist
@@ -37,15 +38,20 @@ struct InterstitialWritingTests {
         list.cue = ["PRE"]
         list.contentMayVary = true
         var playlist = Self.media()
-        playlist.scheduleInterstitials([PlacedInterstitial(time: 20.5, interstitial: Self.everyAttribute),
-                                        PlacedInterstitial(time: 0, interstitial: list)], programDateTime: anchor)
+        playlist.scheduleInterstitials(
+            [
+                PlacedInterstitial(time: 20.5, interstitial: Self.everyAttribute),
+                PlacedInterstitial(time: 0, interstitial: list),
+            ], programDateTime: anchor)
         let text = PlaylistWriter.write(.media(playlist))
         #expect(text.contains("#EXT-X-PROGRAM-DATE-TIME:2023-11-14T22:13:20.250Z"))
         #expect(text.contains(#"CLASS="com.apple.hls.interstitial""#))
-        for attribute in ["X-ASSET-URI", "X-ASSET-LIST", "X-RESUME-OFFSET=0", "X-PLAYOUT-LIMIT=12.5", #"X-SNAP="OUT,IN""#,
-                          #"X-RESTRICT="SKIP,JUMP""#, #"CUE="ONCE""#, #"CUE="PRE""#, #"X-TIMELINE-OCCUPIES="RANGE""#,
-                          #"X-TIMELINE-STYLE="PRIMARY""#, #"X-CONTENT-MAY-VARY="NO""#, "X-SKIP-CONTROL-OFFSET=5",
-                          "X-SKIP-CONTROL-DURATION=4.25", #"X-SKIP-CONTROL-LABEL-ID="skip-break-1""#] {
+        for attribute in [
+            "X-ASSET-URI", "X-ASSET-LIST", "X-RESUME-OFFSET=0", "X-PLAYOUT-LIMIT=12.5", #"X-SNAP="OUT,IN""#,
+            #"X-RESTRICT="SKIP,JUMP""#, #"CUE="ONCE""#, #"CUE="PRE""#, #"X-TIMELINE-OCCUPIES="RANGE""#,
+            #"X-TIMELINE-STYLE="PRIMARY""#, #"X-CONTENT-MAY-VARY="NO""#, "X-SKIP-CONTROL-OFFSET=5",
+            "X-SKIP-CONTROL-DURATION=4.25", #"X-SKIP-CONTROL-LABEL-ID="skip-break-1""#,
+        ] {
             #expect(text.contains(attribute), "\(attribute) missing from\n\(text)")
         }
         let result = PlaylistParser.parse(text, options: .strict)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import HLS
 
 /// Each file in `corpus/hls-malformed` has one documented defect (see its README): strict mode
@@ -23,8 +24,12 @@ struct MalformedTests {
         .init(file: "truncated-mid-attribute.m3u8", strictErrors: [(6, "not closed"), (6, "no URI")], attribute: "CODECS"),
         .init(file: "stream-inf-without-uri.m3u8", strictErrors: [(4, "no URI"), (7, "no URI")]),
         .init(file: "stream-inf-missing-bandwidth.m3u8", strictErrors: [(5, "BANDWIDTH")], attribute: "BANDWIDTH"),
-        .init(file: "resolution-not-WxH.m3u8", strictErrors: [(2, "RESOLUTION"), (4, "RESOLUTION"), (6, "RESOLUTION"),
-                                                             (8, "RESOLUTION"), (10, "RESOLUTION"), (12, "RESOLUTION")], attribute: "RESOLUTION"),
+        .init(
+            file: "resolution-not-WxH.m3u8",
+            strictErrors: [
+                (2, "RESOLUTION"), (4, "RESOLUTION"), (6, "RESOLUTION"),
+                (8, "RESOLUTION"), (10, "RESOLUTION"), (12, "RESOLUTION"),
+            ], attribute: "RESOLUTION"),
         .init(file: "duplicate-attribute-name.m3u8", strictErrors: [(2, "more than once")], attribute: "BANDWIDTH"),
         .init(file: "decimal-integer-overflow.m3u8", strictErrors: [(4, "2^64-1")]),
         .init(file: "binary-garbage.m3u8", strictErrors: [(1, "not a playlist")]),

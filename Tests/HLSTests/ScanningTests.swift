@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import HLS
 
 /// The parser's byte-level shortcuts against the plain definitions they replace.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import HLS
 
 /// The predicate language on corpus playlists: what each documented predicate matches,
@@ -31,24 +32,29 @@ struct SelectionPredicateTests {
     }
 
     @Test func bitRateAndVideoRange() throws {
-        #expect(try dolbyMatches(#"peakBitRate < 15000000 AND videoAttributes.videoRange == "PQ""#)
-            == ["dolby_720", "dolby_1080", "hdr10_720", "hdr10_1080"])
+        #expect(
+            try dolbyMatches(#"peakBitRate < 15000000 AND videoAttributes.videoRange == "PQ""#)
+                == ["dolby_720", "dolby_1080", "hdr10_720", "hdr10_1080"])
         #expect(try dolbyMatches(#"peakBitRate < 5000000 AND videoAttributes.videoRange == "PQ""#) == [])
         #expect(try dolbyMatches(#"peakBitRate < 5000000"#) == ["sdr_720"])
         #expect(try dolbyMatches(#"averageBitRate <= 3385450"#) == ["sdr_720", "dolby_720", "hdr10_720"])
     }
 
     @Test func inContainsBeginsWithAndSizes() throws {
-        #expect(try dolbyMatches(#"videoAttributes.videoRange IN {"PQ", "HLG"} && videoAttributes.presentationSize.width < 1920"#)
-            == ["dolby_720", "hdr10_720"])
-        #expect(try dolbyMatches(#"videoAttributes.codecTypes CONTAINS 'dvh1' AND videoAttributes.presentationSize.height >= 1080"#)
-            == ["dolby_1080", "dolby_2160"])
-        #expect(try dolbyMatches(#"ANY videoAttributes.codecTypes BEGINSWITH "hvc" AND videoAttributes.videoRange != "SDR""#)
-            == ["hdr10_720", "hdr10_1080", "hdr10_2160"])
+        #expect(
+            try dolbyMatches(#"videoAttributes.videoRange IN {"PQ", "HLG"} && videoAttributes.presentationSize.width < 1920"#)
+                == ["dolby_720", "hdr10_720"])
+        #expect(
+            try dolbyMatches(#"videoAttributes.codecTypes CONTAINS 'dvh1' AND videoAttributes.presentationSize.height >= 1080"#)
+                == ["dolby_1080", "dolby_2160"])
+        #expect(
+            try dolbyMatches(#"ANY videoAttributes.codecTypes BEGINSWITH "hvc" AND videoAttributes.videoRange != "SDR""#)
+                == ["hdr10_720", "hdr10_1080", "hdr10_2160"])
         #expect(try dolbyMatches(#"uri CONTAINS[c] "DOLBY_2160""#) == ["dolby_2160"])
         #expect(try dolbyMatches(#"uri LIKE "*/sdr_??80/*""#) == ["sdr_1080"])
-        #expect(try dolbyMatches(#"videoAttributes.hdcpLevel == "TYPE-1" AND NOT badges CONTAINS "Dolby Vision""#)
-            == ["sdr_2160", "hdr10_2160"])
+        #expect(
+            try dolbyMatches(#"videoAttributes.hdcpLevel == "TYPE-1" AND NOT badges CONTAINS "Dolby Vision""#)
+                == ["sdr_2160", "hdr10_2160"])
         #expect(try dolbyMatches(#"peakBitRate BETWEEN {5000000, 6000000}"#) == ["dolby_720", "hdr10_720"])
         #expect(try dolbyMatches(#"videoAttributes.nominalFrameRate > 24"#) == [])
         #expect(try dolbyMatches(#"videoAttributes.nominalFrameRate < 24 and videoAttributes.bitDepth == 10"#).count == 9)
@@ -56,15 +62,19 @@ struct SelectionPredicateTests {
 
     @Test func precedenceParenthesesAndSymbols() throws {
         // AND binds tighter than OR.
-        #expect(try dolbyMatches(#"peakBitRate < 4000000 OR peakBitRate > 29000000 AND videoAttributes.videoRange == "PQ""#)
-            == ["sdr_720", "dolby_2160", "hdr10_2160"])
-        #expect(try dolbyMatches(#"(peakBitRate < 4000000 || peakBitRate > 29000000) && videoAttributes.videoRange == 'PQ'"#)
-            == ["dolby_2160", "hdr10_2160"])
-        #expect(try dolbyMatches(#"!(videoAttributes.videoRange == "PQ") and not peakBitRate > 20000000"#)
-            == ["sdr_720", "sdr_1080"])
+        #expect(
+            try dolbyMatches(#"peakBitRate < 4000000 OR peakBitRate > 29000000 AND videoAttributes.videoRange == "PQ""#)
+                == ["sdr_720", "dolby_2160", "hdr10_2160"])
+        #expect(
+            try dolbyMatches(#"(peakBitRate < 4000000 || peakBitRate > 29000000) && videoAttributes.videoRange == 'PQ'"#)
+                == ["dolby_2160", "hdr10_2160"])
+        #expect(
+            try dolbyMatches(#"!(videoAttributes.videoRange == "PQ") and not peakBitRate > 20000000"#)
+                == ["sdr_720", "sdr_1080"])
         // A literal on the left is turned around.
-        #expect(try dolbyMatches(#"13000000 > peakBitRate AND "dvh1" IN videoAttributes.codecTypes"#)
-            == ["dolby_720", "dolby_1080"])
+        #expect(
+            try dolbyMatches(#"13000000 > peakBitRate AND "dvh1" IN videoAttributes.codecTypes"#)
+                == ["dolby_720", "dolby_1080"])
         // Enumerated values are case-insensitive and canonicalised.
         #expect(try dolbyMatches(#"videoAttributes.videoRange == "pq" AND peakBitRate < 5300000"#) == ["hdr10_720"])
         #expect(try dolbyMatches("TRUEPREDICATE").count == 9)

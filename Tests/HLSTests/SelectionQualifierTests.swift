@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import HLS
 
 /// Apple's qualifier semantics on corpus playlists: order, best-of-matches, explicit
@@ -53,11 +54,13 @@ struct SelectionQualifierTests {
     }
 
     @Test func firstMatchingQualifierWinsInOrder() throws {
-        let c = try choose(Self.dolby, formats: [
-            #"peakBitRate < 5000000 AND videoAttributes.videoRange == "PQ""#,   // matches nothing
-            #"videoAttributes.codecTypes CONTAINS "dvh1" AND videoAttributes.presentationSize.height <= 1080"#,
-            #"videoAttributes.videoRange == "SDR""#,                              // would match too, but later
-        ])
+        let c = try choose(
+            Self.dolby,
+            formats: [
+                #"peakBitRate < 5000000 AND videoAttributes.videoRange == "PQ""#,  // matches nothing
+                #"videoAttributes.codecTypes CONTAINS "dvh1" AND videoAttributes.presentationSize.height <= 1080"#,
+                #"videoAttributes.videoRange == "SDR""#,  // would match too, but later
+            ])
         #expect(c.reason == .qualifier(1))
         #expect(c.variant.stream.uri == "dolby_1080/prog_index.m3u8")
         #expect(c.candidates == [3, 4])
@@ -76,7 +79,7 @@ struct SelectionQualifierTests {
     @Test func bestAmongMatchesIsHighestPeakThenLargerThenScore() throws {
         let c = try choose(Self.dolby, formats: ["averageBitRate < 4000000"])
         #expect(c.candidates == [0, 3, 6])
-        #expect(c.variant.stream.uri == "dolby_720/prog_index.m3u8")   // 5327059 beats 5280654 and 3971374
+        #expect(c.variant.stream.uri == "dolby_720/prog_index.m3u8")  // 5327059 beats 5280654 and 3971374
 
         // Equal BANDWIDTH and RESOLUTION: playlist order decides.
         let tie = try choose("hlsjs-supplemental-codecs-dv-pq-hlg-av1-multivariant.m3u8", formats: ["peakBitRate == 3000000"])
@@ -90,19 +93,20 @@ struct SelectionQualifierTests {
         b.videoAttributes?.presentationSize = Resolution(width: 1920, height: 1080)
         #expect(VariantSelection.isPreferred(b, over: a))
         a.score = 9
-        #expect(VariantSelection.isPreferred(b, over: a))        // area outranks score
+        #expect(VariantSelection.isPreferred(b, over: a))  // area outranks score
         b.videoAttributes?.presentationSize = a.videoAttributes?.presentationSize
-        #expect(VariantSelection.isPreferred(a, over: b))        // same area: score decides
+        #expect(VariantSelection.isPreferred(a, over: b))  // same area: score decides
         a.peakBitRate = nil
-        #expect(VariantSelection.isPreferred(b, over: a))        // missing bandwidth ranks lowest
+        #expect(VariantSelection.isPreferred(b, over: a))  // missing bandwidth ranks lowest
     }
 
     @Test func explicitVariantIsTakenAsIs() throws {
         let all = try variants("apple-bipbop-advanced-fmp4-multivariant.m3u8")
         // v5 appears three times (AUDIO aud1, aud2, aud3); the explicit one is the ec-3 entry.
         let ec3v5 = try #require(all.first { $0.stream.uri == "v5/prog_index.m3u8" && $0.stream.audio == "aud3" })
-        let c = try choose("apple-bipbop-advanced-fmp4-multivariant.m3u8",
-                           [VariantQualifier(variant: ec3v5), try VariantQualifier(format: "peakBitRate > 0")])
+        let c = try choose(
+            "apple-bipbop-advanced-fmp4-multivariant.m3u8",
+            [VariantQualifier(variant: ec3v5), try VariantQualifier(format: "peakBitRate > 0")])
         #expect(c.reason == .qualifier(0))
         #expect(c.index == 16)
         #expect(c.variant.stream.audio == "aud3")
@@ -114,8 +118,9 @@ struct SelectionQualifierTests {
 
         // A variant of another playlist matches nothing here: the next qualifier decides.
         let foreign = try #require(try variants(Self.dolby).first)
-        let fallThrough = try choose("apple-bipbop-advanced-fmp4-multivariant.m3u8",
-                                     [VariantQualifier(variant: foreign), try VariantQualifier(format: "peakBitRate < 600000")])
+        let fallThrough = try choose(
+            "apple-bipbop-advanced-fmp4-multivariant.m3u8",
+            [VariantQualifier(variant: foreign), try VariantQualifier(format: "peakBitRate < 600000")])
         #expect(fallThrough.reason == .qualifier(1))
         #expect(fallThrough.variant.stream.uri == "v2/prog_index.m3u8" && fallThrough.variant.stream.audio == "aud3")
     }
@@ -130,8 +135,9 @@ struct SelectionQualifierTests {
         #expect(smallest.variant.stream.uri == "dolby_720/prog_index.m3u8")
 
         // No variant declares AVERAGE-BANDWIDTH: the qualifier matches nothing.
-        let missing = try choose("apple-bipbop-16x9-multilingual-subtitles-multivariant.m3u8",
-                                 [.maximumValue(of: .averageBitRate), .minimumValue(of: .peakBitRate)])
+        let missing = try choose(
+            "apple-bipbop-16x9-multilingual-subtitles-multivariant.m3u8",
+            [.maximumValue(of: .averageBitRate), .minimumValue(of: .peakBitRate)])
         #expect(missing.reason == .qualifier(1))
         #expect(missing.variant.stream.uri == "gear0/prog_index.m3u8")
 
@@ -141,8 +147,13 @@ struct SelectionQualifierTests {
     }
 
     @Test func presentationSizeConstructors() throws {
-        let c = try choose(Self.dolby, [VariantQualifier(predicate: .presentationHeight(.lessThanOrEqual, 1080)
-            && .presentationWidth(.greaterThan, 1280) && !(try VariantPredicate(format: "videoAttributes.videoRange == 'SDR'")))])
+        let c = try choose(
+            Self.dolby,
+            [
+                VariantQualifier(
+                    predicate: .presentationHeight(.lessThanOrEqual, 1080)
+                        && .presentationWidth(.greaterThan, 1280) && !(try VariantPredicate(format: "videoAttributes.videoRange == 'SDR'")))
+            ])
         #expect(c.variant.stream.uri == "hdr10_1080/prog_index.m3u8")
         let audioOnly = try variants("shaka-flac-audio-only-multivariant.m3u8")
         #expect(!audioOnly.contains(where: VariantPredicate.presentationWidth(.greaterThanOrEqual, 0).evaluate))
@@ -156,12 +167,16 @@ struct SelectionQualifierTests {
         #expect(stereo.matchingAudioRenditions.map(\.uri) == ["https://cdn.example.com/show/a1/prog_index.m3u8"])
 
         let surround = try choose(name, [VariantQualifier(predicate: .channelCount(.greaterThanOrEqual, 6))])
-        #expect(surround.variant.stream.audio == "aud2" && surround.variant.peakBitRate == 8223601)
+        #expect(surround.variant.stream.audio == "aud2" && surround.variant.peakBitRate == 8_223_601)
         #expect(surround.candidates == Array(8..<24))
 
         // No French rendition anywhere: the rule matches nothing and the next one decides.
-        let french = try choose(name, [VariantQualifier(predicate: .channelCount(.equal, 2, for: .language("fr"))),
-                                       try VariantQualifier(format: "peakBitRate < 600000")])
+        let french = try choose(
+            name,
+            [
+                VariantQualifier(predicate: .channelCount(.equal, 2, for: .language("fr"))),
+                try VariantQualifier(format: "peakBitRate < 600000"),
+            ])
         #expect(french.reason == .qualifier(1))
     }
 
@@ -191,7 +206,7 @@ struct SelectionQualifierTests {
         #expect(!binaural.evaluate(v[0]))
         #expect(!VariantPredicate.audioRendition(.language("en"), where: [.binaural(true), .immersive(true)]).evaluate(v[1]))
         #expect(!VariantPredicate.downmixAudio().evaluate(v[1]))
-        #expect(!VariantPredicate.audioSampleRate(.greaterThanOrEqual, 48000).evaluate(v[1]))   // no SAMPLE-RATE declared
+        #expect(!VariantPredicate.audioSampleRate(.greaterThanOrEqual, 48000).evaluate(v[1]))  // no SAMPLE-RATE declared
 
         // ANY over renditions in a format string also reports which renditions matched.
         let any = try VariantPredicate(format: "ANY audioAttributes.renditions.channelCount >= 16")
@@ -217,8 +232,9 @@ struct SelectionSubqueryTests {
 
     @Test func subqueryMatchesLikeTheConstructor() throws {
         let v = try SelectionQualifierTests.mixedAudioVariants()
-        let format = try VariantPredicate(format:
-            #"SUBQUERY(audioAttributes.renditions, $r, $r.language == "eng" AND $r.channelCount <= 6).@count > 0"#)
+        let format = try VariantPredicate(
+            format:
+                #"SUBQUERY(audioAttributes.renditions, $r, $r.language == "eng" AND $r.channelCount <= 6).@count > 0"#)
         #expect(v.map(format.evaluate) == [true, true])
         #expect(format.matchingAudioRenditions(in: v[1])?.map(\.name) == ["English", "English Binaural"])
         let c = try #require(VariantSelection.choose(from: v, qualifiers: [VariantQualifier(predicate: format)]))
@@ -226,11 +242,13 @@ struct SelectionSubqueryTests {
 
         let noImmersive = try VariantPredicate(format: "SUBQUERY(audioAttributes.renditions, $a, $a.isImmersive).@count == 0")
         #expect(v.map(noImmersive.evaluate) == [true, false])
-        let twoAtmos = try VariantPredicate(format:
-            "subquery(audioAttributes.renditions, $r, $r.channelCount >= 16 && NOT $r.isDefault).@COUNT >= 2 AND peakBitRate > 4500000")
+        let twoAtmos = try VariantPredicate(
+            format:
+                "subquery(audioAttributes.renditions, $r, $r.channelCount >= 16 && NOT $r.isDefault).@COUNT >= 2 AND peakBitRate > 4500000")
         #expect(v.map(twoAtmos.evaluate) == [false, true])
-        let names = try VariantPredicate(format:
-            #"SUBQUERY(audioAttributes.renditions, $r, $r.name BEGINSWITH[cd] "francais" OR $r.language IN {"de", "en-GB"}).@count == 4"#)
+        let names = try VariantPredicate(
+            format:
+                #"SUBQUERY(audioAttributes.renditions, $r, $r.name BEGINSWITH[cd] "francais" OR $r.language IN {"de", "en-GB"}).@count == 4"#)
         #expect(v.map(names.evaluate) == [false, true])
     }
 
@@ -245,8 +263,9 @@ struct SelectionSubqueryTests {
             .channelCount(.greaterThanOrEqual, 6) || .presentationWidth(.lessThan, 600),
             !.audioSampleRate(.equal, 48000, for: .init(characteristics: ["public.accessibility.describes-video"])),
         ]
-        #expect(predicates[0].description
-            == #"SUBQUERY(audioAttributes.renditions, $r, $r.name ==[c] "English" AND $r.channelCount <= 6).@count > 0"#)
+        #expect(
+            predicates[0].description
+                == #"SUBQUERY(audioAttributes.renditions, $r, $r.name ==[c] "English" AND $r.channelCount <= 6).@count > 0"#)
         for p in predicates {
             let parsed = try VariantPredicate(format: p.description)
             for variant in mixed + bipbop {

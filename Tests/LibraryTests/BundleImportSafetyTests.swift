@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Library
 
 /// Importing an HLS bundle copies only the files its playlists name, each as a regular file;
@@ -60,8 +61,11 @@ import Testing
         let target = scratch.appendingPathComponent("library/abc")
         let imported = try BundleImporter().importBundle(at: source, into: target)
         #expect(imported.title == "Imported")
-        #expect(files(under: target) == ["index.m3u8", "master.m3u8", "metadata.json", "video/index.m3u8",
-                                         "video/init.mp4", "video/seg-1.m4s", "video/seg-2.m4s"])
+        #expect(
+            files(under: target) == [
+                "index.m3u8", "master.m3u8", "metadata.json", "video/index.m3u8",
+                "video/init.mp4", "video/seg-1.m4s", "video/seg-2.m4s",
+            ])
         // A file added to the source later is not published through the library.
         try "later".write(to: source.appendingPathComponent("video/later.m4s"), atomically: true, encoding: .utf8)
         #expect(!FileManager.default.fileExists(atPath: target.appendingPathComponent("video/later.m4s").path))
@@ -84,8 +88,9 @@ import Testing
     func referencesOutsideTheBundleOrThroughLinksAreRefused(segment: String) throws {
         try "outside".write(to: scratch.appendingPathComponent("outside.m4s"), atomically: true, encoding: .utf8)
         let source = try makeBundle("bad-\(UUID().uuidString)", segment2: segment)
-        try FileManager.default.createSymbolicLink(at: source.appendingPathComponent("video/linked.m4s"),
-                                                   withDestinationURL: source.appendingPathComponent("video/seg-2.m4s"))
+        try FileManager.default.createSymbolicLink(
+            at: source.appendingPathComponent("video/linked.m4s"),
+            withDestinationURL: source.appendingPathComponent("video/seg-2.m4s"))
         let target = scratch.appendingPathComponent("library/\(UUID().uuidString)")
         #expect {
             try BundleImporter().importBundle(at: source, into: target)

@@ -2,6 +2,7 @@ import Foundation
 import HLS
 import MediaCore
 import Testing
+
 @testable import Library
 
 @Suite("MediaCore packager", .serialized)
@@ -82,7 +83,8 @@ struct BundlePackagerTests {
         #expect(playlist.imageVariants.count == 1)
 
         // Every media playlist parses strictly, and every file it names is there.
-        let mediaURIs = playlist.variants.map(\.uri) + playlist.renditions.compactMap(\.uri)
+        let mediaURIs =
+            playlist.variants.map(\.uri) + playlist.renditions.compactMap(\.uri)
             + playlist.iFrameVariants.map(\.uri) + playlist.imageVariants.map(\.uri)
         for uri in mediaURIs {
             let media = try #require(try Self.strictPlaylist(bundle, uri).media, "\(uri)")
@@ -108,7 +110,8 @@ struct BundlePackagerTests {
         #expect(Double(trick.count) * trick.interval >= probe.duration - 0.05)
         #expect(Double(trick.count - 1) * trick.interval < probe.duration)
         #expect(trick.columns * trick.rows >= trick.count && trick.columns * (trick.rows - 1) < trick.count)
-        #expect(try await Self.jpegSize(bundle.appendingPathComponent(trick.image))
+        #expect(
+            try await Self.jpegSize(bundle.appendingPathComponent(trick.image))
                 == PixelSize(width: trick.columns * trick.tileWidth, height: trick.rows * trick.tileHeight))
     }
 

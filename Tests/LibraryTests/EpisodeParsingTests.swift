@@ -1,18 +1,20 @@
 import Foundation
 import Testing
+
 @testable import Library
 
 @Suite("Series and episodes from file names and tags")
 struct EpisodeParsingTests {
-    @Test(arguments: [
-        ("Show Name - S01E02 - Episode Title.mp4", "Show Name", 1, 2, "Episode Title"),
-        ("show.name.s1e2.mkv", "show name", 1, 2, nil),
-        ("The Office 2x05.mp4", "The Office", 2, 5, nil),
-        ("Show - S01E01.mp4", "Show", 1, 1, nil),
-        ("Planet_Earth_S02E10_Finale.m4v", "Planet Earth", 2, 10, "Finale"),
-        ("Doctor Who (2005) - S10E01-E02 - The Pilot.mkv", "Doctor Who (2005)", 10, 1, "The Pilot"),
-        ("Series Season 3 Episode 7.mp4", "Series", 3, 7, nil),
-    ] as [(String, String, Int, Int, String?)])
+    @Test(
+        arguments: [
+            ("Show Name - S01E02 - Episode Title.mp4", "Show Name", 1, 2, "Episode Title"),
+            ("show.name.s1e2.mkv", "show name", 1, 2, nil),
+            ("The Office 2x05.mp4", "The Office", 2, 5, nil),
+            ("Show - S01E01.mp4", "Show", 1, 1, nil),
+            ("Planet_Earth_S02E10_Finale.m4v", "Planet Earth", 2, 10, "Finale"),
+            ("Doctor Who (2005) - S10E01-E02 - The Pilot.mkv", "Doctor Who (2005)", 10, 1, "The Pilot"),
+            ("Series Season 3 Episode 7.mp4", "Series", 3, 7, nil),
+        ] as [(String, String, Int, Int, String?)])
     func fileNames(name: String, series: String, season: Int, episode: Int, title: String?) {
         let parsed = EpisodeParser.parse(fileName: name)
         #expect(parsed == Episode(seriesTitle: series, season: season, number: episode, title: title))
@@ -25,15 +27,18 @@ struct EpisodeParsingTests {
 
     @Test func mp4TagsAsFFmpegNamesThem() {
         // tvsh → show, tvsn → season_number, tves → episode_sort, tven → episode_id
-        let episode = EpisodeParser.parse(tags: ["show": "Tagged Show", "season_number": "2", "episode_sort": "3",
-                                                 "episode_id": "S02E03", "title": "The Third One"])
+        let episode = EpisodeParser.parse(tags: [
+            "show": "Tagged Show", "season_number": "2", "episode_sort": "3",
+            "episode_id": "S02E03", "title": "The Third One",
+        ])
         #expect(episode == Episode(seriesTitle: "Tagged Show", season: 2, number: 3, title: "The Third One"))
         #expect(episode?.label == "S2 · E3 — The Third One")
     }
 
     @Test func episodeIDFillsMissingNumbersAndMatroskaStyleTags() {
         #expect(EpisodeParser.parse(tags: ["show": "A", "episode_id": "s4e9"]) == Episode(seriesTitle: "A", season: 4, number: 9))
-        #expect(EpisodeParser.parse(tags: ["series": "B", "season": "1", "episode": "5/10", "title": "Five"])
+        #expect(
+            EpisodeParser.parse(tags: ["series": "B", "season": "1", "episode": "5/10", "title": "Five"])
                 == Episode(seriesTitle: "B", season: 1, number: 5, title: "Five"))
         #expect(EpisodeParser.parse(tags: ["title": "No series"]) == nil)
     }

@@ -1,6 +1,7 @@
 import Foundation
 import HLS
 import Testing
+
 @testable import Library
 
 @Suite("Ingest jobs", .serialized)
@@ -108,11 +109,13 @@ struct IngestTests {
         let cover = temp.root.appendingPathComponent("cover.jpg")
         let song = folder.appendingPathComponent("song.mp3")
         try await ProcessRunner(executable: "/usr/bin/ffmpeg").run([
-            "-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "color=c=orange:s=300x300:d=1", "-frames:v", "1", cover.path])
+            "-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "color=c=orange:s=300x300:d=1", "-frames:v", "1", cover.path,
+        ])
         try await ProcessRunner(executable: "/usr/bin/ffmpeg").run([
             "-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=523:duration=4", "-i", cover.path,
             "-map", "0:a", "-map", "1:v", "-c:a", "libmp3lame", "-c:v", "copy", "-disposition:v", "attached_pic", "-id3v2_version", "3",
-            "-metadata", "title=Orange Song", "-metadata", "artist=The Testers", song.path])
+            "-metadata", "title=Orange Song", "-metadata", "artist=The Testers", song.path,
+        ])
         let added = try await temp.library.add(paths: [folder.path])
         #expect(added.count == 1)
         await temp.library.worker.drain()
@@ -122,8 +125,11 @@ struct IngestTests {
         #expect(ready.title == "Orange Song" && ready.subtitle == "The Testers")
         #expect(abs((ready.duration ?? 0) - 4) < 0.3 && ready.width == nil && ready.height == nil)
         let bundle = temp.library.location.bundleDirectory(for: ready.id)
-        let master = try #require(PlaylistParser.parse(try String(contentsOf: bundle.appendingPathComponent("master.m3u8"), encoding: .utf8),
-                                                       options: .strict).playlist?.multivariant)
+        let master = try #require(
+            PlaylistParser.parse(
+                try String(contentsOf: bundle.appendingPathComponent("master.m3u8"), encoding: .utf8),
+                options: .strict
+            ).playlist?.multivariant)
         #expect(master.variants.count == 1 && master.variants[0].attributes.codecs.allSatisfy { $0.hasPrefix("mp4a") })
         #expect(try Data(contentsOf: bundle.appendingPathComponent("poster.jpg")) == Data(contentsOf: cover))
         #expect(temp.library.posterPath(for: ready) != nil)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Library
 
 /// One bad job never stops the queue: a job that makes no progress is stopped by the
@@ -11,8 +12,10 @@ struct IngestWatchdogTests {
         func probe(_ source: URL) async throws -> MediaProbe {
             MediaProbe(duration: 1, width: 16, height: 16, audioTracks: [], subtitleTracks: [])
         }
-        func package(_ source: URL, probe: MediaProbe, into bundle: URL,
-                     progress: @escaping @Sendable (Double) async -> Void) async throws -> PackagedBundle {
+        func package(
+            _ source: URL, probe: MediaProbe, into bundle: URL,
+            progress: @escaping @Sendable (Double) async -> Void
+        ) async throws -> PackagedBundle {
             if source.lastPathComponent.hasPrefix("hang") {
                 while true { try await Task.sleep(for: .milliseconds(20)) }
             }
@@ -26,8 +29,9 @@ struct IngestWatchdogTests {
     func library(stall: Duration) throws -> (MediaLibrary, URL) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("marquee-watchdog-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let library = try MediaLibrary(location: LibraryLocation(dataDirectory: folder.appendingPathComponent("data")),
-                                       packager: HangingPackager(), ingestStallLimit: stall)
+        let library = try MediaLibrary(
+            location: LibraryLocation(dataDirectory: folder.appendingPathComponent("data")),
+            packager: HangingPackager(), ingestStallLimit: stall)
         return (library, folder)
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Library
 
 /// The job queue's leases, run against both stores like the rest of the store suite.
@@ -8,7 +9,8 @@ extension LibraryStoreTests {
     func aLeaseHoldsAJobUntilItExpiresThenAnotherWorkerTakesItOver(kind: StoreKind) async throws {
         let temp = try await TemporaryLibrary(kind)
         defer { temp.cleanUp() }
-        let a = temp.library.store, b = try await temp.reopenedStore()
+        let a = temp.library.store
+        let b = try await temp.reopenedStore()
         _ = try await a.insert(Asset(title: "Leased"), job: true)
         var mine = try #require(try await a.claimNextJob(worker: "A", lease: .seconds(120)))
         let id = try #require(mine.id)
@@ -68,8 +70,10 @@ struct WorkerFailoverTests {
         func probe(_ source: URL) async throws -> MediaProbe {
             MediaProbe(duration: 2, width: 16, height: 16, audioTracks: [], subtitleTracks: [])
         }
-        func package(_ source: URL, probe: MediaProbe, into bundle: URL,
-                     progress: @escaping @Sendable (Double) async -> Void) async throws -> PackagedBundle {
+        func package(
+            _ source: URL, probe: MediaProbe, into bundle: URL,
+            progress: @escaping @Sendable (Double) async -> Void
+        ) async throws -> PackagedBundle {
             await progress(0.1)
             while true { try await Task.sleep(for: .milliseconds(20)) }
         }
@@ -83,8 +87,10 @@ struct WorkerFailoverTests {
         func probe(_ source: URL) async throws -> MediaProbe {
             MediaProbe(duration: 2, width: 16, height: 16, audioTracks: [], subtitleTracks: [])
         }
-        func package(_ source: URL, probe: MediaProbe, into bundle: URL,
-                     progress: @escaping @Sendable (Double) async -> Void) async throws -> PackagedBundle {
+        func package(
+            _ source: URL, probe: MediaProbe, into bundle: URL,
+            progress: @escaping @Sendable (Double) async -> Void
+        ) async throws -> PackagedBundle {
             try Data("#EXTM3U\n".utf8).write(to: bundle.appendingPathComponent("master.m3u8"))
             await progress(1)
             return PackagedBundle(multivariantPlaylist: "master.m3u8", poster: nil, trickPlay: nil)

@@ -1,8 +1,9 @@
 import Foundation
-import Testing
-@testable import Library
 import LibraryPostgreSQL
 import ServiceTesting
+import Testing
+
+@testable import Library
 
 /// The rest of the `LibraryStore` contract, run against both stores like the suite it extends.
 extension LibraryStoreTests {
@@ -11,10 +12,11 @@ extension LibraryStoreTests {
         let temp = try await TemporaryLibrary(kind)
         defer { temp.cleanUp() }
         let store = temp.library.store
-        var asset = Asset(title: "Pilot", subtitle: "First", summary: "It begins", duration: 1234.5, width: 1920, height: 1080,
-                          sourcePath: "/media/pilot.mkv", sourceMissing: true, status: .ready, role: .interstitial,
-                          badges: ["4K", "HDR", "CC"], createdAt: Date(timeIntervalSince1970: 1_700_000_000),
-                          episode: Episode(seriesTitle: "The Show", season: 2, number: 7, title: "Seven"))
+        var asset = Asset(
+            title: "Pilot", subtitle: "First", summary: "It begins", duration: 1234.5, width: 1920, height: 1080,
+            sourcePath: "/media/pilot.mkv", sourceMissing: true, status: .ready, role: .interstitial,
+            badges: ["4K", "HDR", "CC"], createdAt: Date(timeIntervalSince1970: 1_700_000_000),
+            episode: Episode(seriesTitle: "The Show", season: 2, number: 7, title: "Seven"))
         asset.releaseDate = "2024-05-01"
         asset.liveStartDate = Date(timeIntervalSince1970: 1_700_000_100)
         asset.liveEndDate = Date(timeIntervalSince1970: 1_700_000_200)
@@ -67,7 +69,8 @@ extension LibraryStoreTests {
         defer { temp.cleanUp() }
         let store = temp.library.store
         let sameTime = Date(timeIntervalSince1970: 1_750_000_000)
-        let first = Asset(title: "First", createdAt: sameTime), second = Asset(title: "Second", createdAt: sameTime)
+        let first = Asset(title: "First", createdAt: sameTime)
+        let second = Asset(title: "Second", createdAt: sameTime)
         let older = Asset(title: "Older", createdAt: sameTime.addingTimeInterval(-60))
         for asset in [first, older, second] { _ = try await store.insert(asset, job: true) }
         #expect(try await store.assets().map(\.title) == ["Second", "First", "Older"])
@@ -88,7 +91,9 @@ extension LibraryStoreTests {
         let temp = try await TemporaryLibrary(kind)
         defer { temp.cleanUp() }
         let store = temp.library.store
-        let a = Asset(title: "A"), b = Asset(title: "B"), c = Asset(title: "C")
+        let a = Asset(title: "A")
+        let b = Asset(title: "B")
+        let c = Asset(title: "C")
         _ = try await store.insert(a, job: true)
         _ = try await store.insert(b, job: true)
         _ = try await store.insert(c, job: false)
@@ -109,7 +114,8 @@ extension LibraryStoreTests {
         let temp = try await TemporaryLibrary(kind)
         defer { temp.cleanUp() }
         let store = temp.library.store
-        let a = Asset(title: "A"), b = Asset(title: "B")
+        let a = Asset(title: "A")
+        let b = Asset(title: "B")
         for asset in [a, b] { _ = try await store.insert(asset, job: false) }
         let stamp = Date(timeIntervalSince1970: 1_760_000_000)
         try await store.setPosition(PlaybackPosition(assetID: a.id, position: 12.5, duration: nil, updatedAt: stamp), for: a.id)
@@ -133,7 +139,8 @@ extension LibraryStoreTests {
         let temp = try await TemporaryLibrary(kind)
         defer { temp.cleanUp() }
         let store = temp.library.store
-        let feature = Asset(title: "Feature"), ad = Asset(title: "Ad", role: .interstitial)
+        let feature = Asset(title: "Feature")
+        let ad = Asset(title: "Ad", role: .interstitial)
         for asset in [feature, ad] { _ = try await store.insert(asset, job: false) }
         try await store.schedule(ScheduledInterstitial(assetID: feature.id, interstitialAssetID: ad.id, time: 60, resumptionOffset: 0, restricted: false))
         try await store.schedule(ScheduledInterstitial(assetID: feature.id, interstitialAssetID: ad.id, time: 0, cue: "joinCue"))
@@ -245,7 +252,10 @@ struct PostgreSQLStoreTests {
 func withTimeout<T: Sendable>(_ limit: Duration, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
     try await withThrowingTaskGroup(of: T?.self) { group in
         group.addTask { try await body() }
-        group.addTask { try await Task.sleep(for: limit); return nil }
+        group.addTask {
+            try await Task.sleep(for: limit)
+            return nil
+        }
         guard let first = try await group.next(), let value = first else {
             group.cancelAll()
             throw CancellationError()

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Library
 
 /// One suite for every `LibraryStore`: each test runs against SQLite and against PostgreSQL.

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import MediaCore
 import Testing
+
 @testable import Library
 
 @Suite("Store migrations, trash and playback positions")
@@ -14,12 +15,13 @@ struct MigrationTests {
             let queue = try DatabaseQueue(path: url.path)
             try LibraryMigrations.migrator.migrate(queue, upTo: "v1: assets, overrides, jobs, interstitials, settings")
             try await queue.write { db in
-                try db.execute(sql: """
-                    INSERT INTO asset(id, title, status, role, badges, createdAt, sourceMissing) VALUES ('old', 'Old Film', 'ready', 'feature', '["HD"]', '2025-01-01 10:00:00.000', 0);
-                    INSERT INTO metadataOverride(assetID, title) VALUES ('old', 'Renamed');
-                    INSERT INTO ingestJob(assetID, state, progress, message, attempts, createdAt, updatedAt)
-                        VALUES ('old', 'failed', 0, 'Could not read /secret/path.mp4: Invalid data', 1, '2025-01-01 10:00:00.000', '2025-01-01 10:00:00.000');
-                    """)
+                try db.execute(
+                    sql: """
+                        INSERT INTO asset(id, title, status, role, badges, createdAt, sourceMissing) VALUES ('old', 'Old Film', 'ready', 'feature', '["HD"]', '2025-01-01 10:00:00.000', 0);
+                        INSERT INTO metadataOverride(assetID, title) VALUES ('old', 'Renamed');
+                        INSERT INTO ingestJob(assetID, state, progress, message, attempts, createdAt, updatedAt)
+                            VALUES ('old', 'failed', 0, 'Could not read /secret/path.mp4: Invalid data', 1, '2025-01-01 10:00:00.000', '2025-01-01 10:00:00.000');
+                        """)
             }
         }
         let store = try SQLiteLibraryStore(url: url)
@@ -101,15 +103,31 @@ struct MigrationTests {
 
     @Test func failuresReadAsPlainWordsWithoutPaths() {
         let cases: [(any Error, IngestFailure.Reason)] = [
-            (LibraryError.mediaFailed(step: "read", path: "/srv/secret/a.mp4",
-                                      cause: MediaError(.open, url: "/srv/secret/a.mp4", message: "Invalid data found when processing input")), .notMedia),
+            (
+                LibraryError.mediaFailed(
+                    step: "read", path: "/srv/secret/a.mp4",
+                    cause: MediaError(.open, url: "/srv/secret/a.mp4", message: "Invalid data found when processing input")), .notMedia
+            ),
             // FFmpeg's code decides, whatever the words: AVERROR_INVALIDDATA is "not media", AVERROR(ENOSPC) a full disk.
-            (LibraryError.mediaFailed(step: "read", path: "/srv/secret/a.mp4",
-                                      cause: MediaError(.streamInfo, url: "/srv/secret/a.mp4", message: "probe failed", code: -0x41444E49)), .notMedia),
-            (LibraryError.mediaFailed(step: "package", path: "/srv/secret/a.mp4",
-                                      cause: MediaError(.write, url: "/srv/secret/out", message: "write failed", code: -28)), .noSpace),
-            (LibraryError.mediaFailed(step: "read", path: "/srv/secret/a.mp4", cause: MediaError(.open, url: "/srv/secret/a.mp4", message: "moov atom not found")), .unreadable),
-            (LibraryError.mediaFailed(step: "package", path: "/srv/secret/a.mp4", cause: MediaError(.encode, url: "/srv/secret/a.mp4", message: "encoder error")), .packagingFailed),
+            (
+                LibraryError.mediaFailed(
+                    step: "read", path: "/srv/secret/a.mp4",
+                    cause: MediaError(.streamInfo, url: "/srv/secret/a.mp4", message: "probe failed", code: -0x4144_4E49)), .notMedia
+            ),
+            (
+                LibraryError.mediaFailed(
+                    step: "package", path: "/srv/secret/a.mp4",
+                    cause: MediaError(.write, url: "/srv/secret/out", message: "write failed", code: -28)), .noSpace
+            ),
+            (
+                LibraryError.mediaFailed(
+                    step: "read", path: "/srv/secret/a.mp4", cause: MediaError(.open, url: "/srv/secret/a.mp4", message: "moov atom not found")), .unreadable
+            ),
+            (
+                LibraryError.mediaFailed(
+                    step: "package", path: "/srv/secret/a.mp4", cause: MediaError(.encode, url: "/srv/secret/a.mp4", message: "encoder error")),
+                .packagingFailed
+            ),
             (LibraryError.unsupportedSource("/srv/secret/a.bin"), .notMedia),
             (LibraryError.sourceNotFound("/srv/secret/a.mp4"), .sourceMissing),
             (LibraryError.toolFailed(tool: "ffmpeg", status: 1, message: "No space left on device"), .noSpace),

@@ -1,13 +1,17 @@
 import Foundation
 import Testing
+
 @testable import Library
 
 @Suite("Series grouping")
 struct SeriesGroupingTests {
-    func item(_ title: String, series: String? = nil, season: Int? = nil, episode: Int? = nil, added: TimeInterval = 0,
-              duration: Double = 60) -> DisplayedAsset {
-        let asset = Asset(id: title, title: title, duration: duration, status: .ready, createdAt: Date(timeIntervalSince1970: added),
-                          episode: series.map { Episode(seriesTitle: $0, season: season, number: episode) })
+    func item(
+        _ title: String, series: String? = nil, season: Int? = nil, episode: Int? = nil, added: TimeInterval = 0,
+        duration: Double = 60
+    ) -> DisplayedAsset {
+        let asset = Asset(
+            id: title, title: title, duration: duration, status: .ready, createdAt: Date(timeIntervalSince1970: added),
+            episode: series.map { Episode(seriesTitle: $0, season: season, number: episode) })
         return asset.displayed(with: nil, defaultArtworkURL: nil)
     }
 
@@ -24,7 +28,10 @@ struct SeriesGroupingTests {
         ]
         let shelf = SeriesGrouping.shelf(assets)
         #expect(shelf.count == 2)
-        guard case .series(let series) = shelf[0] else { Issue.record("the newest item should be the series"); return }
+        guard case .series(let series) = shelf[0] else {
+            Issue.record("the newest item should be the series")
+            return
+        }
         #expect(series.title == "Show")
         #expect(series.seasons.map(\.number) == [1, 2, nil])
         #expect(series.episodes.map(\.asset.id) == ["s1e1", "s1e2", "s1e10", "s1-extra", "s2e1", "special"])
@@ -63,8 +70,10 @@ struct SeriesGroupingTests {
         _ = try await store.insert(first, job: false)
         _ = try await store.insert(loose, job: false)
         #expect(try await temp.library.shelf().count == 2)
-        try await store.setOverride(MetadataOverride(assetID: loose.id, seriesTitle: "Show", seasonNumber: 1, episodeNumber: 2,
-                                                     episodeTitle: "Bonus"))
+        try await store.setOverride(
+            MetadataOverride(
+                assetID: loose.id, seriesTitle: "Show", seasonNumber: 1, episodeNumber: 2,
+                episodeTitle: "Bonus"))
         let shelf = try await temp.library.shelf()
         #expect(shelf.count == 1)
         #expect(try await temp.library.nextEpisode(after: first.id)?.asset.id == loose.id)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Library
 
 /// Only regular files are ingested: a FIFO (or device) named like a video is refused when

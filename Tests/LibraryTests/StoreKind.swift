@@ -2,6 +2,7 @@ import Foundation
 import LibraryPostgreSQL
 import ServiceTesting
 import Testing
+
 @testable import Library
 
 /// The two `LibraryStore` implementations; the store suites run once against each.

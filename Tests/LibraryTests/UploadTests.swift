@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Library
 
 /// Chunks of bytes as an async sequence, optionally failing (a dropped connection) after some.
@@ -57,8 +58,9 @@ struct UploadTests {
         // The first chunk claims 2 MB but the connection drops after 1.5 MB.
         let pieces = stride(from: 0, to: 1_500_000, by: 500_000).map { Array(bytes[$0..<$0 + 500_000]) }
         await #expect(throws: Chunks.Dropped.self) {
-            _ = try await uploads.append(id: upload.id, range: ChunkRange(start: 0, end: 1_999_999, total: Int64(bytes.count)),
-                                         body: Chunks(chunks: pieces + [Array(bytes[1_500_000..<2_000_000])], failAfter: 3))
+            _ = try await uploads.append(
+                id: upload.id, range: ChunkRange(start: 0, end: 1_999_999, total: Int64(bytes.count)),
+                body: Chunks(chunks: pieces + [Array(bytes[1_500_000..<2_000_000])], failAfter: 3))
         }
         let resumed = try await uploads.upload(id: upload.id)
         #expect(resumed.offset == 1_500_000)
@@ -68,8 +70,9 @@ struct UploadTests {
             _ = try await uploads.append(id: upload.id, range: ChunkRange(start: 0, end: 99, total: Int64(bytes.count)), body: Chunks(chunks: []))
         }
         let rest = Array(bytes[1_500_000...])
-        let done = try await uploads.append(id: upload.id, range: ChunkRange(start: 1_500_000, end: Int64(bytes.count - 1), total: Int64(bytes.count)),
-                                            body: Chunks(chunks: stride(from: 0, to: rest.count, by: 65_536).map { Array(rest[$0..<min($0 + 65_536, rest.count)]) }))
+        let done = try await uploads.append(
+            id: upload.id, range: ChunkRange(start: 1_500_000, end: Int64(bytes.count - 1), total: Int64(bytes.count)),
+            body: Chunks(chunks: stride(from: 0, to: rest.count, by: 65_536).map { Array(rest[$0..<min($0 + 65_536, rest.count)]) }))
         #expect(done.offset == Int64(bytes.count))
         #expect(done.isComplete)
 
@@ -91,8 +94,9 @@ struct UploadTests {
         defer { temp.cleanUp() }
         let upload = try await temp.library.uploads.create(fileName: "a.mp4", length: 10)
         await #expect(throws: UploadError.chunkTooLong(limit: 4)) {
-            _ = try await temp.library.uploads.append(id: upload.id, range: ChunkRange(start: 0, end: 3, total: 10),
-                                                      body: Chunks(chunks: [[1, 2, 3], [4, 5, 6]]))
+            _ = try await temp.library.uploads.append(
+                id: upload.id, range: ChunkRange(start: 0, end: 3, total: 10),
+                body: Chunks(chunks: [[1, 2, 3], [4, 5, 6]]))
         }
         #expect(try await temp.library.uploads.upload(id: upload.id).offset == 4)
         await #expect(throws: UploadError.incomplete(received: 4, length: 10)) { _ = try await temp.library.uploads.finish(id: upload.id) }
@@ -110,8 +114,9 @@ struct UploadTests {
         let fresh = try await uploads.create(fileName: "fresh.mp4", length: 5)
         let past = Date().addingTimeInterval(-48 * 3600)
         for suffix in ["part", "json"] {
-            try FileManager.default.setAttributes([.modificationDate: past],
-                                                  ofItemAtPath: uploads.directory.appendingPathComponent("\(old.id).\(suffix)").path)
+            try FileManager.default.setAttributes(
+                [.modificationDate: past],
+                ofItemAtPath: uploads.directory.appendingPathComponent("\(old.id).\(suffix)").path)
         }
         let removed = try await uploads.removeAbandoned(untouchedSince: Date().addingTimeInterval(-24 * 3600))
         #expect(removed == [old.id])

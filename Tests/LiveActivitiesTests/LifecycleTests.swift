@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import LiveActivities
 
 @Suite("Live Activity lifecycle rules")
@@ -9,8 +10,9 @@ struct LifecycleTests {
     @Test("A request starts an active activity with its attributes and content")
     func request() async throws {
         let center = try await makeCenter(clock: clock)
-        let started = try await center.request(attributes: SampleAttributes(title: "Film"),
-                                               content: ActivityContent(state: .init(percent: 5), relevanceScore: 0.5))
+        let started = try await center.request(
+            attributes: SampleAttributes(title: "Film"),
+            content: ActivityContent(state: .init(percent: 5), relevanceScore: 0.5))
         #expect(started.state == .active)
         #expect(started.activity.type == "Sample")
         #expect(try started.activity.attributes(as: SampleAttributes.self).title == "Film")
@@ -62,8 +64,10 @@ struct LifecycleTests {
     func stale() async throws {
         let center = try await makeCenter(clock: clock)
         let events = await center.events()
-        let id = try await center.request(type: "Sample", attributes: .object([:]),
-                                          content: content(1, staleDate: clock.now.addingTimeInterval(60))).activity.id
+        let id = try await center.request(
+            type: "Sample", attributes: .object([:]),
+            content: content(1, staleDate: clock.now.addingTimeInterval(60))
+        ).activity.id
         clock.advance(59)
         #expect(await center.reconcile().isEmpty)
         clock.advance(1)
@@ -92,7 +96,10 @@ struct LifecycleTests {
             try await center.update(id: id, content: ActivityContent(state: big))
             Issue.record("a 5 KB state was accepted")
         } catch let error as ActivityError {
-            guard case .contentStateTooLarge(let bytes, let limit) = error else { Issue.record("wrong error \(error)"); return }
+            guard case .contentStateTooLarge(let bytes, let limit) = error else {
+                Issue.record("wrong error \(error)")
+                return
+            }
             #expect(bytes > 5000 && limit == 4096)
             #expect(error.description.contains("at most 4096 bytes"))
         }
@@ -119,8 +126,10 @@ struct LifecycleTests {
     @Test("A scheduled activity is pending until its start date")
     func pending() async throws {
         let center = try await makeCenter(clock: clock)
-        let id = try await center.request(type: "Sample", attributes: .object([:]), content: content(0),
-                                          start: clock.now.addingTimeInterval(600)).activity.id
+        let id = try await center.request(
+            type: "Sample", attributes: .object([:]), content: content(0),
+            start: clock.now.addingTimeInterval(600)
+        ).activity.id
         #expect(try await center.snapshot(id: id).state == .pending)
         clock.advance(600)
         #expect(await center.reconcile().map(\.name) == ["started"])
@@ -235,12 +244,15 @@ struct ActivityStoreTests {
         let id: String
         do {
             let center = try await makeCenter(clock: clock, path: path)
-            id = try await center.request(type: "Sample", attributes: .object(["title": .string("Film")]),
-                                          content: content(42, staleDate: clock.now.addingTimeInterval(3600), relevance: 3)).activity.id
+            id = try await center.request(
+                type: "Sample", attributes: .object(["title": .string("Film")]),
+                content: content(42, staleDate: clock.now.addingTimeInterval(3600), relevance: 3)
+            ).activity.id
             try await center.update(id: id, content: content(43), alert: AlertConfiguration(title: "t", body: "b"))
             _ = try await center.registerPushToken(token.uppercased(), activityID: id, deviceID: "iphone-1", environment: .sandbox)
-            _ = try await center.registerPushToStartToken(String(repeating: "cd", count: 32), deviceID: "iphone-1",
-                                                          attributesType: "Downloading", environment: .production)
+            _ = try await center.registerPushToStartToken(
+                String(repeating: "cd", count: 32), deviceID: "iphone-1",
+                attributesType: "Downloading", environment: .production)
             try await center.store.save(BroadcastChannel(id: "Y2hhbm5lbA==", environment: .production, storagePolicy: 1, createdAt: clock.now))
         }
         let reopened = try await makeCenter(clock: clock, path: path)

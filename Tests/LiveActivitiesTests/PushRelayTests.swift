@@ -4,6 +4,7 @@ import Crypto
 import Foundation
 import GRDB
 import Testing
+
 @testable import LiveActivities
 
 /// A center, a relay, and a local APNs that knows the team key.
@@ -15,11 +16,14 @@ struct RelayFixture: Sendable {
 
     static func start(highPriorityPerHour: Int = 12) async throws -> RelayFixture {
         let key = P256.Signing.PrivateKey()
-        let server = try await APNsTestServer.start(identity: .init(keyID: "KEY1", teamID: "TEAM1", bundleID: "org.marquee.app",
-                                                                    publicKey: key.publicKey))
-        let client = try APNsClient(configuration: APNsConfiguration(
-            keyID: "KEY1", teamID: "TEAM1", bundleID: "org.marquee.app", signingKey: key, endpoints: .all(at: server.baseURL),
-            highPriorityPerHour: highPriorityPerHour, retryDelay: .milliseconds(5), extraTrustRoots: server.authority.caFile))
+        let server = try await APNsTestServer.start(
+            identity: .init(
+                keyID: "KEY1", teamID: "TEAM1", bundleID: "org.marquee.app",
+                publicKey: key.publicKey))
+        let client = try APNsClient(
+            configuration: APNsConfiguration(
+                keyID: "KEY1", teamID: "TEAM1", bundleID: "org.marquee.app", signingKey: key, endpoints: .all(at: server.baseURL),
+                highPriorityPerHour: highPriorityPerHour, retryDelay: .milliseconds(5), extraTrustRoots: server.authority.caFile))
         let center = try await ActivityCenter(store: ActivityStore(database: DatabaseQueue()))
         let relay = ActivityPushRelay(center: center, client: client)
         await relay.start()
@@ -53,8 +57,10 @@ struct PushRelayTests {
         let fixture = try await RelayFixture.start()
         defer { Task { await fixture.stop() } }
         _ = try await fixture.center.registerPushToStartToken(startToken, deviceID: "phone", attributesType: "Sample", environment: .production)
-        let id = try await fixture.center.request(type: "Sample", attributes: .object(["title": .string("Film")]), content: content(0),
-                                                  alert: AlertConfiguration(title: "Downloading", body: "Film")).activity.id
+        let id = try await fixture.center.request(
+            type: "Sample", attributes: .object(["title": .string("Film")]), content: content(0),
+            alert: AlertConfiguration(title: "Downloading", body: "Film")
+        ).activity.id
         try await fixture.eventually { fixture.server.received.count == 1 }
         _ = try await fixture.center.registerPushToken(deviceToken, activityID: id, deviceID: "phone", environment: .production)
         for (n, percent) in [10, 20, 30].enumerated() {
@@ -69,8 +75,10 @@ struct PushRelayTests {
         #expect(received.map { $0.aps["event"] } == [.string("start"), .string("update"), .string("update"), .string("update"), .string("end")])
         #expect(received[0].apsKeys.isSuperset(of: ["attributes-type", "attributes", "alert", "input-push-token"]))
         #expect(received[4].apsKeys.contains("dismissal-date"))
-        let percents = received.compactMap { (try? JSONSerialization.jsonObject(with: $0.payload) as? [String: Any])
-            .flatMap { (($0["aps"] as? [String: Any])?["content-state"] as? [String: Any])?["percent"] as? Int } }
+        let percents = received.compactMap {
+            (try? JSONSerialization.jsonObject(with: $0.payload) as? [String: Any])
+                .flatMap { (($0["aps"] as? [String: Any])?["content-state"] as? [String: Any])?["percent"] as? Int }
+        }
         #expect(percents == [0, 10, 20, 30, 100])
         try await fixture.eventually { try await fixture.center.store.outcomes(activityID: id).count == 5 }
         let outcomes = try await fixture.center.store.outcomes(activityID: id)

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Synchronization
+
 @testable import LiveActivities
 
 /// A clock the test moves by hand.

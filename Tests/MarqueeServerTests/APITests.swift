@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Testing
+
 @testable import Library
 @testable import MarqueeServer
 
@@ -114,13 +115,15 @@ struct APITests {
                 let document = try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any]
                 #expect((document?["openapi"] as? String)?.hasPrefix("3.") == true)
                 let paths = Set((document?["paths"] as? [String: Any])?.keys.map { $0 } ?? [])
-                for path in ["/api/assets", "/api/assets/{id}", "/api/assets/{id}/metadata", "/api/assets/{id}/manifest.json",
-                             "/api/jobs", "/api/jobs/{id}", "/api/jobs/{id}/retry", "/api/settings/player", "/api/sessions",
-                             "/api/sessions/{id}", "/api/sessions/{id}/intents", "/api/sessions/{id}/renderer",
-                             "/media/{asset}/{path}", "/api/library", "/api/events", "/api/assets/{id}/restore",
-                             "/api/assets/{id}/up-next", "/api/assets/{id}/position", "/api/assets/{id}/artwork",
-                             "/api/uploads", "/api/uploads/{id}", "/api/uploads/{id}/complete",
-                             "/api/assets/{id}/frame-text", "/api/assets/{id}/protected", "/api/search"] {
+                for path in [
+                    "/api/assets", "/api/assets/{id}", "/api/assets/{id}/metadata", "/api/assets/{id}/manifest.json",
+                    "/api/jobs", "/api/jobs/{id}", "/api/jobs/{id}/retry", "/api/settings/player", "/api/sessions",
+                    "/api/sessions/{id}", "/api/sessions/{id}/intents", "/api/sessions/{id}/renderer",
+                    "/media/{asset}/{path}", "/api/library", "/api/events", "/api/assets/{id}/restore",
+                    "/api/assets/{id}/up-next", "/api/assets/{id}/position", "/api/assets/{id}/artwork",
+                    "/api/uploads", "/api/uploads/{id}", "/api/uploads/{id}/complete",
+                    "/api/assets/{id}/frame-text", "/api/assets/{id}/protected", "/api/search",
+                ] {
                     #expect(paths.contains(path), "\(path) is not documented")
                 }
             }

@@ -4,6 +4,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Testing
+
 @testable import MarqueeServer
 
 @Suite("Access control")
@@ -87,20 +88,26 @@ struct AccessControlTests {
             try await client.execute(uri: "/api/assets", method: .get, headers: [.authorization: "Bearer \(viewerToken.value)"]) { response throws in
                 #expect(response.status == .ok)
             }
-            try await client.execute(uri: "/api/assets", method: .post, headers: [.authorization: "Bearer \(viewerToken.value)", .contentType: "application/json"],
-                                     body: ByteBuffer(string: #"{"paths":["\#(missing)"]}"#)) { response throws in
+            try await client.execute(
+                uri: "/api/assets", method: .post, headers: [.authorization: "Bearer \(viewerToken.value)", .contentType: "application/json"],
+                body: ByteBuffer(string: #"{"paths":["\#(missing)"]}"#)
+            ) { response throws in
                 #expect(response.status == .forbidden)
                 #expect(!response.text.contains(missing))
             }
-            try await client.execute(uri: "/api/assets", method: .post, headers: [.authorization: "Bearer \(ownerToken.value)", .contentType: "application/json"],
-                                     body: ByteBuffer(string: #"{"paths":["\#(missing)"]}"#)) { response throws in
+            try await client.execute(
+                uri: "/api/assets", method: .post, headers: [.authorization: "Bearer \(ownerToken.value)", .contentType: "application/json"],
+                body: ByteBuffer(string: #"{"paths":["\#(missing)"]}"#)
+            ) { response throws in
                 #expect(response.status == .badRequest)
                 #expect(response.text.contains(missing))
             }
             // A viewer's own 4xx from a route they may use: the path stays out.
-            try await client.execute(uri: "/api/assets/\(fixture.clipID)/position", method: .put,
-                                     headers: [.authorization: "Bearer \(viewerToken.value)", .contentType: "application/json"],
-                                     body: ByteBuffer(string: #"{"position": -1}"#)) { response throws in
+            try await client.execute(
+                uri: "/api/assets/\(fixture.clipID)/position", method: .put,
+                headers: [.authorization: "Bearer \(viewerToken.value)", .contentType: "application/json"],
+                body: ByteBuffer(string: #"{"position": -1}"#)
+            ) { response throws in
                 #expect(response.status.code < 500)
             }
             try await client.execute(uri: "/api/assets", method: .get, headers: [.authorization: "Basic abc"]) { response throws in

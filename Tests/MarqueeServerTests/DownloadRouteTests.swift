@@ -4,6 +4,7 @@ import HLS
 import Hummingbird
 import HummingbirdTesting
 import Testing
+
 @testable import Library
 @testable import MarqueeServer
 
@@ -54,8 +55,9 @@ struct DownloadRouteTests {
             let root = try temporaryDirectory()
             library = try MediaLibrary(location: LibraryLocation(dataDirectory: root))
             runner = PartialBundleRunner()
-            service = DownloadService(store: DownloadRecordStore(directory: root.appendingPathComponent("downloads")),
-                                      runner: runner, importer: FakeImporter())
+            service = DownloadService(
+                store: DownloadRecordStore(directory: root.appendingPathComponent("downloads")),
+                runner: runner, importer: FakeImporter())
             try await service.start()
         }
 
@@ -67,8 +69,10 @@ struct DownloadRouteTests {
     @Test func predicatesAreCheckedWithTheColumnOfTheError() async throws {
         let fixture = try await Fixture()
         try await fixture.application().test(.router) { client in
-            try await client.execute(uri: "/api/downloads/validate", method: .post,
-                                     body: .json(#"{"predicate": "peakBitRate < 5000000 AND videoAttributes.colour == 1"}"#)) { response throws in
+            try await client.execute(
+                uri: "/api/downloads/validate", method: .post,
+                body: .json(#"{"predicate": "peakBitRate < 5000000 AND videoAttributes.colour == 1"}"#)
+            ) { response throws in
                 #expect(response.status == .ok)
                 let check = try response.json(PredicateCheck.self)
                 #expect(!check.valid && check.column == 27 && check.message?.contains("videoAttributes.colour") == true)
@@ -162,9 +166,11 @@ struct DownloadRouteTests {
         let url = MarqueeServer.bundledWebRoot(environment: [:]).appendingPathComponent("openapi.json")
         let document = try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any]
         let paths = Set((document?["paths"] as? [String: Any])?.keys.map { $0 } ?? [])
-        for path in ["/downloads", "/api/downloads", "/api/downloads/inspect", "/api/downloads/validate", "/api/downloads/events",
-                     "/api/downloads/{id}", "/api/downloads/{id}/pause", "/api/downloads/{id}/resume", "/api/downloads/{id}/cancel",
-                     "/api/downloads/{id}/retry", "/api/downloads/{id}/files/{path}"] {
+        for path in [
+            "/downloads", "/api/downloads", "/api/downloads/inspect", "/api/downloads/validate", "/api/downloads/events",
+            "/api/downloads/{id}", "/api/downloads/{id}/pause", "/api/downloads/{id}/resume", "/api/downloads/{id}/cancel",
+            "/api/downloads/{id}/retry", "/api/downloads/{id}/files/{path}",
+        ] {
             #expect(paths.contains(path), "\(path) is not documented")
         }
     }
@@ -175,7 +181,8 @@ struct DownloadRouteTests {
 @Suite("HLS download runner")
 struct HLSDownloadRunnerTests {
     let url = URL(string: "https://cdn.example.com/show/master.m3u8")!
-    let playlist = try! PlaylistParser.parse("""
+    let playlist = try! PlaylistParser.parse(
+        """
         #EXTM3U
         #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="aud",NAME="English",LANGUAGE="en",DEFAULT=YES,CHANNELS="2",URI="a2/index.m3u8"
         #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="aud51",NAME="English 5.1",LANGUAGE="en",DEFAULT=YES,CHANNELS="6",URI="a6/index.m3u8"
@@ -184,7 +191,8 @@ struct HLSDownloadRunnerTests {
         #EXT-X-STREAM-INF:BANDWIDTH=4900000,CODECS="avc1.640028,mp4a.40.2",RESOLUTION=1920x1080,AUDIO="aud51"
         v1080/index.m3u8
 
-        """).get().multivariant!
+        """
+    ).get().multivariant!
 
     func audio(for request: DownloadRequest) throws -> [String] {
         let configuration = try HLSDownloadRunner.configuration(for: request, asset: url, playlist: playlist)

@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import Synchronization
 import Testing
+
 @testable import Library
 @testable import MarqueeServer
 
@@ -52,12 +53,21 @@ struct DownloadLifecycleTests {
 
     @Test func refusalsNameTheState() throws {
         var finished = DownloadLifecycle(state: .finished(assetID: "a1"))
-        guard case .failure(let refusal) = finished.handle(.pause) else { Issue.record("paused a finished download"); return }
+        guard case .failure(let refusal) = finished.handle(.pause) else {
+            Issue.record("paused a finished download")
+            return
+        }
         #expect(refusal.message == "The download is finished: only a download in progress can be paused.")
         var importing = DownloadLifecycle(state: .importing(assetID: nil))
-        guard case .failure = importing.handle(.cancel) else { Issue.record("cancelled an import"); return }
+        guard case .failure = importing.handle(.cancel) else {
+            Issue.record("cancelled an import")
+            return
+        }
         var queued = DownloadLifecycle()
-        guard case .failure = queued.handle(.retry) else { Issue.record("retried a queued download"); return }
+        guard case .failure = queued.handle(.retry) else {
+            Issue.record("retried a queued download")
+            return
+        }
     }
 
     @Test func aTaskEndingAfterCancelChangesNothing() throws {
@@ -71,8 +81,10 @@ struct DownloadLifecycleTests {
     }
 
     @Test func statesRoundTripThroughTheRecordFile() throws {
-        for state in [DownloadState.queued, .downloading, .paused, .importing(assetID: nil), .importing(assetID: "x"),
-                      .finished(assetID: "y"), .failed(reason: "why"), .cancelled] {
+        for state in [
+            DownloadState.queued, .downloading, .paused, .importing(assetID: nil), .importing(assetID: "x"),
+            .finished(assetID: "y"), .failed(reason: "why"), .cancelled,
+        ] {
             let data = try JSONEncoder().encode(state)
             #expect(try JSONDecoder().decode(DownloadState.self, from: data) == state)
         }
@@ -132,15 +144,27 @@ final class FakeDownload: RunningDownload {
     }
 
     func report(files: Int, of total: Int, bytes: Int64) {
-        progress.yield(DownloadProgress(phase: .downloading, completedFiles: files, totalFiles: total, bytesWritten: bytes,
-                                        expectedBytes: bytes * Int64(total) / Int64(max(files, 1)), bytesPerSecond: 1000,
-                                        estimatedTimeRemaining: 3, retries: 0))
+        progress.yield(
+            DownloadProgress(
+                phase: .downloading, completedFiles: files, totalFiles: total, bytesWritten: bytes,
+                expectedBytes: bytes * Int64(total) / Int64(max(files, 1)), bytesPerSecond: 1000,
+                estimatedTimeRemaining: 3, retries: 0))
     }
 
     var calls: [String] { state.withLock { $0.calls } }
 
-    func pause() async { state.withLock { $0.pauses += 1; $0.calls.append("pause") } }
-    func resume() async { state.withLock { $0.resumes += 1; $0.calls.append("resume") } }
+    func pause() async {
+        state.withLock {
+            $0.pauses += 1
+            $0.calls.append("pause")
+        }
+    }
+    func resume() async {
+        state.withLock {
+            $0.resumes += 1
+            $0.calls.append("resume")
+        }
+    }
 }
 
 /// Hands out `FakeDownload`s (or fails planning when told to) and remembers them.
@@ -165,7 +189,10 @@ final class FakeImporter: DownloadImporting {
     let detached = Mutex<[String]>([])
 
     func add(bundle: URL) async throws -> String {
-        let id = added.withLock { list in list.append(bundle); return "asset-\(list.count)" }
+        let id = added.withLock { list in
+            list.append(bundle)
+            return "asset-\(list.count)"
+        }
         statuses.withLock { $0[id] = .working }
         return id
     }
@@ -198,8 +225,9 @@ func temporaryDirectory() throws -> URL {
 @Suite("Download service", .serialized)
 struct DownloadServiceTests {
     func makeService(_ directory: URL, runner: FakeRunner, importer: FakeImporter = FakeImporter(), maximumActive: Int = 2) -> DownloadService {
-        DownloadService(store: DownloadRecordStore(directory: directory), runner: runner, importer: importer,
-                        maximumActive: maximumActive, importPollInterval: .milliseconds(10))
+        DownloadService(
+            store: DownloadRecordStore(directory: directory), runner: runner, importer: importer,
+            maximumActive: maximumActive, importPollInterval: .milliseconds(10))
     }
 
     func state(_ service: DownloadService, _ id: String) async throws -> String { try await service.download(id).state }
@@ -372,7 +400,10 @@ struct DownloadServiceTests {
             _ = try await service.enqueue(DownloadRequest(url: "http://127.0.0.1:9/a.m3u8", predicate: "peakBitRate < 5000000 AND videoAttributes.colour == 1"))
             Issue.record("a bad predicate was accepted")
         } catch {
-            guard case .invalid(let message, let column) = error else { Issue.record("\(error)"); return }
+            guard case .invalid(let message, let column) = error else {
+                Issue.record("\(error)")
+                return
+            }
             #expect(column == 27)
             #expect(message.hasPrefix("The predicate is not valid at column 27: unknown key path 'videoAttributes.colour'"))
         }

@@ -4,6 +4,7 @@ import HummingbirdTesting
 import NIOCore
 import Synchronization
 import Testing
+
 @testable import MarqueeServer
 
 /// Files too large to keep in memory go out with `sendfile` through the connection's

@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import Playback
 import Testing
+
 @testable import Library
 @testable import MarqueeServer
 
@@ -32,7 +33,9 @@ struct InterstitialAuthoringTests {
         let (library, feature, ad) = try await Self.library()
         let base = "/api/assets/\(feature)/interstitials"
         try await MarqueeServer(library: library).application(host: "127.0.0.1", port: 0).test(.router) { client in
-            let added = try await post(client, base, #"""
+            let added = try await post(
+                client, base,
+                #"""
                 {"time": 20, "content": {"assetID": "\#(ad)"}, "restrictions": {"skip": true, "jump": true},
                  "skipControl": {"offset": 2, "duration": 3, "labels": {"en": "Skip ad", "ja": "広告をスキップ"}}, "once": true}
                 """#)
@@ -59,8 +62,10 @@ struct InterstitialAuthoringTests {
                 (#"{"time": 58, "content": {"assetID": "\#(ad)"}, "resumptionOffset": 5}"#, .badRequest, "past its end"),
                 (#"{"time": 30, "content": {"assetID": "no-such-ad"}}"#, .badRequest, "No asset with id no-such-ad"),
                 (#"{"time": 30, "content": {"assetID": "\#(feature)"}}"#, .badRequest, "cannot play itself"),
-                (#"{"time": 30, "content": {"assetID": "\#(ad)"}, "playoutLimit": 1, "skipControl": {"offset": 2}}"#, .badRequest,
-                 "playout limit (1 s) is shorter than the skip button's offset (2 s)"),
+                (
+                    #"{"time": 30, "content": {"assetID": "\#(ad)"}, "playoutLimit": 1, "skipControl": {"offset": 2}}"#, .badRequest,
+                    "playout limit (1 s) is shorter than the skip button's offset (2 s)"
+                ),
                 (#"{"time": 30, "content": {"assetID": "\#(ad)", "uri": "https://x.example/a.m3u8"}}"#, .badRequest, "exactly one of"),
                 (#"{"time": 30, "content": {"uri": "ftp://x.example/a.m3u8"}, "duration": 3}"#, .badRequest, "http(s) URL"),
                 (#"{"time": 30, "content": {"uri": "https://x.example/a.m3u8"}}"#, .badRequest, "Give a \"duration\""),
@@ -89,7 +94,7 @@ struct InterstitialAuthoringTests {
             try await client.execute(uri: "\(base)/\(event.id)/asset-list.json", method: .get) { response throws in
                 #expect(response.status == .ok)
                 let list = try response.json(InterstitialAssetList.self)
-                #expect(list.ASSETS.map(\.URI) == ["/media/\(ad)/master.m3u8"] && list.ASSETS.map(\.DURATION) == [5])
+                #expect(list.assets.map(\.uri) == ["/media/\(ad)/master.m3u8"] && list.assets.map(\.duration) == [5])
             }
         }
         // A new session plays exactly these events, with their rules.
@@ -114,11 +119,13 @@ struct InterstitialAuthoringTests {
     static func everyKind(ad: String) -> [AuthoredInterstitial] {
         [
             AuthoredInterstitial(id: "pre", cue: .pre, once: true, content: .init(assetID: ad), duration: 2),
-            AuthoredInterstitial(id: "mid-a", time: 1.5, content: .init(assetID: ad), duration: 2, resumptionOffset: 0, playoutLimit: 1.5,
-                                 restrictions: .init(skip: true, jump: true), snap: .init(out: true, in: true),
-                                 skipControl: .init(offset: 0.5, duration: 1, labels: ["en": "Skip ad", "ja": "広告をスキップ"])),
-            AuthoredInterstitial(id: "mid-b", time: 1.5, content: .init(uri: "https://ads.example.com/b.m3u8"), duration: 3,
-                                 resumptionOffset: 1, timelineOccupies: .range, timelineStyle: .primary, contentMayVary: false),
+            AuthoredInterstitial(
+                id: "mid-a", time: 1.5, content: .init(assetID: ad), duration: 2, resumptionOffset: 0, playoutLimit: 1.5,
+                restrictions: .init(skip: true, jump: true), snap: .init(out: true, in: true),
+                skipControl: .init(offset: 0.5, duration: 1, labels: ["en": "Skip ad", "ja": "広告をスキップ"])),
+            AuthoredInterstitial(
+                id: "mid-b", time: 1.5, content: .init(uri: "https://ads.example.com/b.m3u8"), duration: 3,
+                resumptionOffset: 1, timelineOccupies: .range, timelineStyle: .primary, contentMayVary: false),
             AuthoredInterstitial(id: "post", cue: .post, content: .init(assetList: "https://ads.example.com/list.json"), duration: 2),
         ]
     }
@@ -162,12 +169,14 @@ struct InterstitialAuthoringTests {
         var checked = 0
         for name in names.sorted() {
             guard let media = PlaylistParser.parse(try Data(contentsOf: corpus.appendingPathComponent(name))).playlist?.media,
-                  let anchor = media.segments.first?.programDateTime?.date, media.endList else { continue }
+                let anchor = media.segments.first?.programDateTime?.date, media.endList
+            else { continue }
             let events = InterstitialEvent.events(in: media)
             guard !events.isEmpty else { continue }
             var written = media
-            written.scheduleInterstitials(events.map { PlacedInterstitial(time: $0.time, interstitial: $0.hlsInterstitial(assetURI: $0.url)) },
-                                          programDateTime: anchor)
+            written.scheduleInterstitials(
+                events.map { PlacedInterstitial(time: $0.time, interstitial: $0.hlsInterstitial(assetURI: $0.url)) },
+                programDateTime: anchor)
             let reread = try #require(PlaylistParser.parse(PlaylistWriter.write(.media(written))).playlist?.media)
             let again = InterstitialEvent.events(in: reread)
             #expect(again.count == events.count, "\(name)")
@@ -182,7 +191,9 @@ struct InterstitialAuthoringTests {
         }
         #expect(checked >= 3)
         // One example spelt out: a PRE,ONCE pre-roll restricted against jumping, and a mid-roll at 4 s.
-        let shaka = try #require(PlaylistParser.parse(try Data(contentsOf: corpus.appendingPathComponent("shaka-interstitials-cue-pre-once-playout-limit-media.m3u8"))).playlist?.media)
+        let shaka = try #require(
+            PlaylistParser.parse(try Data(contentsOf: corpus.appendingPathComponent("shaka-interstitials-cue-pre-once-playout-limit-media.m3u8"))).playlist?
+                .media)
         let events = InterstitialEvent.events(in: shaka)
         #expect(events.map(\.cue) == [.joinCue, .none])
         #expect(events.map(\.willPlayOnce) == [true, true])
@@ -192,8 +203,6 @@ struct InterstitialAuthoringTests {
     }
 }
 
-
-
 @Suite("Interstitials from an asset's own playlists")
 struct StreamInterstitialTests {
     @Test("A bundle whose playlists carry interstitial date ranges gets those breaks, with their restrictions; authored ones replace them")
@@ -202,25 +211,25 @@ struct StreamInterstitialTests {
         let bundle = library.location.bundleDirectory(for: feature)
         try FileManager.default.createDirectory(at: bundle.appendingPathComponent("v1"), withIntermediateDirectories: true)
         try """
-            #EXTM3U
-            #EXT-X-SESSION-DATA:DATA-ID="skip",VALUE="Skip",LANGUAGE="en"
-            #EXT-X-STREAM-INF:BANDWIDTH=800000
-            v1/index.m3u8
-            """.write(to: bundle.appendingPathComponent("master.m3u8"), atomically: true, encoding: .utf8)
+        #EXTM3U
+        #EXT-X-SESSION-DATA:DATA-ID="skip",VALUE="Skip",LANGUAGE="en"
+        #EXT-X-STREAM-INF:BANDWIDTH=800000
+        v1/index.m3u8
+        """.write(to: bundle.appendingPathComponent("master.m3u8"), atomically: true, encoding: .utf8)
         try """
-            #EXTM3U
-            #EXT-X-VERSION:7
-            #EXT-X-TARGETDURATION:6
-            #EXT-X-PLAYLIST-TYPE:VOD
-            #EXT-X-PROGRAM-DATE-TIME:2026-01-01T00:00:00.000Z
-            #EXTINF:6,
-            a.m4s
-            #EXTINF:6,
-            b.m4s
-            #EXT-X-DATERANGE:ID="pre",CLASS="com.apple.hls.interstitial",START-DATE="2026-01-01T00:00:00.000Z",CUE="PRE,ONCE",X-ASSET-URI="../interstitial-1/index.m3u8",X-RESTRICT="SKIP,JUMP",X-RESUME-OFFSET=0
-            #EXT-X-DATERANGE:ID="mid",CLASS="com.apple.hls.interstitial",START-DATE="2026-01-01T00:00:07.500Z",DURATION=5,X-ASSET-LIST="https://ads.example.com/list.json",X-SKIP-CONTROL-OFFSET=2,X-SKIP-CONTROL-LABEL-ID="skip"
-            #EXT-X-ENDLIST
-            """.write(to: bundle.appendingPathComponent("v1/index.m3u8"), atomically: true, encoding: .utf8)
+        #EXTM3U
+        #EXT-X-VERSION:7
+        #EXT-X-TARGETDURATION:6
+        #EXT-X-PLAYLIST-TYPE:VOD
+        #EXT-X-PROGRAM-DATE-TIME:2026-01-01T00:00:00.000Z
+        #EXTINF:6,
+        a.m4s
+        #EXTINF:6,
+        b.m4s
+        #EXT-X-DATERANGE:ID="pre",CLASS="com.apple.hls.interstitial",START-DATE="2026-01-01T00:00:00.000Z",CUE="PRE,ONCE",X-ASSET-URI="../interstitial-1/index.m3u8",X-RESTRICT="SKIP,JUMP",X-RESUME-OFFSET=0
+        #EXT-X-DATERANGE:ID="mid",CLASS="com.apple.hls.interstitial",START-DATE="2026-01-01T00:00:07.500Z",DURATION=5,X-ASSET-LIST="https://ads.example.com/list.json",X-SKIP-CONTROL-OFFSET=2,X-SKIP-CONTROL-LABEL-ID="skip"
+        #EXT-X-ENDLIST
+        """.write(to: bundle.appendingPathComponent("v1/index.m3u8"), atomically: true, encoding: .utf8)
         let events = try await SessionInterstitials(library: library).events(for: feature)
         #expect(events.map(\.id) == ["pre", "mid"])
         #expect(events[0].cue == .joinCue && events[0].willPlayOnce && events[0].restrictsJumping && events[0].restrictsSkipping)

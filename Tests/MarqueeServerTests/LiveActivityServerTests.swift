@@ -4,6 +4,7 @@ import HummingbirdTesting
 import LiveActivities
 import Playback
 import Testing
+
 @testable import Library
 @testable import MarqueeServer
 
@@ -23,8 +24,9 @@ struct LiveActivityServerTests {
         let root = try temporaryDirectory()
         let library = try MediaLibrary(location: LibraryLocation(dataDirectory: root.appendingPathComponent("data")))
         let runner = FakeRunner()
-        let downloads = DownloadService(store: DownloadRecordStore(directory: root.appendingPathComponent("downloads")), runner: runner,
-                                        importer: FakeImporter(), importPollInterval: .milliseconds(10))
+        let downloads = DownloadService(
+            store: DownloadRecordStore(directory: root.appendingPathComponent("downloads")), runner: runner,
+            importer: FakeImporter(), importPollInterval: .milliseconds(10))
         try await downloads.start()
         let sessions = PlaybackSessions()
         let host = try await LiveActivityHost.start(library: library, downloads: downloads, sessions: sessions, apns: nil)
@@ -89,7 +91,8 @@ struct LiveActivityServerTests {
         let clip = h.library.location.dataDirectory.appendingPathComponent("clip.mp4")
         try await ProcessRunner(executable: "/usr/bin/ffmpeg").run([
             "-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=160x90:rate=12:duration=1",
-            "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-metadata", "title=Ingested", clip.path])
+            "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-metadata", "title=Ingested", clip.path,
+        ])
         _ = try await h.library.add(paths: [clip.path])
         try await eventually("an Ingest activity counts the job") {
             (try? await h.host.center.snapshot(id: "ingest").activity.state(as: IngestAttributes.self).count) == 1
@@ -110,26 +113,33 @@ struct LiveActivityServerTests {
         let app = Application(router: server.router())
         try await app.test(.router) { client in
             var id = ""
-            try await client.execute(uri: "/api/activities", method: .post,
-                                     body: ByteBuffer(string: #"{"type":"Delivery","attributes":{"title":"Pizza"},"contentState":{"eta":12},"relevanceScore":5}"#)) { response in
+            try await client.execute(
+                uri: "/api/activities", method: .post,
+                body: ByteBuffer(string: #"{"type":"Delivery","attributes":{"title":"Pizza"},"contentState":{"eta":12},"relevanceScore":5}"#)
+            ) { response in
                 #expect(response.status == .created)
                 let json = try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as! [String: Any]
                 id = json["id"] as! String
                 #expect(json["state"] as? String == "active")
             }
-            try await client.execute(uri: "/api/activities/\(id)/update", method: .post,
-                                     body: ByteBuffer(string: #"{"contentState":{"eta":"\#(String(repeating: "x", count: 5000))"}}"#)) { response in
+            try await client.execute(
+                uri: "/api/activities/\(id)/update", method: .post,
+                body: ByteBuffer(string: #"{"contentState":{"eta":"\#(String(repeating: "x", count: 5000))"}}"#)
+            ) { response in
                 #expect(response.status == .contentTooLarge)
                 #expect(String(buffer: response.body).contains("at most 4096 bytes"))
             }
-            try await client.execute(uri: "/api/activities/\(id)/update", method: .post,
-                                     body: ByteBuffer(string: #"{"contentState":{"eta":5},"timestamp":"2001-01-01T00:00:00Z"}"#)) { response in
+            try await client.execute(
+                uri: "/api/activities/\(id)/update", method: .post,
+                body: ByteBuffer(string: #"{"contentState":{"eta":5},"timestamp":"2001-01-01T00:00:00Z"}"#)
+            ) { response in
                 #expect(String(buffer: response.body).contains(#""outcome":"droppedOlderTimestamp""#))
             }
             try await client.execute(uri: "/api/activities/\(id)/end", method: .post, body: ByteBuffer(string: #"{"dismissalPolicy":"soon"}"#)) { response in
                 #expect(response.status == .badRequest)
             }
-            try await client.execute(uri: "/api/activities/\(id)/end", method: .post, body: ByteBuffer(string: #"{"dismissalPolicy":"immediate"}"#)) { response in
+            try await client.execute(uri: "/api/activities/\(id)/end", method: .post, body: ByteBuffer(string: #"{"dismissalPolicy":"immediate"}"#)) {
+                response in
                 #expect(String(buffer: response.body).contains(#""state":"dismissed""#))
             }
             try await client.execute(uri: "/api/activities", method: .get) { response in
@@ -147,11 +157,13 @@ struct LiveActivityServerTests {
         let url = MarqueeServer.bundledWebRoot(environment: [:]).appendingPathComponent("openapi.json")
         let document = try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any]
         let paths = Set((document?["paths"] as? [String: Any])?.keys.map { $0 } ?? [])
-        for path in ["/activities", "/api/activities", "/api/activities/events", "/api/activities/push-status", "/api/activities/premieres",
-                     "/api/activities/push-to-start-tokens", "/api/activities/push-to-start-tokens/{token}", "/api/activities/push-tokens",
-                     "/api/activities/push-tokens/{token}", "/api/activities/channels", "/api/activities/channels/{channel}",
-                     "/api/activities/{id}", "/api/activities/{id}/update", "/api/activities/{id}/end", "/api/activities/{id}/push-tokens",
-                     "/api/activities/{id}/push-outcomes"] {
+        for path in [
+            "/activities", "/api/activities", "/api/activities/events", "/api/activities/push-status", "/api/activities/premieres",
+            "/api/activities/push-to-start-tokens", "/api/activities/push-to-start-tokens/{token}", "/api/activities/push-tokens",
+            "/api/activities/push-tokens/{token}", "/api/activities/channels", "/api/activities/channels/{channel}",
+            "/api/activities/{id}", "/api/activities/{id}/update", "/api/activities/{id}/end", "/api/activities/{id}/push-tokens",
+            "/api/activities/{id}/push-outcomes",
+        ] {
             #expect(paths.contains(path), "\(path) is not documented")
         }
     }

@@ -2,9 +2,10 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Testing
+import VisualAnalysis
+
 @testable import Library
 @testable import MarqueeServer
-import VisualAnalysis
 
 /// A library with two ingested clips showing drawn text, and a Live Text service over it.
 struct LiveTextFixture: Sendable {
@@ -23,11 +24,14 @@ struct LiveTextFixture: Sendable {
         let font = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
         func clip(_ name: String, _ text: String) async throws -> String {
             let path = root.appendingPathComponent(name).path
-            try await ffmpeg.run(["-hide_banner", "-loglevel", "error", "-y",
+            try await ffmpeg.run([
+                "-hide_banner", "-loglevel", "error", "-y",
                 "-f", "lavfi", "-i", "color=c=white:size=640x360:rate=24:duration=3",
-                "-vf", "drawtext=fontfile=\(font):text='\(text)':fontsize=28:fontcolor=black:x=30:y=100,"
+                "-vf",
+                "drawtext=fontfile=\(font):text='\(text)':fontsize=28:fontcolor=black:x=30:y=100,"
                     + "drawtext=fontfile=\(font):text='Frame %{frame_num}':fontsize=20:fontcolor=black:x=30:y=300",
-                "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", path])
+                "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", path,
+            ])
             return path
         }
         let text = try await library.add(paths: [try await clip("text.mp4", "Quarterly kumquat report")])[0]
@@ -45,8 +49,15 @@ struct LiveTextFixture: Sendable {
 @Suite("Live Text routes: frame text, cache, protection, allowsVideoFrameAnalysis, search", .serialized)
 struct LiveTextTests {
     struct FrameTextBody: Decodable {
-        struct Line: Decodable { var text: String; var words: [Word] }
-        struct Word: Decodable { var text: String; var box: Box; var confidence: Double }
+        struct Line: Decodable {
+            var text: String
+            var words: [Word]
+        }
+        struct Word: Decodable {
+            var text: String
+            var box: Box
+            var confidence: Double
+        }
         struct Box: Decodable { var x, y, width, height: Int }
         struct Block: Decodable { var lines: [Line] }
         var frameTime: Double
@@ -57,7 +68,12 @@ struct LiveTextTests {
     }
 
     struct SearchBody: Decodable {
-        struct Frame: Decodable { var assetID: String; var time: Double; var text: String; var playerURL: String }
+        struct Frame: Decodable {
+            var assetID: String
+            var time: Double
+            var text: String
+            var playerURL: String
+        }
         var assets: [AssetResource]
         var frames: [Frame]
     }
@@ -101,12 +117,14 @@ struct LiveTextTests {
     func badRequests() async throws {
         let fixture = try await LiveTextFixture.shared.value
         try await fixture.application().test(.router) { client in
-            for (uri, status) in [("/api/assets/\(fixture.textID)/frame-text", HTTPResponse.Status.badRequest),
-                                  ("/api/assets/\(fixture.textID)/frame-text?time=-1", .badRequest),
-                                  ("/api/assets/\(fixture.textID)/frame-text?time=abc", .badRequest),
-                                  ("/api/assets/nope/frame-text?time=1", .notFound),
-                                  ("/api/assets/\(fixture.textID)/frame-text?time=1&session=nope", .notFound),
-                                  ("/api/search", .badRequest)] {
+            for (uri, status) in [
+                ("/api/assets/\(fixture.textID)/frame-text", HTTPResponse.Status.badRequest),
+                ("/api/assets/\(fixture.textID)/frame-text?time=-1", .badRequest),
+                ("/api/assets/\(fixture.textID)/frame-text?time=abc", .badRequest),
+                ("/api/assets/nope/frame-text?time=1", .notFound),
+                ("/api/assets/\(fixture.textID)/frame-text?time=1&session=nope", .notFound),
+                ("/api/search", .badRequest),
+            ] {
                 try await client.execute(uri: uri, method: .get) { response throws in
                     #expect(response.status == status, "\(uri): \(response.text)")
                     #expect(!response.errorMessage.isEmpty)
@@ -149,8 +167,10 @@ struct LiveTextTests {
                 try response.json(SessionSnapshot.self)
             }
             #expect(on.allowsVideoFrameAnalysis == true)
-            let off = try await client.execute(uri: "/api/sessions", method: .post,
-                                               body: .json(#"{"assetID": "\#(fixture.textID)", "allowsVideoFrameAnalysis": false}"#)) { response throws in
+            let off = try await client.execute(
+                uri: "/api/sessions", method: .post,
+                body: .json(#"{"assetID": "\#(fixture.textID)", "allowsVideoFrameAnalysis": false}"#)
+            ) { response throws in
                 try response.json(SessionSnapshot.self)
             }
             #expect(off.allowsVideoFrameAnalysis == false)
@@ -158,8 +178,10 @@ struct LiveTextTests {
                 #expect(response.status == .forbidden)
                 #expect(response.errorMessage.contains("allowsVideoFrameAnalysis"))
             }
-            try await client.execute(uri: "/api/settings/player", method: .put,
-                                     body: .json(#"{"allowsVideoFrameAnalysis": false, "videoFrameAnalysisDelay": 0.8}"#)) { response throws in
+            try await client.execute(
+                uri: "/api/settings/player", method: .put,
+                body: .json(#"{"allowsVideoFrameAnalysis": false, "videoFrameAnalysisDelay": 0.8}"#)
+            ) { response throws in
                 #expect(response.status == .ok)
             }
             try await client.execute(uri: "/api/sessions", method: .post, body: .json(#"{"assetID": "\#(fixture.textID)"}"#)) { response throws in

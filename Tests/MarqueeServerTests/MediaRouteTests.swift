@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Testing
+
 @testable import MarqueeServer
 
 @Suite("Media routes and manifest", .serialized)
@@ -28,8 +29,11 @@ struct MediaRouteTests {
                 #expect(manifest.audio.first?.mimeType == "audio/mp4; codecs=\"mp4a.40.2\"")
                 #expect(manifest.subtitles.map(\.language) == ["en"])
                 // Segmented WebVTT: one URL per segment of the subtitle playlist, in order.
-                #expect(manifest.subtitles.first?.urls == ["/media/\(fixture.clipID)/subtitles-1/subtitles-00001.vtt",
-                                                           "/media/\(fixture.clipID)/subtitles-1/subtitles-00002.vtt"])
+                #expect(
+                    manifest.subtitles.first?.urls == [
+                        "/media/\(fixture.clipID)/subtitles-1/subtitles-00001.vtt",
+                        "/media/\(fixture.clipID)/subtitles-1/subtitles-00002.vtt",
+                    ])
                 #expect(manifest.trickPlay?.count == 4)
             }
         }

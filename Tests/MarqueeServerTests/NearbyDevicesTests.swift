@@ -1,6 +1,10 @@
 import DeviceLink
 import Foundation
+import HummingbirdTesting
+import HummingbirdWSTesting
+import NIOCore
 import Testing
+
 @testable import MarqueeServer
 @testable import Playback
 
@@ -19,22 +23,23 @@ struct NearbyDevicesTests {
 
     /// A phone whose person approves; the TV's person approves the pending pairing whose code matches.
     func phone(_ devices: NearbyDevices, service: String) async -> LinkClient {
-        let client = LinkClient(identity: DeviceIdentity(name: "Phone", platform: "web"), trust: try! DeviceTrust(), service: service,
-                                backoff: ReconnectBackoff(initial: .milliseconds(20), maximum: .milliseconds(100)),
-                                connect: {
-                                    let (mine, theirs) = InMemoryTransport.pair()
-                                    Task { await devices.accept(theirs) }
-                                    return mine
-                                },
-                                approve: { code, _, _ in
-                                    for _ in 0..<200 {
-                                        if let pending = await devices.pendingPairings.first(where: { $0.code == code.digits }) {
-                                            return await devices.answer(pending.id, approved: true)
-                                        }
-                                        try? await Task.sleep(for: .milliseconds(10))
-                                    }
-                                    return false
-                                })
+        let client = LinkClient(
+            identity: DeviceIdentity(name: "Phone", platform: "web"), trust: try! DeviceTrust(), service: service,
+            backoff: ReconnectBackoff(initial: .milliseconds(20), maximum: .milliseconds(100)),
+            connect: {
+                let (mine, theirs) = InMemoryTransport.pair()
+                Task { await devices.accept(theirs) }
+                return mine
+            },
+            approve: { code, _, _ in
+                for _ in 0..<200 {
+                    if let pending = await devices.pendingPairings.first(where: { $0.code == code.digits }) {
+                        return await devices.answer(pending.id, approved: true)
+                    }
+                    try? await Task.sleep(for: .milliseconds(10))
+                }
+                return false
+            })
         await client.start()
         return client
     }
@@ -58,7 +63,10 @@ struct NearbyDevicesTests {
         #expect(await sessions.session(id: "s1")?.currentTime == 42)
         var sawSeek = false
         for await message in renderer {
-            if message.type == "commands", message.commands?.first?.command == "seek", message.commands?.first?.time == 42 { sawSeek = true; break }
+            if message.type == "commands", message.commands?.first?.command == "seek", message.commands?.first?.time == 42 {
+                sawSeek = true
+                break
+            }
         }
         #expect(sawSeek)
         // A malformed intent gets a clear error, not a crash or a closed link.
@@ -95,14 +103,16 @@ struct NearbyDevicesTests {
         for index in 0..<(NearbyDevices.maximumPendingPairings + 1) {
             let (mine, theirs) = InMemoryTransport.pair()
             Task { await devices.accept(theirs) }
-            attempts.append(Task {
-                let (handshake, hello) = PairingHandshake.initiate(identity: DeviceIdentity(name: "Flood \(index)", platform: "linux"),
-                                                                   request: .init(trusted: .init(), service: "remote", session: "\(index)", purpose: .pair))
-                do {
-                    _ = try await LinkHandshake.run(handshake, sending: [hello], transport: mine, reader: FrameReader(transport: mine)) { _, _, _ in true }
-                    return true
-                } catch { return false }
-            })
+            attempts.append(
+                Task {
+                    let (handshake, hello) = PairingHandshake.initiate(
+                        identity: DeviceIdentity(name: "Flood \(index)", platform: "linux"),
+                        request: .init(trusted: .init(), service: "remote", session: "\(index)", purpose: .pair))
+                    do {
+                        _ = try await LinkHandshake.run(handshake, sending: [hello], transport: mine, reader: FrameReader(transport: mine)) { _, _, _ in true }
+                        return true
+                    } catch { return false }
+                })
             if index < NearbyDevices.maximumPendingPairings {
                 for _ in 0..<200 where await devices.pendingPairings.count <= index { try await Task.sleep(for: .milliseconds(10)) }
             }
@@ -123,10 +133,6 @@ struct NearbyDevicesTests {
         }
     }
 }
-
-import HummingbirdTesting
-import HummingbirdWSTesting
-import NIOCore
 
 /// The same link protocol over the server's WebSocket route (what a browser uses).
 @Suite("Nearby devices over WebSocket")
@@ -151,8 +157,10 @@ struct NearbyWebSocketTests {
                     } catch {}
                     await transport.inbound.finish()
                 }
-                let (handshake, hello) = PairingHandshake.initiate(identity: DeviceIdentity(name: "Browser", platform: "web"), request: .init(
-                    trusted: .init(), service: "remote", session: "web-1", purpose: .pair))
+                let (handshake, hello) = PairingHandshake.initiate(
+                    identity: DeviceIdentity(name: "Browser", platform: "web"),
+                    request: .init(
+                        trusted: .init(), service: "remote", session: "web-1", purpose: .pair))
                 let frames = FrameReader(transport: transport)
                 let establishment = try await LinkHandshake.run(handshake, sending: [hello], transport: transport, reader: frames) { code, _, _ in
                     for _ in 0..<300 {

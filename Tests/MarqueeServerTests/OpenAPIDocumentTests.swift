@@ -2,6 +2,7 @@ import Accounts
 import Foundation
 import Hummingbird
 import Testing
+
 @testable import MarqueeServer
 
 /// The OpenAPI document (kept by hand) and the router describe the same API: every route the
@@ -11,11 +12,12 @@ import Testing
 struct OpenAPIDocumentTests {
     /// "GET /api/assets/{id}" for each route; a trailing `**` is the document's `{path}`.
     static func routed(_ router: Router<MarqueeRequestContext>) -> Set<String> {
-        Set(router.routes.map { route in
-            var path = route.path.description
-            if path.hasSuffix("/**") { path = String(path.dropLast(2)) + "{path}" }
-            return "\(route.method.rawValue) \(path)"
-        })
+        Set(
+            router.routes.map { route in
+                var path = route.path.description
+                if path.hasSuffix("/**") { path = String(path.dropLast(2)) + "{path}" }
+                return "\(route.method.rawValue) \(path)"
+            })
     }
 
     static func documented() throws -> Set<String> {
@@ -23,9 +25,10 @@ struct OpenAPIDocumentTests {
         let document = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
         let paths = try #require(document["paths"] as? [String: [String: Any]])
         let methods = ["get", "put", "post", "delete", "options", "head", "patch", "trace"]
-        return Set(paths.flatMap { path, item in
-            item.keys.filter(methods.contains).map { "\($0.uppercased()) \(path)" }
-        })
+        return Set(
+            paths.flatMap { path, item in
+                item.keys.filter(methods.contains).map { "\($0.uppercased()) \(path)" }
+            })
     }
 
     @Test func everyRouteAndMethodIsDocumentedAndNothingElse() async throws {

@@ -1,6 +1,7 @@
 import DeviceLink
 import Foundation
 import Testing
+
 @testable import MarqueeServer
 @testable import Playback
 

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Testing
+
 @testable import MarqueeServer
 
 /// Expensive routes are limited per client; reads are not.

@@ -4,6 +4,7 @@ import HummingbirdTesting
 import HummingbirdWSTesting
 import NIOWebSocket
 import Testing
+
 @testable import MarqueeServer
 
 /// A renderer socket that floods the server with frames is closed with 1008 and a reason that
@@ -20,8 +21,10 @@ struct RendererFloodTests {
     }
 
     func createSession(_ client: some TestClientProtocol, _ fixture: ServerFixture) async throws -> String {
-        try await client.execute(uri: "/api/sessions", method: .post,
-                                 body: ByteBuffer(string: #"{"assetID": "\#(fixture.clipID)"}"#)) { response throws in
+        try await client.execute(
+            uri: "/api/sessions", method: .post,
+            body: ByteBuffer(string: #"{"assetID": "\#(fixture.clipID)"}"#)
+        ) { response throws in
             #expect(response.status == .created)
             return try #require(try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any])["id"] as! String
         }
@@ -74,7 +77,10 @@ struct RendererFloodTests {
                 try await outbound.write(.text(#"{"v":1,"type":"intent","id":7,"intent":"play"}"#))
                 var answered = false
                 while let message = try await messages.next() {
-                    if case .text(let text) = message, text.contains(#""replyTo":7"#) { answered = true; break }
+                    if case .text(let text) = message, text.contains(#""replyTo":7"#) {
+                        answered = true
+                        break
+                    }
                 }
                 #expect(answered)
                 try await outbound.close(.normalClosure, reason: nil)

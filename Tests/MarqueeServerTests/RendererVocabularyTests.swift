@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MarqueeServer
 
 /// The page's copy of the renderer protocol's names (`renderer-vocabulary.js`) and Swift's
@@ -33,8 +34,9 @@ struct RendererVocabularyTests {
     @Test("Every intent and report name parses; an unknown one is a clear error")
     func everyNameParses() throws {
         for name in RendererVocabulary.Intent.allCases.map(\.rawValue) {
-            let frame = InboundRendererMessage(v: 1, type: "intent", id: 1, intent: name, seconds: 1, time: 1, fraction: 0.5, rate: 1,
-                                               step: 1, rendition: "x", duration: nil, message: nil, direction: 1)
+            let frame = InboundRendererMessage(
+                v: 1, type: "intent", id: 1, intent: name, seconds: 1, time: 1, fraction: 0.5, rate: 1,
+                step: 1, rendition: "x", duration: nil, message: nil, direction: 1)
             #expect(throws: Never.self) { _ = try frame.parsed() }
         }
         for name in RendererVocabulary.Report.allCases.map(\.rawValue) {

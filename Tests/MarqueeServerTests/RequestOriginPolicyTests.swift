@@ -1,4 +1,5 @@
 import Testing
+
 @testable import MarqueeServer
 
 /// The host and origin rules that stop DNS rebinding and cross-site requests.
@@ -6,8 +7,10 @@ import Testing
 struct RequestOriginPolicyTests {
     let policy = RequestOriginPolicy(allowedHosts: ["media.example.org"])
 
-    @Test(arguments: ["127.0.0.1:8080", "localhost:8080", "LOCALHOST", "[::1]:8080", "192.168.1.20:8080", "tv.localhost:80",
-                      "media.example.org", "Media.Example.Org:443"])
+    @Test(arguments: [
+        "127.0.0.1:8080", "localhost:8080", "LOCALHOST", "[::1]:8080", "192.168.1.20:8080", "tv.localhost:80",
+        "media.example.org", "Media.Example.Org:443",
+    ])
     func hostsThisServerAnswersTo(host: String) {
         #expect(policy.accepts(host: host))
     }

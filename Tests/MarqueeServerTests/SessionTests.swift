@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import HummingbirdWSTesting
 import Testing
+
 @testable import MarqueeServer
 
 @Suite("Playback sessions over REST and the renderer socket", .serialized)
@@ -53,7 +54,8 @@ struct SessionTests {
             #expect(none.selectedSpeed == nil)
             let custom = try await create(client, body: #"{"assetID": "\#(fixture.clipID)", "speeds": [3, 1]}"#)
             #expect(custom.speeds.map(\.localizedNumericName) == ["1×", "3×"])
-            try await client.execute(uri: "/api/sessions", method: .post, body: .json(#"{"assetID": "\#(fixture.clipID)", "speeds": [-2]}"#)) { response throws in
+            try await client.execute(uri: "/api/sessions", method: .post, body: .json(#"{"assetID": "\#(fixture.clipID)", "speeds": [-2]}"#)) {
+                response throws in
                 #expect(response.status == .badRequest)
             }
             try await client.execute(uri: "/api/sessions", method: .post, body: .json(#"{"assetID": "nope"}"#)) { response throws in
@@ -75,7 +77,8 @@ struct SessionTests {
             #expect(empty.speeds.isEmpty)
             #expect(empty.warnings == nil)
             // An explicit list in the API stays strict.
-            try await client.execute(uri: "/api/sessions", method: .post, body: .json(#"{"assetID": "\#(fixture.clipID)", "speeds": [40], "speedList": "1"}"#)) { response throws in
+            try await client.execute(uri: "/api/sessions", method: .post, body: .json(#"{"assetID": "\#(fixture.clipID)", "speeds": [40], "speedList": "1"}"#))
+            { response throws in
                 #expect(response.status == .badRequest)
             }
         }

@@ -1,10 +1,11 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import Playback
 import Testing
+
 @testable import Library
 @testable import MarqueeServer
-import Playback
 
 /// A library of its own (nothing packaged) for routes that add and remove assets.
 struct EmptyLibrary {
@@ -36,21 +37,26 @@ struct UploadRouteTests {
         let bytes = ByteBuffer(bytes: (0..<100_000).map { UInt8(truncatingIfNeeded: $0) })
         try await temp.application().test(.live) { client in
             var id = ""
-            try await client.execute(uri: "/api/uploads", method: .post, body: .json(#"{"fileName": "My Show - S02E05 - Five.mp4", "length": 100000}"#)) { response throws in
+            try await client.execute(uri: "/api/uploads", method: .post, body: .json(#"{"fileName": "My Show - S02E05 - Five.mp4", "length": 100000}"#)) {
+                response throws in
                 #expect(response.status == .created)
                 let upload = try response.json(UploadBody.self)
                 #expect(upload.offset == 0 && upload.length == 100_000 && !upload.complete)
                 #expect(response.headers[.location] == "/api/uploads/\(upload.id)")
                 id = upload.id
             }
-            try await client.execute(uri: "/api/uploads/\(id)", method: .put, headers: [.contentRange: "bytes 0-59999/100000"],
-                                     body: bytes.getSlice(at: 0, length: 60_000)!) { response throws in
+            try await client.execute(
+                uri: "/api/uploads/\(id)", method: .put, headers: [.contentRange: "bytes 0-59999/100000"],
+                body: bytes.getSlice(at: 0, length: 60_000)!
+            ) { response throws in
                 #expect(response.status == .ok)
                 #expect(try response.json(UploadBody.self).offset == 60_000)
             }
             // A client that lost track resends an old chunk: 409 says where to resume.
-            try await client.execute(uri: "/api/uploads/\(id)", method: .put, headers: [.contentRange: "bytes 0-9/100000"],
-                                     body: bytes.getSlice(at: 0, length: 10)!) { response throws in
+            try await client.execute(
+                uri: "/api/uploads/\(id)", method: .put, headers: [.contentRange: "bytes 0-9/100000"],
+                body: bytes.getSlice(at: 0, length: 10)!
+            ) { response throws in
                 #expect(response.status == .conflict)
                 #expect(response.headers[UploadHeader.offset] == "60000")
             }
@@ -63,7 +69,8 @@ struct UploadRouteTests {
                 #expect(response.status == .conflict)
                 #expect(response.errorMessage.contains("60000 of 100000"))
             }
-            try await client.execute(uri: "/api/uploads/\(id)?offset=60000", method: .put, body: bytes.getSlice(at: 60_000, length: 40_000)!) { response throws in
+            try await client.execute(uri: "/api/uploads/\(id)?offset=60000", method: .put, body: bytes.getSlice(at: 60_000, length: 40_000)!) {
+                response throws in
                 #expect(try response.json(UploadBody.self).complete)
             }
             var assetID = ""
@@ -108,10 +115,12 @@ struct UploadRouteTests {
                 #expect(response.status == .badRequest)
                 #expect(response.errorMessage.contains("Content-Range"))
             }
-            try await client.execute(uri: "/api/uploads/\(id)", method: .put, headers: [.contentRange: "bytes 0-9/10"], body: ByteBuffer(string: "abc")) { response throws in
+            try await client.execute(uri: "/api/uploads/\(id)", method: .put, headers: [.contentRange: "bytes 0-9/10"], body: ByteBuffer(string: "abc")) {
+                response throws in
                 #expect(response.status == .badRequest)
             }
-            try await client.execute(uri: "/api/uploads/\(id)", method: .put, headers: [.contentRange: "bytes 0-1/5"], body: ByteBuffer(string: "abcd")) { response throws in
+            try await client.execute(uri: "/api/uploads/\(id)", method: .put, headers: [.contentRange: "bytes 0-1/5"], body: ByteBuffer(string: "abcd")) {
+                response throws in
                 #expect(response.status == .badRequest)
                 #expect(response.errorMessage.contains("longer"))
             }
@@ -133,19 +142,27 @@ struct UploadRouteTests {
         let asset = Asset(title: "Recording", duration: 3600, status: .ready)
         _ = try await temp.library.store.insert(asset, job: false)
         try await temp.application().test(.router) { client in
-            try await client.execute(uri: "/api/assets/\(asset.id)/metadata", method: .put,
-                                     body: .json(#"{"liveStartDate": "2026-11-20T21:00:00Z", "liveEndDate": "2026-11-20T20:00:00Z"}"#)) { response throws in
+            try await client.execute(
+                uri: "/api/assets/\(asset.id)/metadata", method: .put,
+                body: .json(#"{"liveStartDate": "2026-11-20T21:00:00Z", "liveEndDate": "2026-11-20T20:00:00Z"}"#)
+            ) { response throws in
                 #expect(response.status == .badRequest)
                 #expect(response.errorMessage.contains("before"))
             }
-            try await client.execute(uri: "/api/assets/\(asset.id)/metadata", method: .put,
-                                     body: .json(#"{"season": -1}"#)) { response throws in
+            try await client.execute(
+                uri: "/api/assets/\(asset.id)/metadata", method: .put,
+                body: .json(#"{"season": -1}"#)
+            ) { response throws in
                 #expect(response.status == .badRequest)
             }
-            try await client.execute(uri: "/api/assets/\(asset.id)/metadata", method: .put, body: .json("""
-                {"title": "Concert", "seriesTitle": "Live at Home", "season": 1, "episode": 3, "episodeTitle": "Encore",
-                 "releaseDate": "2026-11-21", "liveStartDate": "2026-11-20T19:00:00Z", "liveEndDate": "2026-11-20T21:30:00Z"}
-                """)) { response throws in
+            try await client.execute(
+                uri: "/api/assets/\(asset.id)/metadata", method: .put,
+                body: .json(
+                    """
+                    {"title": "Concert", "seriesTitle": "Live at Home", "season": 1, "episode": 3, "episodeTitle": "Encore",
+                     "releaseDate": "2026-11-21", "liveStartDate": "2026-11-20T19:00:00Z", "liveEndDate": "2026-11-20T21:30:00Z"}
+                    """)
+            ) { response throws in
                 #expect(response.status == .ok)
                 let shown = try response.json(AssetResource.self)
                 #expect(shown.title == "Concert")
@@ -189,10 +206,21 @@ struct UploadRouteTests {
         let now = Date()
         typealias R = PlaybackPositionRecorder
         #expect(R.decide(status: .playing, time: 12, duration: 60, inInterstitial: false, last: nil, now: now, interval: 5, final: false) == .store(12))
-        #expect(R.decide(status: .playing, time: 14, duration: 60, inInterstitial: false, last: (12, now.addingTimeInterval(-2)), now: now, interval: 5, final: false) == .skip)
-        #expect(R.decide(status: .playing, time: 18, duration: 60, inInterstitial: false, last: (12, now.addingTimeInterval(-6)), now: now, interval: 5, final: false) == .store(18))
-        #expect(R.decide(status: .paused, time: 14, duration: 60, inInterstitial: false, last: (12, now.addingTimeInterval(-1)), now: now, interval: 5, final: true) == .store(14))
-        #expect(R.decide(status: .paused, time: 15, duration: 60, inInterstitial: false, last: (12, now.addingTimeInterval(-1)), now: now, interval: 5, final: false) == .store(15))
+        #expect(
+            R.decide(
+                status: .playing, time: 14, duration: 60, inInterstitial: false, last: (12, now.addingTimeInterval(-2)), now: now, interval: 5, final: false)
+                == .skip)
+        #expect(
+            R.decide(
+                status: .playing, time: 18, duration: 60, inInterstitial: false, last: (12, now.addingTimeInterval(-6)), now: now, interval: 5, final: false)
+                == .store(18))
+        #expect(
+            R.decide(status: .paused, time: 14, duration: 60, inInterstitial: false, last: (12, now.addingTimeInterval(-1)), now: now, interval: 5, final: true)
+                == .store(14))
+        #expect(
+            R.decide(
+                status: .paused, time: 15, duration: 60, inInterstitial: false, last: (12, now.addingTimeInterval(-1)), now: now, interval: 5, final: false)
+                == .store(15))
         #expect(R.decide(status: .playing, time: 0.4, duration: 60, inInterstitial: false, last: nil, now: now, interval: 5, final: false) == .skip)
         #expect(R.decide(status: .playing, time: 30, duration: 60, inInterstitial: true, last: nil, now: now, interval: 5, final: false) == .skip)
         #expect(R.decide(status: .ended, time: 60, duration: 60, inInterstitial: false, last: (50, now), now: now, interval: 5, final: false) == .forget)

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import MarqueeServer
 
 /// The addresses the TV's QR code may point a phone at.

@@ -1,6 +1,7 @@
 import Foundation
 import ServiceTesting
 import Testing
+
 @testable import ObjectStorage
 
 /// The client against a real S3 gateway (SeaweedFS on loopback), which checks every signature.
@@ -9,8 +10,9 @@ struct S3ClientTests {
     func client(secret: String? = nil) async throws -> S3Client {
         let server = try await ThrowawaySeaweedFS.shared.server()
         let bucket = await ThrowawaySeaweedFS.shared.makeBucketName()
-        let client = S3Client(bucket: bucket, endpoint: server.endpoint, region: server.region, accessKeyID: server.accessKeyID,
-                              secretAccessKey: secret ?? server.secretAccessKey, multipartPartSize: 5 * 1024 * 1024)
+        let client = S3Client(
+            bucket: bucket, endpoint: server.endpoint, region: server.region, accessKeyID: server.accessKeyID,
+            secretAccessKey: secret ?? server.secretAccessKey, multipartPartSize: 5 * 1024 * 1024)
         if secret == nil { try await client.createBucket() }
         return client
     }
@@ -57,8 +59,9 @@ struct S3ClientTests {
     @Test func aWrongSecretIsRefusedByTheServer() async throws {
         let good = try await client()
         try await good.put(Data("x".utf8), key: "k")
-        let forged = S3Client(bucket: good.bucket, endpoint: good.endpoint, region: "us-east-1", accessKeyID: good.signer.accessKeyID,
-                              secretAccessKey: "not-the-secret", maximumAttempts: 1)
+        let forged = S3Client(
+            bucket: good.bucket, endpoint: good.endpoint, region: "us-east-1", accessKeyID: good.signer.accessKeyID,
+            secretAccessKey: "not-the-secret", maximumAttempts: 1)
         let error = await #expect(throws: S3Error.self) { try await forged.get("k") }
         #expect(error?.status == 403)
         #expect(error?.code == "SignatureDoesNotMatch")

@@ -1,15 +1,19 @@
 import Testing
+
 @testable import Playback
 
 /// The interstitial rules of the HLS Interstitials specification and
 /// `AVPlayerInterstitialEventController`, each as the session applies them.
 @Suite("Playback session: interstitial event controller")
 struct InterstitialEventControllerTests {
-    func ad(_ id: String, at time: Double, offset: Double = 0, restrictions: InterstitialRestrictions = [],
-            cue: InterstitialEvent.Cue = .none, once: Bool = false, limit: Double? = nil,
-            skip: InterstitialSkipControl? = nil) -> InterstitialEvent {
-        InterstitialEvent(id: id, time: time, url: "/\(id).json", duration: 5, resumptionOffset: offset,
-                          restrictions: restrictions, cue: cue, willPlayOnce: once, playoutLimit: limit, skipControl: skip)
+    func ad(
+        _ id: String, at time: Double, offset: Double = 0, restrictions: InterstitialRestrictions = [],
+        cue: InterstitialEvent.Cue = .none, once: Bool = false, limit: Double? = nil,
+        skip: InterstitialSkipControl? = nil
+    ) -> InterstitialEvent {
+        InterstitialEvent(
+            id: id, time: time, url: "/\(id).json", duration: 5, resumptionOffset: offset,
+            restrictions: restrictions, cue: cue, willPlayOnce: once, playoutLimit: limit, skipControl: skip)
     }
 
     /// Plays from `from` through `to` in quarter-second reports, returning the first commands any report produced.
@@ -54,7 +58,8 @@ struct InterstitialEventControllerTests {
 
     @Test("Pre-rolls play before the first primary frame, post-rolls after the end, each break in order")
     func preAndPostRolls() {
-        let pre1 = ad("pre-1", at: 0, cue: .joinCue), pre2 = ad("pre-2", at: 0, cue: .joinCue)
+        let pre1 = ad("pre-1", at: 0, cue: .joinCue)
+        let pre2 = ad("pre-2", at: 0, cue: .joinCue)
         let post = ad("post", at: 0, cue: .leaveCue)
         var session = makeSession(interstitials: [post, pre1, pre2])
         #expect(session.handle(.play).commands == [.playInterstitial(pre1, rate: 1)], "the primary has not started")
@@ -131,7 +136,8 @@ struct InterstitialEventControllerTests {
 
     @Test("A failed event is skipped and reported; the rest of its break and the primary go on")
     func failedAsset() {
-        let broken = ad("broken", at: 20), fine = ad("fine", at: 20)
+        let broken = ad("broken", at: 20)
+        let fine = ad("fine", at: 20)
         var session = makeSession(interstitials: [broken, fine])
         _ = session.handle(.play)
         _ = playThrough(&session, from: 19, to: 21)
@@ -143,8 +149,9 @@ struct InterstitialEventControllerTests {
 
     @Test("The skip control allows a skip only in its window, even in a restricted break, and the skip moves on in the break")
     func skipControl() {
-        let skippable = ad("skippable", at: 20, offset: 1, restrictions: [.requiresPlaybackAtPreferredRateForAdvancement],
-                           skip: InterstitialSkipControl(offset: 3, duration: 2, labelID: "SKIP", labels: ["en": "Skip ad"]))
+        let skippable = ad(
+            "skippable", at: 20, offset: 1, restrictions: [.requiresPlaybackAtPreferredRateForAdvancement],
+            skip: InterstitialSkipControl(offset: 3, duration: 2, labelID: "SKIP", labels: ["en": "Skip ad"]))
         let next = ad("next", at: 20)
         var session = makeSession(interstitials: [skippable, next])
         _ = session.handle(.play)
@@ -181,9 +188,10 @@ struct InterstitialEventControllerTests {
         range.timelineOccupancy = .range
         range.supplementsPrimaryContent = true
         let session = makeSession(interstitials: [range, ad("point", at: 40)])
-        #expect(session.interstitialTimeRanges == [
-            InterstitialTimeRange(eventID: "range", start: 20, duration: 5, occupancy: .range, isHighlighted: false),
-            InterstitialTimeRange(eventID: "point", start: 40, duration: 0),
-        ])
+        #expect(
+            session.interstitialTimeRanges == [
+                InterstitialTimeRange(eventID: "range", start: 20, duration: 5, occupancy: .range, isHighlighted: false),
+                InterstitialTimeRange(eventID: "point", start: 40, duration: 0),
+            ])
     }
 }

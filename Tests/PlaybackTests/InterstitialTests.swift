@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Playback
 
 @Suite("Playback session: interstitials")
@@ -187,10 +188,11 @@ struct InterstitialTests {
             InterstitialEvent(id: "post", time: 0, url: "/e", duration: 3, cue: .leaveCue),
         ]
         let session = makeSession(interstitials: events)
-        #expect(session.interstitialTimeRanges == [
-            InterstitialTimeRange(eventID: "pre", start: 0, duration: 0, cue: .joinCue),
-            InterstitialTimeRange(eventID: "rep", start: 30, duration: 5, occupancy: .range),
-            InterstitialTimeRange(eventID: "post", start: 60, duration: 0, cue: .leaveCue),
-        ])
+        #expect(
+            session.interstitialTimeRanges == [
+                InterstitialTimeRange(eventID: "pre", start: 0, duration: 0, cue: .joinCue),
+                InterstitialTimeRange(eventID: "rep", start: 30, duration: 5, occupancy: .range),
+                InterstitialTimeRange(eventID: "post", start: 60, duration: 0, cue: .leaveCue),
+            ])
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Playback
 
 /// The rules the page used to decide for itself, now the session's: what the controls may do,
@@ -23,7 +24,7 @@ struct PlaybackPermissionsTests {
     @Test("A restricted break forbids seeking, speed changes and skipping; an unrestricted one allows a skip")
     func breaks() {
         var session = readySession()
-        _ = session.handle(.play)   // the pre-roll (unrestricted)
+        _ = session.handle(.play)  // the pre-roll (unrestricted)
         #expect(session.activeInterstitial?.id == "pre")
         #expect(session.permissions.canSkipInterstitial && session.permissions.canSeek && session.permissions.canChangeRate)
         #expect(session.handle(.skipInterstitial).commands == [.resumePrimary(at: 0, rate: 1)])
@@ -84,8 +85,8 @@ struct PlaybackPhaseTests {
         #expect(session.phase == .loading)
         _ = session.handle(.ready(duration: 60))
         #expect(session.phase == .primary(.paused))
-        _ = session.handle(.skipInterstitial)       // nothing to skip yet
-        _ = session.handle(.seek(to: 31))           // passes the restricted break at 8 s: it plays first
+        _ = session.handle(.skipInterstitial)  // nothing to skip yet
+        _ = session.handle(.seek(to: 31))  // passes the restricted break at 8 s: it plays first
         guard case .interstitial(let playout, let activity) = session.phase else {
             Issue.record("expected a break, got \(session.phase)")
             return

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Playback
 
 /// A session for a 60-second item, already ready unless told otherwise.

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Playback
 
 @Suite("Playback speeds")

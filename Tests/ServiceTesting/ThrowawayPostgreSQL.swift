@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -47,21 +48,27 @@ public actor ThrowawayPostgreSQL {
 
     /// Runs SQL with `psql` (for setting up scenes a store would refuse to make).
     public func psql(_ server: Server, database: String, _ sql: String) async throws {
-        let output = try await Self.run(Self.binary("psql"), ["-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", server.host, "-p", String(server.port),
-                                                             "-U", server.user, "-d", database, "-c", sql])
+        let output = try await Self.run(
+            Self.binary("psql"),
+            [
+                "-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", server.host, "-p", String(server.port),
+                "-U", server.user, "-d", database, "-c", sql,
+            ])
         guard output.status == 0 else { throw ServiceTestingError.failed("psql \(sql)", output.text) }
     }
 
     private func start() async throws -> Server {
         let environment = ProcessInfo.processInfo.environment
         if let url = environment["MARQUEE_TEST_POSTGRES_URL"], let components = URLComponents(string: url),
-           let host = components.host, let port = components.port {
+            let host = components.host, let port = components.port
+        {
             guard ["127.0.0.1", "localhost", "::1"].contains(host) else {
                 throw ServiceTestingError.failed("MARQUEE_TEST_POSTGRES_URL", "tests talk only to loopback; \(host) is not")
             }
             return Server(host: host, port: port, user: components.user ?? "postgres", folder: nil)
         }
-        let initdb = try Self.binary("initdb"), postgres = try Self.binary("postgres")
+        let initdb = try Self.binary("initdb")
+        let postgres = try Self.binary("postgres")
         let asRoot = getuid() == 0
         // As root the server runs as nobody, who may not reach a private TMPDIR: use /tmp then.
         let parent = asRoot ? "/tmp" : NSTemporaryDirectory()

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -39,8 +40,10 @@ public actor ThrowawaySeaweedFS {
         let weed = try await Self.weedBinary()
         let folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("marquee-weed-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let key = "marquee-test", secret = "marquee-test-secret-\(UInt32.random(in: 0...UInt32.max))"
-        let config = #"{"identities":[{"name":"marquee","credentials":[{"accessKey":"\#(key)","secretKey":"\#(secret)"}],"actions":["Admin","Read","Write","List","Tagging"]}]}"#
+        let key = "marquee-test"
+        let secret = "marquee-test-secret-\(UInt32.random(in: 0...UInt32.max))"
+        let config =
+            #"{"identities":[{"name":"marquee","credentials":[{"accessKey":"\#(key)","secretKey":"\#(secret)"}],"actions":["Admin","Read","Write","List","Tagging"]}]}"#
         try Data(config.utf8).write(to: folder.appendingPathComponent("s3.json"))
         var ports: [Int] = []
         while ports.count < 8 {
@@ -84,14 +87,16 @@ public actor ThrowawaySeaweedFS {
             // Up when the gateway refuses an unsigned request (403) and the master can hand out a
             // file id (a volume is writable; before that, the first uploads fail with 500).
             if FreePort.isListening(s3Port), try await Self.status(of: server.endpoint) == 403,
-               let assign = try? await ThrowawayPostgreSQL.run("/usr/bin/curl", ["-s", "--max-time", "5", "http://127.0.0.1:\(ports[0])/dir/assign"]),
-               assign.text.contains("\"fid\"") {
+                let assign = try? await ThrowawayPostgreSQL.run("/usr/bin/curl", ["-s", "--max-time", "5", "http://127.0.0.1:\(ports[0])/dir/assign"]),
+                assign.text.contains("\"fid\"")
+            {
                 return server
             }
             try await Task.sleep(for: .milliseconds(200))
         }
-        throw ServiceTestingError.failed("SeaweedFS did not start within 60 s",
-                                         (try? String(contentsOf: folder.appendingPathComponent("weed.log"), encoding: .utf8))?.suffix(2000).description ?? "")
+        throw ServiceTestingError.failed(
+            "SeaweedFS did not start within 60 s",
+            (try? String(contentsOf: folder.appendingPathComponent("weed.log"), encoding: .utf8))?.suffix(2000).description ?? "")
     }
 
     static func status(of url: URL) async throws -> Int? {
@@ -105,7 +110,8 @@ public actor ThrowawaySeaweedFS {
         folders += ["/usr/local/bin", NSHomeDirectory() + "/.local/bin"]
         for python in ["/usr/bin/env"] {
             if let scripts = try? await ThrowawayPostgreSQL.run(python, ["python3", "-c", "import sysconfig; print(sysconfig.get_path('scripts'))"]),
-               scripts.status == 0 {
+                scripts.status == 0
+            {
                 folders.append(scripts.text.trimmingCharacters(in: .whitespacesAndNewlines))
             }
         }

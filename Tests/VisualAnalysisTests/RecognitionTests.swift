@@ -1,6 +1,7 @@
 import Foundation
 import MediaCore
 import Testing
+
 @testable import VisualAnalysis
 
 /// What Live Text reads from frames with known drawn text, and where it says the words are.
@@ -11,7 +12,8 @@ struct RecognitionTests {
     @Test("English code drawn light on dark reads with under 2 % character errors, line by line")
     func code() async throws {
         let file = try TextFrames.textFile(TextFrames.codeSnippet, name: "snippet.txt")
-        let clip = try await TextFrames.clip("code.mp4", size: "1280x720", color: "0x1e1e2e",
+        let clip = try await TextFrames.clip(
+            "code.mp4", size: "1280x720", color: "0x1e1e2e",
             filters: "drawtext=fontfile=\(TextFrames.mono):textfile=\(file):fontsize=30:fontcolor=0xcdd6f4:line_spacing=14:x=80:y=140")
         let frame = try await analyzer.analyze(Asset(url: clip), at: 1.0)
         let expected = TextFrames.codeSnippet.split(separator: "\n").map(String.init)
@@ -48,7 +50,8 @@ struct RecognitionTests {
     @Test("A Japanese sentence reads with under 5 % character errors and no spaces put in")
     func japanese() async throws {
         let file = try TextFrames.textFile(TextFrames.japanese, name: "ja.txt")
-        let clip = try await TextFrames.clip("ja.mp4", size: "1280x720", color: "white",
+        let clip = try await TextFrames.clip(
+            "ja.mp4", size: "1280x720", color: "white",
             filters: "drawtext=fontfile=\(TextFrames.cjk):textfile=\(file):fontsize=44:fontcolor=black:x=80:y=300")
         let frame = try await analyzer.analyze(Asset(url: clip), at: 0.5)
         let line = try #require(frame.text.lines.first)
@@ -60,7 +63,8 @@ struct RecognitionTests {
 
     @Test("Light text on a dark picture is read (inverted before recognition)")
     func lightOnDark() async throws {
-        let clip = try await TextFrames.clip("dark.mp4", size: "1280x720", color: "black",
+        let clip = try await TextFrames.clip(
+            "dark.mp4", size: "1280x720", color: "black",
             filters: "drawtext=fontfile=\(TextFrames.sans):text='Subscribe for more videos':fontsize=40:fontcolor=white:x=200:y=320")
         let frame = try await analyzer.analyze(Asset(url: clip), at: 0.5)
         #expect(frame.text.lines.map(\.text) == ["Subscribe for more videos"], "read \(frame.text.text)")
@@ -68,7 +72,8 @@ struct RecognitionTests {
 
     @Test("Small text in a small frame is read (enlarged before recognition)")
     func smallText() async throws {
-        let clip = try await TextFrames.clip("small.mp4", size: "480x270", color: "white",
+        let clip = try await TextFrames.clip(
+            "small.mp4", size: "480x270", color: "white",
             filters: "drawtext=fontfile=\(TextFrames.sans):text='Chapter 3 Recipes':fontsize=11:fontcolor=black:x=20:y=200")
         let frame = try await analyzer.analyze(Asset(url: clip), at: 0.5)
         let line = try #require(frame.text.lines.first, "nothing read")
@@ -82,7 +87,8 @@ struct RecognitionTests {
     func rotated() async throws {
         // The picture a viewer sees is 360×640 with the word at (40, 100); it is stored
         // turned a quarter counter-clockwise (640×360) with a 90° display rotation.
-        let stored = try await TextFrames.clip("sideways.mp4", size: "360x640", color: "white",
+        let stored = try await TextFrames.clip(
+            "sideways.mp4", size: "360x640", color: "white",
             filters: "drawtext=fontfile=\(TextFrames.sans):text='Portrait':fontsize=48:fontcolor=black:x=40:y=100,transpose=2")
         let asset = Asset(url: try TextFrames.withDisplayRotation90(stored, codedHeight: 360))
         let tracks = try await asset.load(.tracks)
@@ -111,10 +117,14 @@ struct RecognitionTests {
         // One keyframe at the start; the number drawn changes every frame.
         let clip = TextFrames.directory.appendingPathComponent("counter.mp4")
         if !FileManager.default.fileExists(atPath: clip.path) {
-            try await TextFrames.run("/usr/bin/ffmpeg", ["-hide_banner", "-loglevel", "error", "-y",
-                "-f", "lavfi", "-i", "color=c=white:size=640x360:rate=24:duration=3",
-                "-vf", "drawtext=fontfile=\(TextFrames.sans):text='Frame %{frame_num}':fontsize=48:fontcolor=black:x=40:y=120",
-                "-c:v", "libx264", "-preset", "ultrafast", "-g", "240", "-pix_fmt", "yuv420p", clip.path])
+            try await TextFrames.run(
+                "/usr/bin/ffmpeg",
+                [
+                    "-hide_banner", "-loglevel", "error", "-y",
+                    "-f", "lavfi", "-i", "color=c=white:size=640x360:rate=24:duration=3",
+                    "-vf", "drawtext=fontfile=\(TextFrames.sans):text='Frame %{frame_num}':fontsize=48:fontcolor=black:x=40:y=120",
+                    "-c:v", "libx264", "-preset", "ultrafast", "-g", "240", "-pix_fmt", "yuv420p", clip.path,
+                ])
         }
         let frame = try await analyzer.analyze(Asset(url: clip), at: 50.0 / 24 + 0.01)
         #expect(frame.text.text == "Frame 50", "read \(frame.text.text)")

@@ -1,6 +1,7 @@
 import Foundation
 import MediaCore
 import Testing
+
 @testable import VisualAnalysis
 
 @Suite("The recogniser's engines and cancellation", .serialized)
@@ -11,7 +12,9 @@ struct RecognizerTests {
         for y in 0..<height where (y / 6) % 3 == 0 {
             for x in 0..<width where (x / 5) % 2 == 0 || (x * 7 + y) % 11 == 0 {
                 let o = (y * width + x) * 3
-                pixels[o] = 0; pixels[o + 1] = 0; pixels[o + 2] = 0
+                pixels[o] = 0
+                pixels[o + 1] = 0
+                pixels[o + 2] = 0
             }
         }
         return VideoImage(width: width, height: height, pixels: pixels)
@@ -33,7 +36,8 @@ struct RecognizerTests {
         // A full-HD frame dense with code: reading it all takes a good while.
         let text = Array(repeating: TextFrames.codeSnippet, count: 3).joined(separator: "\n")
         let file = try TextFrames.textFile(text, name: "dense.txt")
-        let clip = try await TextFrames.clip("dense.mp4", size: "1920x1080", color: "white",
+        let clip = try await TextFrames.clip(
+            "dense.mp4", size: "1920x1080", color: "white",
             filters: "drawtext=fontfile=\(TextFrames.mono):textfile=\(file):fontsize=16:fontcolor=black:line_spacing=4:x=20:y=10,"
                 + "drawtext=fontfile=\(TextFrames.mono):textfile=\(file):fontsize=16:fontcolor=black:line_spacing=4:x=980:y=10")
         var generator = ImageGenerator(asset: Asset(url: clip))
@@ -77,12 +81,18 @@ struct FrameTextStoreTests {
     }
 
     func frame(_ time: Double, _ words: [String]) -> FrameText {
-        let line = TextLine(box: TextBox(x: 0, y: 0, width: 10, height: 10), confidence: 0.9,
-                            words: words.enumerated().map { RecognizedWord(text: $1, box: TextBox(x: $0 * 10, y: 0, width: 9, height: 10),
-                                                                           confidence: 0.9, spaceAfter: $0 < words.count - 1) })
-        return FrameText(frameTime: time, frameDuration: 1.0 / 24,
-                         text: RecognizedText(frameSize: PixelSize(width: 100, height: 10), rotation: 0,
-                                              blocks: [TextBlock(box: line.box, lines: [line])]))
+        let line = TextLine(
+            box: TextBox(x: 0, y: 0, width: 10, height: 10), confidence: 0.9,
+            words: words.enumerated().map {
+                RecognizedWord(
+                    text: $1, box: TextBox(x: $0 * 10, y: 0, width: 9, height: 10),
+                    confidence: 0.9, spaceAfter: $0 < words.count - 1)
+            })
+        return FrameText(
+            frameTime: time, frameDuration: 1.0 / 24,
+            text: RecognizedText(
+                frameSize: PixelSize(width: 100, height: 10), rotation: 0,
+                blocks: [TextBlock(box: line.box, lines: [line])]))
     }
 
     @Test("A cached frame answers for any time while it is on screen, and only then")
@@ -99,9 +109,11 @@ struct FrameTextStoreTests {
     @Test("Search finds English and Japanese frame text, short queries too, and forgets an asset")
     func search() async throws {
         let store = try store()
-        try await store.replaceIndex(assetID: "code", with: [
-            .init(time: 0.5, endTime: 20, text: "import Playback\nsession.handle(.selectSpeed(rate: 1.5))"),
-        ])
+        try await store.replaceIndex(
+            assetID: "code",
+            with: [
+                .init(time: 0.5, endTime: 20, text: "import Playback\nsession.handle(.selectSpeed(rate: 1.5))")
+            ])
         try await store.replaceIndex(assetID: "ja", with: [.init(time: 3, endTime: 9, text: "動画を一時停止すると文字を選択できます")])
         let english = try await store.search("selectspeed")
         #expect(english.map(\.assetID) == ["code"])

@@ -38,9 +38,13 @@ enum TextFrames {
     static func clip(_ name: String, size: String, color: String, filters: String, extra: [String] = []) async throws -> URL {
         let output = directory.appendingPathComponent(name)
         if FileManager.default.fileExists(atPath: output.path) { return output }
-        try await run("/usr/bin/ffmpeg", ["-hide_banner", "-loglevel", "error", "-y",
-            "-f", "lavfi", "-i", "color=c=\(color):size=\(size):rate=24:duration=2",
-            "-vf", filters, "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p"] + extra + [output.path])
+        try await run(
+            "/usr/bin/ffmpeg",
+            [
+                "-hide_banner", "-loglevel", "error", "-y",
+                "-f", "lavfi", "-i", "color=c=\(color):size=\(size):rate=24:duration=2",
+                "-vf", filters, "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p",
+            ] + extra + [output.path])
         return output
     }
 
@@ -79,7 +83,10 @@ enum TextFrames {
         }
     }
 
-    struct ToolFailure: Error, CustomStringConvertible { var message: String; var description: String { message } }
+    struct ToolFailure: Error, CustomStringConvertible {
+        var message: String
+        var description: String { message }
+    }
 }
 
 /// Character error rate: edit distance between what was read and what was drawn, divided by
@@ -88,7 +95,8 @@ func characterErrorRate(_ recognized: String, _ reference: String) -> Double {
     func normalized(_ text: String) -> [Character] {
         Array(text.split(whereSeparator: \.isWhitespace).joined(separator: " "))
     }
-    let a = normalized(recognized), b = normalized(reference)
+    let a = normalized(recognized)
+    let b = normalized(reference)
     guard !b.isEmpty else { return a.isEmpty ? 0 : 1 }
     var previous = Array(0...b.count)
     for i in 1...max(1, a.count) where !a.isEmpty {

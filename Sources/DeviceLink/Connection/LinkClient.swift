@@ -57,10 +57,12 @@ public actor LinkClient {
     private var stopped = false
     public private(set) var connectionCount = 0
 
-    public init(identity: DeviceIdentity, trust: DeviceTrust, service: String, purpose: PairingHandshake.Purpose = .pair,
-                expectedFingerprint: String? = nil, session: String = UUID().uuidString.lowercased(),
-                backoff: ReconnectBackoff = ReconnectBackoff(), heartbeat: HeartbeatPolicy = HeartbeatPolicy(),
-                connect: @escaping @Sendable () async throws -> any LinkTransport, approve: @escaping LinkHandshake.Approver) {
+    public init(
+        identity: DeviceIdentity, trust: DeviceTrust, service: String, purpose: PairingHandshake.Purpose = .pair,
+        expectedFingerprint: String? = nil, session: String = UUID().uuidString.lowercased(),
+        backoff: ReconnectBackoff = ReconnectBackoff(), heartbeat: HeartbeatPolicy = HeartbeatPolicy(),
+        connect: @escaping @Sendable () async throws -> any LinkTransport, approve: @escaping LinkHandshake.Approver
+    ) {
         self.identity = identity
         self.trust = trust
         self.service = service
@@ -136,8 +138,9 @@ public actor LinkClient {
     private func establish() async throws -> LinkConnection {
         let transport: any LinkTransport
         do { transport = try await connect() } catch { throw LinkClosed.transportAborted }
-        let request = PairingHandshake.InitiatorRequest(trusted: await trust.trusted, service: service, session: session,
-                                                        purpose: purpose, expectedFingerprint: expectedFingerprint)
+        let request = PairingHandshake.InitiatorRequest(
+            trusted: await trust.trusted, service: service, session: session,
+            purpose: purpose, expectedFingerprint: expectedFingerprint)
         let (handshake, hello) = PairingHandshake.initiate(identity: identity, request: request)
         let reader = FrameReader(transport: transport)
         let establishment: LinkEstablishment
@@ -148,8 +151,9 @@ public actor LinkClient {
             throw error
         }
         if establishment.newlyPaired { await trust.trust(establishment.peer, services: [service]) }
-        let connection = LinkConnection(establishment: establishment, isInitiator: true, transport: transport, reader: reader,
-                                        heartbeat: heartbeat)
+        let connection = LinkConnection(
+            establishment: establishment, isInitiator: true, transport: transport, reader: reader,
+            heartbeat: heartbeat)
         await connection.start()
         return connection
     }

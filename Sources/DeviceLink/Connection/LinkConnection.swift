@@ -50,9 +50,11 @@ public actor LinkConnection {
 
     /// Wraps an established transport. `admits` is asked about every inbound application
     /// message and returns why it must close the link (not allowed, revoked), or `nil`.
-    public init(establishment: LinkEstablishment, isInitiator: Bool, transport: any LinkTransport, reader: FrameReader,
-                heartbeat: HeartbeatPolicy = HeartbeatPolicy(), frameLimit: UInt64 = UInt64.max,
-                admits: @escaping @Sendable (LinkMessageType) async -> LinkClosed? = { _ in nil }) {
+    public init(
+        establishment: LinkEstablishment, isInitiator: Bool, transport: any LinkTransport, reader: FrameReader,
+        heartbeat: HeartbeatPolicy = HeartbeatPolicy(), frameLimit: UInt64 = UInt64.max,
+        admits: @escaping @Sendable (LinkMessageType) async -> LinkClosed? = { _ in nil }
+    ) {
         peer = establishment.peer
         service = establishment.service
         session = establishment.session

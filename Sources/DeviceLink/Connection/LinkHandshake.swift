@@ -14,8 +14,10 @@ public enum LinkHandshake {
     }
 
     /// Drives `handshake` (after `first` frames are sent) until it establishes or fails.
-    public static func run(_ handshake: PairingHandshake, sending first: [Frame], transport: any LinkTransport, reader: FrameReader,
-                           timeout: Duration = .seconds(120), approve: @escaping Approver) async throws -> LinkEstablishment {
+    public static func run(
+        _ handshake: PairingHandshake, sending first: [Frame], transport: any LinkTransport, reader: FrameReader,
+        timeout: Duration = .seconds(120), approve: @escaping Approver
+    ) async throws -> LinkEstablishment {
         var handshake = handshake
         let deadline = ContinuousClock.now + timeout
         let timer = Task {
@@ -49,11 +51,13 @@ public enum LinkHandshake {
                 // Only our person's answer is missing; the peer's next frame belongs to the channel.
                 next = await decision.value
             } else {
-                let frameTask = pendingFrame ?? Task {
-                    do { return .frame(try await reader.next()) } catch let error as FrameError {
-                        return .frameError(.frame(error))
-                    } catch let error as LinkClosed { return .frameError(error) } catch { return .frameError(.transportAborted) }
-                }
+                let frameTask =
+                    pendingFrame
+                    ?? Task {
+                        do { return .frame(try await reader.next()) } catch let error as FrameError {
+                            return .frameError(.frame(error))
+                        } catch let error as LinkClosed { return .frameError(error) } catch { return .frameError(.transportAborted) }
+                    }
                 pendingFrame = frameTask
                 next = await firstOf(frameTask, pendingDecision)
             }
@@ -78,7 +82,10 @@ public enum LinkHandshake {
         let (stream, continuation) = AsyncStream.makeStream(of: Next.self)
         let a = Task { continuation.yield(await frame.value) }
         let b = Task { continuation.yield(await decision.value) }
-        defer { a.cancel(); b.cancel() }
+        defer {
+            a.cancel()
+            b.cancel()
+        }
         for await next in stream { return next }
         return await frame.value
     }

@@ -12,10 +12,12 @@ public struct LinkResponder: Sendable {
     public var handshakeTimeout: Duration
     public var maximumPayload: Int
 
-    public init(identity: DeviceIdentity, services: ApplicationServices, trust: DeviceTrust,
-                authorization: any LinkAuthorization = ApplicationServiceAuthorization(),
-                heartbeat: HeartbeatPolicy = HeartbeatPolicy(), handshakeTimeout: Duration = .seconds(120),
-                maximumPayload: Int = Frame.defaultMaximumPayload) {
+    public init(
+        identity: DeviceIdentity, services: ApplicationServices, trust: DeviceTrust,
+        authorization: any LinkAuthorization = ApplicationServiceAuthorization(),
+        heartbeat: HeartbeatPolicy = HeartbeatPolicy(), handshakeTimeout: Duration = .seconds(120),
+        maximumPayload: Int = Frame.defaultMaximumPayload
+    ) {
         self.identity = identity
         self.services = services
         self.trust = trust
@@ -28,13 +30,15 @@ public struct LinkResponder: Sendable {
     /// Runs the handshake on a new transport. On success the connection is started; on
     /// failure the transport is closed and wrong or rejected pairings count towards the lockout.
     public func accept(_ transport: any LinkTransport, approve: @escaping LinkHandshake.Approver) async throws -> LinkConnection {
-        let policy = PairingHandshake.ResponderPolicy(trusted: await trust.trusted, services: services,
-                                                      pairingLockedFor: await trust.pairingLockedFor)
+        let policy = PairingHandshake.ResponderPolicy(
+            trusted: await trust.trusted, services: services,
+            pairingLockedFor: await trust.pairingLockedFor)
         let reader = FrameReader(transport: transport, maximumPayload: maximumPayload)
         let establishment: LinkEstablishment
         do {
-            establishment = try await LinkHandshake.run(PairingHandshake(respondingAs: identity, policy: policy), sending: [],
-                                                        transport: transport, reader: reader, timeout: handshakeTimeout, approve: approve)
+            establishment = try await LinkHandshake.run(
+                PairingHandshake(respondingAs: identity, policy: policy), sending: [],
+                transport: transport, reader: reader, timeout: handshakeTimeout, approve: approve)
         } catch let closed as LinkClosed {
             if case .handshake(let failure) = closed, failure.countsAsFailedPairing { await trust.recordFailedPairing() }
             await transport.close()
@@ -44,10 +48,15 @@ public struct LinkResponder: Sendable {
             throw error
         }
         if establishment.newlyPaired { await trust.trust(establishment.peer, services: [establishment.service]) }
-        let trust = trust, services = services, authorization = authorization, key = establishment.peer.identityKey
+        let trust = trust
+        let services = services
+        let authorization = authorization
+        let key = establishment.peer.identityKey
         let serviceID = establishment.service
-        let connection = LinkConnection(establishment: establishment, isInitiator: false, transport: transport, reader: reader,
-                                        heartbeat: heartbeat) { type in
+        let connection = LinkConnection(
+            establishment: establishment, isInitiator: false, transport: transport, reader: reader,
+            heartbeat: heartbeat
+        ) { type in
             guard let device = await trust.device(identityKey: key), device.services.contains(serviceID) else { return .revoked }
             guard let service = services[serviceID], await authorization.mayPerform(type, service: service, device: device) else {
                 return .notAllowed(type.rawValue)

@@ -39,7 +39,10 @@ public enum TXTRecord {
             guard index + length <= bytes.count else { break }
             let entry = String(decoding: bytes[index..<(index + length)], as: UTF8.self)
             index += length
-            guard let equals = entry.firstIndex(of: "=") else { if !entry.isEmpty { result[entry] = "" }; continue }
+            guard let equals = entry.firstIndex(of: "=") else {
+                if !entry.isEmpty { result[entry] = "" }
+                continue
+            }
             result[String(entry[..<equals])] = String(entry[entry.index(after: equals)...])
         }
         return result
@@ -89,13 +92,14 @@ public final class DNSSDAdvertisement: @unchecked Sendable {
             var ref: DNSServiceRef?
             let context = Unmanaged.passUnretained(box).toOpaque()
             let error = record.withUnsafeBytes { txt in
-                DNSServiceRegister(&ref, 0, 0, name, type, nil, nil, UInt16(port).bigEndian, UInt16(txt.count), txt.baseAddress,
-                                   { _, _, error, name, _, _, context in
-                                       let box = Unmanaged<RegistrationBox>.fromOpaque(context!).takeUnretainedValue()
-                                       box.error = error
-                                       box.name = name.map { String(cString: $0) }
-                                       box.done = true
-                                   }, context)
+                DNSServiceRegister(
+                    &ref, 0, 0, name, type, nil, nil, UInt16(port).bigEndian, UInt16(txt.count), txt.baseAddress,
+                    { _, _, error, name, _, _, context in
+                        let box = Unmanaged<RegistrationBox>.fromOpaque(context!).takeUnretainedValue()
+                        box.error = error
+                        box.name = name.map { String(cString: $0) }
+                        box.done = true
+                    }, context)
             }
             guard error == 0, let ref else { throw DNSSDError(code: error, operation: "advertising \(type)") }
             let processed = process(ref, until: Date().addingTimeInterval(10)) { box.done }
@@ -120,7 +124,10 @@ public final class DNSSDAdvertisement: @unchecked Sendable {
     private func serve() {
         while true {
             lock.lock()
-            guard let ref, !stopped else { lock.unlock(); return }
+            guard let ref, !stopped else {
+                lock.unlock()
+                return
+            }
             lock.unlock()
             _ = process(ref, until: Date().addingTimeInterval(0.5)) { false }
         }
@@ -168,8 +175,10 @@ public struct DiscoveredDevice: Sendable, Hashable {
 public enum DNSSDBrowser {
     /// Browses `type` for `duration`, then resolves each instance found (host, port, TXT) and
     /// its addresses. Filter by `service` (an application service identifier) and `platform`.
-    public static func browse(type: String = marqueeServiceType, for duration: TimeInterval = 3,
-                              service: String? = nil) async throws -> [DiscoveredDevice] {
+    public static func browse(
+        type: String = marqueeServiceType, for duration: TimeInterval = 3,
+        service: String? = nil
+    ) async throws -> [DiscoveredDevice] {
         setenv("AVAHI_COMPAT_NOWARN", "1", 1)
         let found = try await onOwnThread { try browseBlocking(type: type, duration: duration) }
         return found.filter { service == nil || $0.services.contains(service!) }
@@ -186,13 +195,18 @@ public enum DNSSDBrowser {
         let box = Box()
         let context = Unmanaged.passUnretained(box).toOpaque()
         var browseRef: DNSServiceRef?
-        var error = DNSServiceBrowse(&browseRef, 0, 0, type, nil, { _, flags, interface, error, name, type, domain, context in
-            let box = Unmanaged<Box>.fromOpaque(context!).takeUnretainedValue()
-            guard error == 0 else { box.error = error; return }
-            guard flags & DNSServiceFlags(kDNSServiceFlagsAdd) != 0, let name, let type, let domain else { return }
-            let instance = (String(cString: name), String(cString: type), String(cString: domain), interface)
-            if !box.instances.contains(where: { $0.name == instance.0 && $0.interface == instance.3 }) { box.instances.append(instance) }
-        }, context)
+        var error = DNSServiceBrowse(
+            &browseRef, 0, 0, type, nil,
+            { _, flags, interface, error, name, type, domain, context in
+                let box = Unmanaged<Box>.fromOpaque(context!).takeUnretainedValue()
+                guard error == 0 else {
+                    box.error = error
+                    return
+                }
+                guard flags & DNSServiceFlags(kDNSServiceFlagsAdd) != 0, let name, let type, let domain else { return }
+                let instance = (String(cString: name), String(cString: type), String(cString: domain), interface)
+                if !box.instances.contains(where: { $0.name == instance.0 && $0.interface == instance.3 }) { box.instances.append(instance) }
+            }, context)
         guard error == 0, let browseRef else { throw DNSSDError(code: error, operation: "browsing \(type)") }
         error = process(browseRef, until: Date().addingTimeInterval(duration)) { box.error != 0 }
         DNSServiceRefDeallocate(browseRef)
@@ -203,34 +217,42 @@ public enum DNSSDBrowser {
         for instance in box.instances {
             box.resolved = nil
             var resolveRef: DNSServiceRef?
-            guard DNSServiceResolve(&resolveRef, 0, instance.interface, instance.name, instance.type, instance.domain,
-                                    { _, _, _, error, _, host, port, txtLength, txt, context in
-                                        let box = Unmanaged<Box>.fromOpaque(context!).takeUnretainedValue()
-                                        guard error == 0, let host else { return }
-                                        let record = txt.map { Array(UnsafeBufferPointer(start: $0, count: Int(txtLength))) } ?? []
-                                        box.resolved = (String(cString: host), Int(UInt16(bigEndian: port)), record)
-                                    }, context) == 0, let resolveRef else { continue }
+            guard
+                DNSServiceResolve(
+                    &resolveRef, 0, instance.interface, instance.name, instance.type, instance.domain,
+                    { _, _, _, error, _, host, port, txtLength, txt, context in
+                        let box = Unmanaged<Box>.fromOpaque(context!).takeUnretainedValue()
+                        guard error == 0, let host else { return }
+                        let record = txt.map { Array(UnsafeBufferPointer(start: $0, count: Int(txtLength))) } ?? []
+                        box.resolved = (String(cString: host), Int(UInt16(bigEndian: port)), record)
+                    }, context) == 0, let resolveRef
+            else { continue }
             _ = process(resolveRef, until: Date().addingTimeInterval(5)) { box.resolved != nil }
             DNSServiceRefDeallocate(resolveRef)
             guard let resolved = box.resolved else { continue }
             box.addresses = []
             for recordType in [UInt16(kDNSServiceType_A), UInt16(kDNSServiceType_AAAA)] {
                 var queryRef: DNSServiceRef?
-                guard DNSServiceQueryRecord(&queryRef, 0, instance.interface, resolved.host, recordType, UInt16(kDNSServiceClass_IN),
-                                            { _, _, interface, error, _, type, _, length, data, _, context in
-                                                let box = Unmanaged<Box>.fromOpaque(context!).takeUnretainedValue()
-                                                guard error == 0, let data else { return }
-                                                let bytes = Array(UnsafeRawBufferPointer(start: data, count: Int(length)))
-                                                if let address = Self.address(bytes, interface: interface), !box.addresses.contains(address) {
-                                                    box.addresses.append(address)
-                                                }
-                                            }, context) == 0, let queryRef else { continue }
+                guard
+                    DNSServiceQueryRecord(
+                        &queryRef, 0, instance.interface, resolved.host, recordType, UInt16(kDNSServiceClass_IN),
+                        { _, _, interface, error, _, type, _, length, data, _, context in
+                            let box = Unmanaged<Box>.fromOpaque(context!).takeUnretainedValue()
+                            guard error == 0, let data else { return }
+                            let bytes = Array(UnsafeRawBufferPointer(start: data, count: Int(length)))
+                            if let address = Self.address(bytes, interface: interface), !box.addresses.contains(address) {
+                                box.addresses.append(address)
+                            }
+                        }, context) == 0, let queryRef
+                else { continue }
                 let before = box.addresses.count
                 _ = process(queryRef, until: Date().addingTimeInterval(recordType == UInt16(kDNSServiceType_A) ? 2 : 0.5)) { box.addresses.count > before }
                 DNSServiceRefDeallocate(queryRef)
             }
-            devices.append(DiscoveredDevice(name: instance.name, host: resolved.host, port: resolved.port, txt: TXTRecord.decode(resolved.txt),
-                                            addresses: box.addresses, interfaceIndex: instance.interface))
+            devices.append(
+                DiscoveredDevice(
+                    name: instance.name, host: resolved.host, port: resolved.port, txt: TXTRecord.decode(resolved.txt),
+                    addresses: box.addresses, interfaceIndex: instance.interface))
         }
         return devices
     }

@@ -10,8 +10,10 @@ public struct DeviceIdentity: Sendable {
     public var name: String
     public var platform: String
 
-    public init(signingKey: Curve25519.Signing.PrivateKey = .init(), deviceID: String = UUID().uuidString.lowercased(),
-                name: String, platform: String) {
+    public init(
+        signingKey: Curve25519.Signing.PrivateKey = .init(), deviceID: String = UUID().uuidString.lowercased(),
+        name: String, platform: String
+    ) {
         self.signingKey = signingKey
         self.deviceID = deviceID
         self.name = name

@@ -8,8 +8,9 @@ public struct PairingCode: Sendable, Hashable, CustomStringConvertible {
     public let digits: String
 
     init(sharedSecret: SharedSecret, transcript: [UInt8]) {
-        let key = sharedSecret.hkdfDerivedSymmetricKey(using: SHA256.self, salt: transcript,
-                                                       sharedInfo: Array("marquee devicelink pairing code".utf8), outputByteCount: 8)
+        let key = sharedSecret.hkdfDerivedSymmetricKey(
+            using: SHA256.self, salt: transcript,
+            sharedInfo: Array("marquee devicelink pairing code".utf8), outputByteCount: 8)
         let value = key.withUnsafeBytes { bytes in bytes.reduce(UInt64(0)) { $0 << 8 | UInt64($1) } }
         digits = String(format: "%06llu", value % 1_000_000)
     }
@@ -125,8 +126,9 @@ public struct PairingHandshake: Sendable {
     private enum State: @unchecked Sendable {
         case initiatorAwaitingReply(hello: Frame, ephemeral: Curve25519.KeyAgreement.PrivateKey, nonce: [UInt8], request: InitiatorRequest)
         case responderAwaitingHello(ResponderPolicy)
-        case responderAwaitingReveal(hello: HandshakeMessage.Hello, transcript: [UInt8], ephemeral: Curve25519.KeyAgreement.PrivateKey,
-                                     peer: PeerIdentity, peerTrusted: Bool, pairingAllowed: Bool)
+        case responderAwaitingReveal(
+            hello: HandshakeMessage.Hello, transcript: [UInt8], ephemeral: Curve25519.KeyAgreement.PrivateKey,
+            peer: PeerIdentity, peerTrusted: Bool, pairingAllowed: Bool)
         case awaitingAuthentication(Agreement)
         case awaitingApprovals(Agreement, local: Bool?, remote: Bool?)
         case done
@@ -142,11 +144,14 @@ public struct PairingHandshake: Sendable {
         var nonce = [UInt8](repeating: 0, count: 16)
         for index in nonce.indices { nonce[index] = UInt8.random(in: .min ... .max) }
         let commitment = Data(SHA256.hash(data: Array(ephemeral.publicKey.rawRepresentation) + nonce))
-        let hello = HandshakeMessage.encode(.hello, HandshakeMessage.Hello(
-            deviceID: identity.deviceID, name: identity.name, platform: identity.platform, identityKey: Data(identity.publicKey),
-            service: request.service, session: request.session, purpose: request.purpose, commitment: commitment))
-        let handshake = PairingHandshake(role: .initiator, identity: identity,
-                                         state: .initiatorAwaitingReply(hello: hello, ephemeral: ephemeral, nonce: nonce, request: request))
+        let hello = HandshakeMessage.encode(
+            .hello,
+            HandshakeMessage.Hello(
+                deviceID: identity.deviceID, name: identity.name, platform: identity.platform, identityKey: Data(identity.publicKey),
+                service: request.service, session: request.session, purpose: request.purpose, commitment: commitment))
+        let handshake = PairingHandshake(
+            role: .initiator, identity: identity,
+            state: .initiatorAwaitingReply(hello: hello, ephemeral: ephemeral, nonce: nonce, request: request))
         return (handshake, hello)
     }
 
@@ -188,18 +193,19 @@ public struct PairingHandshake: Sendable {
         case .responderAwaitingHello(let policy):
             return receiveHello(frame, policy: policy)
         case .responderAwaitingReveal(let hello, let transcript, let ephemeral, let peer, let peerTrusted, let pairingAllowed):
-            return receiveReveal(frame, hello: hello, transcript: transcript, ephemeral: ephemeral, peer: peer,
-                                 peerTrusted: peerTrusted, pairingAllowed: pairingAllowed)
+            return receiveReveal(
+                frame, hello: hello, transcript: transcript, ephemeral: ephemeral, peer: peer,
+                peerTrusted: peerTrusted, pairingAllowed: pairingAllowed)
         case .awaitingAuthentication(let agreement):
             guard frame.type == LinkMessageType.authenticate.rawValue,
-                  let message = HandshakeMessage.decode(HandshakeMessage.Authenticate.self, from: frame)
+                let message = HandshakeMessage.decode(HandshakeMessage.Authenticate.self, from: frame)
             else { return violation("expected authenticate, got message \(frame.type)") }
             guard verify(message.signature, by: agreement.peer, over: agreement.transcript) else { return refuse(.badSignature) }
             state = .done
             return [.established(establishment(agreement, newlyPaired: false))]
         case .awaitingApprovals(let agreement, let local, let remote):
             guard remote == nil, frame.type == LinkMessageType.approval.rawValue,
-                  let message = HandshakeMessage.decode(HandshakeMessage.Approval.self, from: frame)
+                let message = HandshakeMessage.decode(HandshakeMessage.Approval.self, from: frame)
             else { return violation("expected approval, got message \(frame.type)") }
             guard message.approved else {
                 state = .done
@@ -234,8 +240,8 @@ public struct PairingHandshake: Sendable {
 
     private mutating func receiveHello(_ frame: Frame, policy: ResponderPolicy) -> [Action] {
         guard frame.type == LinkMessageType.hello.rawValue,
-              let hello = HandshakeMessage.decode(HandshakeMessage.Hello.self, from: frame),
-              hello.v == 1, hello.identityKey.count == 32, hello.commitment.count == 32
+            let hello = HandshakeMessage.decode(HandshakeMessage.Hello.self, from: frame),
+            hello.v == 1, hello.identityKey.count == 32, hello.commitment.count == 32
         else { return violation("expected hello, got message \(frame.type)") }
         guard let service = policy.services[hello.service] else { return refuse(.unknownService) }
         guard service.allows(platform: hello.platform) else { return refuse(.platformNotAllowed) }
@@ -245,24 +251,31 @@ public struct PairingHandshake: Sendable {
             guard hello.purpose == .pair else { return refuse(.notPaired) }
             if let lockedFor = policy.pairingLockedUntil {
                 state = .done
-                return [.send(HandshakeMessage.encode(.refusal, HandshakeMessage.Refusal(reason: .pairingLocked, retryAfter: lockedFor))),
-                        .failed(.refused(.pairingLocked))]
+                return [
+                    .send(HandshakeMessage.encode(.refusal, HandshakeMessage.Refusal(reason: .pairingLocked, retryAfter: lockedFor))),
+                    .failed(.refused(.pairingLocked)),
+                ]
             }
         }
         let ephemeral = Curve25519.KeyAgreement.PrivateKey()
-        let reply = HandshakeMessage.encode(.helloReply, HandshakeMessage.HelloReply(
-            deviceID: identity.deviceID, name: identity.name, platform: identity.platform, identityKey: Data(identity.publicKey),
-            ephemeralKey: ephemeral.publicKey.rawRepresentation, trustsYou: peerTrusted))
-        state = .responderAwaitingReveal(hello: hello, transcript: frame.encoded + reply.encoded, ephemeral: ephemeral, peer: peer,
-                                         peerTrusted: peerTrusted, pairingAllowed: policy.pairingLockedUntil == nil)
+        let reply = HandshakeMessage.encode(
+            .helloReply,
+            HandshakeMessage.HelloReply(
+                deviceID: identity.deviceID, name: identity.name, platform: identity.platform, identityKey: Data(identity.publicKey),
+                ephemeralKey: ephemeral.publicKey.rawRepresentation, trustsYou: peerTrusted))
+        state = .responderAwaitingReveal(
+            hello: hello, transcript: frame.encoded + reply.encoded, ephemeral: ephemeral, peer: peer,
+            peerTrusted: peerTrusted, pairingAllowed: policy.pairingLockedUntil == nil)
         return [.send(reply)]
     }
 
-    private mutating func receiveReply(_ frame: Frame, hello: Frame, ephemeral: Curve25519.KeyAgreement.PrivateKey, nonce: [UInt8],
-                                       request: InitiatorRequest) -> [Action] {
+    private mutating func receiveReply(
+        _ frame: Frame, hello: Frame, ephemeral: Curve25519.KeyAgreement.PrivateKey, nonce: [UInt8],
+        request: InitiatorRequest
+    ) -> [Action] {
         guard frame.type == LinkMessageType.helloReply.rawValue,
-              let reply = HandshakeMessage.decode(HandshakeMessage.HelloReply.self, from: frame), reply.identityKey.count == 32,
-              let peerEphemeral = try? Curve25519.KeyAgreement.PublicKey(rawRepresentation: reply.ephemeralKey)
+            let reply = HandshakeMessage.decode(HandshakeMessage.HelloReply.self, from: frame), reply.identityKey.count == 32,
+            let peerEphemeral = try? Curve25519.KeyAgreement.PublicKey(rawRepresentation: reply.ephemeralKey)
         else { return violation("expected hello reply, got message \(frame.type)") }
         let peer = PeerIdentity(deviceID: reply.deviceID, name: reply.name, platform: reply.platform, identityKey: Array(reply.identityKey))
         if let expected = request.expectedFingerprint, expected != peer.fingerprint { return refuse(.unexpectedIdentity) }
@@ -275,23 +288,28 @@ public struct PairingHandshake: Sendable {
         } else {
             return refuse(.notPaired)
         }
-        let reveal = HandshakeMessage.encode(.reveal, HandshakeMessage.Reveal(ephemeralKey: ephemeral.publicKey.rawRepresentation,
-                                                                              nonce: Data(nonce), mode: mode))
+        let reveal = HandshakeMessage.encode(
+            .reveal,
+            HandshakeMessage.Reveal(
+                ephemeralKey: ephemeral.publicKey.rawRepresentation,
+                nonce: Data(nonce), mode: mode))
         guard let shared = try? ephemeral.sharedSecretFromKeyAgreement(with: peerEphemeral) else { return refuse(.malformed) }
         let transcript = Array(SHA256.hash(data: hello.encoded + frame.encoded + reveal.encoded))
         let agreement = Agreement(sharedSecret: shared, transcript: transcript, peer: peer, service: request.service, session: request.session)
         return [.send(reveal)] + begin(mode, agreement)
     }
 
-    private mutating func receiveReveal(_ frame: Frame, hello: HandshakeMessage.Hello, transcript: [UInt8],
-                                        ephemeral: Curve25519.KeyAgreement.PrivateKey, peer: PeerIdentity,
-                                        peerTrusted: Bool, pairingAllowed: Bool) -> [Action] {
+    private mutating func receiveReveal(
+        _ frame: Frame, hello: HandshakeMessage.Hello, transcript: [UInt8],
+        ephemeral: Curve25519.KeyAgreement.PrivateKey, peer: PeerIdentity,
+        peerTrusted: Bool, pairingAllowed: Bool
+    ) -> [Action] {
         guard frame.type == LinkMessageType.reveal.rawValue,
-              let reveal = HandshakeMessage.decode(HandshakeMessage.Reveal.self, from: frame)
+            let reveal = HandshakeMessage.decode(HandshakeMessage.Reveal.self, from: frame)
         else { return violation("expected reveal, got message \(frame.type)") }
         guard Data(SHA256.hash(data: Array(reveal.ephemeralKey) + Array(reveal.nonce))) == hello.commitment,
-              let peerEphemeral = try? Curve25519.KeyAgreement.PublicKey(rawRepresentation: reveal.ephemeralKey),
-              let shared = try? ephemeral.sharedSecretFromKeyAgreement(with: peerEphemeral)
+            let peerEphemeral = try? Curve25519.KeyAgreement.PublicKey(rawRepresentation: reveal.ephemeralKey),
+            let shared = try? ephemeral.sharedSecretFromKeyAgreement(with: peerEphemeral)
         else { return refuse(.commitmentMismatch) }
         switch reveal.mode {
         case .authenticate where !peerTrusted: return refuse(.notPaired)
@@ -299,8 +317,9 @@ public struct PairingHandshake: Sendable {
         case .pair where !pairingAllowed: return refuse(.pairingLocked)
         default: break
         }
-        let agreement = Agreement(sharedSecret: shared, transcript: Array(SHA256.hash(data: transcript + frame.encoded)),
-                                  peer: peer, service: hello.service, session: hello.session)
+        let agreement = Agreement(
+            sharedSecret: shared, transcript: Array(SHA256.hash(data: transcript + frame.encoded)),
+            peer: peer, service: hello.service, session: hello.session)
         return begin(reveal.mode, agreement)
     }
 
@@ -311,8 +330,11 @@ public struct PairingHandshake: Sendable {
             return [.send(HandshakeMessage.encode(.authenticate, HandshakeMessage.Authenticate(signature: sign(agreement.transcript))))]
         case .pair:
             state = .awaitingApprovals(agreement, local: nil, remote: nil)
-            return [.showCode(PairingCode(sharedSecret: agreement.sharedSecret, transcript: agreement.transcript), peer: agreement.peer,
-                              service: agreement.service)]
+            return [
+                .showCode(
+                    PairingCode(sharedSecret: agreement.sharedSecret, transcript: agreement.transcript), peer: agreement.peer,
+                    service: agreement.service)
+            ]
         }
     }
 
@@ -323,8 +345,9 @@ public struct PairingHandshake: Sendable {
     }
 
     private func establishment(_ agreement: Agreement, newlyPaired: Bool) -> LinkEstablishment {
-        LinkEstablishment(keys: LinkKeys(sharedSecret: agreement.sharedSecret, transcript: agreement.transcript), peer: agreement.peer,
-                          service: agreement.service, session: agreement.session, newlyPaired: newlyPaired)
+        LinkEstablishment(
+            keys: LinkKeys(sharedSecret: agreement.sharedSecret, transcript: agreement.transcript), peer: agreement.peer,
+            service: agreement.service, session: agreement.session, newlyPaired: newlyPaired)
     }
 
     // MARK: - Signatures and refusals
@@ -350,7 +373,9 @@ public struct PairingHandshake: Sendable {
 
     private mutating func violation(_ what: String) -> [Action] {
         state = .done
-        return [.send(HandshakeMessage.encode(.refusal, HandshakeMessage.Refusal(reason: .unexpectedMessage))),
-                .failed(.protocolViolation(what))]
+        return [
+            .send(HandshakeMessage.encode(.refusal, HandshakeMessage.Refusal(reason: .unexpectedMessage))),
+            .failed(.protocolViolation(what)),
+        ]
     }
 }

@@ -54,8 +54,14 @@ public struct TicTacToe: Sendable, Hashable, Codable {
 
     /// Updates the outcome; true when the game is over.
     private mutating func settle() -> Bool {
-        if let mark = winner() { outcome = mark == phone ? .phoneWins : .tvWins; return true }
-        if !board.contains(where: { $0 == nil }) { outcome = .draw; return true }
+        if let mark = winner() {
+            outcome = mark == phone ? .phoneWins : .tvWins
+            return true
+        }
+        if !board.contains(where: { $0 == nil }) {
+            outcome = .draw
+            return true
+        }
         return false
     }
 

@@ -58,7 +58,10 @@ public actor ByteQueue {
             let chunk = chunks[head]
             head += 1
             buffered -= chunk.count
-            if head == chunks.count { chunks.removeAll(keepingCapacity: true); head = 0 }
+            if head == chunks.count {
+                chunks.removeAll(keepingCapacity: true)
+                head = 0
+            }
             return chunk
         }
         if let ended {
@@ -76,7 +79,8 @@ public struct InMemoryTransport: LinkTransport {
 
     /// A connected pair: (the initiator's end, the responder's end).
     public static func pair() -> (InMemoryTransport, InMemoryTransport) {
-        let a = ByteQueue(), b = ByteQueue()
+        let a = ByteQueue()
+        let b = ByteQueue()
         return (InMemoryTransport(inbound: a, outbound: b), InMemoryTransport(inbound: b, outbound: a))
     }
 

@@ -36,8 +36,10 @@ public struct TCPTransport: LinkTransport {
     }
 
     /// Opens a TCP connection to `host`:`port`.
-    public static func connect(host: String, port: Int, group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
-                               timeout: TimeAmount = .seconds(5)) async throws -> TCPTransport {
+    public static func connect(
+        host: String, port: Int, group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
+        timeout: TimeAmount = .seconds(5)
+    ) async throws -> TCPTransport {
         let channel = try await ClientBootstrap(group: group)
             .connectTimeout(timeout)
             .channelOption(.tcpOption(.tcp_nodelay), value: 1)

@@ -10,7 +10,10 @@ public struct BundleMetadataInput: Sendable {
     public var configuration: JSONValue
 
     public init(title: String, sourceURL: URL, artworkURL: URL? = nil, configuration: JSONValue = .object([])) {
-        self.title = title; self.sourceURL = sourceURL; self.artworkURL = artworkURL; self.configuration = configuration
+        self.title = title
+        self.sourceURL = sourceURL
+        self.artworkURL = artworkURL
+        self.configuration = configuration
     }
 }
 
@@ -93,13 +96,15 @@ public enum BundleWriter {
     }
 
     static func summary(plan: DownloadPlan, sizes: [String: Int64], artwork: String?) -> BundleSummary {
-        BundleSummary(items: plan.entries.map { e in
-            let attributes = e.variant?.attributes ?? e.iFrameVariant?.attributes
-            return BundleSummary.Item(role: e.role, folder: e.folder, sourceURL: e.url, bytes: sizes[e.folder] ?? 0,
-                               bandwidth: attributes?.bandwidth, resolution: attributes?.resolution,
-                               codecs: attributes?.codecs ?? [], language: e.rendition?.language,
-                               name: e.rendition?.name, groupID: e.rendition?.groupID)
-        }, artwork: artwork)
+        BundleSummary(
+            items: plan.entries.map { e in
+                let attributes = e.variant?.attributes ?? e.iFrameVariant?.attributes
+                return BundleSummary.Item(
+                    role: e.role, folder: e.folder, sourceURL: e.url, bytes: sizes[e.folder] ?? 0,
+                    bandwidth: attributes?.bandwidth, resolution: attributes?.resolution,
+                    codecs: attributes?.codecs ?? [], language: e.rendition?.language,
+                    name: e.rendition?.name, groupID: e.rendition?.groupID)
+            }, artwork: artwork)
     }
 
     static func metadata(summary: BundleSummary, input: BundleMetadataInput, startedAt: String, completedAt: String) -> BundleMetadata {
@@ -107,11 +112,14 @@ public enum BundleWriter {
             title: input.title, sourceURL: input.sourceURL.absoluteString, playlist: playlistName, artwork: summary.artwork,
             configuration: input.configuration,
             items: summary.items.map { i in
-                BundleMetadata.Item(role: i.role.rawValue, folder: i.folder, sourceURL: i.sourceURL.absoluteString, bytes: Int(i.bytes),
-                                    bandwidth: i.bandwidth, resolution: i.resolution?.description, codecs: i.codecs,
-                                    language: i.language, name: i.name, groupID: i.groupID)
+                BundleMetadata.Item(
+                    role: i.role.rawValue, folder: i.folder, sourceURL: i.sourceURL.absoluteString, bytes: Int(i.bytes),
+                    bandwidth: i.bandwidth, resolution: i.resolution?.description, codecs: i.codecs,
+                    language: i.language, name: i.name, groupID: i.groupID)
             },
-            interstitials: summary.interstitials.map { BundleMetadata.Interstitial(folder: $0.folder, sourceURL: $0.sourceURL.absoluteString, bytes: Int($0.bytes)) },
+            interstitials: summary.interstitials.map {
+                BundleMetadata.Interstitial(folder: $0.folder, sourceURL: $0.sourceURL.absoluteString, bytes: Int($0.bytes))
+            },
             totalBytes: Int(summary.totalBytes), warnings: summary.warnings, startedAt: startedAt, completedAt: completedAt)
     }
 }

@@ -1,8 +1,8 @@
 import BlockingWork
 import Foundation
-import Synchronization
 import NIOCore
 import NIOPosix
+import Synchronization
 
 /// The part of a response body a transfer keeps: all of it, or `take` bytes after `skip`
 /// (when a server answers a range request with the whole resource).
@@ -82,7 +82,8 @@ final class FileBodySink: BodySink, Sendable {
 
     /// Closes the part file and renames it to `file`; returns its size.
     func commit() async throws -> Int64 {
-        let part = partURL, file = self.file
+        let part = partURL
+        let file = self.file
         let (handle, count) = state.withLock { state in
             defer { state.handle = nil }
             return (state.handle, state.count)

@@ -34,8 +34,10 @@ public final class HTTPFetcher: Sendable {
         }
     }
 
-    public init(concurrency: Int = 8, policy: RetryPolicy = RetryPolicy(), timeout: TimeAmount = .seconds(30),
-                stall: StallRule = StallRule(), onRetry: @escaping @Sendable (RetryEvent) -> Void = { _ in }) {
+    public init(
+        concurrency: Int = 8, policy: RetryPolicy = RetryPolicy(), timeout: TimeAmount = .seconds(30),
+        stall: StallRule = StallRule(), onRetry: @escaping @Sendable (RetryEvent) -> Void = { _ in }
+    ) {
         var configuration = HTTPClient.Configuration(redirectConfiguration: .follow(max: 10, allowCycles: false))
         configuration.timeout = .init(connect: .seconds(10), read: timeout)
         configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: max(concurrency, 1))
@@ -64,8 +66,10 @@ public final class HTTPFetcher: Sendable {
 
     /// The bytes of `url` (all of it, or `length` bytes from `offset`) and the final URL
     /// after redirects. A body larger than `maximumBytes` is an error, not retried.
-    public func fetch(_ url: URL, offset: UInt64? = nil, length: UInt64? = nil,
-                      maximumBytes: Int = .max) async throws -> (data: Data, url: URL) {
+    public func fetch(
+        _ url: URL, offset: UInt64? = nil, length: UInt64? = nil,
+        maximumBytes: Int = .max
+    ) async throws -> (data: Data, url: URL) {
         let sink = MemoryBodySink()
         let finalURL = try await transfer(url, offset: offset, length: length, maximumBytes: maximumBytes, into: sink)
         return (sink.data, finalURL)
@@ -73,8 +77,10 @@ public final class HTTPFetcher: Sendable {
 
     /// Like `fetch`, but streams the body to `file` (through `file.part`, renamed when
     /// complete) instead of holding it in memory; returns the number of bytes written.
-    public func download(_ url: URL, offset: UInt64? = nil, length: UInt64? = nil,
-                         maximumBytes: Int = .max, to file: URL) async throws -> Int64 {
+    public func download(
+        _ url: URL, offset: UInt64? = nil, length: UInt64? = nil,
+        maximumBytes: Int = .max, to file: URL
+    ) async throws -> Int64 {
         let sink = FileBodySink(file: file)
         do {
             _ = try await transfer(url, offset: offset, length: length, maximumBytes: maximumBytes, into: sink)
@@ -117,14 +123,16 @@ public final class HTTPFetcher: Sendable {
                     }
                     // A 200 to a range request: the server ignored Range and sends everything,
                     // so keep only our window of it.
-                    let window: BodyWindow = if let offset, let length, status != 206 {
-                        BodyWindow(skip: offset, take: length)
-                    } else {
-                        BodyWindow(skip: 0, take: nil)
-                    }
+                    let window: BodyWindow =
+                        if let offset, let length, status != 206 {
+                            BodyWindow(skip: offset, take: length)
+                        } else {
+                            BodyWindow(skip: 0, take: nil)
+                        }
                     try await sink.begin()
-                    let received = try await Self.readBody(response.body, maximumBytes: maximumBytes, stall: stall,
-                                                           url: url, attempt: attempt, window: window, into: sink)
+                    let received = try await Self.readBody(
+                        response.body, maximumBytes: maximumBytes, stall: stall,
+                        url: url, attempt: attempt, window: window, into: sink)
                     let kept = sink.count
                     if let declared, received != declared {
                         failure = .truncated
@@ -132,7 +140,9 @@ public final class HTTPFetcher: Sendable {
                     } else if let offset, let length {
                         if UInt64(kept) == length { return response.url ?? url }
                         failure = .truncated
-                        reason = status == 206 ? "received \(kept) of \(length) range bytes"
+                        reason =
+                            status == 206
+                            ? "received \(kept) of \(length) range bytes"
                             : "resource has \(received) bytes, range ends at \(offset + length)"
                     } else {
                         return response.url ?? url
@@ -181,8 +191,10 @@ public final class HTTPFetcher: Sendable {
     /// Reads a response body chunk by chunk into `sink`, keeping only `window`'s bytes: over
     /// `maximumBytes` is an error (not retried), and fewer than the stall rule's bytes in any
     /// of its windows is a `Stalled` failure. Returns the bytes received (kept or not).
-    static func readBody(_ body: HTTPClientResponse.Body, maximumBytes: Int, stall: StallRule,
-                         url: URL, attempt: Int, window: BodyWindow, into sink: some BodySink) async throws -> Int {
+    static func readBody(
+        _ body: HTTPClientResponse.Body, maximumBytes: Int, stall: StallRule,
+        url: URL, attempt: Int, window: BodyWindow, into sink: some BodySink
+    ) async throws -> Int {
         var received = 0
         let clock = ContinuousClock()
         var windowStart = clock.now

@@ -10,8 +10,10 @@ extension HTTPFetcher {
         let (data, finalURL) = try await fetch(url, maximumBytes: Limit.playlist)
         let result = PlaylistParser.parse(data, options: ParseOptions(url: finalURL, importedVariables: importedVariables))
         guard let media = result.playlist?.media, result.errors.isEmpty else {
-            throw DownloadError.playlist(url: finalURL, errors: result.errors.isEmpty
-                ? [Diagnostic(.error, line: 1, column: 1, message: "expected a media playlist")] : result.errors)
+            throw DownloadError.playlist(
+                url: finalURL,
+                errors: result.errors.isEmpty
+                    ? [Diagnostic(.error, line: 1, column: 1, message: "expected a media playlist")] : result.errors)
         }
         return (media, finalURL)
     }
@@ -20,8 +22,9 @@ extension HTTPFetcher {
 extension MultivariantPlaylist {
     /// The `EXT-X-DEFINE:NAME/VALUE` variables its media playlists may import.
     var importableVariables: [String: String] {
-        Dictionary(definitions.compactMap { d -> (String, String)? in
-            if case .value(let n, let v) = d { return (n, v) } else { return nil }
-        }, uniquingKeysWith: { first, _ in first })
+        Dictionary(
+            definitions.compactMap { d -> (String, String)? in
+                if case .value(let n, let v) = d { return (n, v) } else { return nil }
+            }, uniquingKeysWith: { first, _ in first })
     }
 }

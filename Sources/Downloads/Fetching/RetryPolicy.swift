@@ -11,8 +11,10 @@ public struct RetryPolicy: Sendable, Hashable {
     public var maximumRetryAfter: Double
 
     public init(maximumAttempts: Int = 6, initialDelay: Double = 0.2, maximumDelay: Double = 8, maximumRetryAfter: Double = 60) {
-        self.maximumAttempts = maximumAttempts; self.initialDelay = initialDelay
-        self.maximumDelay = maximumDelay; self.maximumRetryAfter = maximumRetryAfter
+        self.maximumAttempts = maximumAttempts
+        self.initialDelay = initialDelay
+        self.maximumDelay = maximumDelay
+        self.maximumRetryAfter = maximumRetryAfter
     }
 
     /// What a failed attempt was.

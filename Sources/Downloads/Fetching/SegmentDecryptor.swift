@@ -1,6 +1,6 @@
 import Crypto
-import _CryptoExtras
 import Foundation
+import _CryptoExtras
 
 /// AES-128-CBC decryption of whole segments (HLS `METHOD=AES-128`, PKCS7 padding).
 enum SegmentDecryptor {

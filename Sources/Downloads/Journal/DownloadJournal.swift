@@ -48,8 +48,9 @@ public final class DownloadJournal: Sendable {
     /// Records a file as complete (after it was flushed and renamed into place).
     public func markCompleted(path: String, bytes: Int64) async throws {
         try await queue.write { db in
-            try db.execute(sql: "INSERT OR REPLACE INTO file (path, bytes, completedAt) VALUES (?, ?, ?)",
-                           arguments: [path, bytes, Date().timeIntervalSince1970])
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO file (path, bytes, completedAt) VALUES (?, ?, ?)",
+                arguments: [path, bytes, Date().timeIntervalSince1970])
         }
     }
 

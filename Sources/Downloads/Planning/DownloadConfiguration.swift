@@ -29,14 +29,18 @@ public struct DownloadConfiguration: Sendable {
     /// mapped onto the local copies without fetching anything. Default true.
     public var downloadsIFramePlaylists: Bool
 
-    public init(asset: URL, title: String, artworkURL: URL? = nil,
-                primaryContentConfiguration: ContentConfiguration = ContentConfiguration(),
-                auxiliaryContentConfigurations: [ContentConfiguration] = [],
-                optimizesAuxiliaryContentConfigurations: Bool = true, downloadsInterstitialAssets: Bool = false,
-                downloadsIFramePlaylists: Bool = true) {
+    public init(
+        asset: URL, title: String, artworkURL: URL? = nil,
+        primaryContentConfiguration: ContentConfiguration = ContentConfiguration(),
+        auxiliaryContentConfigurations: [ContentConfiguration] = [],
+        optimizesAuxiliaryContentConfigurations: Bool = true, downloadsInterstitialAssets: Bool = false,
+        downloadsIFramePlaylists: Bool = true
+    ) {
         self.downloadsInterstitialAssets = downloadsInterstitialAssets
         self.downloadsIFramePlaylists = downloadsIFramePlaylists
-        self.asset = asset; self.title = title; self.artworkURL = artworkURL
+        self.asset = asset
+        self.title = title
+        self.artworkURL = artworkURL
         self.primaryContentConfiguration = primaryContentConfiguration
         self.auxiliaryContentConfigurations = auxiliaryContentConfigurations
         self.optimizesAuxiliaryContentConfigurations = optimizesAuxiliaryContentConfigurations
@@ -70,8 +74,9 @@ public struct DownloadConfiguration: Sendable {
         }
         let primary = try resolve(primaryContentConfiguration, among: variants)
         if case .noQualifierMatched = primary.choice.reason {
-            throw DownloadError.selection("no variant of \(url.absoluteString) matches the preferred qualifiers: "
-                + primaryContentConfiguration.variantQualifiers.map(\.description).joined(separator: "; "))
+            throw DownloadError.selection(
+                "no variant of \(url.absoluteString) matches the preferred qualifiers: "
+                    + primaryContentConfiguration.variantQualifiers.map(\.description).joined(separator: "; "))
         }
         add(primary, includingVideo: true)
         let primaryVideo = primary.variant.uri
@@ -89,7 +94,8 @@ public struct DownloadConfiguration: Sendable {
             }
             let r = try resolve(aux, among: variants)
             if case .noQualifierMatched = r.choice.reason {
-                throw DownloadError.selection("no variant matches the auxiliary qualifiers: " + aux.variantQualifiers.map(\.description).joined(separator: "; "))
+                throw DownloadError.selection(
+                    "no variant matches the auxiliary qualifiers: " + aux.variantQualifiers.map(\.description).joined(separator: "; "))
             }
             add(r, includingVideo: true)
             auxiliary.append((r, r.variant.uri == primaryVideo))

@@ -55,9 +55,10 @@ public struct DownloadPlan: Sendable, Hashable {
     public mutating func addIFramePlaylists() {
         for video in videoEntries {
             guard let variant = video.variant,
-                  let match = IFrameMatching.best(for: variant, among: multivariant.iFrameVariants, source: source),
-                  let u = URL(string: URIResolution.resolve(match.uri, against: source)),
-                  !entries.contains(where: { $0.role == .iFrames && $0.url == u }) else { continue }
+                let match = IFrameMatching.best(for: variant, among: multivariant.iFrameVariants, source: source),
+                let u = URL(string: URIResolution.resolve(match.uri, against: source)),
+                !entries.contains(where: { $0.role == .iFrames && $0.url == u })
+            else { continue }
             let size = match.attributes.resolution.map { "\($0.width)x\($0.height)" }
             let folder = uniqueFolder(["iframes", size, match.attributes.bandwidth.map(String.init)].compactMap { $0 }.joined(separator: "-"))
             entries.append(Entry(role: .iFrames, url: u, folder: folder, variant: nil, rendition: nil, iFrameVariant: match))
@@ -89,7 +90,10 @@ public struct DownloadPlan: Sendable, Hashable {
     private func uniqueFolder(_ base: String) -> String {
         var name = Self.slug(base)
         var n = 2
-        while entries.contains(where: { $0.folder == name }) { name = Self.slug(base) + "-\(n)"; n += 1 }
+        while entries.contains(where: { $0.folder == name }) {
+            name = Self.slug(base) + "-\(n)"
+            n += 1
+        }
         return name
     }
 

@@ -21,7 +21,10 @@ public enum IFrameMatching {
             if let family, let theirs = codecs.first, normalized(theirs.family) != family { return false }
             if (c.attributes.videoRange ?? .sdr) != range { return false }
             if let mine = variant.attributes.resolution, let theirs = c.attributes.resolution,
-               theirs.width > mine.width || theirs.height > mine.height { return false }
+                theirs.width > mine.width || theirs.height > mine.height
+            {
+                return false
+            }
             return true
         }
         func rank(_ c: IFrameVariantStream) -> [Int] {

@@ -45,11 +45,13 @@ enum InterstitialAssets {
         for p in playlists {
             for range in p.playlist.dateRanges where range.isInterstitial {
                 if let uri = range.clientAttributes[named: "X-ASSET-URI"]?.text,
-                   let url = URL(string: URIResolution.resolve(uri, against: p.url)), !assetURLs.contains(url) {
+                    let url = URL(string: URIResolution.resolve(uri, against: p.url)), !assetURLs.contains(url)
+                {
                     assetURLs.append(url)
                 }
                 if let uri = range.clientAttributes[named: "X-ASSET-LIST"]?.text,
-                   let url = URL(string: URIResolution.resolve(uri, against: p.url)), !listURLs.contains(url) {
+                    let url = URL(string: URIResolution.resolve(uri, against: p.url)), !listURLs.contains(url)
+                {
                     listURLs.append(url)
                 }
             }
@@ -89,7 +91,8 @@ enum InterstitialAssets {
         guard let assets = object["ASSETS"] as? [Any] else { throw bad("expected an \"ASSETS\" array") }
         let urls = try assets.enumerated().map { i, item -> URL in
             guard let entry = item as? [String: Any], let uri = entry["URI"] as? String,
-                  let u = URL(string: URIResolution.resolve(uri, against: url)) else {
+                let u = URL(string: URIResolution.resolve(uri, against: url))
+            else {
                 throw bad("ASSETS[\(i)]: expected an object with a \"URI\" string")
             }
             return u

@@ -44,8 +44,10 @@ public enum MediaLayout {
     /// bundle keeps it. Bytes that one of `reusing` already brings into the bundle clear (an
     /// I-frame playlist's ranges inside the video segments) are not fetched again: the
     /// segment points at that file, with its offset moved to where the bytes sit there.
-    public static func make(folder: String, playlist: MediaPlaylist, url: URL,
-                            reusing: [SegmentJob] = []) throws -> (jobs: [SegmentJob], playlist: MediaPlaylist) {
+    public static func make(
+        folder: String, playlist: MediaPlaylist, url: URL,
+        reusing: [SegmentJob] = []
+    ) throws -> (jobs: [SegmentJob], playlist: MediaPlaylist) {
         try validate(playlist, url: url)
         let reuse = ReuseIndex(reusing, from: folder)
         var jobs: [SegmentJob] = []
@@ -81,7 +83,8 @@ public enum MediaLayout {
                 if let local = maps[map] {
                     rewritten.map = local
                 } else if let mapURL = URL(string: URIResolution.resolve(map.uri, against: url)),
-                          let found = reuse.find(mapURL, offset: map.byteRange.map { $0.offset ?? 0 }, length: map.byteRange?.length) {
+                    let found = reuse.find(mapURL, offset: map.byteRange.map { $0.offset ?? 0 }, length: map.byteRange?.length)
+                {
                     var local = MediaInitializationSection(uri: found.path)
                     local.byteRange = map.byteRange.map { ByteRange(length: $0.length, offset: found.offset ?? 0) }
                     maps[map] = local
@@ -105,7 +108,9 @@ public enum MediaLayout {
                 // must itself be a decimal-integer (at most 2^64-1).
                 let (sequence, overflow) = playlist.mediaSequence.addingReportingOverflow(UInt64(i))
                 guard !overflow else {
-                    throw DownloadError.badKey(url: url, reason: "segment \(i + 1) has no IV and its media sequence number is past 2^64-1 (EXT-X-MEDIA-SEQUENCE:\(playlist.mediaSequence))")
+                    throw DownloadError.badKey(
+                        url: url,
+                        reason: "segment \(i + 1) has no IV and its media sequence number is past 2^64-1 (EXT-X-MEDIA-SEQUENCE:\(playlist.mediaSequence))")
                 }
                 return SegmentJob.Decryption(keyURL: keyURL, iv: ivFromSequence(sequence))
             }
@@ -124,9 +129,10 @@ public enum MediaLayout {
                 while j + 1 < segments.count {
                     let n = segments[j + 1]
                     guard n.uri == s.uri, let r = n.byteRange, let o = n.resolvedByteRangeOffset, o == end,
-                          reuse.find(absolute, offset: o, length: r.length) == nil,
-                          !n.keys.contains(where: { $0.method == .aes128 }), n.map == s.map,
-                          end + r.length - start <= maximumMergedBytes else { break }
+                        reuse.find(absolute, offset: o, length: r.length) == nil,
+                        !n.keys.contains(where: { $0.method == .aes128 }), n.map == s.map,
+                        end + r.length - start <= maximumMergedBytes
+                    else { break }
                     end += r.length
                     j += 1
                 }
@@ -146,8 +152,10 @@ public enum MediaLayout {
                 continue
             }
             let name = "seg-\(String(format: "%05d", i + 1))\(ext)"
-            jobs.append(SegmentJob(path: "\(folder)/\(name)", url: absolute, offset: s.byteRange != nil ? s.resolvedByteRangeOffset : nil,
-                                   length: s.byteRange?.length, decryption: decryption))
+            jobs.append(
+                SegmentJob(
+                    path: "\(folder)/\(name)", url: absolute, offset: s.byteRange != nil ? s.resolvedByteRangeOffset : nil,
+                    length: s.byteRange?.length, decryption: decryption))
             rewritten.uri = name
             rewritten.byteRange = nil
             rewritten.resolvedByteRangeOffset = nil

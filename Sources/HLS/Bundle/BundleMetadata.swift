@@ -20,8 +20,10 @@ public struct BundleMetadata: Codable, Sendable, Hashable {
         public var name: String?
         public var groupID: String?
 
-        public init(role: String, folder: String, sourceURL: String, bytes: Int, bandwidth: Int? = nil, resolution: String? = nil,
-                    codecs: [String] = [], language: String? = nil, name: String? = nil, groupID: String? = nil) {
+        public init(
+            role: String, folder: String, sourceURL: String, bytes: Int, bandwidth: Int? = nil, resolution: String? = nil,
+            codecs: [String] = [], language: String? = nil, name: String? = nil, groupID: String? = nil
+        ) {
             self.role = role
             self.folder = folder
             self.sourceURL = sourceURL
@@ -64,9 +66,11 @@ public struct BundleMetadata: Codable, Sendable, Hashable {
     public var startedAt: String?
     public var completedAt: String?
 
-    public init(title: String?, sourceURL: String?, playlist: String = BundleLayout.multivariantPlaylist, artwork: String? = nil,
-                configuration: JSONValue? = nil, items: [Item] = [], interstitials: [Interstitial] = [], totalBytes: Int? = nil,
-                warnings: [String] = [], startedAt: String? = nil, completedAt: String? = nil) {
+    public init(
+        title: String?, sourceURL: String?, playlist: String = BundleLayout.multivariantPlaylist, artwork: String? = nil,
+        configuration: JSONValue? = nil, items: [Item] = [], interstitials: [Interstitial] = [], totalBytes: Int? = nil,
+        warnings: [String] = [], startedAt: String? = nil, completedAt: String? = nil
+    ) {
         version = Self.currentVersion
         self.title = title
         self.sourceURL = sourceURL
@@ -90,7 +94,8 @@ public struct BundleMetadata: Codable, Sendable, Hashable {
         version = try c.decodeIfPresent(Int.self, forKey: .version) ?? 1
         title = try c.decodeIfPresent(String.self, forKey: .title)
         sourceURL = try c.decodeIfPresent(String.self, forKey: .sourceURL)
-        playlist = try c.decodeIfPresent(String.self, forKey: .playlist)
+        playlist =
+            try c.decodeIfPresent(String.self, forKey: .playlist)
             ?? (version == 1 ? BundleLayout.legacyMultivariantPlaylists[0] : BundleLayout.multivariantPlaylist)
         artwork = try c.decodeIfPresent(String.self, forKey: .artwork)
         configuration = try c.decodeIfPresent(JSONValue.self, forKey: .configuration)

@@ -22,10 +22,13 @@ public enum InspectionReport {
             fields.append(("kind", .null))
         }
         func diag(_ list: [Diagnostic]) -> JSONValue {
-            .array(list.map { d in
-                .object([("line", .int(d.line)), ("column", .int(d.column)), ("message", .string(d.fullMessage)),
-                         ("tag", .optional(d.tag)), ("attribute", .optional(d.attribute))])
-            })
+            .array(
+                list.map { d in
+                    .object([
+                        ("line", .int(d.line)), ("column", .int(d.column)), ("message", .string(d.fullMessage)),
+                        ("tag", .optional(d.tag)), ("attribute", .optional(d.attribute)),
+                    ])
+                })
         }
         fields.append(("warnings", diag(result.warnings)))
         fields.append(("errors", diag(result.errors)))
@@ -49,18 +52,28 @@ public enum InspectionReport {
             ("variants", .array(variants.map(variant))),
             ("iFrameVariants", .array(p.iFrameVariants.map { trick($0.uri, $0.attributes) })),
             ("imageVariants", .array(p.imageVariants.map { trick($0.uri, $0.attributes) })),
-            ("renditions", .array(p.renditions.map { r in
-                .object([
-                    ("type", .string(r.type.rawValue)), ("groupID", .string(r.groupID)), ("name", .string(r.name)),
-                    ("language", .optional(r.language)), ("uri", .optional(r.uri.map { URIResolution.resolve($0, against: url) })),
-                    ("default", .bool(r.isDefault)), ("autoselect", .bool(r.autoselect)), ("forced", .bool(r.forced)),
-                    ("channels", .optional(r.channels?.text)), ("characteristics", .strings(r.characteristics)),
-                ])
-            })),
-            ("sessionData", .array(p.sessionData.map { d in
-                .object([("dataID", .string(d.dataID)), ("value", .optional(d.value)), ("uri", .optional(d.uri)),
-                         ("language", .optional(d.language))])
-            })),
+            (
+                "renditions",
+                .array(
+                    p.renditions.map { r in
+                        .object([
+                            ("type", .string(r.type.rawValue)), ("groupID", .string(r.groupID)), ("name", .string(r.name)),
+                            ("language", .optional(r.language)), ("uri", .optional(r.uri.map { URIResolution.resolve($0, against: url) })),
+                            ("default", .bool(r.isDefault)), ("autoselect", .bool(r.autoselect)), ("forced", .bool(r.forced)),
+                            ("channels", .optional(r.channels?.text)), ("characteristics", .strings(r.characteristics)),
+                        ])
+                    })
+            ),
+            (
+                "sessionData",
+                .array(
+                    p.sessionData.map { d in
+                        .object([
+                            ("dataID", .string(d.dataID)), ("value", .optional(d.value)), ("uri", .optional(d.uri)),
+                            ("language", .optional(d.language)),
+                        ])
+                    })
+            ),
             ("sessionKeys", .array(p.sessionKeys.map { .object([("method", .string($0.method.text)), ("keyFormat", .optional($0.keyFormat))]) })),
             ("contentSteering", p.contentSteering.map { .object([("serverURI", .string($0.serverURI)), ("pathwayID", .optional($0.pathwayID))]) } ?? .null),
             ("badges", .strings(p.badges(baseURL: url).map(\.rawValue))),
@@ -72,37 +85,46 @@ public enum InspectionReport {
     }
 
     static func variant(_ v: Variant) -> JSONValue {
-        let video: JSONValue = v.videoAttributes.map { a in
-            .object([
-                ("presentationSize", size(a.presentationSize)),
-                ("videoRange", .string(a.videoRange.rawValue)),
-                ("nominalFrameRate", .optional(a.nominalFrameRate)),
-                ("codecTypes", .strings(a.codecTypes)),
-                ("videoLayout", .optional(a.videoLayout)),
-                ("hdcpLevel", .optional(a.hdcpLevel)),
-                ("bitDepth", .optional(a.bitDepth)),
-            ])
-        } ?? .null
-        let audio: JSONValue = v.audioAttributes.map { a in
-            .object([
-                ("formatIDs", .strings(a.formatIDs)),
-                ("renditions", .array(a.renditions.map { r in
-                    .object([
-                        ("groupID", .optional(r.groupID)), ("name", .optional(r.name)), ("language", .optional(r.language)),
-                        ("channelCount", .optional(r.channelCount)), ("isImmersive", .bool(r.isImmersive)),
-                        ("isBinaural", .bool(r.isBinaural)), ("isDownmix", .bool(r.isDownmix)),
-                        ("sampleRate", .optional(r.sampleRate)), ("isDefault", .bool(r.isDefault)),
-                        ("uri", .optional(r.uri)),
-                    ])
-                })),
-            ])
-        } ?? .null
+        let video: JSONValue =
+            v.videoAttributes.map { a in
+                .object([
+                    ("presentationSize", size(a.presentationSize)),
+                    ("videoRange", .string(a.videoRange.rawValue)),
+                    ("nominalFrameRate", .optional(a.nominalFrameRate)),
+                    ("codecTypes", .strings(a.codecTypes)),
+                    ("videoLayout", .optional(a.videoLayout)),
+                    ("hdcpLevel", .optional(a.hdcpLevel)),
+                    ("bitDepth", .optional(a.bitDepth)),
+                ])
+            } ?? .null
+        let audio: JSONValue =
+            v.audioAttributes.map { a in
+                .object([
+                    ("formatIDs", .strings(a.formatIDs)),
+                    (
+                        "renditions",
+                        .array(
+                            a.renditions.map { r in
+                                .object([
+                                    ("groupID", .optional(r.groupID)), ("name", .optional(r.name)), ("language", .optional(r.language)),
+                                    ("channelCount", .optional(r.channelCount)), ("isImmersive", .bool(r.isImmersive)),
+                                    ("isBinaural", .bool(r.isBinaural)), ("isDownmix", .bool(r.isDownmix)),
+                                    ("sampleRate", .optional(r.sampleRate)), ("isDefault", .bool(r.isDefault)),
+                                    ("uri", .optional(r.uri)),
+                                ])
+                            })
+                    ),
+                ])
+            } ?? .null
         func text(_ list: [Variant.TextRendition]) -> JSONValue {
-            .array(list.map { t in
-                .object([("groupID", .string(t.groupID)), ("name", .string(t.name)), ("language", .optional(t.language)),
-                         ("forced", .bool(t.forced)), ("default", .bool(t.isDefault)),
-                         ("characteristics", .strings(t.characteristics)), ("uri", .optional(t.uri))])
-            })
+            .array(
+                list.map { t in
+                    .object([
+                        ("groupID", .string(t.groupID)), ("name", .string(t.name)), ("language", .optional(t.language)),
+                        ("forced", .bool(t.forced)), ("default", .bool(t.isDefault)),
+                        ("characteristics", .strings(t.characteristics)), ("uri", .optional(t.uri)),
+                    ])
+                })
         }
         return .object([
             ("uri", .string(v.uri)),
@@ -139,26 +161,36 @@ public enum InspectionReport {
             ("initMaps", .strings(maps)),
             ("discontinuities", .int(p.segments.filter(\.discontinuity).count)),
             ("gaps", .int(p.segments.filter(\.gap).count)),
-            ("dateRanges", .array(p.dateRanges.map { r in
-                .object([("id", .string(r.id)), ("class", .optional(r.classValue)), ("startDate", .optional(r.startDate?.text)),
-                         ("duration", .optional(r.duration ?? r.plannedDuration))])
-            })),
-            ("interstitials", .array(p.interstitials.compactMap(\.interstitial).map { i in
-                .object([
-                    ("id", .string(i.id)),
-                    ("start", .optional(i.startDate.flatMap { p.playlistTime(of: $0) })),
-                    ("duration", .optional(i.duration)),
-                    ("assetURI", .optional(i.assetURI.map { URIResolution.resolve($0, against: url) })),
-                    ("assetList", .optional(i.assetList.map { URIResolution.resolve($0, against: url) })),
-                    ("restrict", .strings(i.restrict)),
-                    ("cue", .strings(i.cue)),
-                    ("resumeOffset", .optional(i.resumeOffset)),
-                    ("playoutLimit", .optional(i.playoutLimit)),
-                    ("snap", .strings(i.snap)),
-                    ("skipControlOffset", .optional(i.skipControlOffset)),
-                    ("skipControlDuration", .optional(i.skipControlDuration)),
-                ])
-            })),
+            (
+                "dateRanges",
+                .array(
+                    p.dateRanges.map { r in
+                        .object([
+                            ("id", .string(r.id)), ("class", .optional(r.classValue)), ("startDate", .optional(r.startDate?.text)),
+                            ("duration", .optional(r.duration ?? r.plannedDuration)),
+                        ])
+                    })
+            ),
+            (
+                "interstitials",
+                .array(
+                    p.interstitials.compactMap(\.interstitial).map { i in
+                        .object([
+                            ("id", .string(i.id)),
+                            ("start", .optional(i.startDate.flatMap { p.playlistTime(of: $0) })),
+                            ("duration", .optional(i.duration)),
+                            ("assetURI", .optional(i.assetURI.map { URIResolution.resolve($0, against: url) })),
+                            ("assetList", .optional(i.assetList.map { URIResolution.resolve($0, against: url) })),
+                            ("restrict", .strings(i.restrict)),
+                            ("cue", .strings(i.cue)),
+                            ("resumeOffset", .optional(i.resumeOffset)),
+                            ("playoutLimit", .optional(i.playoutLimit)),
+                            ("snap", .strings(i.snap)),
+                            ("skipControlOffset", .optional(i.skipControlOffset)),
+                            ("skipControlDuration", .optional(i.skipControlDuration)),
+                        ])
+                    })
+            ),
             ("parts", .int(partCount)),
             ("partTarget", .optional(p.partInformation?.partTarget)),
             ("preloadHints", .int(p.preloadHints.count)),
@@ -179,31 +211,47 @@ public enum InspectionReport {
         list.reserveCapacity(p.segments.count)
         for (index, s) in p.segments.enumerated() {
             let sequence = p.mediaSequence.addingReportingOverflow(UInt64(index))
-            list.append(.object([
-                ("sequence", sequence.overflow ? .null : .int(Int(clamping: sequence.partialValue))),
-                ("uri", .string(URIResolution.resolve(s.uri, against: url))),
-                ("start", .double(start)),
-                ("duration", .double(s.duration)),
-                ("title", .optional(s.title)),
-                ("byteRange", range(s.byteRange, resolvedOffset: s.resolvedByteRangeOffset)),
-                ("keys", .array(s.keys.map { k in
-                    .object([("method", .string(k.method.text)), ("uri", .optional(k.uri.map { URIResolution.resolve($0, against: url) })),
-                             ("iv", .optional(k.iv.map { "0x" + $0.map { String(format: "%02x", $0) }.joined() })),
-                             ("keyFormat", .optional(k.keyFormat))])
-                })),
-                ("map", s.map.map { m in
-                    .object([("uri", .string(URIResolution.resolve(m.uri, against: url))), ("byteRange", range(m.byteRange, resolvedOffset: nil))])
-                } ?? .null),
-                ("programDateTime", .optional(s.programDateTime?.text)),
-                ("discontinuity", .bool(s.discontinuity)),
-                ("gap", .bool(s.gap)),
-                ("bitrate", .optional(s.bitrate)),
-                ("parts", .array(s.parts.map { part in
-                    .object([("uri", .string(URIResolution.resolve(part.uri, against: url))), ("duration", .double(part.duration)),
-                             ("independent", .bool(part.independent)), ("byteRange", range(part.byteRange, resolvedOffset: nil)),
-                             ("gap", .bool(part.gap))])
-                })),
-            ]))
+            list.append(
+                .object([
+                    ("sequence", sequence.overflow ? .null : .int(Int(clamping: sequence.partialValue))),
+                    ("uri", .string(URIResolution.resolve(s.uri, against: url))),
+                    ("start", .double(start)),
+                    ("duration", .double(s.duration)),
+                    ("title", .optional(s.title)),
+                    ("byteRange", range(s.byteRange, resolvedOffset: s.resolvedByteRangeOffset)),
+                    (
+                        "keys",
+                        .array(
+                            s.keys.map { k in
+                                .object([
+                                    ("method", .string(k.method.text)), ("uri", .optional(k.uri.map { URIResolution.resolve($0, against: url) })),
+                                    ("iv", .optional(k.iv.map { "0x" + $0.map { String(format: "%02x", $0) }.joined() })),
+                                    ("keyFormat", .optional(k.keyFormat)),
+                                ])
+                            })
+                    ),
+                    (
+                        "map",
+                        s.map.map { m in
+                            .object([("uri", .string(URIResolution.resolve(m.uri, against: url))), ("byteRange", range(m.byteRange, resolvedOffset: nil))])
+                        } ?? .null
+                    ),
+                    ("programDateTime", .optional(s.programDateTime?.text)),
+                    ("discontinuity", .bool(s.discontinuity)),
+                    ("gap", .bool(s.gap)),
+                    ("bitrate", .optional(s.bitrate)),
+                    (
+                        "parts",
+                        .array(
+                            s.parts.map { part in
+                                .object([
+                                    ("uri", .string(URIResolution.resolve(part.uri, against: url))), ("duration", .double(part.duration)),
+                                    ("independent", .bool(part.independent)), ("byteRange", range(part.byteRange, resolvedOffset: nil)),
+                                    ("gap", .bool(part.gap)),
+                                ])
+                            })
+                    ),
+                ]))
             start += s.duration
         }
         return .array(list)

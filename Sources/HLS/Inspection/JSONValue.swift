@@ -38,7 +38,10 @@ public enum JSONValue: Sendable, Hashable {
             if d.isFinite { out += d == d.rounded() && abs(d) < 1e15 ? String(Int(d)) : "\(d)" } else { out += "null" }
         case .string(let s): Self.quote(s, into: &out)
         case .array(let items):
-            if items.isEmpty { out += "[]"; return }
+            if items.isEmpty {
+                out += "[]"
+                return
+            }
             out += "["
             for (i, item) in items.enumerated() {
                 if i > 0 { out += "," }
@@ -47,7 +50,10 @@ public enum JSONValue: Sendable, Hashable {
             }
             out += close + "]"
         case .object(let fields):
-            if fields.isEmpty { out += "{}"; return }
+            if fields.isEmpty {
+                out += "{}"
+                return
+            }
             out += "{"
             for (i, (key, value)) in fields.enumerated() {
                 if i > 0 { out += "," }
@@ -100,11 +106,17 @@ extension JSONValue: Codable {
             return
         }
         let value = try decoder.singleValueContainer()
-        if value.decodeNil() { self = .null }
-        else if let bool = try? value.decode(Bool.self) { self = .bool(bool) }
-        else if let int = try? value.decode(Int.self) { self = .int(int) }
-        else if let double = try? value.decode(Double.self) { self = .double(double) }
-        else { self = .string(try value.decode(String.self)) }
+        if value.decodeNil() {
+            self = .null
+        } else if let bool = try? value.decode(Bool.self) {
+            self = .bool(bool)
+        } else if let int = try? value.decode(Int.self) {
+            self = .int(int)
+        } else if let double = try? value.decode(Double.self) {
+            self = .double(double)
+        } else {
+            self = .string(try value.decode(String.self))
+        }
     }
 
     public func encode(to encoder: any Encoder) throws {

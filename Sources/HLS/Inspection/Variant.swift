@@ -80,7 +80,8 @@ public struct Variant: Sendable, Hashable {
 
         // RESOLUTION, FRAME-RATE, VIDEO-RANGE, HDCP-LEVEL and REQ-VIDEO-LAYOUT describe the
         // variant's video whatever CODECS says (or when CODECS is missing altogether).
-        let describesVideo = a.resolution != nil || a.videoRange != nil || stream.frameRate != nil
+        let describesVideo =
+            a.resolution != nil || a.videoRange != nil || stream.frameRate != nil
             || a.hdcpLevel != nil || a.requiredVideoLayout != nil
         if !video.isEmpty || describesVideo {
             let transfers = video.compactMap(\.transfer)
@@ -94,26 +95,33 @@ public struct Variant: Sendable, Hashable {
         var audio: [AudioRendition] = []
         if let group = stream.audio {
             audio = playlist.renditions(ofType: .audio, group: group).map { r in
-                AudioRendition(groupID: group, name: r.name, language: r.language,
-                               uri: r.uri.map { URIResolution.resolve($0, against: baseURL) },
-                               channelCount: r.channels?.count, isImmersive: r.channels?.isImmersive ?? false,
-                               isBinaural: r.channels?.isBinaural ?? false, isDownmix: r.channels?.isDownmix ?? false,
-                               sampleRate: r.sampleRate, isDefault: r.isDefault, characteristics: r.characteristics)
+                AudioRendition(
+                    groupID: group, name: r.name, language: r.language,
+                    uri: r.uri.map { URIResolution.resolve($0, against: baseURL) },
+                    channelCount: r.channels?.count, isImmersive: r.channels?.isImmersive ?? false,
+                    isBinaural: r.channels?.isBinaural ?? false, isDownmix: r.channels?.isDownmix ?? false,
+                    sampleRate: r.sampleRate, isDefault: r.isDefault, characteristics: r.characteristics)
             }
         }
         if audio.isEmpty, !audioCodecs.isEmpty {
-            audio = [AudioRendition(groupID: stream.audio, name: nil, language: nil, uri: nil, channelCount: nil, isImmersive: false,
-                                    isBinaural: false, isDownmix: false, sampleRate: nil, isDefault: true, characteristics: [])]
+            audio = [
+                AudioRendition(
+                    groupID: stream.audio, name: nil, language: nil, uri: nil, channelCount: nil, isImmersive: false,
+                    isBinaural: false, isDownmix: false, sampleRate: nil, isDefault: true, characteristics: [])
+            ]
         }
-        audioAttributes = audio.isEmpty && audioCodecs.isEmpty ? nil
+        audioAttributes =
+            audio.isEmpty && audioCodecs.isEmpty
+            ? nil
             : AudioAttributes(formatIDs: Self.unique(audioCodecs.map(\.fourCC)), renditions: audio)
 
         func text(_ type: MediaType, _ group: String?) -> [TextRendition] {
             guard let group else { return [] }
             return playlist.renditions(ofType: type, group: group).map {
-                TextRendition(groupID: group, name: $0.name, language: $0.language,
-                              uri: $0.uri.map { URIResolution.resolve($0, against: baseURL) }, forced: $0.forced,
-                              isDefault: $0.isDefault, characteristics: $0.characteristics, instreamID: $0.instreamID)
+                TextRendition(
+                    groupID: group, name: $0.name, language: $0.language,
+                    uri: $0.uri.map { URIResolution.resolve($0, against: baseURL) }, forced: $0.forced,
+                    isDefault: $0.isDefault, characteristics: $0.characteristics, instreamID: $0.instreamID)
             }
         }
         subtitleRenditions = text(.subtitles, stream.subtitles)
@@ -149,8 +157,7 @@ public enum Badge: String, Sendable, Hashable, Codable, CaseIterable {
     static func badges(for v: Variant) -> [Badge] {
         var set = Set<Badge>()
         if let size = v.videoAttributes?.presentationSize {
-            if size.height >= 2160 || size.width >= 3840 { set.insert(.fourK) }
-            else if size.height >= 720 || size.width >= 1280 { set.insert(.hd) }
+            if size.height >= 2160 || size.width >= 3840 { set.insert(.fourK) } else if size.height >= 720 || size.width >= 1280 { set.insert(.hd) }
         }
         if let range = v.videoAttributes?.videoRange, range != .sdr { set.insert(.hdr) }
         let allCodecs = v.codecs + v.stream.attributes.supplementalCodecs.map(CodecDescription.init)
@@ -174,7 +181,10 @@ public enum URIResolution {
         guard let base else { return uri }
         if let url = URL(string: uri, relativeTo: base) { return url.absoluteString }
         if let escaped = uri.addingPercentEncoding(withAllowedCharacters: .urlFragmentAllowed),
-           let url = URL(string: escaped, relativeTo: base) { return url.absoluteString }
+            let url = URL(string: escaped, relativeTo: base)
+        {
+            return url.absoluteString
+        }
         return uri
     }
 }

@@ -40,7 +40,10 @@ public struct MediaPlaylist: Sendable, Hashable {
     /// Start time of each segment on the playlist timeline (seconds from the first segment).
     public var segmentStartTimes: [Double] {
         var t = 0.0
-        return segments.map { s in defer { t += s.duration }; return t }
+        return segments.map { s in
+            defer { t += s.duration }
+            return t
+        }
     }
 
     /// The encryption methods the segments use, each once, in order of first use.
@@ -91,7 +94,10 @@ public struct MediaSegment: Sendable, Hashable {
     public var parts: [PartialSegment] = []
     public var unknownTags: [UnknownTag] = []
 
-    public init(uri: String, duration: Double) { self.uri = uri; self.duration = duration }
+    public init(uri: String, duration: Double) {
+        self.uri = uri
+        self.duration = duration
+    }
 
     /// The segment is encrypted with the whole-segment AES-128 method.
     public var isAES128: Bool { keys.contains { $0.method == .aes128 } }
@@ -105,7 +111,10 @@ public struct PartialSegment: Sendable, Hashable {
     public var byteRange: ByteRange?
     public var gap = false
     public var otherAttributes: [Attribute] = []
-    public init(uri: String, duration: Double) { self.uri = uri; self.duration = duration }
+    public init(uri: String, duration: Double) {
+        self.uri = uri
+        self.duration = duration
+    }
 }
 
 /// EXT-X-PART-INF.
@@ -138,7 +147,10 @@ public struct PreloadHint: Sendable, Hashable {
     public var uri: String
     public var byteRangeStart: UInt64?
     public var byteRangeLength: UInt64?
-    public init(type: String, uri: String) { self.type = type; self.uri = uri }
+    public init(type: String, uri: String) {
+        self.type = type
+        self.uri = uri
+    }
 }
 
 /// EXT-X-RENDITION-REPORT.

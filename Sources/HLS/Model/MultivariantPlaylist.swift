@@ -47,7 +47,9 @@ public struct Rendition: Sendable, Hashable {
     public var otherAttributes: [Attribute] = []
 
     public init(type: MediaType, groupID: String, name: String) {
-        self.type = type; self.groupID = groupID; self.name = name
+        self.type = type
+        self.groupID = groupID
+        self.name = name
     }
 }
 
@@ -60,7 +62,9 @@ public struct ChannelsDescription: Sendable, Hashable {
     public var specialUsages: [String]
 
     public init(count: Int, codingIdentifiers: [String] = [], specialUsages: [String] = []) {
-        self.count = count; self.codingIdentifiers = codingIdentifiers; self.specialUsages = specialUsages
+        self.count = count
+        self.codingIdentifiers = codingIdentifiers
+        self.specialUsages = specialUsages
     }
 
     /// Parses `count[/coding[,coding]][/usage[,usage]]`; nil when the count is not a number.
@@ -133,7 +137,8 @@ public struct VariantStream: Sendable, Hashable {
     public var closedCaptionsNone = false
 
     public init(uri: String, attributes: StreamAttributes = StreamAttributes()) {
-        self.uri = uri; self.attributes = attributes
+        self.uri = uri
+        self.attributes = attributes
     }
 }
 
@@ -141,14 +146,20 @@ public struct VariantStream: Sendable, Hashable {
 public struct IFrameVariantStream: Sendable, Hashable {
     public var uri: String
     public var attributes: StreamAttributes
-    public init(uri: String, attributes: StreamAttributes) { self.uri = uri; self.attributes = attributes }
+    public init(uri: String, attributes: StreamAttributes) {
+        self.uri = uri
+        self.attributes = attributes
+    }
 }
 
 /// `EXT-X-IMAGE-STREAM-INF`: a playlist of thumbnail images (Roku / Apple image playlists).
 public struct ImageVariantStream: Sendable, Hashable {
     public var uri: String
     public var attributes: StreamAttributes
-    public init(uri: String, attributes: StreamAttributes) { self.uri = uri; self.attributes = attributes }
+    public init(uri: String, attributes: StreamAttributes) {
+        self.uri = uri
+        self.attributes = attributes
+    }
 }
 
 /// `EXT-X-SESSION-DATA`: a playlist-wide value (title, chapters, …) inline or at a URI.
@@ -160,7 +171,10 @@ public struct SessionData: Sendable, Hashable {
     public var language: String?
     public var otherAttributes: [Attribute] = []
     public init(dataID: String, value: String? = nil, uri: String? = nil, language: String? = nil) {
-        self.dataID = dataID; self.value = value; self.uri = uri; self.language = language
+        self.dataID = dataID
+        self.value = value
+        self.uri = uri
+        self.language = language
     }
 }
 
@@ -169,7 +183,10 @@ public struct ContentSteering: Sendable, Hashable {
     public var serverURI: String
     public var pathwayID: String?
     public var otherAttributes: [Attribute] = []
-    public init(serverURI: String, pathwayID: String? = nil) { self.serverURI = serverURI; self.pathwayID = pathwayID }
+    public init(serverURI: String, pathwayID: String? = nil) {
+        self.serverURI = serverURI
+        self.pathwayID = pathwayID
+    }
 }
 
 extension Substring {

@@ -4,7 +4,10 @@ import Foundation
 public struct Resolution: Sendable, Hashable, Codable, CustomStringConvertible {
     public var width: Int
     public var height: Int
-    public init(width: Int, height: Int) { self.width = width; self.height = height }
+    public init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+    }
     public var description: String { "\(width)x\(height)" }
 }
 
@@ -13,7 +16,10 @@ public struct Resolution: Sendable, Hashable, Codable, CustomStringConvertible {
 public struct ByteRange: Sendable, Hashable {
     public var length: UInt64
     public var offset: UInt64?
-    public init(length: UInt64, offset: UInt64?) { self.length = length; self.offset = offset }
+    public init(length: UInt64, offset: UInt64?) {
+        self.length = length
+        self.offset = offset
+    }
     public var description: String { offset.map { "\(length)@\($0)" } ?? "\(length)" }
 }
 
@@ -22,7 +28,10 @@ public struct ByteRange: Sendable, Hashable {
 public struct PlaylistDate: Sendable, Hashable {
     public var text: String
     public var date: Date
-    public init(text: String, date: Date) { self.text = text; self.date = date }
+    public init(text: String, date: Date) {
+        self.text = text
+        self.date = date
+    }
     public static func == (a: Self, b: Self) -> Bool { a.date == b.date }
     public func hash(into h: inout Hasher) { h.combine(date) }
 }
@@ -31,7 +40,10 @@ public struct PlaylistDate: Sendable, Hashable {
 public struct StartPoint: Sendable, Hashable {
     public var timeOffset: Double
     public var precise: Bool
-    public init(timeOffset: Double, precise: Bool = false) { self.timeOffset = timeOffset; self.precise = precise }
+    public init(timeOffset: Double, precise: Bool = false) {
+        self.timeOffset = timeOffset
+        self.precise = precise
+    }
 }
 
 /// `EXT-X-DEFINE`: a variable given a value, imported from the multivariant playlist, or
@@ -84,10 +96,16 @@ public struct EncryptionKey: Sendable, Hashable {
     public var keyFormatVersions: String?
     public var otherAttributes: [Attribute]
 
-    public init(method: EncryptionMethod, uri: String? = nil, iv: [UInt8]? = nil, keyFormat: String? = nil,
-                keyFormatVersions: String? = nil, otherAttributes: [Attribute] = []) {
-        self.method = method; self.uri = uri; self.iv = iv; self.keyFormat = keyFormat
-        self.keyFormatVersions = keyFormatVersions; self.otherAttributes = otherAttributes
+    public init(
+        method: EncryptionMethod, uri: String? = nil, iv: [UInt8]? = nil, keyFormat: String? = nil,
+        keyFormatVersions: String? = nil, otherAttributes: [Attribute] = []
+    ) {
+        self.method = method
+        self.uri = uri
+        self.iv = iv
+        self.keyFormat = keyFormat
+        self.keyFormatVersions = keyFormatVersions
+        self.otherAttributes = otherAttributes
     }
 
     /// True for the default "identity" key format (a plain key file).
@@ -100,7 +118,9 @@ public struct MediaInitializationSection: Sendable, Hashable {
     public var byteRange: ByteRange?
     public var otherAttributes: [Attribute]
     public init(uri: String, byteRange: ByteRange? = nil, otherAttributes: [Attribute] = []) {
-        self.uri = uri; self.byteRange = byteRange; self.otherAttributes = otherAttributes
+        self.uri = uri
+        self.byteRange = byteRange
+        self.otherAttributes = otherAttributes
     }
 }
 
@@ -112,7 +132,10 @@ public struct Tiles: Sendable, Hashable {
     public var duration: Double?
     public var otherAttributes: [Attribute]
     public init(resolution: Resolution?, columns: Int, rows: Int, duration: Double?, otherAttributes: [Attribute] = []) {
-        self.resolution = resolution; self.columns = columns; self.rows = rows
-        self.duration = duration; self.otherAttributes = otherAttributes
+        self.resolution = resolution
+        self.columns = columns
+        self.rows = rows
+        self.duration = duration
+        self.otherAttributes = otherAttributes
     }
 }

@@ -11,8 +11,10 @@ struct AttributeListParser {
     }
 
     /// Parses `bytes[start..<end]`; `baseColumn` is the 1-based column of `start`.
-    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, baseColumn: Int,
-                      tag: String, line: Int, sink: inout DiagnosticSink) -> Parsed {
+    static func parse(
+        _ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, baseColumn: Int,
+        tag: String, line: Int, sink: inout DiagnosticSink
+    ) -> Parsed {
         var result = Parsed()
         result.attributes.reserveCapacity(12)
         result.columns.reserveCapacity(12)
@@ -26,7 +28,10 @@ struct AttributeListParser {
         while i < end {
             // Leading white space before a name.
             var sawSpace = false
-            while i < end, isSpace(bytes[i]) { i += 1; sawSpace = true }
+            while i < end, isSpace(bytes[i]) {
+                i += 1
+                sawSpace = true
+            }
             if i >= end { break }
             if sawSpace {
                 sink.report(.whitespace, line: line, column: column(i), tag: tag, message: "white space before an attribute name")
@@ -38,17 +43,24 @@ struct AttributeListParser {
             let name = String(decoding: UnsafeBufferPointer(rebasing: bytes[nameStart..<nameEnd]), as: UTF8.self)
             guard i < end, bytes[i] == UInt8(ascii: "=") else {
                 if !name.isEmpty {
-                    sink.report(.malformedAttribute, line: line, column: column(nameStart), tag: tag, attribute: name,
-                                message: "expected NAME=value, found '\(name)' without a value")
+                    sink.report(
+                        .malformedAttribute, line: line, column: column(nameStart), tag: tag, attribute: name,
+                        message: "expected NAME=value, found '\(name)' without a value")
                 }
                 i += 1
                 continue
             }
-            if nameStart == nameEnd || !(nameStart..<nameEnd).allSatisfy({ let c = bytes[$0]; return (c >= 0x41 && c <= 0x5A) || (c >= 0x30 && c <= 0x39) || c == 0x2D }) {
-                sink.report(.malformedAttribute, line: line, column: column(nameStart), tag: tag, attribute: name,
-                            message: "attribute name must be A-Z, 0-9 and '-'")
+            if nameStart == nameEnd
+                || !(nameStart..<nameEnd).allSatisfy({
+                    let c = bytes[$0]
+                    return (c >= 0x41 && c <= 0x5A) || (c >= 0x30 && c <= 0x39) || c == 0x2D
+                })
+            {
+                sink.report(
+                    .malformedAttribute, line: line, column: column(nameStart), tag: tag, attribute: name,
+                    message: "attribute name must be A-Z, 0-9 and '-'")
             }
-            i += 1 // '='
+            i += 1  // '='
             var valueStart = i
             while valueStart < end, isSpace(bytes[valueStart]) { valueStart += 1 }
             if valueStart != i {
@@ -62,18 +74,20 @@ struct AttributeListParser {
                 let textStart = i
                 while i < end, bytes[i] != UInt8(ascii: "\"") { i += 1 }
                 if i >= end {
-                    sink.report(.unterminatedQuote, line: line, column: column(open), tag: tag, attribute: name,
-                                message: "quoted string is not closed before the end of the line")
+                    sink.report(
+                        .unterminatedQuote, line: line, column: column(open), tag: tag, attribute: name,
+                        message: "quoted string is not closed before the end of the line")
                     result.complete = false
                     return result
                 }
                 value = .quoted(String(decoding: UnsafeBufferPointer(rebasing: bytes[textStart..<i]), as: UTF8.self))
-                i += 1 // closing quote
+                i += 1  // closing quote
                 var after = i
                 while after < end, isSpace(bytes[after]) { after += 1 }
                 if after < end, bytes[after] != UInt8(ascii: ",") {
-                    sink.report(.malformedAttribute, line: line, column: column(after), tag: tag, attribute: name,
-                                message: "expected ',' after the quoted string")
+                    sink.report(
+                        .malformedAttribute, line: line, column: column(after), tag: tag, attribute: name,
+                        message: "expected ',' after the quoted string")
                     while after < end, bytes[after] != UInt8(ascii: ",") { after += 1 }
                 } else if after != i, after < end {
                     sink.report(.whitespace, line: line, column: column(i), tag: tag, attribute: name, message: "white space before ','")
@@ -88,9 +102,11 @@ struct AttributeListParser {
                     sink.report(.whitespace, line: line, column: column(textEnd), tag: tag, attribute: name, message: "white space before ','")
                 }
                 if let bad = (textStart..<textEnd).first(where: { bytes[$0] == UInt8(ascii: "\"") || bytes[$0] <= 0x20 || bytes[$0] == 0x7F }) {
-                    sink.report(.malformedAttribute, line: line, column: column(bad), tag: tag, attribute: name,
-                                message: bytes[bad] == UInt8(ascii: "\"") ? "unexpected '\"' inside an unquoted value; attribute ignored"
-                                    : "white space or a control character inside an unquoted value; attribute ignored")
+                    sink.report(
+                        .malformedAttribute, line: line, column: column(bad), tag: tag, attribute: name,
+                        message: bytes[bad] == UInt8(ascii: "\"")
+                            ? "unexpected '\"' inside an unquoted value; attribute ignored"
+                            : "white space or a control character inside an unquoted value; attribute ignored")
                     if i < end { i += 1 }
                     continue
                 }
@@ -106,8 +122,9 @@ struct AttributeListParser {
                     ? names[k].range.count == nameBytes.count && UnsafeBufferPointer(rebasing: bytes[names[k].range]).elementsEqual(nameBytes)
                     : result.attributes[k].name == name
             }) {
-                sink.report(.duplicateAttribute, line: line, column: column(nameStart), tag: tag, attribute: name,
-                            message: "attribute appears more than once (first at column \(result.columns[first])); the first value is kept")
+                sink.report(
+                    .duplicateAttribute, line: line, column: column(nameStart), tag: tag, attribute: name,
+                    message: "attribute appears more than once (first at column \(result.columns[first])); the first value is kept")
             } else {
                 result.attributes.append(Attribute(name: name, value: value))
                 result.columns.append(column(nameStart))

@@ -12,7 +12,9 @@ struct AttributeReader {
     private var consumedBeyond64 = Set<Int>()
 
     init(tag: String, line: Int, parsed: AttributeListParser.Parsed) {
-        self.tag = tag; self.line = line; self.parsed = parsed
+        self.tag = tag
+        self.line = line
+        self.parsed = parsed
     }
 
     func column(of name: String) -> Int {
@@ -31,7 +33,9 @@ struct AttributeReader {
 
     /// Attributes not read by any typed accessor, in list order.
     var others: [Attribute] {
-        guard consumed != (parsed.attributes.count >= 64 ? UInt64.max : (1 << UInt64(parsed.attributes.count)) - 1) || parsed.attributes.count > 64 else { return [] }
+        guard consumed != (parsed.attributes.count >= 64 ? UInt64.max : (1 << UInt64(parsed.attributes.count)) - 1) || parsed.attributes.count > 64 else {
+            return []
+        }
         return parsed.attributes.indices.filter { i in
             i < 64 ? consumed & (1 << UInt64(i)) == 0 : !consumedBeyond64.contains(i)
         }.map { parsed.attributes[$0] }
@@ -114,7 +118,8 @@ struct AttributeReader {
         var copy = s
         return copy.withUTF8 { b in
             b.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: true).compactMap { item -> String? in
-                var lo = item.startIndex, hi = item.endIndex
+                var lo = item.startIndex
+                var hi = item.endIndex
                 while lo < hi, b[lo] == 0x20 || b[lo] == 0x09 { lo += 1 }
                 while hi > lo, b[hi - 1] == 0x20 || b[hi - 1] == 0x09 { hi -= 1 }
                 return lo < hi ? String(decoding: UnsafeBufferPointer(rebasing: b[lo..<hi]), as: UTF8.self) : nil

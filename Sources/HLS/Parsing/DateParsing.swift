@@ -27,7 +27,8 @@ enum DateParsing {
             return true
         }
         guard let year = digits(4), expect("-"), let month = digits(2), expect("-"), let day = digits(2),
-              i < b.count, b[i] == UInt8(ascii: "T") || b[i] == UInt8(ascii: "t") || b[i] == UInt8(ascii: " ") else { return nil }
+            i < b.count, b[i] == UInt8(ascii: "T") || b[i] == UInt8(ascii: "t") || b[i] == UInt8(ascii: " ")
+        else { return nil }
         i += 1
         guard let hour = digits(2), expect(":"), let minute = digits(2) else { return nil }
         var second = 0.0

@@ -3,8 +3,10 @@
 enum DecimalParsing {
     /// A decimal-integer in 0 … 2^64-1. Overflow is always an error (never wraps); a
     /// fraction is an error when strict and truncated with a warning when lenient.
-    static func integer(_ text: String, quoted: Bool = false, line: Int, column: Int, tag: String, attribute: String?,
-                        sink: inout DiagnosticSink) -> UInt64? {
+    static func integer(
+        _ text: String, quoted: Bool = false, line: Int, column: Int, tag: String, attribute: String?,
+        sink: inout DiagnosticSink
+    ) -> UInt64? {
         if quoted {
             sink.report(.invalidValue, line: line, column: column, tag: tag, attribute: attribute, message: "expected a decimal-integer without quotes")
         }
@@ -30,16 +32,19 @@ enum DecimalParsing {
         case .value(let value):
             return value
         case .overflow:
-            sink.report(.fatal, line: line, column: column, tag: tag, attribute: attribute,
-                        message: "decimal-integer \(text) is larger than 2^64-1")
+            sink.report(
+                .fatal, line: line, column: column, tag: tag, attribute: attribute,
+                message: "decimal-integer \(text) is larger than 2^64-1")
             return nil
         case .float(let value):
-            sink.report(.invalidValue, line: line, column: column, tag: tag, attribute: attribute,
-                        message: "expected a decimal-integer, found the float \(text)\(sink.isStrict ? "" : " (truncated)")")
+            sink.report(
+                .invalidValue, line: line, column: column, tag: tag, attribute: attribute,
+                message: "expected a decimal-integer, found the float \(text)\(sink.isStrict ? "" : " (truncated)")")
             return sink.isStrict ? nil : value
         case .noDigits, .other:
-            sink.report(.invalidValue, line: line, column: column, tag: tag, attribute: attribute,
-                        message: "expected a decimal-integer, found '\(text)'")
+            sink.report(
+                .invalidValue, line: line, column: column, tag: tag, attribute: attribute,
+                message: "expected a decimal-integer, found '\(text)'")
             return nil
         }
     }

@@ -11,8 +11,12 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
     public var message: String
 
     public init(_ severity: Severity, line: Int, column: Int, tag: String? = nil, attribute: String? = nil, message: String) {
-        self.severity = severity; self.line = line; self.column = column
-        self.tag = tag; self.attribute = attribute; self.message = message
+        self.severity = severity
+        self.line = line
+        self.column = column
+        self.tag = tag
+        self.attribute = attribute
+        self.message = message
     }
 
     /// `line:column: message`, the message naming the tag and attribute.

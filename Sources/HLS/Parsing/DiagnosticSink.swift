@@ -32,7 +32,10 @@ struct DiagnosticSink {
         let severity = rule.severity(mode)
         if rule == .fatal { hasFatal = true }
         if severity == .warning {
-            guard keptWarnings < Self.warningLimit else { suppressedWarnings += 1; return }
+            guard keptWarnings < Self.warningLimit else {
+                suppressedWarnings += 1
+                return
+            }
             keptWarnings += 1
         }
         diagnostics.append(Diagnostic(severity, line: line, column: column, tag: tag, attribute: attribute, message: message))
@@ -43,8 +46,10 @@ struct DiagnosticSink {
     /// Says how many warnings were not kept, once parsing is over.
     mutating func closeWarnings(line: Int) {
         guard suppressedWarnings > 0 else { return }
-        diagnostics.append(Diagnostic(.warning, line: line, column: 1, tag: nil, attribute: nil,
-                                      message: "\(suppressedWarnings) more warnings not listed (only the first \(Self.warningLimit) are kept)"))
+        diagnostics.append(
+            Diagnostic(
+                .warning, line: line, column: 1, tag: nil, attribute: nil,
+                message: "\(suppressedWarnings) more warnings not listed (only the first \(Self.warningLimit) are kept)"))
         suppressedWarnings = 0
     }
 }

@@ -15,10 +15,15 @@ public struct ParseOptions: Sendable {
     /// Most bytes that variable substitution may add to one line.
     public var maximumExpansion: Int
 
-    public init(mode: Mode = .lenient, url: URL? = nil, importedVariables: [String: String] = [:],
-                maximumLineLength: Int? = 4 << 20, maximumExpansion: Int = 1 << 20) {
-        self.mode = mode; self.url = url; self.importedVariables = importedVariables
-        self.maximumLineLength = maximumLineLength; self.maximumExpansion = maximumExpansion
+    public init(
+        mode: Mode = .lenient, url: URL? = nil, importedVariables: [String: String] = [:],
+        maximumLineLength: Int? = 4 << 20, maximumExpansion: Int = 1 << 20
+    ) {
+        self.mode = mode
+        self.url = url
+        self.importedVariables = importedVariables
+        self.maximumLineLength = maximumLineLength
+        self.maximumExpansion = maximumExpansion
     }
 
     public static let lenient = ParseOptions()

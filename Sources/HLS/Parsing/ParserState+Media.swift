@@ -11,13 +11,15 @@ extension ParserState {
             if let v = tag.integer(&sink) { media.targetDuration = Int(clamping: v) }
         case "EXT-X-MEDIA-SEQUENCE":
             if let first = mediaSequenceLine {
-                sink.report(.specViolation, line: tag.line, column: 1, tag: tag.name,
-                            message: "appears more than once (first on line \(first))" + (sink.isStrict ? "" : "; the last one is used"))
+                sink.report(
+                    .specViolation, line: tag.line, column: 1, tag: tag.name,
+                    message: "appears more than once (first on line \(first))" + (sink.isStrict ? "" : "; the last one is used"))
             }
             guard let v = tag.integer(&sink) else { return }
             if sawSegment || segment.duration != nil {
-                sink.report(.specViolation, line: tag.line, column: 1, tag: tag.name,
-                            message: "must appear before the first media segment" + (sink.isStrict ? "" : "; applied to the whole playlist (first segment = \(v))"))
+                sink.report(
+                    .specViolation, line: tag.line, column: 1, tag: tag.name,
+                    message: "must appear before the first media segment" + (sink.isStrict ? "" : "; applied to the whole playlist (first segment = \(v))"))
             }
             mediaSequenceLine = tag.line
             media.mediaSequence = v
@@ -92,8 +94,9 @@ extension ParserState {
             guard var r = tag.attributes(&sink) else { return }
             let resolution = r.resolution("RESOLUTION", &sink)
             guard let layout = r.raw("LAYOUT"), let grid = DecimalParsing.resolution(layout.text, separator: UInt8(ascii: "x")) else {
-                sink.report(.missingRequired, line: tag.line, column: tag.column, tag: tag.name, attribute: "LAYOUT",
-                            message: "required attribute LAYOUT (COLUMNSxROWS) is missing or malformed")
+                sink.report(
+                    .missingRequired, line: tag.line, column: tag.column, tag: tag.name, attribute: "LAYOUT",
+                    message: "required attribute LAYOUT (COLUMNSxROWS) is missing or malformed")
                 return
             }
             var tiles = Tiles(resolution: resolution, columns: grid.width, rows: grid.height, duration: r.float("DURATION", &sink))
@@ -142,8 +145,9 @@ extension ParserState {
     /// 4.4.3); a repeat is a MUST violation, an error when strict and a warning when lenient.
     mutating func reportRepeatedPlaylistTag(_ tag: TagLine) {
         if let first = playlistTagLines[tag.name] {
-            sink.report(.specViolation, line: tag.line, column: 1, tag: tag.name,
-                        message: "appears more than once (first on line \(first))" + (sink.isStrict ? "" : "; the last one is used"))
+            sink.report(
+                .specViolation, line: tag.line, column: 1, tag: tag.name,
+                message: "appears more than once (first on line \(first))" + (sink.isStrict ? "" : "; the last one is used"))
         } else {
             playlistTagLines[tag.name] = tag.line
         }
@@ -188,14 +192,16 @@ extension ParserState {
 
     mutating func handleEXTINF(_ tag: TagLine) {
         if segment.duration != nil {
-            sink.report(.specViolation, line: tag.line, column: 1, tag: tag.name,
-                        message: "EXTINF on line \(segment.extinfLine) has no URI line before this one")
+            sink.report(
+                .specViolation, line: tag.line, column: 1, tag: tag.name,
+                message: "EXTINF on line \(segment.extinfLine) has no URI line before this one")
         }
         let text = tag.value
         let comma = text.firstIndex(of: ",")
         if comma == nil {
-            sink.report(.specViolation, line: tag.line, column: tag.column + text.utf8.count, tag: tag.name,
-                        message: "expected a comma after the duration (#EXTINF:<duration>,[<title>])" + (sink.isStrict ? "" : "; read as if present"))
+            sink.report(
+                .specViolation, line: tag.line, column: tag.column + text.utf8.count, tag: tag.name,
+                message: "expected a comma after the duration (#EXTINF:<duration>,[<title>])" + (sink.isStrict ? "" : "; read as if present"))
         }
         var durationText = Substring(text[..<(comma ?? text.endIndex)])
         let trimmed = durationText.trimmingWhitespace()
@@ -208,19 +214,22 @@ extension ParserState {
         if let space = durationText.firstIndex(where: { $0 == " " || $0 == "\t" }) {
             extras = durationText[space...]
             durationText = durationText[..<space]
-            sink.report(.specViolation, line: tag.line, column: tag.column, tag: tag.name,
-                        message: "unexpected text after the duration: \(extras.trimmingWhitespace())")
+            sink.report(
+                .specViolation, line: tag.line, column: tag.column, tag: tag.name,
+                message: "unexpected text after the duration: \(extras.trimmingWhitespace())")
         }
         var duration: Double
         if durationText.hasPrefix("-"), let d = Double(durationText) {
-            sink.report(.specViolation, line: tag.line, column: tag.column, tag: tag.name,
-                        message: "duration \(durationText) is negative" + (sink.isStrict ? "" : "; treated as 0 (unknown)"))
+            sink.report(
+                .specViolation, line: tag.line, column: tag.column, tag: tag.name,
+                message: "duration \(durationText) is negative" + (sink.isStrict ? "" : "; treated as 0 (unknown)"))
             duration = max(0, d) * 0
         } else if let d = DecimalParsing.float(String(durationText)) {
             duration = d
         } else {
-            sink.report(.specViolation, line: tag.line, column: tag.column, tag: tag.name,
-                        message: "expected a duration in seconds, found '\(durationText)'" + (sink.isStrict ? "" : "; treated as 0"))
+            sink.report(
+                .specViolation, line: tag.line, column: tag.column, tag: tag.name,
+                message: "expected a duration in seconds, found '\(durationText)'" + (sink.isStrict ? "" : "; treated as 0"))
             duration = 0
         }
         segment.duration = duration
@@ -239,8 +248,9 @@ extension ParserState {
             return
         }
         if let target = media.targetDuration, duration.rounded() > Double(target) {
-            sink.report(.specViolation, line: segment.extinfLine, column: 1, tag: "EXTINF",
-                        message: "duration \(Self.format(duration)) s rounds to more than EXT-X-TARGETDURATION \(target)")
+            sink.report(
+                .specViolation, line: segment.extinfLine, column: 1, tag: "EXTINF",
+                message: "duration \(Self.format(duration)) s rounds to more than EXT-X-TARGETDURATION \(target)")
         }
         var s = MediaSegment(uri: uri, duration: duration)
         s.title = segment.title
@@ -258,12 +268,16 @@ extension ParserState {
             if let offset = range.offset {
                 s.resolvedByteRangeOffset = offset
             } else if let previous = media.segments.last, previous.uri == uri, let prevRange = previous.byteRange,
-                      let prevOffset = previous.resolvedByteRangeOffset {
+                let prevOffset = previous.resolvedByteRangeOffset
+            {
                 s.resolvedByteRangeOffset = prevOffset + prevRange.length
             } else {
-                let why = media.segments.last.map { $0.byteRange == nil || $0.uri != uri ? "the previous segment is not a sub-range of \(uri)" : "" } ?? "there is no previous segment"
-                sink.report(.specViolation, line: segment.byteRangeLine, column: 1, tag: "EXT-X-BYTERANGE",
-                            message: "no offset and \(why)" + (sink.isStrict ? "" : "; offset 0 assumed"))
+                let why =
+                    media.segments.last.map { $0.byteRange == nil || $0.uri != uri ? "the previous segment is not a sub-range of \(uri)" : "" }
+                    ?? "there is no previous segment"
+                sink.report(
+                    .specViolation, line: segment.byteRangeLine, column: 1, tag: "EXT-X-BYTERANGE",
+                    message: "no offset and \(why)" + (sink.isStrict ? "" : "; offset 0 assumed"))
                 s.resolvedByteRangeOffset = 0
             }
         }
@@ -292,20 +306,23 @@ extension ParserState {
         range.segmentIndex = media.segments.count
 
         if range.startDate == nil, !r.has("START-DATE") {
-            sink.report(.missingRequired, line: tag.line, column: tag.column, tag: tag.name, attribute: "START-DATE",
-                        message: "required attribute START-DATE is missing")
+            sink.report(
+                .missingRequired, line: tag.line, column: tag.column, tag: tag.name, attribute: "START-DATE",
+                message: "required attribute START-DATE is missing")
         }
         if range.endOnNext, range.classValue == nil {
-            sink.report(.specViolation, line: tag.line, column: r.column(of: "END-ON-NEXT"), tag: tag.name, attribute: "END-ON-NEXT",
-                        message: "END-ON-NEXT requires a CLASS attribute")
+            sink.report(
+                .specViolation, line: tag.line, column: r.column(of: "END-ON-NEXT"), tag: tag.name, attribute: "END-ON-NEXT",
+                message: "END-ON-NEXT requires a CLASS attribute")
         }
         let existingIndex = media.dateRanges.firstIndex(where: { $0.id == id })
         if let i = existingIndex {
             let firstLine = dateRangeLines[id] ?? 0
             if let conflict = Self.conflictingAttribute(media.dateRanges[i], range) {
-                sink.report(.specViolation, line: tag.line, column: r.column(of: conflict), tag: tag.name, attribute: conflict,
-                            message: "date range \"\(id)\" redefines \(conflict) with a different value (conflicts with line \(firstLine))"
-                                + (sink.isStrict ? "" : "; first definition kept"))
+                sink.report(
+                    .specViolation, line: tag.line, column: r.column(of: conflict), tag: tag.name, attribute: conflict,
+                    message: "date range \"\(id)\" redefines \(conflict) with a different value (conflicts with line \(firstLine))"
+                        + (sink.isStrict ? "" : "; first definition kept"))
                 return
             }
         }
@@ -313,24 +330,27 @@ extension ParserState {
         // same ID adds to the earlier one.
         let effective = existingIndex.map { Self.merge(media.dateRanges[$0], range) } ?? range
         if let s = effective.startDate, let e = effective.endDate, e.date < s.date {
-            sink.report(.specViolation, line: tag.line, column: r.column(of: r.has("END-DATE") ? "END-DATE" : "START-DATE"), tag: tag.name,
-                        attribute: r.has("END-DATE") ? "END-DATE" : "START-DATE",
-                        message: "END-DATE \(e.text) is before START-DATE \(s.text)" + (sink.isStrict ? "" : "; date range ignored"))
+            sink.report(
+                .specViolation, line: tag.line, column: r.column(of: r.has("END-DATE") ? "END-DATE" : "START-DATE"), tag: tag.name,
+                attribute: r.has("END-DATE") ? "END-DATE" : "START-DATE",
+                message: "END-DATE \(e.text) is before START-DATE \(s.text)" + (sink.isStrict ? "" : "; date range ignored"))
             return
         }
         if effective.isInterstitial {
             let hasURI = effective.clientAttributes[named: "X-ASSET-URI"] != nil
             let hasList = effective.clientAttributes[named: "X-ASSET-LIST"] != nil
             if hasURI == hasList {
-                sink.report(.specViolation, line: tag.line, column: tag.column, tag: tag.name,
-                            attribute: hasURI ? "X-ASSET-LIST" : "X-ASSET-URI",
-                            message: "an interstitial must have exactly one of X-ASSET-URI and X-ASSET-LIST, found \(hasURI ? "both" : "neither")"
-                                + (sink.isStrict ? "" : "; interstitial ignored"))
+                sink.report(
+                    .specViolation, line: tag.line, column: tag.column, tag: tag.name,
+                    attribute: hasURI ? "X-ASSET-LIST" : "X-ASSET-URI",
+                    message: "an interstitial must have exactly one of X-ASSET-URI and X-ASSET-LIST, found \(hasURI ? "both" : "neither")"
+                        + (sink.isStrict ? "" : "; interstitial ignored"))
                 return
             }
             for cue in effective.cue where !["PRE", "POST", "ONCE"].contains(cue) {
-                sink.report(.invalidValue, line: tag.line, column: r.column(of: "CUE"), tag: tag.name, attribute: "CUE",
-                            message: "unknown cue \(cue); expected PRE, POST or ONCE")
+                sink.report(
+                    .invalidValue, line: tag.line, column: r.column(of: "CUE"), tag: tag.name, attribute: "CUE",
+                    message: "unknown cue \(cue); expected PRE, POST or ONCE")
             }
         }
         if let i = existingIndex {
@@ -370,18 +390,22 @@ extension ParserState {
 
     mutating func finishMedia() {
         if segment.duration != nil {
-            sink.report(.specViolation, line: segment.extinfLine, column: 1, tag: "EXTINF",
-                        message: "has no URI line: the playlist ends" + (sink.isStrict ? "" : "; segment dropped"))
+            sink.report(
+                .specViolation, line: segment.extinfLine, column: 1, tag: "EXTINF",
+                message: "has no URI line: the playlist ends" + (sink.isStrict ? "" : "; segment dropped"))
         }
         media.trailingParts = segment.parts
         media.trailingUnknownTags = segment.unknownTags
         if media.targetDuration == nil {
-            sink.report(.missingRequired, line: 1, column: 1, tag: "EXT-X-TARGETDURATION",
-                        message: "required tag is missing from the media playlist" + (sink.isStrict ? "" : "; inferred as \(media.effectiveTargetDuration) from the longest segment"))
+            sink.report(
+                .missingRequired, line: 1, column: 1, tag: "EXT-X-TARGETDURATION",
+                message: "required tag is missing from the media playlist"
+                    + (sink.isStrict ? "" : "; inferred as \(media.effectiveTargetDuration) from the longest segment"))
         }
         if media.partInformation == nil, let line = firstPartLine {
-            sink.report(.missingRequired, line: line, column: 1, tag: "EXT-X-PART-INF",
-                        message: "required when the playlist has EXT-X-PART or EXT-X-PRELOAD-HINT tags" + (sink.isStrict ? "" : "; parts and preload hints ignored"))
+            sink.report(
+                .missingRequired, line: line, column: 1, tag: "EXT-X-PART-INF",
+                message: "required when the playlist has EXT-X-PART or EXT-X-PRELOAD-HINT tags" + (sink.isStrict ? "" : "; parts and preload hints ignored"))
             if !sink.isStrict {
                 for i in media.segments.indices { media.segments[i].parts = [] }
                 media.trailingParts = []

@@ -16,20 +16,23 @@ extension ParserState {
         case "EXT-X-SESSION-DATA":
             guard var r = tag.attributes(&sink) else { return }
             guard let id = r.quoted("DATA-ID", &sink) else { return missing(tag, "DATA-ID") }
-            var data = SessionData(dataID: id, value: r.quoted("VALUE", &sink), uri: r.quoted("URI", &sink),
-                                   language: r.quoted("LANGUAGE", &sink))
+            var data = SessionData(
+                dataID: id, value: r.quoted("VALUE", &sink), uri: r.quoted("URI", &sink),
+                language: r.quoted("LANGUAGE", &sink))
             data.format = r.enumerated("FORMAT", &sink)
             if (data.value == nil) == (data.uri == nil) {
-                sink.report(.specViolation, line: tag.line, column: tag.column, tag: tag.name,
-                            message: "expected exactly one of VALUE or URI")
+                sink.report(
+                    .specViolation, line: tag.line, column: tag.column, tag: tag.name,
+                    message: "expected exactly one of VALUE or URI")
             }
             data.otherAttributes = r.others
             multivariant.sessionData.append(data)
         case "EXT-X-SESSION-KEY":
             guard let key = encryptionKey(tag) else { return }
             if key.method == .none {
-                sink.report(.specViolation, line: tag.line, column: tag.column, tag: tag.name, attribute: "METHOD",
-                            message: "METHOD must not be NONE")
+                sink.report(
+                    .specViolation, line: tag.line, column: tag.column, tag: tag.name, attribute: "METHOD",
+                    message: "METHOD must not be NONE")
             }
             multivariant.sessionKeys.append(key)
         case "EXT-X-CONTENT-STEERING":
@@ -46,8 +49,9 @@ extension ParserState {
         guard var r = tag.attributes(&sink) else { return }
         guard let typeText = r.enumerated("TYPE", &sink) else { return missing(tag, "TYPE") }
         guard let type = MediaType(rawValue: typeText) else {
-            sink.report(.specViolation, line: tag.line, column: r.column(of: "TYPE"), tag: tag.name, attribute: "TYPE",
-                        message: "expected AUDIO, VIDEO, SUBTITLES or CLOSED-CAPTIONS, found \(typeText)")
+            sink.report(
+                .specViolation, line: tag.line, column: r.column(of: "TYPE"), tag: tag.name, attribute: "TYPE",
+                message: "expected AUDIO, VIDEO, SUBTITLES or CLOSED-CAPTIONS, found \(typeText)")
             return
         }
         guard let group = r.quoted("GROUP-ID", &sink) else { return missing(tag, "GROUP-ID") }
@@ -68,33 +72,38 @@ extension ParserState {
         if let channels = r.quoted("CHANNELS", &sink) {
             rendition.channels = ChannelsDescription(parsing: channels)
             if rendition.channels == nil {
-                sink.report(.invalidValue, line: tag.line, column: r.column(of: "CHANNELS"), tag: tag.name, attribute: "CHANNELS",
-                            message: "expected a channel count first, found \"\(channels)\"")
+                sink.report(
+                    .invalidValue, line: tag.line, column: r.column(of: "CHANNELS"), tag: tag.name, attribute: "CHANNELS",
+                    message: "expected a channel count first, found \"\(channels)\"")
             }
         }
         rendition.otherAttributes = r.others
         if type == .closedCaptions {
             if rendition.uri != nil {
-                sink.report(.specViolation, line: tag.line, column: r.column(of: "URI"), tag: tag.name, attribute: "URI",
-                            message: "CLOSED-CAPTIONS renditions must not have a URI")
+                sink.report(
+                    .specViolation, line: tag.line, column: r.column(of: "URI"), tag: tag.name, attribute: "URI",
+                    message: "CLOSED-CAPTIONS renditions must not have a URI")
             }
             if rendition.instreamID == nil { missing(tag, "INSTREAM-ID") }
         }
         if rendition.autoselect == false, rendition.isDefault, r.has("AUTOSELECT") {
-            sink.report(.specViolation, line: tag.line, column: r.column(of: "AUTOSELECT"), tag: tag.name, attribute: "AUTOSELECT",
-                        message: "must be YES when DEFAULT is YES")
+            sink.report(
+                .specViolation, line: tag.line, column: r.column(of: "AUTOSELECT"), tag: tag.name, attribute: "AUTOSELECT",
+                message: "must be YES when DEFAULT is YES")
         }
         if rendition.forced, type != .subtitles {
-            sink.report(.specViolation, line: tag.line, column: r.column(of: "FORCED"), tag: tag.name, attribute: "FORCED",
-                        message: "FORCED is only allowed on SUBTITLES renditions")
+            sink.report(
+                .specViolation, line: tag.line, column: r.column(of: "FORCED"), tag: tag.name, attribute: "FORCED",
+                message: "FORCED is only allowed on SUBTITLES renditions")
         }
         multivariant.renditions.append(rendition)
     }
 
     mutating func handleStreamInf(_ tag: TagLine) {
         guard tag.hasValue, tag.valueStart < tag.end else {
-            sink.report(.missingRequired, line: tag.line, column: tag.column, tag: tag.name, attribute: "BANDWIDTH",
-                        message: "expected an attribute list with BANDWIDTH" + (sink.isStrict ? "" : "; peak bit rate unknown"))
+            sink.report(
+                .missingRequired, line: tag.line, column: tag.column, tag: tag.name, attribute: "BANDWIDTH",
+                message: "expected an attribute list with BANDWIDTH" + (sink.isStrict ? "" : "; peak bit rate unknown"))
             pendingVariant = PendingVariant(variant: VariantStream(uri: ""), line: tag.line, usable: true)
             return
         }
@@ -109,8 +118,9 @@ extension ParserState {
             case .quoted(let group): variant.closedCaptions = group
             case .unquoted("NONE"): variant.closedCaptionsNone = true
             case .unquoted(let other):
-                sink.report(.invalidValue, line: tag.line, column: r.column(of: "CLOSED-CAPTIONS"), tag: tag.name,
-                            attribute: "CLOSED-CAPTIONS", message: "expected a quoted group ID or NONE, found \(other)")
+                sink.report(
+                    .invalidValue, line: tag.line, column: r.column(of: "CLOSED-CAPTIONS"), tag: tag.name,
+                    attribute: "CLOSED-CAPTIONS", message: "expected a quoted group ID or NONE, found \(other)")
             }
         }
         variant.attributes = attributes
@@ -127,8 +137,12 @@ extension ParserState {
         a.bandwidth = r.integer("BANDWIDTH", &sink)
         a.averageBandwidth = r.integer("AVERAGE-BANDWIDTH", &sink)
         if a.bandwidth == nil, !r.has("BANDWIDTH") {
-            sink.report(.missingRequired, line: tag.line, column: tag.column, tag: tag.name, attribute: "BANDWIDTH",
-                        message: "required attribute BANDWIDTH is missing" + (sink.isStrict ? "" : (a.averageBandwidth != nil
+            sink.report(
+                .missingRequired, line: tag.line, column: tag.column, tag: tag.name, attribute: "BANDWIDTH",
+                message: "required attribute BANDWIDTH is missing"
+                    + (sink.isStrict
+                        ? ""
+                        : (a.averageBandwidth != nil
                             ? "; peak bit rate unknown (AVERAGE-BANDWIDTH \(a.averageBandwidth!) kept)" : "; peak bit rate unknown")))
         }
         a.score = r.float("SCORE", &sink)
@@ -140,8 +154,9 @@ extension ParserState {
         if let range = r.enumerated("VIDEO-RANGE", &sink) {
             a.videoRange = VideoRange(rawValue: range)
             if a.videoRange == nil {
-                sink.report(.invalidValue, line: tag.line, column: r.column(of: "VIDEO-RANGE"), tag: tag.name, attribute: "VIDEO-RANGE",
-                            message: "expected SDR, HLG or PQ, found \(range)")
+                sink.report(
+                    .invalidValue, line: tag.line, column: r.column(of: "VIDEO-RANGE"), tag: tag.name, attribute: "VIDEO-RANGE",
+                    message: "expected SDR, HLG or PQ, found \(range)")
             }
         }
         a.requiredVideoLayout = r.quoted("REQ-VIDEO-LAYOUT", &sink)
@@ -169,25 +184,28 @@ extension ParserState {
                 if bytes.count == 16 {
                     key.iv = bytes
                 } else if bytes.count < 16 {
-                    sink.report(.invalidValue, line: tag.line, column: column, tag: tag.name, attribute: "IV",
-                                message: "IV \(iv.text) is \(bytes.count * 8) bits, expected 128" + (sink.isStrict ? "" : "; left-padded with zeros"))
+                    sink.report(
+                        .invalidValue, line: tag.line, column: column, tag: tag.name, attribute: "IV",
+                        message: "IV \(iv.text) is \(bytes.count * 8) bits, expected 128" + (sink.isStrict ? "" : "; left-padded with zeros"))
                     key.iv = Array(repeating: 0, count: 16 - bytes.count) + bytes
                 } else {
-                    sink.report(.alwaysError, line: tag.line, column: column, tag: tag.name, attribute: "IV",
-                                message: "IV \(iv.text) is \(bytes.count * 8) bits, expected a 128-bit hexadecimal-sequence")
+                    sink.report(
+                        .alwaysError, line: tag.line, column: column, tag: tag.name, attribute: "IV",
+                        message: "IV \(iv.text) is \(bytes.count * 8) bits, expected a 128-bit hexadecimal-sequence")
                 }
             } else {
-                sink.report(.alwaysError, line: tag.line, column: column, tag: tag.name, attribute: "IV",
-                            message: "IV must be a hexadecimal-sequence starting with 0x, found \(iv.text)")
+                sink.report(
+                    .alwaysError, line: tag.line, column: column, tag: tag.name, attribute: "IV",
+                    message: "IV must be a hexadecimal-sequence starting with 0x, found \(iv.text)")
             }
         }
         key.otherAttributes = r.others
         if key.method != .none, key.uri == nil { missing(tag, "URI") }
         if key.method == .none, key.uri != nil || key.iv != nil {
-            sink.report(.specViolation, line: tag.line, column: tag.column, tag: tag.name,
-                        message: "METHOD=NONE must not have URI or IV attributes")
+            sink.report(
+                .specViolation, line: tag.line, column: tag.column, tag: tag.name,
+                message: "METHOD=NONE must not have URI or IV attributes")
         }
         return key
     }
 }
-

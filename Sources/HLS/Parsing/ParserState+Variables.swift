@@ -7,19 +7,22 @@ extension ParserState {
         guard var r = tag.attributes(&sink) else { return }
         let forms = ["NAME", "IMPORT", "QUERYPARAM"].filter(r.has)
         guard forms.count == 1, let form = forms.first else {
-            sink.report(.specViolation, line: tag.line, column: tag.column, tag: tag.name,
-                        message: "expected exactly one of NAME, IMPORT or QUERYPARAM")
+            sink.report(
+                .specViolation, line: tag.line, column: tag.column, tag: tag.name,
+                message: "expected exactly one of NAME, IMPORT or QUERYPARAM")
             return
         }
         guard let name = r.quoted(form, &sink) else { return }
         guard !name.isEmpty, name.utf8.allSatisfy(Self.isVariableNameByte) else {
-            sink.report(.specViolation, line: tag.line, column: r.column(of: form), tag: tag.name, attribute: form,
-                        message: "variable name '\(name)' may only contain A-Z, a-z, 0-9, '-' and '_'")
+            sink.report(
+                .specViolation, line: tag.line, column: r.column(of: form), tag: tag.name, attribute: form,
+                message: "variable name '\(name)' may only contain A-Z, a-z, 0-9, '-' and '_'")
             return
         }
         if variables[name] != nil {
-            sink.report(.specViolation, line: tag.line, column: r.column(of: form), tag: tag.name, attribute: form,
-                        message: "variable '\(name)' is defined more than once")
+            sink.report(
+                .specViolation, line: tag.line, column: r.column(of: form), tag: tag.name, attribute: form,
+                message: "variable '\(name)' is defined more than once")
         }
         switch form {
         case "NAME":
@@ -28,13 +31,15 @@ extension ParserState {
             definitions.append(.value(name: name, value: value))
         case "IMPORT":
             if multivariantLine != nil {
-                sink.report(.specViolation, line: tag.line, column: tag.column, tag: tag.name, attribute: "IMPORT",
-                            message: "IMPORT is only allowed in media playlists")
+                sink.report(
+                    .specViolation, line: tag.line, column: tag.column, tag: tag.name, attribute: "IMPORT",
+                    message: "IMPORT is only allowed in media playlists")
             }
             definitions.append(.import(name: name))
             guard let value = options.importedVariables[name] else {
-                sink.report(.alwaysError, line: tag.line, column: r.column(of: form), tag: tag.name, attribute: "IMPORT",
-                            message: "imports '\(name)', which the multivariant playlist does not define")
+                sink.report(
+                    .alwaysError, line: tag.line, column: r.column(of: form), tag: tag.name, attribute: "IMPORT",
+                    message: "imports '\(name)', which the multivariant playlist does not define")
                 return
             }
             variables[name] = value
@@ -42,8 +47,9 @@ extension ParserState {
             definitions.append(.queryParameter(name: name))
             let items = options.url.flatMap { URLComponents(url: $0, resolvingAgainstBaseURL: false)?.queryItems } ?? []
             guard let value = items.first(where: { $0.name == name })?.value else {
-                sink.report(.alwaysError, line: tag.line, column: r.column(of: form), tag: tag.name, attribute: "QUERYPARAM",
-                            message: "query parameter '\(name)' is not in the playlist URL\(options.url.map { " \($0.absoluteString)" } ?? " (no URL given)")")
+                sink.report(
+                    .alwaysError, line: tag.line, column: r.column(of: form), tag: tag.name, attribute: "QUERYPARAM",
+                    message: "query parameter '\(name)' is not in the playlist URL\(options.url.map { " \($0.absoluteString)" } ?? " (no URL given)")")
                 return
             }
             variables[name] = value
@@ -63,20 +69,30 @@ extension ParserState {
         var added = 0
         var i = s
         while i + 1 < e {
-            guard b[i] == UInt8(ascii: "{"), b[i + 1] == UInt8(ascii: "$") else { i += 1; continue }
+            guard b[i] == UInt8(ascii: "{"), b[i + 1] == UInt8(ascii: "$") else {
+                i += 1
+                continue
+            }
             var j = i + 2
             while j < e, Self.isVariableNameByte(b[j]) { j += 1 }
-            guard j < e, j > i + 2, b[j] == UInt8(ascii: "}") else { i += 2; continue }
+            guard j < e, j > i + 2, b[j] == UInt8(ascii: "}") else {
+                i += 2
+                continue
+            }
             let name = String(decoding: UnsafeBufferPointer(rebasing: b[(i + 2)..<j]), as: UTF8.self)
             let value = variables[name]
             if value == nil {
-                sink.report(.alwaysError, line: line, column: i - s + 1, tag: tagName(b, s, e),
-                            message: "variable reference {$\(name)} names a variable that is not defined\(variables.isEmpty ? "" : " (defined: \(variables.keys.sorted().joined(separator: ", ")))")")
+                sink.report(
+                    .alwaysError, line: line, column: i - s + 1, tag: tagName(b, s, e),
+                    message:
+                        "variable reference {$\(name)} names a variable that is not defined\(variables.isEmpty ? "" : " (defined: \(variables.keys.sorted().joined(separator: ", ")))")"
+                )
             }
             added += (value?.utf8.count ?? 0)
             if added > options.maximumExpansion {
-                sink.report(.fatal, line: line, column: i - s + 1, tag: tagName(b, s, e),
-                            message: "expanded value too large: variable substitution would add more than \(options.maximumExpansion) bytes to this line")
+                sink.report(
+                    .fatal, line: line, column: i - s + 1, tag: tagName(b, s, e),
+                    message: "expanded value too large: variable substitution would add more than \(options.maximumExpansion) bytes to this line")
                 stopped = true
                 return nil
             }

@@ -126,34 +126,42 @@ struct ParserState {
                 while pos < stop {
                     let b = bytes[pos]
                     if b == 0x0A { break scan }
-                    if b >= 0x80 { hasHigh = true } else if b < 0x20 {
+                    if b >= 0x80 {
+                        hasHigh = true
+                    } else if b < 0x20 {
                         if b != 0x09 && b != 0x0D { hasControl = true }
-                    } else if b == UInt8(ascii: "$"), pos > lineStart, bytes[pos - 1] == UInt8(ascii: "{") { hasReference = true }
+                    } else if b == UInt8(ascii: "$"), pos > lineStart, bytes[pos - 1] == UInt8(ascii: "{") {
+                        hasReference = true
+                    }
                     pos += 1
                 }
             }
             var end = pos
-            if pos < count { pos += 1 } // the LF
+            if pos < count { pos += 1 }  // the LF
             if end > lineStart, bytes[end - 1] == 0x0D { end -= 1 }
             lastLine = lineNumber
 
             if let limit = options.maximumLineLength, end - lineStart > limit {
-                sink.report(.invalidValue, line: lineNumber, column: 1, tag: tagName(bytes, lineStart, end),
-                            message: "line is \(end - lineStart) bytes long, over the limit of \(limit); limit exceeded, line skipped")
+                sink.report(
+                    .invalidValue, line: lineNumber, column: 1, tag: tagName(bytes, lineStart, end),
+                    message: "line is \(end - lineStart) bytes long, over the limit of \(limit); limit exceeded, line skipped")
                 continue
             }
             var isBinary = hasControl
             if hasHigh, String(validating: UnsafeBufferPointer(rebasing: bytes[lineStart..<end]), as: UTF8.self) == nil {
-                sink.report(sawHeader ? .invalidValue : .fatal, line: lineNumber, column: 1,
-                            message: sawHeader ? "line is not valid UTF-8" : "not a playlist: the first line is not valid UTF-8 text")
+                sink.report(
+                    sawHeader ? .invalidValue : .fatal, line: lineNumber, column: 1,
+                    message: sawHeader ? "line is not valid UTF-8" : "not a playlist: the first line is not valid UTF-8 text")
                 if !sawHeader { return }
                 isBinary = true
             }
             if isBinary, sawHeader {
                 binaryLines += 1
                 if binaryLines >= Self.binaryLineLimit {
-                    sink.report(.fatal, line: lineNumber, column: 1,
-                                message: "not a playlist: \(binaryLines) lines are binary data (not UTF-8 text or with control characters), the last on line \(lineNumber)")
+                    sink.report(
+                        .fatal, line: lineNumber, column: 1,
+                        message:
+                            "not a playlist: \(binaryLines) lines are binary data (not UTF-8 text or with control characters), the last on line \(lineNumber)")
                     stopped = true
                     break
                 }
@@ -161,21 +169,26 @@ struct ParserState {
             if hasControl {
                 let at = (lineStart..<end).first { bytes[$0] < 0x20 && bytes[$0] != 0x09 } ?? lineStart
                 if !sawHeader {
-                    sink.report(.fatal, line: lineNumber, column: at - lineStart + 1, message: "not a playlist: control character 0x\(String(bytes[at], radix: 16)) in the first line")
+                    sink.report(
+                        .fatal, line: lineNumber, column: at - lineStart + 1,
+                        message: "not a playlist: control character 0x\(String(bytes[at], radix: 16)) in the first line")
                     return
                 }
-                sink.report(.specViolation, line: lineNumber, column: at - lineStart + 1, tag: tagName(bytes, lineStart, end),
-                            message: "control character 0x\(String(bytes[at], radix: 16)) is not allowed in a playlist")
+                sink.report(
+                    .specViolation, line: lineNumber, column: at - lineStart + 1, tag: tagName(bytes, lineStart, end),
+                    message: "control character 0x\(String(bytes[at], radix: 16)) is not allowed in a playlist")
             }
 
             // Trim white space; strict reports it.
-            var s = lineStart, e = end
+            var s = lineStart
+            var e = end
             while s < e, bytes[s] == 0x20 || bytes[s] == 0x09 { s += 1 }
             while e > s, bytes[e - 1] == 0x20 || bytes[e - 1] == 0x09 || bytes[e - 1] == 0x0D { e -= 1 }
-            if s == e { continue } // blank line
+            if s == e { continue }  // blank line
             if s != lineStart || e != end {
-                sink.report(.whitespace, line: lineNumber, column: s != lineStart ? 1 : e - lineStart + 1, tag: tagName(bytes, s, e),
-                            message: s != lineStart ? "white space at the start of the line" : "white space at the end of the line")
+                sink.report(
+                    .whitespace, line: lineNumber, column: s != lineStart ? 1 : e - lineStart + 1, tag: tagName(bytes, s, e),
+                    message: s != lineStart ? "white space at the start of the line" : "white space at the end of the line")
             }
 
             if !sawHeader {
@@ -187,8 +200,9 @@ struct ParserState {
                     sink.report(.advisory, line: lineNumber, column: 1, message: "comment before #EXTM3U skipped")
                     continue
                 }
-                sink.report(.fatal, line: lineNumber, column: 1,
-                            message: "not a playlist: the first line must be #EXTM3U")
+                sink.report(
+                    .fatal, line: lineNumber, column: 1,
+                    message: "not a playlist: the first line must be #EXTM3U")
                 return
             }
 
@@ -203,7 +217,8 @@ struct ParserState {
         }
         // A file that ends without a newline inside a quoted string was cut short.
         if count > 0, bytes[count - 1] != 0x0A,
-           sink.diagnostics.last.map({ $0.line == lineNumber && $0.message.hasPrefix("quoted string is not closed") }) == true {
+            sink.diagnostics.last.map({ $0.line == lineNumber && $0.message.hasPrefix("quoted string is not closed") }) == true
+        {
             sink.report(.advisory, line: lineNumber, column: 1, message: "playlist is truncated: it ends inside a quoted string")
         }
     }
@@ -231,15 +246,17 @@ struct ParserState {
             handleURI(String(decoding: UnsafeBufferPointer(rebasing: b[s..<e]), as: UTF8.self), line: line)
             return
         }
-        guard startsWithEXT(b, s, e) else { return } // a comment
+        guard startsWithEXT(b, s, e) else { return }  // a comment
         // The tag every segment has gets a byte-level path.
         if e - s > 8, b[s + 1] == 0x45, b[s + 2] == 0x58, b[s + 3] == 0x54, b[s + 4] == 0x49, b[s + 5] == 0x4E,
-           b[s + 6] == 0x46, b[s + 7] == 0x3A, mediaLine != nil, pendingVariant == nil, segment.duration == nil,
-           fastEXTINF(b, s + 8, e, line: line) {
+            b[s + 6] == 0x46, b[s + 7] == 0x3A, mediaLine != nil, pendingVariant == nil, segment.duration == nil,
+            fastEXTINF(b, s + 8, e, line: line)
+        {
             return
         }
         if mediaLine != nil, pendingVariant == nil, Self.hasPrefix(b, s, e, Self.programDateTimePrefix),
-           let date = DateParsing.date(bytes: UnsafeBufferPointer(rebasing: b[(s + Self.programDateTimePrefix.count)..<e])) {
+            let date = DateParsing.date(bytes: UnsafeBufferPointer(rebasing: b[(s + Self.programDateTimePrefix.count)..<e]))
+        {
             let text = String(decoding: UnsafeBufferPointer(rebasing: b[(s + Self.programDateTimePrefix.count)..<e]), as: UTF8.self)
             segment.programDateTime = PlaylistDate(text: text, date: date)
             return
@@ -249,8 +266,9 @@ struct ParserState {
         let name = String(decoding: UnsafeBufferPointer(rebasing: b[(s + 1)..<colon]), as: UTF8.self)
         let valueStart = min(colon + 1, e)
         let hasValue = colon < e
-        let tag = TagLine(bytes: b, name: name, valueStart: valueStart, end: e, hasValue: hasValue, line: line,
-                          column: valueStart - s + 1)
+        let tag = TagLine(
+            bytes: b, name: name, valueStart: valueStart, end: e, hasValue: hasValue, line: line,
+            column: valueStart - s + 1)
 
         let scope = Self.scope(of: name)
         switch scope {
@@ -308,16 +326,18 @@ struct ParserState {
         switch scope {
         case .multivariant:
             if let m = mediaLine {
-                sink.report(.fatal, line: tag.line, column: 1, tag: tag.name,
-                            message: "multivariant playlist tag in a media playlist (media tags since line \(m)); a playlist must not contain both")
+                sink.report(
+                    .fatal, line: tag.line, column: 1, tag: tag.name,
+                    message: "multivariant playlist tag in a media playlist (media tags since line \(m)); a playlist must not contain both")
                 stopped = true
                 return false
             }
             if multivariantLine == nil { multivariantLine = tag.line }
         case .media:
             if let m = multivariantLine {
-                sink.report(.fatal, line: tag.line, column: 1, tag: tag.name,
-                            message: "media playlist tag in a multivariant playlist (multivariant tags since line \(m)); a playlist must not contain both")
+                sink.report(
+                    .fatal, line: tag.line, column: 1, tag: tag.name,
+                    message: "media playlist tag in a multivariant playlist (multivariant tags since line \(m)); a playlist must not contain both")
                 stopped = true
                 return false
             }
@@ -333,14 +353,16 @@ struct ParserState {
 
     static let scopes: [String: TagScope] = {
         var table: [String: TagScope] = [:]
-        for name in ["EXTM3U", "EXT-X-VERSION", "EXT-X-INDEPENDENT-SEGMENTS", "EXT-X-START", "EXT-X-DEFINE",
-                     "EXT-X-MEDIA", "EXT-X-STREAM-INF", "EXT-X-I-FRAME-STREAM-INF", "EXT-X-IMAGE-STREAM-INF",
-                     "EXT-X-SESSION-DATA", "EXT-X-SESSION-KEY", "EXT-X-CONTENT-STEERING",
-                     "EXTINF", "EXT-X-TARGETDURATION", "EXT-X-MEDIA-SEQUENCE", "EXT-X-DISCONTINUITY-SEQUENCE",
-                     "EXT-X-ENDLIST", "EXT-X-PLAYLIST-TYPE", "EXT-X-I-FRAMES-ONLY", "EXT-X-IMAGES-ONLY", "EXT-X-PART-INF",
-                     "EXT-X-SERVER-CONTROL", "EXT-X-BYTERANGE", "EXT-X-DISCONTINUITY", "EXT-X-KEY", "EXT-X-MAP",
-                     "EXT-X-PROGRAM-DATE-TIME", "EXT-X-DATERANGE", "EXT-X-SKIP", "EXT-X-PRELOAD-HINT",
-                     "EXT-X-RENDITION-REPORT", "EXT-X-GAP", "EXT-X-BITRATE", "EXT-X-PART", "EXT-X-TILES"] {
+        for name in [
+            "EXTM3U", "EXT-X-VERSION", "EXT-X-INDEPENDENT-SEGMENTS", "EXT-X-START", "EXT-X-DEFINE",
+            "EXT-X-MEDIA", "EXT-X-STREAM-INF", "EXT-X-I-FRAME-STREAM-INF", "EXT-X-IMAGE-STREAM-INF",
+            "EXT-X-SESSION-DATA", "EXT-X-SESSION-KEY", "EXT-X-CONTENT-STEERING",
+            "EXTINF", "EXT-X-TARGETDURATION", "EXT-X-MEDIA-SEQUENCE", "EXT-X-DISCONTINUITY-SEQUENCE",
+            "EXT-X-ENDLIST", "EXT-X-PLAYLIST-TYPE", "EXT-X-I-FRAMES-ONLY", "EXT-X-IMAGES-ONLY", "EXT-X-PART-INF",
+            "EXT-X-SERVER-CONTROL", "EXT-X-BYTERANGE", "EXT-X-DISCONTINUITY", "EXT-X-KEY", "EXT-X-MAP",
+            "EXT-X-PROGRAM-DATE-TIME", "EXT-X-DATERANGE", "EXT-X-SKIP", "EXT-X-PRELOAD-HINT",
+            "EXT-X-RENDITION-REPORT", "EXT-X-GAP", "EXT-X-BITRATE", "EXT-X-PART", "EXT-X-TILES",
+        ] {
             table[name] = classify(name)
         }
         return table
@@ -351,13 +373,13 @@ struct ParserState {
         case "EXTM3U", "EXT-X-VERSION", "EXT-X-INDEPENDENT-SEGMENTS", "EXT-X-START", "EXT-X-DEFINE":
             return .common
         case "EXT-X-MEDIA", "EXT-X-STREAM-INF", "EXT-X-I-FRAME-STREAM-INF", "EXT-X-IMAGE-STREAM-INF",
-             "EXT-X-SESSION-DATA", "EXT-X-SESSION-KEY", "EXT-X-CONTENT-STEERING":
+            "EXT-X-SESSION-DATA", "EXT-X-SESSION-KEY", "EXT-X-CONTENT-STEERING":
             return .multivariant
         case "EXTINF", "EXT-X-TARGETDURATION", "EXT-X-MEDIA-SEQUENCE", "EXT-X-DISCONTINUITY-SEQUENCE",
-             "EXT-X-ENDLIST", "EXT-X-PLAYLIST-TYPE", "EXT-X-I-FRAMES-ONLY", "EXT-X-IMAGES-ONLY", "EXT-X-PART-INF",
-             "EXT-X-SERVER-CONTROL", "EXT-X-BYTERANGE", "EXT-X-DISCONTINUITY", "EXT-X-KEY", "EXT-X-MAP",
-             "EXT-X-PROGRAM-DATE-TIME", "EXT-X-DATERANGE", "EXT-X-SKIP", "EXT-X-PRELOAD-HINT",
-             "EXT-X-RENDITION-REPORT", "EXT-X-GAP", "EXT-X-BITRATE", "EXT-X-PART", "EXT-X-TILES":
+            "EXT-X-ENDLIST", "EXT-X-PLAYLIST-TYPE", "EXT-X-I-FRAMES-ONLY", "EXT-X-IMAGES-ONLY", "EXT-X-PART-INF",
+            "EXT-X-SERVER-CONTROL", "EXT-X-BYTERANGE", "EXT-X-DISCONTINUITY", "EXT-X-KEY", "EXT-X-MAP",
+            "EXT-X-PROGRAM-DATE-TIME", "EXT-X-DATERANGE", "EXT-X-SKIP", "EXT-X-PRELOAD-HINT",
+            "EXT-X-RENDITION-REPORT", "EXT-X-GAP", "EXT-X-BITRATE", "EXT-X-PART", "EXT-X-TILES":
             return .media
         default:
             return .unknown
@@ -367,8 +389,9 @@ struct ParserState {
     mutating func handleURI(_ uri: String, line: Int) {
         if multivariantLine != nil || pendingVariant != nil {
             guard var pending = pendingVariant else {
-                sink.report(.specViolation, line: line, column: 1,
-                            message: "URI line '\(uri)' does not follow an EXT-X-STREAM-INF tag; ignored")
+                sink.report(
+                    .specViolation, line: line, column: 1,
+                    message: "URI line '\(uri)' does not follow an EXT-X-STREAM-INF tag; ignored")
                 return
             }
             pendingVariant = nil
@@ -385,8 +408,9 @@ struct ParserState {
         guard let pending = pendingVariant else { return }
         pendingVariant = nil
         let what = tag.map { "is followed by \($0.name) on line \($0.line)" } ?? "is at the end of the playlist"
-        sink.report(.specViolation, line: pending.line, column: 1, tag: "EXT-X-STREAM-INF",
-                    message: "has no URI line: it \(what)\(sink.isStrict ? "" : "; variant dropped")")
+        sink.report(
+            .specViolation, line: pending.line, column: 1, tag: "EXT-X-STREAM-INF",
+            message: "has no URI line: it \(what)\(sink.isStrict ? "" : "; variant dropped")")
     }
 
     // MARK: Common tags
@@ -416,8 +440,9 @@ struct ParserState {
     }
 
     mutating func missing(_ tag: TagLine, _ attribute: String, _ rule: Rule = .missingRequired) {
-        sink.report(rule, line: tag.line, column: tag.column, tag: tag.name, attribute: attribute,
-                    message: "required attribute \(attribute) is missing")
+        sink.report(
+            rule, line: tag.line, column: tag.column, tag: tag.name, attribute: attribute,
+            message: "required attribute \(attribute) is missing")
     }
 
     // MARK: Finish

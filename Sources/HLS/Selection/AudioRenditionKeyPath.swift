@@ -40,8 +40,10 @@ public enum AudioRenditionKeyPath: String, CaseIterable, Sendable, Hashable, Cod
         if let k = AudioRenditionKeyPath(rawValue: name) { return k }
         let suggestion = allCases.first { $0.rawValue.lowercased() == name.lowercased() }
         let hint = suggestion.map { "did you mean $\(variable).\($0.rawValue)? " } ?? ""
-        throw PredicateFormatError(.unknownKeyPath, column: column,
-                                   "unknown audio rendition key path '$\(variable).\(name)'; \(hint)expected one of \(allCases.map { "$\(variable).\($0.rawValue)" }.joined(separator: ", "))")
+        throw PredicateFormatError(
+            .unknownKeyPath, column: column,
+            "unknown audio rendition key path '$\(variable).\(name)'; \(hint)expected one of \(allCases.map { "$\(variable).\($0.rawValue)" }.joined(separator: ", "))"
+        )
     }
 }
 

@@ -13,7 +13,8 @@ public struct ContentConfiguration: Sendable, Hashable, Codable, CustomStringCon
     public var mediaSelections: [MediaSelection]
 
     public init(variantQualifiers: [VariantQualifier] = [], mediaSelections: [MediaSelection] = []) {
-        self.variantQualifiers = variantQualifiers; self.mediaSelections = mediaSelections
+        self.variantQualifiers = variantQualifiers
+        self.mediaSelections = mediaSelections
     }
 
     /// One line per qualifier in order, then the media selections, for reports.
@@ -67,7 +68,10 @@ public struct ContentConfiguration: Sendable, Hashable, Codable, CustomStringCon
             if let r = bestAudio(audio) { chosenAudio.append(r) }
         } else {
             for s in audioSelections {
-                guard let r = bestAudio(audio.filter(s.option.matches)) else { unsatisfied.append(s); continue }
+                guard let r = bestAudio(audio.filter(s.option.matches)) else {
+                    unsatisfied.append(s)
+                    continue
+                }
                 if !chosenAudio.contains(r) { chosenAudio.append(r) }
             }
         }
@@ -88,14 +92,16 @@ public struct ContentConfiguration: Sendable, Hashable, Codable, CustomStringCon
         } else {
             for s in subtitleSelections {
                 guard let r = bestSubtitle(subtitles.filter(s.option.matches), forced: s.option.forced) else {
-                    unsatisfied.append(s); continue
+                    unsatisfied.append(s)
+                    continue
                 }
                 if !chosenSubtitles.contains(r) { chosenSubtitles.append(r) }
             }
         }
         unsatisfied += mediaSelections.filter { $0.mediaType != .audio && $0.mediaType != .subtitles }
-        return ResolvedContent(choice: choice, audioRenditions: chosenAudio, subtitleRenditions: chosenSubtitles,
-                               unsatisfiedSelections: unsatisfied)
+        return ResolvedContent(
+            choice: choice, audioRenditions: chosenAudio, subtitleRenditions: chosenSubtitles,
+            unsatisfiedSelections: unsatisfied)
     }
 
     /// Resolves this configuration among the variants that share `primary`'s video — the
@@ -108,7 +114,8 @@ public struct ContentConfiguration: Sendable, Hashable, Codable, CustomStringCon
         let all = playlist.inspectedVariants(baseURL: baseURL)
         let indices = all.indices.filter { all[$0].stream.uri == primary.stream.uri }
         guard var resolved = try? resolve(variants: indices.map { all[$0] }, in: playlist),
-              resolved.choice.reason != .noQualifierMatched, resolved.unsatisfiedSelections.isEmpty else { return nil }
+            resolved.choice.reason != .noQualifierMatched, resolved.unsatisfiedSelections.isEmpty
+        else { return nil }
         resolved.choice.index = indices[resolved.choice.index]
         resolved.choice.candidates = resolved.choice.candidates.map { indices[$0] }
         return resolved

@@ -14,10 +14,15 @@ public struct MediaSelectionOption: Sendable, Hashable, Codable, CustomStringCon
     /// For subtitles: true only forced, false only not forced, nil either.
     public var forced: Bool?
 
-    public init(language: String? = nil, name: String? = nil, groupID: String? = nil,
-                characteristics: [String] = [], forced: Bool? = nil) {
-        self.language = language; self.name = name; self.groupID = groupID
-        self.characteristics = characteristics; self.forced = forced
+    public init(
+        language: String? = nil, name: String? = nil, groupID: String? = nil,
+        characteristics: [String] = [], forced: Bool? = nil
+    ) {
+        self.language = language
+        self.name = name
+        self.groupID = groupID
+        self.characteristics = characteristics
+        self.forced = forced
     }
 
     public static let any = MediaSelectionOption()
@@ -78,7 +83,8 @@ public struct MediaSelection: Sendable, Hashable, Codable, CustomStringConvertib
     public var option: MediaSelectionOption
 
     public init(_ mediaType: MediaType, _ option: MediaSelectionOption) {
-        self.mediaType = mediaType; self.option = option
+        self.mediaType = mediaType
+        self.option = option
     }
 
     public static func audio(_ option: MediaSelectionOption) -> MediaSelection { .init(.audio, option) }

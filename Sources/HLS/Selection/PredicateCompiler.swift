@@ -27,20 +27,23 @@ enum PredicateCompiler {
             return .key(key, q, test)
         case .subquery(let s):
             guard s.collection.variable == nil, s.collection.name == "audioAttributes.renditions" else {
-                throw PredicateFormatError(.unknownKeyPath, column: s.collection.column,
-                                           "SUBQUERY over '\(s.collection.text)' is not supported; expected audioAttributes.renditions")
+                throw PredicateFormatError(
+                    .unknownKeyPath, column: s.collection.column,
+                    "SUBQUERY over '\(s.collection.text)' is not supported; expected audioAttributes.renditions")
             }
             let ops: [PredicateOperator: ComparisonOperator] = [
                 .equal: .equal, .notEqual: .notEqual, .lessThan: .lessThan, .lessThanOrEqual: .lessThanOrEqual,
                 .greaterThan: .greaterThan, .greaterThanOrEqual: .greaterThanOrEqual,
             ]
             guard let op = ops[s.op] else {
-                throw PredicateFormatError(.unsupportedOperator, column: s.opColumn,
-                                           "\(s.op.rawValue) cannot compare a count; expected ==, !=, <, <=, > or >=")
+                throw PredicateFormatError(
+                    .unsupportedOperator, column: s.opColumn,
+                    "\(s.op.rawValue) cannot compare a count; expected ==, !=, <, <=, > or >=")
             }
             guard case .number(let n) = s.count.value, n >= 0, n == n.rounded(), n < 1e9 else {
-                throw PredicateFormatError(.typeMismatch, column: s.count.column,
-                                           "@count is a whole number; expected a whole number, found \(s.count.text)")
+                throw PredicateFormatError(
+                    .typeMismatch, column: s.count.column,
+                    "@count is a whole number; expected a whole number, found \(s.count.text)")
             }
             return .renditions(try rendition(s.body, variable: s.variable), op, Int(n))
         }
@@ -50,8 +53,9 @@ enum PredicateCompiler {
     static func rendition(_ syntax: Syntax, variable: String) throws(PredicateFormatError) -> RenditionPredicateNode {
         func key(_ k: Syntax.KeyPath) throws(PredicateFormatError) -> AudioRenditionKeyPath {
             guard let v = k.variable, v == variable else {
-                throw PredicateFormatError(.unknownKeyPath, column: k.column,
-                                           "inside SUBQUERY, key paths start with $\(variable); found '\(k.text)'")
+                throw PredicateFormatError(
+                    .unknownKeyPath, column: k.column,
+                    "inside SUBQUERY, key paths start with $\(variable); found '\(k.text)'")
             }
             return try AudioRenditionKeyPath.resolve(k.name, variable: variable, column: k.column)
         }
@@ -85,8 +89,9 @@ enum PredicateCompiler {
         default:
             let key = try VariantKeyPath.resolve(name, column: k.column)
             guard key.isCollection else {
-                throw PredicateFormatError(.typeMismatch, column: k.column,
-                                           "\(key.name) has a single value; @count applies to collections")
+                throw PredicateFormatError(
+                    .typeMismatch, column: k.column,
+                    "\(key.name) has a single value; @count applies to collections")
             }
             return key
         }
@@ -105,16 +110,18 @@ enum PredicateCompiler {
 
     private static func variantKey(_ k: Syntax.KeyPath) throws(PredicateFormatError) -> VariantKeyPath {
         if k.variable != nil {
-            throw PredicateFormatError(.unknownKeyPath, column: k.column,
-                                       "'\(k.text)' is only defined inside SUBQUERY(audioAttributes.renditions, \(k.text.split(separator: ".").first ?? "$r"), …)")
+            throw PredicateFormatError(
+                .unknownKeyPath, column: k.column,
+                "'\(k.text)' is only defined inside SUBQUERY(audioAttributes.renditions, \(k.text.split(separator: ".").first ?? "$r"), …)")
         }
         return try VariantKeyPath.resolve(k.name, column: k.column)
     }
 
     private static func checkBoolean(_ key: some PredicateKey, _ k: Syntax.KeyPath) throws(PredicateFormatError) {
         guard key.valueType == .boolean else {
-            throw PredicateFormatError(.typeMismatch, column: k.column + k.text.count,
-                                       "\(k.text) is a \(key.valueType.rawValue), not a boolean; expected an operator after it")
+            throw PredicateFormatError(
+                .typeMismatch, column: k.column + k.text.count,
+                "\(k.text) is a \(key.valueType.rawValue), not a boolean; expected an operator after it")
         }
     }
 
@@ -122,14 +129,16 @@ enum PredicateCompiler {
     private static func normalise(_ c: Syntax.Comparison) throws(PredicateFormatError) -> (Syntax.KeyPath, PredicateOperator, Syntax.Operand) {
         switch (c.lhs, c.rhs) {
         case (.keyPath(let k), .keyPath(let r)):
-            throw PredicateFormatError(.typeMismatch, column: r.column,
-                                       "comparing key path \(k.text) with key path \(r.text) is not supported; expected a literal")
+            throw PredicateFormatError(
+                .typeMismatch, column: r.column,
+                "comparing key path \(k.text) with key path \(r.text) is not supported; expected a literal")
         case (.keyPath(let k), _):
             return (k, c.op, c.rhs)
         case (_, .keyPath(let k)):
             guard let s = c.op.swapped else {
-                throw PredicateFormatError(.unsupportedOperator, column: c.opColumn,
-                                           "\(c.op.rawValue) with a literal on its left is not supported; expected the key path first")
+                throw PredicateFormatError(
+                    .unsupportedOperator, column: c.opColumn,
+                    "\(c.op.rawValue) with a literal on its left is not supported; expected the key path first")
             }
             return (k, s, c.lhs)
         default:
@@ -137,8 +146,10 @@ enum PredicateCompiler {
         }
     }
 
-    private static func keyTest(_ key: some PredicateKey, _ c: Syntax.Comparison, op: PredicateOperator, keyColumn: Int,
-                                value: Syntax.Operand) throws(PredicateFormatError) -> (Quantifier?, PredicateNode.ValueTest) {
+    private static func keyTest(
+        _ key: some PredicateKey, _ c: Syntax.Comparison, op: PredicateOperator, keyColumn: Int,
+        value: Syntax.Operand
+    ) throws(PredicateFormatError) -> (Quantifier?, PredicateNode.ValueTest) {
         try checkQuantifier(c.quantifier, key: key, keyColumn: keyColumn, op: op)
         if key.isCollection && c.quantifier == nil {
             // CONTAINS on a collection: one element equals the value (names the language).
@@ -150,23 +161,30 @@ enum PredicateCompiler {
         return (c.quantifier?.0, try test(op, options: c.options, opColumn: c.opColumn, value: value, key: key))
     }
 
-    private static func checkQuantifier(_ q: (Quantifier, column: Int)?, key: some PredicateKey, keyColumn: Int,
-                                        op: PredicateOperator?) throws(PredicateFormatError) {
+    private static func checkQuantifier(
+        _ q: (Quantifier, column: Int)?, key: some PredicateKey, keyColumn: Int,
+        op: PredicateOperator?
+    ) throws(PredicateFormatError) {
         if let q, !key.isCollection {
-            throw PredicateFormatError(.typeMismatch, column: q.column,
-                                       "\(q.0.rawValue) applies to collection key paths; \(key.name) has a single value")
+            throw PredicateFormatError(
+                .typeMismatch, column: q.column,
+                "\(q.0.rawValue) applies to collection key paths; \(key.name) has a single value")
         }
         if q == nil, key.isCollection, op != .contains {
-            throw PredicateFormatError(.typeMismatch, column: keyColumn,
-                                       "\(key.name) is a collection; expected ANY, ALL or NONE before it, or CONTAINS after it")
+            throw PredicateFormatError(
+                .typeMismatch, column: keyColumn,
+                "\(key.name) is a collection; expected ANY, ALL or NONE before it, or CONTAINS after it")
         }
     }
 
-    private static func single(_ operand: Syntax.Operand, for key: some PredicateKey,
-                               op: PredicateOperator) throws(PredicateFormatError) -> Syntax.Literal {
+    private static func single(
+        _ operand: Syntax.Operand, for key: some PredicateKey,
+        op: PredicateOperator
+    ) throws(PredicateFormatError) -> Syntax.Literal {
         guard case .literal(let l) = operand else {
-            throw PredicateFormatError(.typeMismatch, column: operand.column,
-                                       "expected a single \(key.valueType.rawValue) after \(op.rawValue), found a list")
+            throw PredicateFormatError(
+                .typeMismatch, column: operand.column,
+                "expected a single \(key.valueType.rawValue) after \(op.rawValue), found a list")
         }
         return l
     }
@@ -190,25 +208,30 @@ enum PredicateCompiler {
         case (.string, .string(let s)):
             if let allowed = key.allowedValues {
                 guard let canonical = allowed.first(where: { $0.lowercased() == s.lowercased() }) else {
-                    throw PredicateFormatError(.invalidValue, column: l.column,
-                                               "\(key.name) is never \(l.text); expected one of \(allowed.map { "\"\($0)\"" }.joined(separator: ", "))")
+                    throw PredicateFormatError(
+                        .invalidValue, column: l.column,
+                        "\(key.name) is never \(l.text); expected one of \(allowed.map { "\"\($0)\"" }.joined(separator: ", "))")
                 }
                 return .string(canonical)
             }
             return .string(s)
         default:
-            throw PredicateFormatError(.typeMismatch, column: l.column,
-                                       "\(key.name) is \(article(key.valueType)); expected \(article(key.valueType)), found \(found(l))")
+            throw PredicateFormatError(
+                .typeMismatch, column: l.column,
+                "\(key.name) is \(article(key.valueType)); expected \(article(key.valueType)), found \(found(l))")
         }
     }
 
-    private static func test(_ op: PredicateOperator, options: StringComparisonOptions, opColumn: Int,
-                             value: Syntax.Operand, key: some PredicateKey) throws(PredicateFormatError) -> PredicateNode.ValueTest {
+    private static func test(
+        _ op: PredicateOperator, options: StringComparisonOptions, opColumn: Int,
+        value: Syntax.Operand, key: some PredicateKey
+    ) throws(PredicateFormatError) -> PredicateNode.ValueTest {
         let type = key.valueType
         func needs(_ t: VariantKeyPath.ValueType) throws(PredicateFormatError) {
             guard type == t else {
-                throw PredicateFormatError(.unsupportedOperator, column: opColumn,
-                                           "\(op.rawValue) needs \(article(t)); \(key.name) is \(article(type))")
+                throw PredicateFormatError(
+                    .unsupportedOperator, column: opColumn,
+                    "\(op.rawValue) needs \(article(t)); \(key.name) is \(article(type))")
             }
         }
         switch op {
@@ -234,14 +257,16 @@ enum PredicateCompiler {
                 throw PredicateFormatError(.typeMismatch, column: value.column, "BETWEEN expects a list of two numbers, {low, high}")
             }
             guard case .number(let lo) = try scalar(items[0], for: key),
-                  case .number(let hi) = try scalar(items[1], for: key) else {
+                case .number(let hi) = try scalar(items[1], for: key)
+            else {
                 throw PredicateFormatError(.typeMismatch, column: value.column, "BETWEEN expects a list of two numbers")
             }
             return .between(lo, hi)
         case .in:
             guard case .list(let items, _) = value else {
-                throw PredicateFormatError(.typeMismatch, column: value.column,
-                                           "IN expects a list such as {\"PQ\", \"HLG\"}, found a single value")
+                throw PredicateFormatError(
+                    .typeMismatch, column: value.column,
+                    "IN expects a list such as {\"PQ\", \"HLG\"}, found a single value")
             }
             var scalars: [PredicateScalar] = []
             for item in items { scalars.append(try scalar(item, for: key)) }
@@ -253,8 +278,9 @@ enum PredicateCompiler {
             try needs(.string)
             let l = try single(value, for: key, op: op)
             guard case .string(let s) = l.value else {
-                throw PredicateFormatError(.typeMismatch, column: l.column,
-                                           "\(op.rawValue) expects a string, found \(found(l))")
+                throw PredicateFormatError(
+                    .typeMismatch, column: l.column,
+                    "\(op.rawValue) expects a string, found \(found(l))")
             }
             switch op {
             case .contains: return .contains(s, options)

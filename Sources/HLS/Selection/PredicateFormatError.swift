@@ -11,7 +11,9 @@ public struct PredicateFormatError: Error, Sendable, Hashable, CustomStringConve
     public var message: String
 
     public init(_ kind: Kind, column: Int, _ message: String) {
-        self.kind = kind; self.column = column; self.message = message
+        self.kind = kind
+        self.column = column
+        self.message = message
     }
 
     public var description: String { "column \(column): \(message)" }

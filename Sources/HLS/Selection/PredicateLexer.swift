@@ -1,11 +1,11 @@
 /// A token of the predicate language with the 1-based column where it starts.
 struct PredicateToken: Sendable, Hashable {
     enum Kind: Sendable, Hashable {
-        case identifier(String)           // a key path component or a keyword (keywords are recognised by the parser)
+        case identifier(String)  // a key path component or a keyword (keywords are recognised by the parser)
         case string(String)
         case number(Double)
-        case symbol(String)               // == != < <= > >= = <> && || ! ( ) { } , . [c]
-        case variable(String)             // $r
+        case symbol(String)  // == != < <= > >= = <> && || ! ( ) { } , . [c]
+        case variable(String)  // $r
         case end
     }
     var kind: Kind
@@ -45,19 +45,26 @@ struct PredicateLexer {
 
         if c == "\"" || c == "'" { return try string(quote: c) }
         if c.isNumber && c.isASCII || (c == "." && peek(1)?.isASCIIDigit == true)
-            || (c == "-" && (peek(1)?.isASCIIDigit == true || peek(1) == ".")) {
+            || (c == "-" && (peek(1)?.isASCIIDigit == true || peek(1) == "."))
+        {
             return try number()
         }
         if c.isLetter || c == "_" || c == "@" && peek(1)?.isLetter == true {
             var text = String(c)
             index += 1
-            while let d = peek(), d.isLetter || d.isNumber || d == "_" { text.append(d); index += 1 }
+            while let d = peek(), d.isLetter || d.isNumber || d == "_" {
+                text.append(d)
+                index += 1
+            }
             return PredicateToken(kind: .identifier(text), column: start, text: text)
         }
         if c == "$" {
             var name = ""
             index += 1
-            while let d = peek(), d.isLetter || d.isNumber || d == "_" { name.append(d); index += 1 }
+            while let d = peek(), d.isLetter || d.isNumber || d == "_" {
+                name.append(d)
+                index += 1
+            }
             guard !name.isEmpty else {
                 throw PredicateFormatError(.unexpectedCharacter, column: start, "expected a variable name after '$'")
             }
@@ -67,10 +74,14 @@ struct PredicateLexer {
             // comparison options: [c], [d], [cd], [n]
             var j = index + 1
             var text = ""
-            while j < chars.count, chars[j].isLetter { text.append(chars[j]); j += 1 }
+            while j < chars.count, chars[j].isLetter {
+                text.append(chars[j])
+                j += 1
+            }
             guard j < chars.count, chars[j] == "]", !text.isEmpty else {
-                throw PredicateFormatError(.unexpectedCharacter, column: start,
-                                     "unexpected '['; expected a comparison option such as [c], [d] or [cd] after an operator")
+                throw PredicateFormatError(
+                    .unexpectedCharacter, column: start,
+                    "unexpected '['; expected a comparison option such as [c], [d] or [cd] after an operator")
             }
             index = j + 1
             return PredicateToken(kind: .symbol("[" + text.lowercased() + "]"), column: start, text: "[\(text)]")
@@ -87,8 +98,9 @@ struct PredicateLexer {
         if c == "&" || c == "|" {
             throw PredicateFormatError(.unexpectedCharacter, column: start, "unexpected '\(c)'; expected '\(c)\(c)'")
         }
-        throw PredicateFormatError(.unexpectedCharacter, column: start,
-                             "unexpected character '\(c)'; expected a key path, a literal, an operator or a parenthesis")
+        throw PredicateFormatError(
+            .unexpectedCharacter, column: start,
+            "unexpected character '\(c)'; expected a key path, a literal, an operator or a parenthesis")
     }
 
     private mutating func string(quote: Character) throws(PredicateFormatError) -> PredicateToken {
@@ -118,13 +130,27 @@ struct PredicateLexer {
     private mutating func number() throws(PredicateFormatError) -> PredicateToken {
         let start = column
         var text = ""
-        if peek() == "-" { text.append("-"); index += 1 }
-        while let c = peek(), c.isASCIIDigit || c == "." || c == "_" { if c != "_" { text.append(c) }; index += 1 }
+        if peek() == "-" {
+            text.append("-")
+            index += 1
+        }
+        while let c = peek(), c.isASCIIDigit || c == "." || c == "_" {
+            if c != "_" { text.append(c) }
+            index += 1
+        }
         if let e = peek(), e == "e" || e == "E",
-           let n = peek(1), n.isASCIIDigit || ((n == "-" || n == "+") && peek(2)?.isASCIIDigit == true) {
-            text.append("e"); index += 1
-            if n == "-" || n == "+" { text.append(n); index += 1 }
-            while let c = peek(), c.isASCIIDigit { text.append(c); index += 1 }
+            let n = peek(1), n.isASCIIDigit || ((n == "-" || n == "+") && peek(2)?.isASCIIDigit == true)
+        {
+            text.append("e")
+            index += 1
+            if n == "-" || n == "+" {
+                text.append(n)
+                index += 1
+            }
+            while let c = peek(), c.isASCIIDigit {
+                text.append(c)
+                index += 1
+            }
         }
         if let c = peek(), c.isLetter {
             throw PredicateFormatError(.invalidNumber, column: start, "invalid number '\(text)\(c)'; expected digits")

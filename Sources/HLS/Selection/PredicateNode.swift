@@ -44,7 +44,8 @@ indirect enum PredicateNode: Sendable, Hashable {
             guard let x = a.evaluate(v), let y = b.evaluate(v) else { return nil }
             return x.union(y)
         case .or(let a, let b):
-            let x = a.evaluate(v), y = b.evaluate(v)
+            let x = a.evaluate(v)
+            let y = b.evaluate(v)
             if x == nil && y == nil { return nil }
             return (x ?? []).union(y ?? [])
         case .not(let a):
@@ -126,7 +127,8 @@ extension PredicateNode.ValueTest {
             return tags.contains { MediaSelectionOption.languagesMatch($0, v) } != negated
         case .contains(let s, let o), .beginsWith(let s, let o), .endsWith(let s, let o), .like(let s, let o):
             guard case .string(let v) = value else { return false }
-            let text = PredicateNode.fold(v, o), pattern = PredicateNode.fold(s, o)
+            let text = PredicateNode.fold(v, o)
+            let pattern = PredicateNode.fold(s, o)
             switch self {
             case .contains: return pattern.isEmpty || text.contains(pattern)
             case .beginsWith: return text.hasPrefix(pattern)

@@ -83,15 +83,20 @@ struct PredicateParser {
             advance()
             let inner = try orExpression()
             guard isSymbol(current, ")") else {
-                throw PredicateFormatError(current.kind == .end ? .unexpectedEnd : .unexpectedToken, column: current.column,
-                                     "expected ')' to close the '(' at column \(t.column), found \(describe(current))")
+                throw PredicateFormatError(
+                    current.kind == .end ? .unexpectedEnd : .unexpectedToken, column: current.column,
+                    "expected ')' to close the '(' at column \(t.column), found \(describe(current))")
             }
             advance()
             return inner
         }
         switch keyword(t) {
-        case "TRUEPREDICATE": advance(); return .constant(true)
-        case "FALSEPREDICATE": advance(); return .constant(false)
+        case "TRUEPREDICATE":
+            advance()
+            return .constant(true)
+        case "FALSEPREDICATE":
+            advance()
+            return .constant(false)
         case "SUBQUERY": return try subquery()
         default: break
         }
@@ -100,8 +105,9 @@ struct PredicateParser {
 
     private mutating func expect(_ symbol: String, _ what: String) throws(PredicateFormatError) {
         guard isSymbol(current, symbol) else {
-            throw PredicateFormatError(current.kind == .end ? .unexpectedEnd : .unexpectedToken, column: current.column,
-                                       "expected '\(symbol)' \(what), found \(describe(current))")
+            throw PredicateFormatError(
+                current.kind == .end ? .unexpectedEnd : .unexpectedToken, column: current.column,
+                "expected '\(symbol)' \(what), found \(describe(current))")
         }
         advance()
     }
@@ -111,13 +117,15 @@ struct PredicateParser {
         advance()
         try expect("(", "after SUBQUERY")
         guard case .keyPath(let collection) = try operand() else {
-            throw PredicateFormatError(.unexpectedToken, column: tokens[position - 1].column,
-                                       "expected the collection key path as SUBQUERY's first argument")
+            throw PredicateFormatError(
+                .unexpectedToken, column: tokens[position - 1].column,
+                "expected the collection key path as SUBQUERY's first argument")
         }
         try expect(",", "after SUBQUERY's collection")
         guard case .variable(let variable) = current.kind else {
-            throw PredicateFormatError(.unexpectedToken, column: current.column,
-                                       "expected a variable such as $r as SUBQUERY's second argument, found \(describe(current))")
+            throw PredicateFormatError(
+                .unexpectedToken, column: current.column,
+                "expected a variable such as $r as SUBQUERY's second argument, found \(describe(current))")
         }
         advance()
         try expect(",", "after SUBQUERY's variable")
@@ -129,32 +137,44 @@ struct PredicateParser {
         }
         advance()
         guard let (op, opColumn) = try comparisonOperator() else {
-            throw PredicateFormatError(current.kind == .end ? .unexpectedEnd : .unsupportedOperator, column: current.column,
-                                       "expected a comparison operator after SUBQUERY(…).@count, found \(describe(current))")
+            throw PredicateFormatError(
+                current.kind == .end ? .unexpectedEnd : .unsupportedOperator, column: current.column,
+                "expected a comparison operator after SUBQUERY(…).@count, found \(describe(current))")
         }
         guard let n = try literal() else {
-            throw PredicateFormatError(current.kind == .end ? .unexpectedEnd : .unexpectedToken, column: current.column,
-                                       "expected a number after SUBQUERY(…).@count \(op.rawValue), found \(describe(current))")
+            throw PredicateFormatError(
+                current.kind == .end ? .unexpectedEnd : .unexpectedToken, column: current.column,
+                "expected a number after SUBQUERY(…).@count \(op.rawValue), found \(describe(current))")
         }
-        return .subquery(.init(column: start, collection: collection, variable: variable, body: body, op: op,
-                               opColumn: opColumn, count: n))
+        return .subquery(
+            .init(
+                column: start, collection: collection, variable: variable, body: body, op: op,
+                opColumn: opColumn, count: n))
     }
 
     private mutating func comparison() throws(PredicateFormatError) -> PredicateSyntax {
         var quantifier: (Quantifier, column: Int)?
         switch keyword(current) {
-        case "ANY", "SOME": quantifier = (.any, current.column); advance()
-        case "ALL": quantifier = (.all, current.column); advance()
-        case "NONE": quantifier = (.none, current.column); advance()
+        case "ANY", "SOME":
+            quantifier = (.any, current.column)
+            advance()
+        case "ALL":
+            quantifier = (.all, current.column)
+            advance()
+        case "NONE":
+            quantifier = (.none, current.column)
+            advance()
         default: break
         }
         let lhs = try operand()
         guard let (op, opColumn) = try comparisonOperator() else {
-            let endsOperand = current.kind == .end || isSymbol(current, ")", "&&", "||")
+            let endsOperand =
+                current.kind == .end || isSymbol(current, ")", "&&", "||")
                 || keyword(current) == "AND" || keyword(current) == "OR"
             if case .keyPath(let k) = lhs, endsOperand { return .keyPath(quantifier?.0, k) }
-            throw PredicateFormatError(current.kind == .end ? .unexpectedEnd : .unsupportedOperator, column: current.column,
-                                 "expected an operator (==, !=, <, <=, >, >=, IN, CONTAINS, BEGINSWITH, ENDSWITH, LIKE, BETWEEN), found \(describe(current))")
+            throw PredicateFormatError(
+                current.kind == .end ? .unexpectedEnd : .unsupportedOperator, column: current.column,
+                "expected an operator (==, !=, <, <=, >, >=, IN, CONTAINS, BEGINSWITH, ENDSWITH, LIKE, BETWEEN), found \(describe(current))")
         }
         var options: StringComparisonOptions = []
         if case .symbol(let s) = current.kind, s.hasPrefix("[") {
@@ -163,8 +183,9 @@ struct PredicateParser {
                 case "c": options.insert(.caseInsensitive)
                 case "d": options.insert(.diacriticInsensitive)
                 default:
-                    throw PredicateFormatError(.unsupportedOperator, column: current.column,
-                                         "unknown comparison option '\(c)' in \(current.text); expected [c], [d] or [cd]")
+                    throw PredicateFormatError(
+                        .unsupportedOperator, column: current.column,
+                        "unknown comparison option '\(c)' in \(current.text); expected [c], [d] or [cd]")
                 }
             }
             advance()
@@ -192,8 +213,9 @@ struct PredicateParser {
             case "LIKE": op = .like
             case "BETWEEN": op = .between
             case "MATCHES":
-                throw PredicateFormatError(.unsupportedOperator, column: t.column,
-                                     "MATCHES (regular expressions) is not supported; use LIKE with * and ? wildcards")
+                throw PredicateFormatError(
+                    .unsupportedOperator, column: t.column,
+                    "MATCHES (regular expressions) is not supported; use LIKE with * and ? wildcards")
             default: op = nil
             }
         default: op = nil
@@ -208,17 +230,28 @@ struct PredicateParser {
         if isSymbol(t, "{") {
             advance()
             var items: [PredicateSyntax.Literal] = []
-            if isSymbol(current, "}") { advance(); return .list(items, column: t.column) }
+            if isSymbol(current, "}") {
+                advance()
+                return .list(items, column: t.column)
+            }
             while true {
                 guard let l = try literal() else {
-                    throw PredicateFormatError(current.kind == .end ? .unexpectedEnd : .unexpectedToken, column: current.column,
-                                         "expected a number or a string in the list, found \(describe(current))")
+                    throw PredicateFormatError(
+                        current.kind == .end ? .unexpectedEnd : .unexpectedToken, column: current.column,
+                        "expected a number or a string in the list, found \(describe(current))")
                 }
                 items.append(l)
-                if isSymbol(current, ",") { advance(); continue }
-                if isSymbol(current, "}") { advance(); return .list(items, column: t.column) }
-                throw PredicateFormatError(current.kind == .end ? .unexpectedEnd : .unexpectedToken, column: current.column,
-                                     "expected ',' or '}' in the list opened at column \(t.column), found \(describe(current))")
+                if isSymbol(current, ",") {
+                    advance()
+                    continue
+                }
+                if isSymbol(current, "}") {
+                    advance()
+                    return .list(items, column: t.column)
+                }
+                throw PredicateFormatError(
+                    current.kind == .end ? .unexpectedEnd : .unexpectedToken, column: current.column,
+                    "expected ',' or '}' in the list opened at column \(t.column), found \(describe(current))")
             }
         }
         if let l = try literal() { return .literal(l) }
@@ -228,8 +261,9 @@ struct PredicateParser {
             while isSymbol(current, ".") {
                 advance()
                 guard case .identifier(let part) = current.kind else {
-                    throw PredicateFormatError(.unexpectedToken, column: current.column,
-                                               "expected a key path component after '$\(variable).', found \(describe(current))")
+                    throw PredicateFormatError(
+                        .unexpectedToken, column: current.column,
+                        "expected a key path component after '$\(variable).', found \(describe(current))")
                 }
                 parts.append(part)
                 advance()
@@ -242,16 +276,18 @@ struct PredicateParser {
             while isSymbol(current, ".") {
                 advance()
                 guard case .identifier(let part) = current.kind else {
-                    throw PredicateFormatError(.unexpectedToken, column: current.column,
-                                         "expected a key path component after '\(name).', found \(describe(current))")
+                    throw PredicateFormatError(
+                        .unexpectedToken, column: current.column,
+                        "expected a key path component after '\(name).', found \(describe(current))")
                 }
                 name += "." + part
                 advance()
             }
             return .keyPath(.init(name: name, column: t.column))
         }
-        throw PredicateFormatError(t.kind == .end ? .unexpectedEnd : .unexpectedToken, column: t.column,
-                             "expected a key path, a number, a string or a {list}, found \(describe(t))")
+        throw PredicateFormatError(
+            t.kind == .end ? .unexpectedEnd : .unexpectedToken, column: t.column,
+            "expected a key path, a number, a string or a {list}, found \(describe(t))")
     }
 
     private mutating func literal() throws(PredicateFormatError) -> PredicateSyntax.Literal? {

@@ -67,7 +67,11 @@ indirect enum PredicateSyntax: Sendable, Hashable {
             a.quantifier?.0 == b.quantifier?.0 && a.quantifier?.column == b.quantifier?.column && a.lhs == b.lhs
                 && a.op == b.op && a.options == b.options && a.opColumn == b.opColumn && a.rhs == b.rhs
         }
-        func hash(into h: inout Hasher) { h.combine(lhs); h.combine(op); h.combine(rhs) }
+        func hash(into h: inout Hasher) {
+            h.combine(lhs)
+            h.combine(op)
+            h.combine(rhs)
+        }
     }
 }
 

@@ -10,8 +10,10 @@ extension VariantPredicate: Codable {
         do {
             try self.init(format: format)
         } catch {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
-                                                    debugDescription: "invalid predicate \"\(format)\": \(error)"))
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: decoder.codingPath,
+                    debugDescription: "invalid predicate \"\(format)\": \(error)"))
         }
     }
 
@@ -20,7 +22,6 @@ extension VariantPredicate: Codable {
         try c.encode(description)
     }
 }
-
 
 extension VariantQualifier: Codable {
     private enum CodingKeys: String, CodingKey { case predicate, uri, variant, minimum, maximum, among }
@@ -58,8 +59,10 @@ extension VariantQualifier: Codable {
             } else if let key = try c.decodeIfPresent(VariantKeyPath.self, forKey: .maximum) {
                 kind = .extremum(.maximum, key, among: among)
             } else {
-                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
-                    debugDescription: "expected one of predicate, uri, variant, minimum, maximum"))
+                throw DecodingError.dataCorrupted(
+                    .init(
+                        codingPath: decoder.codingPath,
+                        debugDescription: "expected one of predicate, uri, variant, minimum, maximum"))
             }
         }
     }
@@ -70,9 +73,11 @@ extension VariantQualifier: Codable {
         case .predicate(let p): try c.encode(p, forKey: .predicate)
         case .uri(let u): try c.encode(u, forKey: .uri)
         case .variant(let s):
-            try c.encode(StreamIdentity(uri: s.uri, bandwidth: s.attributes.bandwidth, audio: s.audio, subtitles: s.subtitles,
-                                        video: s.attributes.video, pathwayID: s.attributes.pathwayID,
-                                        stableVariantID: s.attributes.stableVariantID), forKey: .variant)
+            try c.encode(
+                StreamIdentity(
+                    uri: s.uri, bandwidth: s.attributes.bandwidth, audio: s.audio, subtitles: s.subtitles,
+                    video: s.attributes.video, pathwayID: s.attributes.pathwayID,
+                    stableVariantID: s.attributes.stableVariantID), forKey: .variant)
         case .extremum(let e, let key, let among):
             try c.encode(key, forKey: e == .minimum ? .minimum : .maximum)
             if among != .always { try c.encode(among, forKey: .among) }

@@ -39,10 +39,12 @@ public enum VariantKeyPath: String, CaseIterable, Sendable, Hashable, Codable, P
     public var valueType: ValueType {
         switch self {
         case .peakBitRate, .averageBitRate, .score, .presentationWidth, .presentationHeight, .nominalFrameRate,
-             .bitDepth, .audioChannelCount, .audioSampleRate: .number
+            .bitDepth, .audioChannelCount, .audioSampleRate:
+            .number
         case .audioIsImmersive, .audioIsBinaural, .audioIsDownmix: .boolean
         case .uri, .codecs, .badges, .videoRange, .codecTypes, .videoLayout, .hdcpLevel, .formatIDs, .audioLanguage,
-             .audioName, .subtitleLanguage, .subtitleName: .string
+            .audioName, .subtitleLanguage, .subtitleName:
+            .string
         }
     }
 
@@ -120,12 +122,14 @@ public enum VariantKeyPath: String, CaseIterable, Sendable, Hashable, Codable, P
     static func resolve(_ name: String, column: Int) throws(PredicateFormatError) -> VariantKeyPath {
         if let k = VariantKeyPath(name: name) { return k }
         let lower = name.lowercased()
-        let suggestion = allCases.first { $0.rawValue.lowercased() == lower }
+        let suggestion =
+            allCases.first { $0.rawValue.lowercased() == lower }
             ?? allCases.first { $0.rawValue.lowercased().hasSuffix("." + lower) }
             ?? allCases.first { $0.rawValue.lowercased().hasSuffix(lower) || lower.hasSuffix($0.rawValue.lowercased()) }
         let hint = suggestion.map { "did you mean \($0.rawValue)? " } ?? ""
-        throw PredicateFormatError(.unknownKeyPath, column: column,
-                             "unknown key path '\(name)'; \(hint)expected one of \(allCases.map(\.rawValue).joined(separator: ", "))")
+        throw PredicateFormatError(
+            .unknownKeyPath, column: column,
+            "unknown key path '\(name)'; \(hint)expected one of \(allCases.map(\.rawValue).joined(separator: ", "))")
     }
 }
 

@@ -57,8 +57,10 @@ public struct VariantPredicate: Sendable, Hashable, CustomStringConvertible {
     /// rendition). Other renditions of the variant do not count against it: a variant whose
     /// group has stereo and Atmos English renditions satisfies
     /// `audioRendition(.language("en"), where: [.channelCount(.lessThanOrEqual, 6)])`.
-    public static func audioRendition(_ option: MediaSelectionOption = .any,
-                                      where conditions: [AudioRenditionCondition]) -> Self {
+    public static func audioRendition(
+        _ option: MediaSelectionOption = .any,
+        where conditions: [AudioRenditionCondition]
+    ) -> Self {
         let parts: [RenditionPredicateNode] = (option == .any ? [] : [.option(option)]) + conditions.map { .condition($0) }
         let body = parts.dropFirst().reduce(parts.first ?? .constant(true)) { .and($0, $1) }
         return .init(node: .renditions(body, .greaterThan, 0))
@@ -103,11 +105,12 @@ public struct VariantPredicate: Sendable, Hashable, CustomStringConvertible {
     /// does. Non-numeric key paths never match.
     public static func value(of key: VariantKeyPath, _ op: ComparisonOperator, _ value: Double) -> Self {
         guard key.valueType == .number else { return .never }
-        let test: PredicateNode.ValueTest = switch op {
-        case .equal: .equal(.number(value), [])
-        case .notEqual: .notEqual(.number(value), [])
-        default: .order(op, value)
-        }
+        let test: PredicateNode.ValueTest =
+            switch op {
+            case .equal: .equal(.number(value), [])
+            case .notEqual: .notEqual(.number(value), [])
+            default: .order(op, value)
+            }
         return .init(node: .key(key, key.isCollection ? .any : nil, test))
     }
 
@@ -138,11 +141,12 @@ public struct VariantPredicate: Sendable, Hashable, CustomStringConvertible {
         case .key(let key, let q, let test):
             return describe(test, key: (q.map { $0.rawValue + " " } ?? "") + key.name)
         case .count(let key, let test):
-            let collection = switch key {
-            case .audioName: "audioAttributes.renditions"
-            case .subtitleName: "subtitleRenditions"
-            default: key.name
-            }
+            let collection =
+                switch key {
+                case .audioName: "audioAttributes.renditions"
+                case .subtitleName: "subtitleRenditions"
+                default: key.name
+                }
             return describe(test, key: collection + ".@count")
         }
     }

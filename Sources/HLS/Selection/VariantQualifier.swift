@@ -57,8 +57,9 @@ public struct VariantQualifier: Sendable, Hashable, CustomStringConvertible {
     static func numericKeyPath(_ name: String) throws(PredicateFormatError) -> VariantKeyPath {
         let key = try VariantKeyPath.resolve(name, column: 1)
         guard key.valueType == .number, !key.isCollection else {
-            throw PredicateFormatError(.typeMismatch, column: 1,
-                                 "\(key.name) is \(key.isCollection ? "a collection" : "a \(key.valueType.rawValue)"); expected a single-valued numeric key path")
+            throw PredicateFormatError(
+                .typeMismatch, column: 1,
+                "\(key.name) is \(key.isCollection ? "a collection" : "a \(key.valueType.rawValue)"); expected a single-valued numeric key path")
         }
         return key
     }

@@ -41,18 +41,21 @@ public enum VariantSelection {
             let matches = qualifier.matches(variants)
             guard !matches.isEmpty else { continue }
             var best = matches[0]
-            if case .variant = qualifier.kind {} else {
+            if case .variant = qualifier.kind {
+            } else {
                 for m in matches.dropFirst() where isPreferred(variants[m.index], over: variants[best.index]) { best = m }
             }
             let renditions = variants[best.index].audioAttributes?.renditions ?? []
-            return VariantChoice(variant: variants[best.index], index: best.index, reason: .qualifier(q),
-                                 candidates: matches.map(\.index),
-                                 matchingAudioRenditions: best.renditions.sorted().map { renditions[$0] })
+            return VariantChoice(
+                variant: variants[best.index], index: best.index, reason: .qualifier(q),
+                candidates: matches.map(\.index),
+                matchingAudioRenditions: best.renditions.sorted().map { renditions[$0] })
         }
         var best = 0
         for i in variants.indices.dropFirst() where isPreferred(variants[i], over: variants[best]) { best = i }
-        return VariantChoice(variant: variants[best], index: best, reason: qualifiers.isEmpty ? .noQualifiers : .noQualifierMatched,
-                             candidates: Array(variants.indices), matchingAudioRenditions: [])
+        return VariantChoice(
+            variant: variants[best], index: best, reason: qualifiers.isEmpty ? .noQualifiers : .noQualifierMatched,
+            candidates: Array(variants.indices), matchingAudioRenditions: [])
     }
 
     /// The ranking among matching variants: true when `a` is strictly better than `b` (see

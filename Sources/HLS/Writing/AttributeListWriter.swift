@@ -50,10 +50,13 @@ struct AttributeListWriter {
 
     mutating func hex(_ name: String, _ bytes: [UInt8]?) {
         guard let bytes else { return }
-        add(name, "0x" + bytes.map { b in
-            let s = String(b, radix: 16, uppercase: true)
-            return s.count == 1 ? "0" + s : s
-        }.joined())
+        add(
+            name,
+            "0x"
+                + bytes.map { b in
+                    let s = String(b, radix: 16, uppercase: true)
+                    return s.count == 1 ? "0" + s : s
+                }.joined())
     }
 
     mutating func attributes(_ list: [Attribute]) {

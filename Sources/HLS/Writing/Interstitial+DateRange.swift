@@ -3,10 +3,12 @@ import Foundation
 extension Interstitial {
     /// An interstitial to write: every attribute of the HLS Interstitials date range, with
     /// `startDate` its place on the programme-date-time timeline.
-    public init(id: String, startDate: Date, duration: Double? = nil, assetURI: String? = nil, assetList: String? = nil,
-                resumeOffset: Double? = nil, playoutLimit: Double? = nil, snap: [String] = [], restrict: [String] = [],
-                cue: [String] = [], timelineOccupies: String? = nil, timelineStyle: String? = nil, contentMayVary: Bool? = nil,
-                skipControlOffset: Double? = nil, skipControlDuration: Double? = nil, skipControlLabelID: String? = nil) {
+    public init(
+        id: String, startDate: Date, duration: Double? = nil, assetURI: String? = nil, assetList: String? = nil,
+        resumeOffset: Double? = nil, playoutLimit: Double? = nil, snap: [String] = [], restrict: [String] = [],
+        cue: [String] = [], timelineOccupies: String? = nil, timelineStyle: String? = nil, contentMayVary: Bool? = nil,
+        skipControlOffset: Double? = nil, skipControlDuration: Double? = nil, skipControlLabelID: String? = nil
+    ) {
         self.id = id
         self.startDate = startDate
         self.duration = duration

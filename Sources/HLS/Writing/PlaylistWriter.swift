@@ -171,7 +171,9 @@ public enum PlaylistWriter {
         for d in definitions {
             var a = AttributeListWriter()
             switch d {
-            case .value(let name, let value): a.quoted("NAME", name); a.quoted("VALUE", value)
+            case .value(let name, let value):
+                a.quoted("NAME", name)
+                a.quoted("VALUE", value)
             case .import(let name): a.quoted("IMPORT", name)
             case .queryParameter(let name): a.quoted("QUERYPARAM", name)
             }

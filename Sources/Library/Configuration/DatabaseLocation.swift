@@ -18,7 +18,9 @@ public enum DatabaseLocation: Sendable, Hashable, CustomStringConvertible {
         } else if trimmed.hasPrefix("sqlite:") {
             var path = String(trimmed.dropFirst("sqlite:".count))
             if path.hasPrefix("//") { path = String(path.dropFirst(2)) }
-            guard !path.isEmpty else { throw ConfigurationError.invalid("--database", text, "sqlite: needs a file path, as in sqlite:/srv/marquee/library.sqlite") }
+            guard !path.isEmpty else {
+                throw ConfigurationError.invalid("--database", text, "sqlite: needs a file path, as in sqlite:/srv/marquee/library.sqlite")
+            }
             self = .sqlite(URL(fileURLWithPath: path).standardizedFileURL)
         } else if !trimmed.isEmpty, !trimmed.contains("://") {
             self = .sqlite(URL(fileURLWithPath: trimmed).standardizedFileURL)
@@ -52,8 +54,10 @@ public struct PostgresConnectionInfo: Sendable, Hashable, CustomStringConvertibl
     public var database: String
     public var tls: TLSMode
 
-    public init(host: String = "127.0.0.1", port: Int = 5432, socketDirectory: String? = nil, user: String, password: String? = nil,
-                database: String, tls: TLSMode = .prefer) {
+    public init(
+        host: String = "127.0.0.1", port: Int = 5432, socketDirectory: String? = nil, user: String, password: String? = nil,
+        database: String, tls: TLSMode = .prefer
+    ) {
         self.host = host
         self.port = port
         self.socketDirectory = socketDirectory
@@ -66,7 +70,8 @@ public struct PostgresConnectionInfo: Sendable, Hashable, CustomStringConvertibl
     public init(parsing text: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
         func bad(_ why: String) -> ConfigurationError { .invalid("--database", Self.redacted(text), why) }
         guard let components = URLComponents(string: text), let scheme = components.scheme,
-              scheme == "postgres" || scheme == "postgresql" else {
+            scheme == "postgres" || scheme == "postgresql"
+        else {
             throw bad("not a postgres:// URL")
         }
         let query = Dictionary((components.queryItems ?? []).map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { _, last in last })
@@ -85,14 +90,15 @@ public struct PostgresConnectionInfo: Sendable, Hashable, CustomStringConvertibl
         case let other: throw bad("sslmode \(other) is not one of disable, prefer, require")
         }
         if let port = components.port, !(1...65535).contains(port) { throw bad("port \(port) is out of range") }
-        self.init(host: host ?? "localhost", port: components.port ?? 5432, socketDirectory: socket, user: user,
-                  password: components.password?.removingPercentEncoding ?? environment["PGPASSWORD"],
-                  database: database.removingPercentEncoding ?? database, tls: tls)
+        self.init(
+            host: host ?? "localhost", port: components.port ?? 5432, socketDirectory: socket, user: user,
+            password: components.password?.removingPercentEncoding ?? environment["PGPASSWORD"],
+            database: database.removingPercentEncoding ?? database, tls: tls)
     }
 
     public var description: String {
-        let where_ = socketDirectory.map { "localhost?host=\($0)" } ?? "\(host.contains(":") ? "[\(host)]" : host):\(port)"
-        return "postgres://\(user)@\(where_)/\(database)"
+        let address = socketDirectory.map { "localhost?host=\($0)" } ?? "\(host.contains(":") ? "[\(host)]" : host):\(port)"
+        return "postgres://\(user)@\(address)/\(database)"
     }
 
     static func redacted(_ url: String) -> String {

@@ -42,8 +42,10 @@ public struct S3Location: Sendable, Hashable, CustomStringConvertible {
     public var secretAccessKey: String
     public var sessionToken: String?
 
-    public init(bucket: String, prefix: String = "", endpoint: URL? = nil, region: String = "us-east-1",
-                accessKeyID: String, secretAccessKey: String, sessionToken: String? = nil) {
+    public init(
+        bucket: String, prefix: String = "", endpoint: URL? = nil, region: String = "us-east-1",
+        accessKeyID: String, secretAccessKey: String, sessionToken: String? = nil
+    ) {
         self.bucket = bucket
         self.prefix = prefix.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
         self.endpoint = endpoint
@@ -59,7 +61,8 @@ public struct S3Location: Sendable, Hashable, CustomStringConvertible {
         let bucket = String(rest.prefix(while: { $0 != "/" }))
         // S3's bucket naming rules: 3–63 lower-case letters, digits, dots and hyphens.
         guard (3...63).contains(bucket.count),
-              bucket.allSatisfy({ $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "-" || $0 == ".") }) else {
+            bucket.allSatisfy({ $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "-" || $0 == ".") })
+        else {
             throw bad("\"\(bucket)\" is not a bucket name (3 to 63 lower-case letters, digits, dots and hyphens)")
         }
         let prefix = String(rest.dropFirst(bucket.count))
@@ -72,12 +75,14 @@ public struct S3Location: Sendable, Hashable, CustomStringConvertible {
             endpoint = url
         }
         guard let key = environment["AWS_ACCESS_KEY_ID"], !key.isEmpty,
-              let secret = environment["AWS_SECRET_ACCESS_KEY"], !secret.isEmpty else {
+            let secret = environment["AWS_SECRET_ACCESS_KEY"], !secret.isEmpty
+        else {
             throw bad("set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY for the bucket")
         }
-        self.init(bucket: bucket, prefix: prefix, endpoint: endpoint,
-                  region: environment["AWS_REGION"] ?? environment["AWS_DEFAULT_REGION"] ?? "us-east-1",
-                  accessKeyID: key, secretAccessKey: secret, sessionToken: environment["AWS_SESSION_TOKEN"])
+        self.init(
+            bucket: bucket, prefix: prefix, endpoint: endpoint,
+            region: environment["AWS_REGION"] ?? environment["AWS_DEFAULT_REGION"] ?? "us-east-1",
+            accessKeyID: key, secretAccessKey: secret, sessionToken: environment["AWS_SESSION_TOKEN"])
     }
 
     /// The object key for `path` under the prefix.

@@ -32,8 +32,10 @@ public struct StorageConfiguration: Sendable, Hashable {
     ///   - database: `--database`, if given.
     ///   - media: `--media`, if given.
     ///   - configFile: `--config`, if given (else `MARQUEE_CONFIG`).
-    public static func resolve(database: String?, media: String?, configFile: String?, location: LibraryLocation,
-                               environment: [String: String] = ProcessInfo.processInfo.environment) throws -> StorageConfiguration {
+    public static func resolve(
+        database: String?, media: String?, configFile: String?, location: LibraryLocation,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws -> StorageConfiguration {
         var environment = environment
         var file = File()
         if let path = configFile ?? environment["MARQUEE_CONFIG"].flatMap({ $0.isEmpty ? nil : $0 }) {

@@ -49,7 +49,8 @@ struct BundleContents: Sendable {
         func resolve(_ uri: String, from: String) throws -> String? {
             let lowered = uri.lowercased()
             if lowered.hasPrefix("http://") || lowered.hasPrefix("https://") || lowered.hasPrefix("skd://")
-                || lowered.hasPrefix("data:") {
+                || lowered.hasPrefix("data:")
+            {
                 return nil
             }
             if uri.hasPrefix("/") || uri.contains("://") || lowered.hasPrefix("file:") {
@@ -110,7 +111,8 @@ struct BundleContents: Sendable {
             switch PlaylistParser.parse(data).playlist {
             case .multivariant(let p)?:
                 for uri in p.variants.map(\.uri) + p.renditions.compactMap(\.uri) + p.iFrameVariants.map(\.uri)
-                    + p.imageVariants.map(\.uri) {
+                    + p.imageVariants.map(\.uri)
+                {
                     if let path = try resolve(uri, from: relative) { try visitPlaylist(path, namedIn: relative) }
                 }
                 for uri in p.sessionData.compactMap(\.uri) + p.sessionKeys.compactMap(\.uri) {
@@ -143,7 +145,8 @@ struct BundleContents: Sendable {
             try add(relative, namedIn: from)
             let data = try Data(contentsOf: root.appendingPathComponent(relative))
             guard let list = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-                  let assets = list["ASSETS"] as? [[String: Any]] else {
+                let assets = list["ASSETS"] as? [[String: Any]]
+            else {
                 throw Failure.unsafe(relative, reason: "named in \(from), is not an asset list")
             }
             for uri in assets.compactMap({ $0["URI"] as? String }) {

@@ -43,7 +43,8 @@ struct BundleImporter: Sendable {
         let variants = PlaylistParser.parse(text).playlist?.multivariant?.variants ?? []
         var imported = Imported()
         if let data = try? Data(contentsOf: bundle.appendingPathComponent(BundleLayout.metadata)),
-           let metadata = try? BundleMetadata.decode(from: data) {
+            let metadata = try? BundleMetadata.decode(from: data)
+        {
             imported.title = metadata.title
             imported.artwork = metadata.artwork
         }

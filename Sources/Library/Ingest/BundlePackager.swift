@@ -67,11 +67,13 @@ public struct BundlePackager: BundlePackaging {
         let asset = MediaCore.Asset(isolatedFile: source)
         let (duration, tracks) = try await Self.media("read", source) { try await asset.load(.duration, .tracks) }
         guard let video = tracks.first(where: { $0.mediaType == .video && !$0.isAttachedPicture }),
-              let display = video.presentationSize, display.width > 0, display.height > 0 else {
+            let display = video.presentationSize, display.width > 0, display.height > 0
+        else {
             return try await packageAudio(asset, source: source, tracks: tracks, into: bundle, progress: progress)
         }
-        try await writeHLS(asset, source: source, tracks: tracks, ladder: Self.ladder(for: video, display: display),
-                           into: bundle, progress: progress, share: 0...0.9)
+        try await writeHLS(
+            asset, source: source, tracks: tracks, ladder: Self.ladder(for: video, display: display),
+            into: bundle, progress: progress, share: 0...0.9)
 
         let poster = try await Self.writePoster(of: asset, duration: duration.seconds, into: bundle)
         await progress(0.93)
@@ -84,8 +86,10 @@ public struct BundlePackager: BundlePackaging {
 
     /// Audio only (music, a podcast): one AAC variant (copied when it is AAC already) with
     /// the file's cover art, when it has a JPEG one, as the poster; no trick-play images.
-    func packageAudio(_ asset: MediaCore.Asset, source: URL, tracks: [AssetTrack], into bundle: URL,
-                      progress: @escaping @Sendable (Double) async -> Void) async throws -> PackagedBundle {
+    func packageAudio(
+        _ asset: MediaCore.Asset, source: URL, tracks: [AssetTrack], into bundle: URL,
+        progress: @escaping @Sendable (Double) async -> Void
+    ) async throws -> PackagedBundle {
         guard tracks.contains(where: { $0.mediaType == .audio }) else { throw LibraryError.unsupportedSource(source.path) }
         try await writeHLS(asset, source: source, tracks: tracks, ladder: nil, into: bundle, progress: progress, share: 0...0.95)
         let metadata = try await Self.media("read", source) { try await asset.load(.metadata) }
@@ -99,8 +103,10 @@ public struct BundlePackager: BundlePackaging {
 
     /// Runs MediaCore's `HLSPackager` into `bundle` (browser-playable audio: only AAC is copied)
     /// and writes the labelled `master.m3u8`; its progress fills `share` of the whole.
-    private func writeHLS(_ asset: MediaCore.Asset, source: URL, tracks: [AssetTrack], ladder: [Int]?, into bundle: URL,
-                          progress: @escaping @Sendable (Double) async -> Void, share: ClosedRange<Double>) async throws {
+    private func writeHLS(
+        _ asset: MediaCore.Asset, source: URL, tracks: [AssetTrack], ladder: [Int]?, into bundle: URL,
+        progress: @escaping @Sendable (Double) async -> Void, share: ClosedRange<Double>
+    ) async throws {
         var options = PackagingOptions(ladder: ladder)
         options.segmentDuration = segmentDuration
         options.copyableAudioCodecs = ["aac"]
@@ -126,7 +132,8 @@ public struct BundlePackager: BundlePackaging {
                 display.width >= display.height ? target : Int((Double(target) * Double(display.height) / Double(shortSide)).rounded())
             }
         }
-        let browserSafe = video.codec == "h264" && ["yuv420p", "yuvj420p"].contains(video.pixelFormat ?? "")
+        let browserSafe =
+            video.codec == "h264" && ["yuv420p", "yuvj420p"].contains(video.pixelFormat ?? "")
             && video.pixelAspectRatio?.isSquare != false && video.displayRotation == 0
         return browserSafe ? nil : [display.height]
     }
@@ -134,8 +141,10 @@ public struct BundlePackager: BundlePackaging {
     /// The multivariant playlist with each audio and subtitle rendition named and tagged as
     /// the player shows it (title, else the language's own name; two-letter language), names
     /// kept unique within a group, checked with the strict parser.
-    static func labelled(_ playlist: MultivariantPlaylist, renditions: [PackagingResult.Rendition],
-                         tracks: [AssetTrack]) throws -> String {
+    static func labelled(
+        _ playlist: MultivariantPlaylist, renditions: [PackagingResult.Rendition],
+        tracks: [AssetTrack]
+    ) throws -> String {
         var playlist = playlist
         let sourceTrack = Dictionary(renditions.map { ($0.playlist, $0.sourceTrack) }, uniquingKeysWith: { first, _ in first })
         let trackByID = Dictionary(tracks.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
@@ -160,8 +169,9 @@ public struct BundlePackager: BundlePackaging {
         }
         let text = PlaylistWriter.write(playlist)
         if let error = PlaylistParser.parse(text, options: .strict).errors.first {
-            throw LibraryError.mediaFailed(step: "label the renditions of", path: BundleLayout.multivariantPlaylist,
-                                           cause: MediaError(.packaging, url: BundleLayout.multivariantPlaylist, message: error.fullMessage))
+            throw LibraryError.mediaFailed(
+                step: "label the renditions of", path: BundleLayout.multivariantPlaylist,
+                cause: MediaError(.packaging, url: BundleLayout.multivariantPlaylist, message: error.fullMessage))
         }
         return text
     }
@@ -172,7 +182,8 @@ public struct BundlePackager: BundlePackaging {
         // The download's own artwork, when it brought one, is the poster as it is.
         let copiedArtwork = try await BlockingWork.run { () -> Bool in
             guard let artwork, artwork != BundleLayout.poster,
-                  FileManager.default.fileExists(atPath: bundle.appendingPathComponent(artwork).path) else { return false }
+                FileManager.default.fileExists(atPath: bundle.appendingPathComponent(artwork).path)
+            else { return false }
             try? FileManager.default.removeItem(at: bundle.appendingPathComponent(BundleLayout.poster))
             try FileManager.default.copyItem(at: bundle.appendingPathComponent(artwork), to: bundle.appendingPathComponent(BundleLayout.poster))
             return true

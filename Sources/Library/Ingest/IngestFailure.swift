@@ -18,9 +18,13 @@ public struct IngestFailure: Sendable, Hashable {
         case LibraryError.unsupportedSource, LibraryError.invalidRequest, LibraryError.unsafeBundle:
             reason = .notMedia
         case LibraryError.mediaFailed(let step, _, let cause):
-            if cause.code == Self.noSpaceCode || Self.isOutOfSpace(cause.message) { reason = .noSpace }
-            else if step == "read" { reason = cause.code == Self.invalidDataCode || Self.looksLikeNotMedia(cause.message) ? .notMedia : .unreadable }
-            else { reason = .packagingFailed }
+            if cause.code == Self.noSpaceCode || Self.isOutOfSpace(cause.message) {
+                reason = .noSpace
+            } else if step == "read" {
+                reason = cause.code == Self.invalidDataCode || Self.looksLikeNotMedia(cause.message) ? .notMedia : .unreadable
+            } else {
+                reason = .packagingFailed
+            }
         case LibraryError.toolFailed(_, _, let detail):
             reason = Self.isOutOfSpace(detail) ? .noSpace : .toolFailed
         case let error as CocoaError where error.code == .fileWriteOutOfSpace:
@@ -44,7 +48,7 @@ public struct IngestFailure: Sendable, Hashable {
     }
 
     /// FFmpeg's `AVERROR_INVALIDDATA` (`FFERRTAG('I','N','D','A')`) and `AVERROR(ENOSPC)`.
-    static let invalidDataCode: Int32 = -0x41444E49
+    static let invalidDataCode: Int32 = -0x4144_4E49
     static let noSpaceCode: Int32 = -28
 
     static func isOutOfSpace(_ text: String) -> Bool {

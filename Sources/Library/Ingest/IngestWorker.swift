@@ -45,8 +45,10 @@ public actor IngestWorker {
         "\(ProcessInfo.processInfo.hostName):\(ProcessInfo.processInfo.processIdentifier):\(UUID().uuidString.prefix(6).lowercased())"
     }
 
-    public init(store: any LibraryStore, location: LibraryLocation, packager: any BundlePackaging, stallLimit: Duration = .seconds(600),
-                lease: Duration = .seconds(30), maximumAttempts: Int = 3, workerID: String = IngestWorker.defaultWorkerID()) {
+    public init(
+        store: any LibraryStore, location: LibraryLocation, packager: any BundlePackaging, stallLimit: Duration = .seconds(600),
+        lease: Duration = .seconds(30), maximumAttempts: Int = 3, workerID: String = IngestWorker.defaultWorkerID()
+    ) {
         self.store = store
         self.location = location
         self.packager = packager
@@ -277,8 +279,11 @@ public actor IngestWorker {
             if !cancelled, failure.reason == .unknown, !(error is LibraryError), job.attempts < maximumAttempts {
                 let delay = Duration.seconds(min(60, 1 << min(job.attempts, 6)))
                 job.message = "Retrying in \(delay.components.seconds) s"
-                FileHandle.standardError.write(Data("marquee: ingest of asset \(job.assetID) failed (\(detail)); retrying in \(delay.components.seconds) s\n".utf8))
-                let store = store, worker = workerID, retry = job
+                FileHandle.standardError.write(
+                    Data("marquee: ingest of asset \(job.assetID) failed (\(detail)); retrying in \(delay.components.seconds) s\n".utf8))
+                let store = store
+                let worker = workerID
+                let retry = job
                 _ = await Task.detached { try? await store.requeue(retry, after: delay, leasedBy: worker) }.value
                 return
             }
@@ -288,7 +293,9 @@ public actor IngestWorker {
             FileHandle.standardError.write(Data("marquee: ingest of asset \(job.assetID) failed (\(failure.reason.rawValue)): \(detail)\n".utf8))
             // Recorded outside this (possibly cancelled) task: GRDB refuses work for a
             // cancelled task, and a stopped job must still read as failed.
-            let store = store, failed = job, worker = workerID
+            let store = store
+            let failed = job
+            let worker = workerID
             await Task.detached {
                 guard (try? await store.save(failed, leasedBy: worker)) == true else { return }
                 if var asset = try? await store.asset(id: failed.assetID) {

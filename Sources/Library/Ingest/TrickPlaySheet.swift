@@ -20,8 +20,9 @@ enum TrickPlaySheet {
         let columns = min(10, count)
         let tileWidth = display.width >= display.height ? 160 : 90
         let tileHeight = max(2, Int((Double(tileWidth) * Double(display.height) / Double(display.width)).rounded()) / 2 * 2)
-        return TrickPlayImages(image: image, interval: interval, columns: columns, rows: (count + columns - 1) / columns,
-                               tileWidth: tileWidth, tileHeight: tileHeight, count: count)
+        return TrickPlayImages(
+            image: image, interval: interval, columns: columns, rows: (count + columns - 1) / columns,
+            tileWidth: tileWidth, tileHeight: tileHeight, count: count)
     }
 
     /// Decodes the tiles, writes the sheet and its description into `bundle` and returns the
@@ -42,7 +43,8 @@ enum TrickPlaySheet {
         for await result in generator.images(for: times) {
             defer { index += 1 }
             guard let tile = try? result.image else { continue }
-            let left = (index % layout.columns) * layout.tileWidth, top = (index / layout.columns) * layout.tileHeight
+            let left = (index % layout.columns) * layout.tileWidth
+            let top = (index / layout.columns) * layout.tileHeight
             let rowBytes = min(layout.tileWidth, tile.width) * 3
             for y in 0..<min(layout.tileHeight, tile.height) {
                 let source = y * tile.width * 3

@@ -32,7 +32,10 @@ public struct AuthoredInterstitial: Codable, Sendable, Hashable, Identifiable {
     public struct Restrictions: Codable, Sendable, Hashable {
         public var skip: Bool
         public var jump: Bool
-        public init(skip: Bool = false, jump: Bool = false) { self.skip = skip; self.jump = jump }
+        public init(skip: Bool = false, jump: Bool = false) {
+            self.skip = skip
+            self.jump = jump
+        }
         enum CodingKeys: String, CodingKey { case skip, jump }
         /// Either may be left out (false).
         public init(from decoder: any Decoder) throws {
@@ -46,7 +49,10 @@ public struct AuthoredInterstitial: Codable, Sendable, Hashable, Identifiable {
     public struct Snap: Codable, Sendable, Hashable {
         public var out: Bool
         public var `in`: Bool
-        public init(out: Bool = false, in: Bool = false) { self.out = out; self.in = `in` }
+        public init(out: Bool = false, in: Bool = false) {
+            self.out = out
+            self.in = `in`
+        }
         enum CodingKeys: String, CodingKey { case out, `in` }
         /// Either may be left out (false).
         public init(from decoder: any Decoder) throws {
@@ -97,10 +103,12 @@ public struct AuthoredInterstitial: Codable, Sendable, Hashable, Identifiable {
     /// `X-CONTENT-MAY-VARY`.
     public var contentMayVary: Bool
 
-    public init(id: String = "", assetID: String = "", time: Double = 0, cue: Cue = .none, once: Bool = false,
-                content: Content, duration: Double? = nil, resumptionOffset: Double? = 0, playoutLimit: Double? = nil,
-                restrictions: Restrictions = Restrictions(), snap: Snap = Snap(), timelineOccupies: TimelineOccupancy = .point,
-                timelineStyle: TimelineStyle = .highlight, skipControl: SkipControl? = nil, contentMayVary: Bool = true) {
+    public init(
+        id: String = "", assetID: String = "", time: Double = 0, cue: Cue = .none, once: Bool = false,
+        content: Content, duration: Double? = nil, resumptionOffset: Double? = 0, playoutLimit: Double? = nil,
+        restrictions: Restrictions = Restrictions(), snap: Snap = Snap(), timelineOccupies: TimelineOccupancy = .point,
+        timelineStyle: TimelineStyle = .highlight, skipControl: SkipControl? = nil, contentMayVary: Bool = true
+    ) {
         self.id = id
         self.assetID = assetID
         self.time = time
@@ -120,7 +128,7 @@ public struct AuthoredInterstitial: Codable, Sendable, Hashable, Identifiable {
 
     enum CodingKeys: String, CodingKey {
         case id, assetID, time, cue, once, content, duration, resumptionOffset, playoutLimit, restrictions, snap,
-             timelineOccupies, timelineStyle, skipControl, contentMayVary
+            timelineOccupies, timelineStyle, skipControl, contentMayVary
     }
 
     /// Reads a body where everything but `content` may be left out (the defaults above).
@@ -155,9 +163,9 @@ public struct AuthoredInterstitial: Codable, Sendable, Hashable, Identifiable {
     /// Seconds the break plays (its duration, cut short by the playout limit).
     public var playedDuration: Double? {
         switch (duration, playoutLimit) {
-        case let (d?, l?): min(d, l)
-        case let (d?, nil): d
-        case let (nil, l?): l
+        case (let d?, let l?): min(d, l)
+        case (let d?, nil): d
+        case (nil, let l?): l
         case (nil, nil): nil
         }
     }

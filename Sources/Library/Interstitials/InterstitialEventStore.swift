@@ -106,15 +106,25 @@ enum InterstitialEventMigration {
 extension AuthoredInterstitial {
     /// Where the event sorts on its asset's timeline: pre-rolls first, post-rolls last.
     public var sortPosition: Double {
-        switch cue { case .pre: -1; case .post: 1e12; case .none: time }
+        switch cue {
+        case .pre: -1
+        case .post: 1e12
+        case .none: time
+        }
     }
 
     /// An event scheduled the older way (`ScheduledInterstitial`), with its meaning kept: a
     /// library ad, restricted both ways when `restricted`, played once per session.
     public init(adopting row: ScheduledInterstitial, adDuration: Double?) {
-        let cue: Cue = switch row.cue { case "joinCue": .pre; case "leaveCue": .post; default: .none }
-        self.init(id: "legacy-\(row.id ?? 0)", assetID: row.assetID, time: row.time, cue: cue, once: true,
-                  content: .init(assetID: row.interstitialAssetID), duration: adDuration, resumptionOffset: row.resumptionOffset,
-                  restrictions: .init(skip: row.restricted, jump: row.restricted))
+        let cue: Cue =
+            switch row.cue {
+            case "joinCue": .pre
+            case "leaveCue": .post
+            default: .none
+            }
+        self.init(
+            id: "legacy-\(row.id ?? 0)", assetID: row.assetID, time: row.time, cue: cue, once: true,
+            content: .init(assetID: row.interstitialAssetID), duration: adDuration, resumptionOffset: row.resumptionOffset,
+            restrictions: .init(skip: row.restricted, jump: row.restricted))
     }
 }

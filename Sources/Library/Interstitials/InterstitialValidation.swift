@@ -31,8 +31,10 @@ public enum InterstitialValidation {
     /// Checks `event` for `primary` beside the asset's `others` (the event itself left out) and
     /// fills in what the library knows (a library ad's duration). `ad` is the content asset,
     /// looked up by the caller (`nil` when none or not found).
-    public static func validated(_ event: AuthoredInterstitial, primary: Asset, ad: Asset?,
-                                 others: [AuthoredInterstitial]) throws(InterstitialValidationError) -> AuthoredInterstitial {
+    public static func validated(
+        _ event: AuthoredInterstitial, primary: Asset, ad: Asset?,
+        others: [AuthoredInterstitial]
+    ) throws(InterstitialValidationError) -> AuthoredInterstitial {
         var event = event
         func invalid(_ message: String) -> InterstitialValidationError { .invalid(message) }
         func finite(_ value: Double?, _ name: String, positive: Bool = false) throws(InterstitialValidationError) {
@@ -56,7 +58,8 @@ public enum InterstitialValidation {
         for (name, url) in [("uri", event.content.uri), ("assetList", event.content.assetList)] {
             guard let url else { continue }
             guard url.count <= 2048, let parsed = URL(string: url),
-                  ["http", "https"].contains(parsed.scheme?.lowercased() ?? "") || (parsed.scheme == nil && url.hasPrefix("/")) else {
+                ["http", "https"].contains(parsed.scheme?.lowercased() ?? "") || (parsed.scheme == nil && url.hasPrefix("/"))
+            else {
                 throw invalid("\"content.\(name)\" must be an http(s) URL or a path starting with /, not \(url.prefix(100))")
             }
         }
@@ -107,8 +110,9 @@ public enum InterstitialValidation {
             for other in others where other.cue == .none && other.time != event.time {
                 let (first, second) = other.time < event.time ? (other, event) : (event, other)
                 if first.time + first.primarySpan > second.time + 0.001 {
-                    throw .overlapping("The break at \(seconds(event.time)) overlaps the break at \(seconds(other.time)) (id \(other.id)), "
-                                       + "which covers the asset until \(seconds(first.time + first.primarySpan))")
+                    throw .overlapping(
+                        "The break at \(seconds(event.time)) overlaps the break at \(seconds(other.time)) (id \(other.id)), "
+                            + "which covers the asset until \(seconds(first.time + first.primarySpan))")
                 }
             }
         }

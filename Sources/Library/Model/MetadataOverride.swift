@@ -18,9 +18,11 @@ public struct MetadataOverride: Codable, Sendable, Hashable {
     public var liveStartDate: Date?
     public var liveEndDate: Date?
 
-    public init(assetID: String, title: String? = nil, subtitle: String? = nil, summary: String? = nil, artworkURL: String? = nil,
-                seriesTitle: String? = nil, seasonNumber: Int? = nil, episodeNumber: Int? = nil, episodeTitle: String? = nil,
-                releaseDate: String? = nil, liveStartDate: Date? = nil, liveEndDate: Date? = nil) {
+    public init(
+        assetID: String, title: String? = nil, subtitle: String? = nil, summary: String? = nil, artworkURL: String? = nil,
+        seriesTitle: String? = nil, seasonNumber: Int? = nil, episodeNumber: Int? = nil, episodeTitle: String? = nil,
+        releaseDate: String? = nil, liveStartDate: Date? = nil, liveEndDate: Date? = nil
+    ) {
         self.assetID = assetID
         self.title = title
         self.subtitle = subtitle
@@ -64,8 +66,9 @@ extension Asset {
             summary: override?.summary ?? summary,
             artworkURL: override?.artworkURL ?? defaultArtworkURL,
             episode: (override?.seriesTitle ?? seriesTitle).map {
-                Episode(seriesTitle: $0, season: override?.seasonNumber ?? seasonNumber,
-                        number: override?.episodeNumber ?? episodeNumber, title: override?.episodeTitle ?? episodeTitle)
+                Episode(
+                    seriesTitle: $0, season: override?.seasonNumber ?? seasonNumber,
+                    number: override?.episodeNumber ?? episodeNumber, title: override?.episodeTitle ?? episodeTitle)
             },
             releaseDate: override?.releaseDate ?? releaseDate,
             liveStartDate: override?.liveStartDate ?? liveStartDate,

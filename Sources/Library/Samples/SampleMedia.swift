@@ -41,78 +41,93 @@ public struct SampleMedia: Sendable {
 
         let subtitles = folder.appendingPathComponent("tour-en.srt")
         try """
-            1
-            00:00:00,500 --> 00:00:05,000
-            Welcome to Marquee.
+        1
+        00:00:00,500 --> 00:00:05,000
+        Welcome to Marquee.
 
-            2
-            00:00:05,500 --> 00:00:11,000
-            This clip has English and French audio.
+        2
+        00:00:05,500 --> 00:00:11,000
+        This clip has English and French audio.
 
-            3
-            00:00:11,500 --> 00:00:18,000
-            Swipe across the picture to scrub.
+        3
+        00:00:11,500 --> 00:00:18,000
+        Swipe across the picture to scrub.
 
-            4
-            00:00:18,500 --> 00:00:29,500
-            Press C to turn these subtitles off.
+        4
+        00:00:18,500 --> 00:00:29,500
+        Press C to turn these subtitles off.
 
-            """.write(to: subtitles, atomically: true, encoding: .utf8)
+        """.write(to: subtitles, atomically: true, encoding: .utf8)
         let tour = folder.appendingPathComponent("tour.mp4")
         if !FileManager.default.fileExists(atPath: tour.path) {
-            try await ffmpeg.run(quiet + [
-                "-f", "lavfi", "-i", "testsrc2=size=1280x720:rate=24:duration=30",
-                "-f", "lavfi", "-i", "sine=frequency=440:duration=30:sample_rate=48000",
-                "-f", "lavfi", "-i", "sine=frequency=660:duration=30:sample_rate=48000",
-                "-i", subtitles.path,
-                "-map", "0:v", "-map", "1:a", "-map", "2:a", "-map", "3:s",
-            ] + video + ["-c:s", "mov_text",
-                "-metadata:s:a:0", "language=eng", "-metadata:s:a:1", "language=fra", "-metadata:s:s:0", "language=eng",
-                "-metadata", "title=Test Pattern Tour", tour.path + ".part.mp4"])
+            try await ffmpeg.run(
+                quiet + [
+                    "-f", "lavfi", "-i", "testsrc2=size=1280x720:rate=24:duration=30",
+                    "-f", "lavfi", "-i", "sine=frequency=440:duration=30:sample_rate=48000",
+                    "-f", "lavfi", "-i", "sine=frequency=660:duration=30:sample_rate=48000",
+                    "-i", subtitles.path,
+                    "-map", "0:v", "-map", "1:a", "-map", "2:a", "-map", "3:s",
+                ] + video + [
+                    "-c:s", "mov_text",
+                    "-metadata:s:a:0", "language=eng", "-metadata:s:a:1", "language=fra", "-metadata:s:s:0", "language=eng",
+                    "-metadata", "title=Test Pattern Tour", tour.path + ".part.mp4",
+                ])
             try FileManager.default.moveItem(atPath: tour.path + ".part.mp4", toPath: tour.path)
         }
-        clips.append(Clip(file: tour, title: "Test Pattern Tour", subtitle: "Sample · 720p and 360p",
-                          summary: "A 30-second test pattern in two sizes with English and French audio and English subtitles.",
-                          role: .feature))
+        clips.append(
+            Clip(
+                file: tour, title: "Test Pattern Tour", subtitle: "Sample · 720p and 360p",
+                summary: "A 30-second test pattern in two sizes with English and French audio and English subtitles.",
+                role: .feature))
 
         let portrait = folder.appendingPathComponent("portrait.mp4")
         if !FileManager.default.fileExists(atPath: portrait.path) {
-            try await ffmpeg.run(quiet + [
-                "-f", "lavfi", "-i", "testsrc=size=360x640:rate=24:duration=15",
-                "-f", "lavfi", "-i", "sine=frequency=523:duration=15:sample_rate=48000",
-                "-vf", "drawtext=fontfile=\(sans):text='Portrait':fontsize=40:fontcolor=white:box=1:boxcolor=black@0.6:x=(w-tw)/2:y=h*0.8",
-            ] + video + ["-metadata", "title=Portrait Clip", portrait.path + ".part.mp4"])
+            try await ffmpeg.run(
+                quiet + [
+                    "-f", "lavfi", "-i", "testsrc=size=360x640:rate=24:duration=15",
+                    "-f", "lavfi", "-i", "sine=frequency=523:duration=15:sample_rate=48000",
+                    "-vf", "drawtext=fontfile=\(sans):text='Portrait':fontsize=40:fontcolor=white:box=1:boxcolor=black@0.6:x=(w-tw)/2:y=h*0.8",
+                ] + video + ["-metadata", "title=Portrait Clip", portrait.path + ".part.mp4"])
             try FileManager.default.moveItem(atPath: portrait.path + ".part.mp4", toPath: portrait.path)
         }
-        clips.append(Clip(file: portrait, title: "Portrait Clip", subtitle: "Sample · 9:16",
-                          summary: "A 15-second portrait clip, shown as portrait.", role: .feature))
+        clips.append(
+            Clip(
+                file: portrait, title: "Portrait Clip", subtitle: "Sample · 9:16",
+                summary: "A 15-second portrait clip, shown as portrait.", role: .feature))
 
         let code = folder.appendingPathComponent("code.mp4")
         if !FileManager.default.fileExists(atPath: code.path) {
             let snippet = folder.appendingPathComponent("snippet.txt")
             try Self.codeSnippet.write(to: snippet, atomically: true, encoding: .utf8)
-            try await ffmpeg.run(quiet + [
-                "-f", "lavfi", "-i", "color=c=0x1e1e2e:size=1280x720:rate=24:duration=20",
-                "-f", "lavfi", "-i", "anoisesrc=color=brown:amplitude=0.05:duration=20:sample_rate=48000",
-                "-vf", "drawtext=fontfile=\(mono):textfile=\(snippet.path):fontsize=30:fontcolor=0xcdd6f4:line_spacing=14:x=80:y=140,"
-                    + "drawtext=fontfile=\(sans):text='%{pts\\:hms}':fontsize=24:fontcolor=0x89b4fa:x=w-tw-40:y=h-60",
-            ] + video + ["-metadata", "title=Code Walkthrough", code.path + ".part.mp4"])
+            try await ffmpeg.run(
+                quiet + [
+                    "-f", "lavfi", "-i", "color=c=0x1e1e2e:size=1280x720:rate=24:duration=20",
+                    "-f", "lavfi", "-i", "anoisesrc=color=brown:amplitude=0.05:duration=20:sample_rate=48000",
+                    "-vf",
+                    "drawtext=fontfile=\(mono):textfile=\(snippet.path):fontsize=30:fontcolor=0xcdd6f4:line_spacing=14:x=80:y=140,"
+                        + "drawtext=fontfile=\(sans):text='%{pts\\:hms}':fontsize=24:fontcolor=0x89b4fa:x=w-tw-40:y=h-60",
+                ] + video + ["-metadata", "title=Code Walkthrough", code.path + ".part.mp4"])
             try FileManager.default.moveItem(atPath: code.path + ".part.mp4", toPath: code.path)
         }
-        clips.append(Clip(file: code, title: "Code Walkthrough", subtitle: "Sample · text on screen",
-                          summary: "Swift code shown as text in every frame, with an ad break at 8 seconds.", role: .feature))
+        clips.append(
+            Clip(
+                file: code, title: "Code Walkthrough", subtitle: "Sample · text on screen",
+                summary: "Swift code shown as text in every frame, with an ad break at 8 seconds.", role: .feature))
 
         let ad = folder.appendingPathComponent("ad.mp4")
         if !FileManager.default.fileExists(atPath: ad.path) {
-            try await ffmpeg.run(quiet + [
-                "-f", "lavfi", "-i", "smptebars=size=1280x720:rate=24:duration=5",
-                "-f", "lavfi", "-i", "sine=frequency=880:duration=5:sample_rate=48000",
-                "-vf", "drawtext=fontfile=\(sans):text='Advertisement':fontsize=64:fontcolor=white:box=1:boxcolor=black@0.7:x=(w-tw)/2:y=(h-th)/2",
-            ] + video + ["-metadata", "title=Sample Ad", ad.path + ".part.mp4"])
+            try await ffmpeg.run(
+                quiet + [
+                    "-f", "lavfi", "-i", "smptebars=size=1280x720:rate=24:duration=5",
+                    "-f", "lavfi", "-i", "sine=frequency=880:duration=5:sample_rate=48000",
+                    "-vf", "drawtext=fontfile=\(sans):text='Advertisement':fontsize=64:fontcolor=white:box=1:boxcolor=black@0.7:x=(w-tw)/2:y=(h-th)/2",
+                ] + video + ["-metadata", "title=Sample Ad", ad.path + ".part.mp4"])
             try FileManager.default.moveItem(atPath: ad.path + ".part.mp4", toPath: ad.path)
         }
-        clips.append(Clip(file: ad, title: "Sample Ad", subtitle: "Sample · interstitial",
-                          summary: "A 5-second ad that plays inside Code Walkthrough.", role: .interstitial))
+        clips.append(
+            Clip(
+                file: ad, title: "Sample Ad", subtitle: "Sample · interstitial",
+                summary: "A 5-second ad that plays inside Code Walkthrough.", role: .interstitial))
         return clips
     }
 }
@@ -126,8 +141,9 @@ extension MediaLibrary {
         guard try await store.assetCount() == 0 else { return }
         var ids: [String: String] = [:]
         for clip in clips {
-            let asset = Asset(title: clip.title, subtitle: clip.subtitle, summary: clip.summary,
-                              sourcePath: clip.file.path, role: clip.role)
+            let asset = Asset(
+                title: clip.title, subtitle: clip.subtitle, summary: clip.summary,
+                sourcePath: clip.file.path, role: clip.role)
             _ = try await store.insert(asset, job: true)
             ids[clip.file.lastPathComponent] = asset.id
         }

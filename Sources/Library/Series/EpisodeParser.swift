@@ -9,7 +9,8 @@ public enum EpisodeParser {
     public static func parse(fileName: String) -> Episode? {
         var stem = fileName
         if let dot = stem.lastIndex(of: "."), stem.distance(from: dot, to: stem.endIndex) <= 6,
-           stem[stem.index(after: dot)...].allSatisfy({ $0.isLetter || $0.isNumber }) {
+            stem[stem.index(after: dot)...].allSatisfy({ $0.isLetter || $0.isNumber })
+        {
             stem = String(stem[..<dot])
         }
         let patterns = [
@@ -19,15 +20,17 @@ public enum EpisodeParser {
         ]
         for pattern in patterns {
             guard let regex = try? NSRegularExpression(pattern: pattern),
-                  let match = regex.firstMatch(in: stem, range: NSRange(stem.startIndex..., in: stem)),
-                  let whole = Range(match.range, in: stem),
-                  let seasonRange = Range(match.range(at: 1), in: stem),
-                  let episodeRange = Range(match.range(at: 2), in: stem) else { continue }
+                let match = regex.firstMatch(in: stem, range: NSRange(stem.startIndex..., in: stem)),
+                let whole = Range(match.range, in: stem),
+                let seasonRange = Range(match.range(at: 1), in: stem),
+                let episodeRange = Range(match.range(at: 2), in: stem)
+            else { continue }
             let series = tidy(String(stem[..<whole.lowerBound]))
             guard !series.isEmpty else { continue }
             let rest = tidy(String(stem[whole.upperBound...]))
-            return Episode(seriesTitle: series, season: Int(stem[seasonRange]), number: Int(stem[episodeRange]),
-                           title: rest.isEmpty ? nil : rest)
+            return Episode(
+                seriesTitle: series, season: Int(stem[seasonRange]), number: Int(stem[episodeRange]),
+                title: rest.isEmpty ? nil : rest)
         }
         return nil
     }

@@ -65,10 +65,12 @@ public enum SeriesGrouping {
         }
         // The title as most episodes spell it (ties: the oldest episode's spelling).
         let spellings = Dictionary(grouping: episodes.sorted { $0.asset.createdAt < $1.asset.createdAt }) { $0.episode!.seriesTitle }
-        let title = spellings.max { a, b in
-            a.value.count != b.value.count ? a.value.count < b.value.count
-                : a.value[0].asset.createdAt > b.value[0].asset.createdAt
-        }?.key ?? ""
+        let title =
+            spellings.max { a, b in
+                a.value.count != b.value.count
+                    ? a.value.count < b.value.count
+                    : a.value[0].asset.createdAt > b.value[0].asset.createdAt
+            }?.key ?? ""
         return ShelfItem.Series(title: title, seasons: seasons)
     }
 
@@ -88,7 +90,8 @@ public enum SeriesGrouping {
     }
 
     static func episodeOrder(_ a: DisplayedAsset, _ b: DisplayedAsset) -> Bool {
-        let x = a.episode?.number, y = b.episode?.number
+        let x = a.episode?.number
+        let y = b.episode?.number
         if x != y { return ascendingNilsLast(x, y) }
         let titleOrder = (a.episode?.title ?? a.title).localizedStandardCompare(b.episode?.title ?? b.title)
         if titleOrder != .orderedSame { return titleOrder == .orderedAscending }
@@ -97,7 +100,7 @@ public enum SeriesGrouping {
 
     static func ascendingNilsLast(_ a: Int?, _ b: Int?) -> Bool {
         switch (a, b) {
-        case let (x?, y?): x < y
+        case (let x?, let y?): x < y
         case (.some, nil): true
         default: false
         }
@@ -118,7 +121,8 @@ public enum SeriesGrouping {
         }
         // Stable: ties keep the incoming (newest first) order.
         return items.enumerated().sorted { lhs, rhs in
-            let (i, a) = lhs, (j, b) = rhs
+            let (i, a) = lhs
+            let (j, b) = rhs
             switch order {
             case .recentlyAdded:
                 if added(a) != added(b) { return added(a) > added(b) }

@@ -26,7 +26,9 @@ public struct ChunkRange: Sendable, Hashable {
         let halves = spec.split(separator: "/", omittingEmptySubsequences: false)
         guard halves.count == 2 else { throw .invalidRange("Content-Range needs start-end/total: \(header)") }
         let total: Int64?
-        if halves[1] == "*" { total = nil } else {
+        if halves[1] == "*" {
+            total = nil
+        } else {
             guard let value = Int64(halves[1]), value >= 0 else { throw .invalidRange("the total in Content-Range is not a number: \(header)") }
             total = value
         }
@@ -48,11 +50,12 @@ public struct ChunkRange: Sendable, Hashable {
         }
         let length = declaredLength ?? total
         if let end, let length, end >= length { throw .invalidRange("bytes \(start)-\(end) go past the end of a \(length)-byte file") }
-        let limit: Int64? = switch (count, length) {
-        case let (count?, _): count
-        case let (nil, length?): length - start
-        case (nil, nil): nil
-        }
+        let limit: Int64? =
+            switch (count, length) {
+            case (let count?, _): count
+            case (nil, let length?): length - start
+            case (nil, nil): nil
+            }
         return limit
     }
 }

@@ -69,12 +69,14 @@ public actor UploadStore {
         let (part, json) = try paths(id)
         return try await BlockingWork.run {
             guard let data = FileManager.default.contents(atPath: json.path),
-                  let record = try? Self.decoder.decode(Record.self, from: data),
-                  let attributes = try? FileManager.default.attributesOfItem(atPath: part.path) else { throw UploadError.notFound(id) }
+                let record = try? Self.decoder.decode(Record.self, from: data),
+                let attributes = try? FileManager.default.attributesOfItem(atPath: part.path)
+            else { throw UploadError.notFound(id) }
             let size = (attributes[.size] as? NSNumber)?.int64Value ?? 0
             let modified = attributes[.modificationDate] as? Date ?? record.createdAt
-            return Upload(id: id, fileName: record.fileName, length: record.length, offset: size, role: record.role,
-                          createdAt: record.createdAt, updatedAt: modified)
+            return Upload(
+                id: id, fileName: record.fileName, length: record.length, offset: size, role: record.role,
+                createdAt: record.createdAt, updatedAt: modified)
         }
     }
 
@@ -188,10 +190,12 @@ public actor UploadStore {
 
     /// The last path component of a client's file name, if it is one a file system takes.
     static func safeFileName(_ name: String) throws -> String {
-        let base = name.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last.map(String.init)?
+        let base =
+            name.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last.map(String.init)?
             .trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
         guard !base.isEmpty, base != ".", base != "..", !base.hasPrefix("."), !base.contains("\0"),
-              base.utf8.count <= 255, !base.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            base.utf8.count <= 255, !base.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        else {
             throw UploadError.invalidFileName(name)
         }
         return base

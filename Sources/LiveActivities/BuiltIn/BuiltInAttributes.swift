@@ -13,17 +13,26 @@ public struct DownloadingAttributes: ActivityAttributes {
         public var secondsRemaining: Double?
         public var bytesPerSecond: Double
         public var message: String?
-        public init(phase: String, bytesWritten: Int64, expectedBytes: Int64?, percent: Int, secondsRemaining: Double?,
-                    bytesPerSecond: Double, message: String?) {
-            self.phase = phase; self.bytesWritten = bytesWritten; self.expectedBytes = expectedBytes; self.percent = percent
-            self.secondsRemaining = secondsRemaining; self.bytesPerSecond = bytesPerSecond; self.message = message
+        public init(
+            phase: String, bytesWritten: Int64, expectedBytes: Int64?, percent: Int, secondsRemaining: Double?,
+            bytesPerSecond: Double, message: String?
+        ) {
+            self.phase = phase
+            self.bytesWritten = bytesWritten
+            self.expectedBytes = expectedBytes
+            self.percent = percent
+            self.secondsRemaining = secondsRemaining
+            self.bytesPerSecond = bytesPerSecond
+            self.message = message
         }
     }
     public var downloadID: String
     public var title: String
     public var artworkURL: String?
     public init(downloadID: String, title: String, artworkURL: String? = nil) {
-        self.downloadID = downloadID; self.title = title; self.artworkURL = artworkURL
+        self.downloadID = downloadID
+        self.title = title
+        self.artworkURL = artworkURL
     }
 }
 
@@ -38,7 +47,11 @@ public struct NowPlayingAttributes: ActivityAttributes {
         /// When `position` was read; a page moves it on at `rate` from here.
         public var positionDate: Date
         public init(position: Double, duration: Double?, rate: Double, paused: Bool, positionDate: Date) {
-            self.position = position; self.duration = duration; self.rate = rate; self.paused = paused; self.positionDate = positionDate
+            self.position = position
+            self.duration = duration
+            self.rate = rate
+            self.paused = paused
+            self.positionDate = positionDate
         }
     }
     public var sessionID: String
@@ -47,7 +60,11 @@ public struct NowPlayingAttributes: ActivityAttributes {
     public var subtitle: String?
     public var artworkURL: String?
     public init(sessionID: String, assetID: String, title: String, subtitle: String?, artworkURL: String?) {
-        self.sessionID = sessionID; self.assetID = assetID; self.title = title; self.subtitle = subtitle; self.artworkURL = artworkURL
+        self.sessionID = sessionID
+        self.assetID = assetID
+        self.title = title
+        self.subtitle = subtitle
+        self.artworkURL = artworkURL
     }
 }
 
@@ -58,7 +75,11 @@ public struct IngestAttributes: ActivityAttributes {
         public var count: Int
         public var currentTitle: String?
         public var percent: Int
-        public init(count: Int, currentTitle: String?, percent: Int) { self.count = count; self.currentTitle = currentTitle; self.percent = percent }
+        public init(count: Int, currentTitle: String?, percent: Int) {
+            self.count = count
+            self.currentTitle = currentTitle
+            self.percent = percent
+        }
     }
     public var library: String
     public init(library: String = "Marquee") { self.library = library }
@@ -71,13 +92,19 @@ public struct PremiereAttributes: ActivityAttributes {
         /// `countdown` before the start, `playing` after it.
         public var phase: String
         public var startsAt: Date
-        public init(phase: String, startsAt: Date) { self.phase = phase; self.startsAt = startsAt }
+        public init(phase: String, startsAt: Date) {
+            self.phase = phase
+            self.startsAt = startsAt
+        }
     }
     public var assetID: String
     public var title: String
     public var artworkURL: String?
     public var duration: Double?
     public init(assetID: String, title: String, artworkURL: String?, duration: Double?) {
-        self.assetID = assetID; self.title = title; self.artworkURL = artworkURL; self.duration = duration
+        self.assetID = assetID
+        self.title = title
+        self.artworkURL = artworkURL
+        self.duration = duration
     }
 }

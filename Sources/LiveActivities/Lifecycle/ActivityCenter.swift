@@ -48,11 +48,14 @@ public actor ActivityCenter {
     // MARK: Lifecycle
 
     /// Starts an activity (pending until `start` when that is later).
-    public func request(type: String, attributes: JSONValue, content: ActivityContent<JSONValue>, start: Date? = nil,
-                        alert: AlertConfiguration? = nil, id: String? = nil) async throws -> ActivitySnapshot {
+    public func request(
+        type: String, attributes: JSONValue, content: ActivityContent<JSONValue>, start: Date? = nil,
+        alert: AlertConfiguration? = nil, id: String? = nil
+    ) async throws -> ActivitySnapshot {
         if let id, activities[id] != nil { throw ActivityError.invalid("A live activity \(id) already exists") }
-        let activity = try ActivityLifecycle.request(id: id ?? UUID().uuidString.lowercased(), type: type, attributes: attributes,
-                                                     content: content, start: start, alert: alert, now: now())
+        let activity = try ActivityLifecycle.request(
+            id: id ?? UUID().uuidString.lowercased(), type: type, attributes: attributes,
+            content: content, start: start, alert: alert, now: now())
         try await store.save(activity)
         activities[activity.id] = activity
         let snapshot = ActivitySnapshot(activity: activity, state: activity.state(at: now()))
@@ -62,16 +65,21 @@ public actor ActivityCenter {
     }
 
     /// Starts a typed activity.
-    public func request<A: ActivityAttributes>(attributes: A, content: ActivityContent<A.ContentState>, start: Date? = nil,
-                                               alert: AlertConfiguration? = nil, id: String? = nil) async throws -> ActivitySnapshot {
-        try await request(type: A.attributesType, attributes: JSONValue(encoding: attributes), content: Self.erase(content),
-                          start: start, alert: alert, id: id)
+    public func request<A: ActivityAttributes>(
+        attributes: A, content: ActivityContent<A.ContentState>, start: Date? = nil,
+        alert: AlertConfiguration? = nil, id: String? = nil
+    ) async throws -> ActivitySnapshot {
+        try await request(
+            type: A.attributesType, attributes: JSONValue(encoding: attributes), content: Self.erase(content),
+            start: start, alert: alert, id: id)
     }
 
     /// Applies an update; `timestamp` (default now) orders it against the others.
     @discardableResult
-    public func update(id: String, content: ActivityContent<JSONValue>, alert: AlertConfiguration? = nil,
-                       timestamp: Date? = nil) async throws -> ActivityLifecycle.Outcome {
+    public func update(
+        id: String, content: ActivityContent<JSONValue>, alert: AlertConfiguration? = nil,
+        timestamp: Date? = nil
+    ) async throws -> ActivityLifecycle.Outcome {
         guard var activity = activities[id] else { throw ActivityError.notFound(id) }
         let date = now()
         let outcome = try ActivityLifecycle.update(&activity, content: content, alert: alert, timestamp: timestamp ?? date, now: date)
@@ -80,15 +88,19 @@ public actor ActivityCenter {
     }
 
     @discardableResult
-    public func update<State: Codable & Sendable & Hashable>(id: String, content: ActivityContent<State>, alert: AlertConfiguration? = nil,
-                                                             timestamp: Date? = nil) async throws -> ActivityLifecycle.Outcome {
+    public func update<State: Codable & Sendable & Hashable>(
+        id: String, content: ActivityContent<State>, alert: AlertConfiguration? = nil,
+        timestamp: Date? = nil
+    ) async throws -> ActivityLifecycle.Outcome {
         try await update(id: id, content: Self.erase(content), alert: alert, timestamp: timestamp)
     }
 
     /// Ends an activity, with final content if given, dismissed as `policy` says.
     @discardableResult
-    public func end(id: String, content: ActivityContent<JSONValue>? = nil, dismissalPolicy: DismissalPolicy = .default,
-                    timestamp: Date? = nil) async throws -> ActivityLifecycle.Outcome {
+    public func end(
+        id: String, content: ActivityContent<JSONValue>? = nil, dismissalPolicy: DismissalPolicy = .default,
+        timestamp: Date? = nil
+    ) async throws -> ActivityLifecycle.Outcome {
         guard var activity = activities[id] else { throw ActivityError.notFound(id) }
         let date = now()
         let outcome = try ActivityLifecycle.end(&activity, content: content, policy: dismissalPolicy, timestamp: timestamp ?? date, now: date)
@@ -97,8 +109,10 @@ public actor ActivityCenter {
     }
 
     @discardableResult
-    public func end<State: Codable & Sendable & Hashable>(id: String, content: ActivityContent<State>?, dismissalPolicy: DismissalPolicy = .default,
-                                                          timestamp: Date? = nil) async throws -> ActivityLifecycle.Outcome {
+    public func end<State: Codable & Sendable & Hashable>(
+        id: String, content: ActivityContent<State>?, dismissalPolicy: DismissalPolicy = .default,
+        timestamp: Date? = nil
+    ) async throws -> ActivityLifecycle.Outcome {
         try await end(id: id, content: try content.map(Self.erase), dismissalPolicy: dismissalPolicy, timestamp: timestamp)
     }
 
@@ -136,10 +150,15 @@ public actor ActivityCenter {
             shownStates[id] = state
             let snapshot = ActivitySnapshot(activity: activity, state: state)
             let event: ActivityEvent
-            if state == .dismissed { event = .dismissed(id: id) }
-            else if activity.phase == .ended && !wasEnded { event = .ended(snapshot) }
-            else if wasPending && activity.phase == .active { event = .started(snapshot) }
-            else { event = .stateChanged(snapshot) }
+            if state == .dismissed {
+                event = .dismissed(id: id)
+            } else if activity.phase == .ended && !wasEnded {
+                event = .ended(snapshot)
+            } else if wasPending && activity.phase == .active {
+                event = .started(snapshot)
+            } else {
+                event = .stateChanged(snapshot)
+            }
             publish(event)
             published.append(event)
         }
@@ -198,19 +217,23 @@ public actor ActivityCenter {
     /// Keeps the push token an iPhone gave for one activity.
     public func registerPushToken(_ token: String, activityID: String, deviceID: String, environment: PushEnvironment) async throws -> ActivityPushToken {
         guard activities[activityID] != nil else { throw ActivityError.notFound(activityID) }
-        let record = ActivityPushToken(token: try Self.checkedToken(token), activityID: activityID,
-                                       deviceID: try Self.checkedDevice(deviceID), environment: environment, createdAt: now())
+        let record = ActivityPushToken(
+            token: try Self.checkedToken(token), activityID: activityID,
+            deviceID: try Self.checkedDevice(deviceID), environment: environment, createdAt: now())
         try await store.save(record)
         return record
     }
 
     /// Keeps a device's push-to-start token for one attributes type.
-    public func registerPushToStartToken(_ token: String, deviceID: String, attributesType: String,
-                                         environment: PushEnvironment) async throws -> PushToStartToken {
+    public func registerPushToStartToken(
+        _ token: String, deviceID: String, attributesType: String,
+        environment: PushEnvironment
+    ) async throws -> PushToStartToken {
         let type = attributesType.trimmingCharacters(in: .whitespaces)
         guard !type.isEmpty, type.count <= 100 else { throw ActivityError.invalid("attributesType must be 1 to 100 characters") }
-        let record = PushToStartToken(token: try Self.checkedToken(token), deviceID: try Self.checkedDevice(deviceID),
-                                      attributesType: type, environment: environment, createdAt: now())
+        let record = PushToStartToken(
+            token: try Self.checkedToken(token), deviceID: try Self.checkedDevice(deviceID),
+            attributesType: type, environment: environment, createdAt: now())
         try await store.save(record)
         return record
     }

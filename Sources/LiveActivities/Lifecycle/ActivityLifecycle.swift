@@ -30,17 +30,20 @@ public enum ActivityLifecycle {
     }
 
     /// A new activity; `start` later than `now` makes it pending until then (a scheduled activity).
-    public static func request(id: String = UUID().uuidString.lowercased(), type: String, attributes: JSONValue,
-                               content: ActivityContent<JSONValue>, start: Date? = nil, alert: AlertConfiguration? = nil,
-                               now: Date) throws(ActivityError) -> Activity {
+    public static func request(
+        id: String = UUID().uuidString.lowercased(), type: String, attributes: JSONValue,
+        content: ActivityContent<JSONValue>, start: Date? = nil, alert: AlertConfiguration? = nil,
+        now: Date
+    ) throws(ActivityError) -> Activity {
         let name = type.trimmingCharacters(in: .whitespaces)
         guard !name.isEmpty, name.count <= 100 else { throw .invalid("An activity needs a type name of 1 to 100 characters") }
         guard attributes.isObject else { throw .invalid("The attributes must be a JSON object") }
         guard content.relevanceScore.isFinite else { throw .invalid("The relevance score must be a finite number") }
         try validate(state: content.state)
         let startDate = max(now, start ?? now)
-        var activity = Activity(id: id, type: name, attributes: attributes, content: content,
-                                phase: startDate > now ? .pending : .active, createdAt: now, startDate: startDate, timestamp: now)
+        var activity = Activity(
+            id: id, type: name, attributes: attributes, content: content,
+            phase: startDate > now ? .pending : .active, createdAt: now, startDate: startDate, timestamp: now)
         if let alert {
             activity.alert = alert
             activity.alertDate = now
@@ -50,8 +53,10 @@ public enum ActivityLifecycle {
 
     /// Applies new content, with the alert it carries, unless it is older than the last or the
     /// activity has ended.
-    public static func update(_ activity: inout Activity, content: ActivityContent<JSONValue>, alert: AlertConfiguration? = nil,
-                              timestamp: Date, now: Date) throws(ActivityError) -> Outcome {
+    public static func update(
+        _ activity: inout Activity, content: ActivityContent<JSONValue>, alert: AlertConfiguration? = nil,
+        timestamp: Date, now: Date
+    ) throws(ActivityError) -> Outcome {
         try validate(state: content.state)
         guard content.relevanceScore.isFinite else { throw .invalid("The relevance score must be a finite number") }
         reconcile(&activity, now: now)
@@ -67,8 +72,10 @@ public enum ActivityLifecycle {
     }
 
     /// Ends the activity, with final content if given; it is dismissed as `policy` says.
-    public static func end(_ activity: inout Activity, content: ActivityContent<JSONValue>? = nil,
-                           policy: DismissalPolicy = .default, timestamp: Date, now: Date) throws(ActivityError) -> Outcome {
+    public static func end(
+        _ activity: inout Activity, content: ActivityContent<JSONValue>? = nil,
+        policy: DismissalPolicy = .default, timestamp: Date, now: Date
+    ) throws(ActivityError) -> Outcome {
         if let content { try validate(state: content.state) }
         reconcile(&activity, now: now)
         guard activity.phase != .ended else { return .ignoredAfterEnd }

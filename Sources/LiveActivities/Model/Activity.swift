@@ -31,8 +31,10 @@ public struct Activity: Codable, Sendable, Hashable, Identifiable {
     /// Ended by the system (the 8-hour limit) rather than by its owner.
     public var endedBySystem: Bool
 
-    public init(id: String = UUID().uuidString.lowercased(), type: String, attributes: JSONValue, content: ActivityContent<JSONValue>,
-                phase: Phase = .active, createdAt: Date, startDate: Date? = nil, timestamp: Date? = nil) {
+    public init(
+        id: String = UUID().uuidString.lowercased(), type: String, attributes: JSONValue, content: ActivityContent<JSONValue>,
+        phase: Phase = .active, createdAt: Date, startDate: Date? = nil, timestamp: Date? = nil
+    ) {
         self.id = id
         self.type = type
         self.attributes = attributes

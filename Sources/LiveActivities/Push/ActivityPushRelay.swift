@@ -57,15 +57,21 @@ public actor ActivityPushRelay {
             let activity = snapshot.activity
             guard let state = try? activity.content.state.data() else { return }
             let alert = alerted ? activity.alert.map { LiveActivityNotification.Alert(title: $0.title, body: $0.body, sound: $0.sound) } : nil
-            enqueue(activity.id, LiveActivityNotification(event: .update, timestamp: activity.timestamp, contentState: state,
-                                                         staleDate: activity.content.staleDate, relevanceScore: activity.content.relevanceScore,
-                                                         alert: alert))
+            enqueue(
+                activity.id,
+                LiveActivityNotification(
+                    event: .update, timestamp: activity.timestamp, contentState: state,
+                    staleDate: activity.content.staleDate, relevanceScore: activity.content.relevanceScore,
+                    alert: alert))
         case .ended(let snapshot):
             let activity = snapshot.activity
             guard let state = try? activity.content.state.data() else { return }
-            enqueue(activity.id, LiveActivityNotification(event: .end, timestamp: activity.timestamp, contentState: state,
-                                                         staleDate: activity.content.staleDate, dismissalDate: activity.dismissalDate ?? now,
-                                                         relevanceScore: activity.content.relevanceScore))
+            enqueue(
+                activity.id,
+                LiveActivityNotification(
+                    event: .end, timestamp: activity.timestamp, contentState: state,
+                    staleDate: activity.content.staleDate, dismissalDate: activity.dismissalDate ?? now,
+                    relevanceScore: activity.content.relevanceScore))
         case .stateChanged, .dismissed:
             // Stale and dismissed follow from the dates the device already has.
             break
@@ -74,8 +80,10 @@ public actor ActivityPushRelay {
 
     private func pushStart(_ activity: Activity) async {
         guard let tokens = try? await store.pushToStartTokens(attributesType: activity.type), !tokens.isEmpty,
-              let state = try? activity.content.state.data(), let attributes = try? activity.attributes.data() else { return }
-        let alert = activity.alert.map { LiveActivityNotification.Alert(title: $0.title, body: $0.body, sound: $0.sound) }
+            let state = try? activity.content.state.data(), let attributes = try? activity.attributes.data()
+        else { return }
+        let alert =
+            activity.alert.map { LiveActivityNotification.Alert(title: $0.title, body: $0.body, sound: $0.sound) }
             ?? LiveActivityNotification.Alert(title: activity.type, body: "")
         let notification = LiveActivityNotification(
             event: .start, timestamp: activity.timestamp, contentState: state, staleDate: activity.content.staleDate,
@@ -121,21 +129,24 @@ public actor ActivityPushRelay {
             for token in tokens {
                 if let until = token.backoffUntil, until > now {
                     group.addTask {
-                        await self.noteRefused(activityID: activityID, target: token.token, event: event, priority: priority,
-                                               reason: "Backing off after TooManyRequests until \(until)")
+                        await self.noteRefused(
+                            activityID: activityID, target: token.token, event: event, priority: priority,
+                            reason: "Backing off after TooManyRequests until \(until)")
                     }
                     continue
                 }
                 group.addTask {
-                    let result = await self.client.send(notification, to: token.token, environment: APNsEnvironment(token.environment),
-                                                        priority: priority)
+                    let result = await self.client.send(
+                        notification, to: token.token, environment: APNsEnvironment(token.environment),
+                        priority: priority)
                     await self.note(result, activityID: activityID, target: token.token, event: event, pushToStart: false)
                 }
             }
             for channel in channels {
                 group.addTask {
-                    let result = await self.client.broadcast(notification, channelID: channel.id, environment: APNsEnvironment(channel.environment),
-                                                             priority: priority)
+                    let result = await self.client.broadcast(
+                        notification, channelID: channel.id, environment: APNsEnvironment(channel.environment),
+                        priority: priority)
                     await self.note(result, activityID: activityID, target: channel.id, event: event, pushToStart: false)
                 }
             }
@@ -152,15 +163,19 @@ public actor ActivityPushRelay {
         default:
             break
         }
-        try? await store.record(PushOutcomeRecord(activityID: activityID, target: target, event: event, priority: result.priority,
-                                                  result: result.kind.rawValue, status: result.status, reason: result.reason,
-                                                  apnsID: result.apnsID, attempts: result.attempts, at: await center.currentDate))
+        try? await store.record(
+            PushOutcomeRecord(
+                activityID: activityID, target: target, event: event, priority: result.priority,
+                result: result.kind.rawValue, status: result.status, reason: result.reason,
+                apnsID: result.apnsID, attempts: result.attempts, at: await center.currentDate))
     }
 
     private func noteRefused(activityID: String, target: String, event: String, priority: Int, reason: String) async {
-        try? await store.record(PushOutcomeRecord(activityID: activityID, target: target, event: event, priority: priority,
-                                                  result: PushResult.Kind.refused.rawValue, status: nil, reason: reason,
-                                                  apnsID: nil, attempts: 0, at: await center.currentDate))
+        try? await store.record(
+            PushOutcomeRecord(
+                activityID: activityID, target: target, event: event, priority: priority,
+                result: PushResult.Kind.refused.rawValue, status: nil, reason: reason,
+                apnsID: nil, attempts: 0, at: await center.currentDate))
     }
 }
 

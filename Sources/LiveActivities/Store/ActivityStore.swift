@@ -169,10 +169,11 @@ public final class ActivityStore: Sendable {
             var row = outcome
             try row.insert(db)
             if let activityID = outcome.activityID {
-                try db.execute(sql: """
-                    DELETE FROM pushOutcome WHERE activityID = ? AND id NOT IN
-                      (SELECT id FROM pushOutcome WHERE activityID = ? ORDER BY id DESC LIMIT ?)
-                    """, arguments: [activityID, activityID, Self.outcomesKept])
+                try db.execute(
+                    sql: """
+                        DELETE FROM pushOutcome WHERE activityID = ? AND id NOT IN
+                          (SELECT id FROM pushOutcome WHERE activityID = ? ORDER BY id DESC LIMIT ?)
+                        """, arguments: [activityID, activityID, Self.outcomesKept])
             }
         }
     }

@@ -18,7 +18,10 @@ public struct ActivityPushToken: Codable, Sendable, Hashable {
     public var backoffUntil: Date?
 
     public init(token: String, activityID: String, deviceID: String, environment: PushEnvironment, createdAt: Date) {
-        self.token = token; self.activityID = activityID; self.deviceID = deviceID; self.environment = environment
+        self.token = token
+        self.activityID = activityID
+        self.deviceID = deviceID
+        self.environment = environment
         self.createdAt = createdAt
     }
 }
@@ -33,7 +36,10 @@ public struct PushToStartToken: Codable, Sendable, Hashable {
     public var createdAt: Date
 
     public init(token: String, deviceID: String, attributesType: String, environment: PushEnvironment, createdAt: Date) {
-        self.token = token; self.deviceID = deviceID; self.attributesType = attributesType; self.environment = environment
+        self.token = token
+        self.deviceID = deviceID
+        self.attributesType = attributesType
+        self.environment = environment
         self.createdAt = createdAt
     }
 }
@@ -51,7 +57,10 @@ public struct BroadcastChannel: Codable, Sendable, Hashable, Identifiable {
     public var createdAt: Date
 
     public init(id: String, environment: PushEnvironment, storagePolicy: Int, activityID: String? = nil, createdAt: Date) {
-        self.id = id; self.environment = environment; self.storagePolicy = storagePolicy; self.activityID = activityID
+        self.id = id
+        self.environment = environment
+        self.storagePolicy = storagePolicy
+        self.activityID = activityID
         self.createdAt = createdAt
     }
 }
@@ -72,9 +81,19 @@ public struct PushOutcomeRecord: Codable, Sendable, Hashable {
     public var attempts: Int
     public var at: Date
 
-    public init(activityID: String?, target: String, event: String, priority: Int, result: String, status: Int?, reason: String?,
-                apnsID: String?, attempts: Int, at: Date) {
-        self.activityID = activityID; self.target = target; self.event = event; self.priority = priority; self.result = result
-        self.status = status; self.reason = reason; self.apnsID = apnsID; self.attempts = attempts; self.at = at
+    public init(
+        activityID: String?, target: String, event: String, priority: Int, result: String, status: Int?, reason: String?,
+        apnsID: String?, attempts: Int, at: Date
+    ) {
+        self.activityID = activityID
+        self.target = target
+        self.event = event
+        self.priority = priority
+        self.result = result
+        self.status = status
+        self.reason = reason
+        self.apnsID = apnsID
+        self.attempts = attempts
+        self.at = at
     }
 }

@@ -77,7 +77,10 @@ public struct AssetResource: ResponseEncodable, Decodable, Sendable, Hashable {
         createdAt = asset.createdAt
         playerURL = "/watch/\(asset.id)"
         manifestURL = "/api/assets/\(asset.id)/manifest.json"
-        self.job = job.map { JobSummary(id: $0.id, state: $0.state.rawValue, progress: $0.progress, message: $0.message.map(ServerPathVisibility.redact), reason: $0.failureReason) }
+        self.job = job.map {
+            JobSummary(
+                id: $0.id, state: $0.state.rawValue, progress: $0.progress, message: $0.message.map(ServerPathVisibility.redact), reason: $0.failureReason)
+        }
         series = shown.episode.map {
             SeriesInfo(title: $0.seriesTitle, season: $0.season, episode: $0.number, episodeTitle: $0.title, label: $0.label)
         }
@@ -86,8 +89,9 @@ public struct AssetResource: ResponseEncodable, Decodable, Sendable, Hashable {
         liveEndDate = shown.liveEndDate
         protected = asset.isProtected
         playback = position.map {
-            PlaybackSummary(position: $0.position, duration: $0.duration ?? asset.duration, fraction: $0.fraction,
-                            resumeTime: $0.resumeTime, updatedAt: $0.updatedAt)
+            PlaybackSummary(
+                position: $0.position, duration: $0.duration ?? asset.duration, fraction: $0.fraction,
+                resumeTime: $0.resumeTime, updatedAt: $0.updatedAt)
         }
     }
 }

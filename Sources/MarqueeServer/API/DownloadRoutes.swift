@@ -103,8 +103,10 @@ struct DownloadRoutes: Sendable {
         while true {
             switch await service.file(parts.joined(separator: "/"), of: id) {
             case .present(let url):
-                return try await responder.respond(key: "download/\(id)/\(rest)", request: request, context: context,
-                                                   kind: ServedFileKind.forExtension((rest as NSString).pathExtension)) { url }
+                return try await responder.respond(
+                    key: "download/\(id)/\(rest)", request: request, context: context,
+                    kind: ServedFileKind.forExtension((rest as NSString).pathExtension)
+                ) { url }
             case .gone(let message):
                 throw APIError(.notFound, message)
             case .pending:
@@ -141,8 +143,14 @@ struct DownloadRoutes: Sendable {
         ).response
     }
 
-    struct ChangedFrame: Encodable { var download: DownloadSnapshot; var diskUsage: Int64 }
-    struct RemovedFrame: Encodable { var id: String; var diskUsage: Int64 }
+    struct ChangedFrame: Encodable {
+        var download: DownloadSnapshot
+        var diskUsage: Int64
+    }
+    struct RemovedFrame: Encodable {
+        var id: String
+        var diskUsage: Int64
+    }
 }
 
 extension DownloadSnapshot: ResponseEncodable {}

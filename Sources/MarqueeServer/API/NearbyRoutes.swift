@@ -13,8 +13,19 @@ struct NearbyRoutes: Sendable {
     let responder: MediaFileResponder
 
     struct Overview: ResponseEncodable {
-        struct Service: Codable { var identifier: String; var usageDescription: [String: String]; var platforms: [String] }
-        struct Paired: Codable { var id: String; var name: String; var platform: String; var fingerprint: String; var services: [String]; var pairedAt: Date }
+        struct Service: Codable {
+            var identifier: String
+            var usageDescription: [String: String]
+            var platforms: [String]
+        }
+        struct Paired: Codable {
+            var id: String
+            var name: String
+            var platform: String
+            var fingerprint: String
+            var services: [String]
+            var pairedAt: Date
+        }
         var name: String
         var deviceID: String
         var fingerprint: String
@@ -45,7 +56,16 @@ struct NearbyRoutes: Sendable {
     /// `GET /api/devices/nearby`: the Marquee devices DNS-SD finds on the local network (not this
     /// TV), filtered by application service and platform; `problem` says why none could be looked for.
     struct NearbyList: ResponseEncodable {
-        struct Device: Codable { var name: String; var deviceID: String?; var platform: String?; var services: [String]; var fingerprint: String?; var host: String; var port: Int; var addresses: [String] }
+        struct Device: Codable {
+            var name: String
+            var deviceID: String?
+            var platform: String?
+            var services: [String]
+            var fingerprint: String?
+            var host: String
+            var port: Int
+            var addresses: [String]
+        }
         var devices: [Device]
         var problem: String?
     }
@@ -71,12 +91,16 @@ struct NearbyRoutes: Sendable {
                 port: await devices.port, advertised: await devices.isAdvertised, advertisingProblem: await devices.advertisingProblem,
                 services: devices.services.services.map { .init(identifier: $0.identifier, usageDescription: $0.usageDescription, platforms: $0.platforms) },
                 pending: await devices.pendingPairings,
-                paired: trusted.map { .init(id: $0.id, name: $0.peer.name, platform: $0.peer.platform, fingerprint: $0.fingerprint,
-                                           services: $0.services, pairedAt: $0.pairedAt) },
+                paired: trusted.map {
+                    .init(
+                        id: $0.id, name: $0.peer.name, platform: $0.peer.platform, fingerprint: $0.fingerprint,
+                        services: $0.services, pairedAt: $0.pairedAt)
+                },
                 pairingLockedFor: await devices.trust.pairingLockedFor,
                 games: await devices.currentGames.map { entry in
-                    Game(device: entry.device, board: entry.game.board.map { $0?.rawValue ?? "" }, phone: entry.game.phone?.rawValue,
-                         tv: entry.game.tv?.rawValue, outcome: entry.game.outcome.rawValue)
+                    Game(
+                        device: entry.device, board: entry.game.board.map { $0?.rawValue ?? "" }, phone: entry.game.phone?.rawValue,
+                        tv: entry.game.tv?.rawValue, outcome: entry.game.outcome.rawValue)
                 },
                 webRemoteAddresses: WebRemoteAddresses.forListening(on: await devices.listeningHost))
         }
@@ -84,7 +108,9 @@ struct NearbyRoutes: Sendable {
             let service = request.uri.queryParameters.get("service")
             let platform = request.uri.queryParameters.get("platform")
             if let service, devices.services[service] == nil {
-                throw APIError(.badRequest, "Unknown application service \"\(service)\"; this TV offers \(devices.services.services.map(\.identifier).joined(separator: ", "))")
+                throw APIError(
+                    .badRequest,
+                    "Unknown application service \"\(service)\"; this TV offers \(devices.services.services.map(\.identifier).joined(separator: ", "))")
             }
             let found: [DiscoveredDevice]
             do {
@@ -93,10 +119,12 @@ struct NearbyRoutes: Sendable {
                 return NearbyList(devices: [], problem: "Cannot browse the local network: \(error) (is avahi-daemon running?)")
             }
             let own = devices.identity.deviceID
-            return NearbyList(devices: found.filter { $0.deviceID != own && (platform == nil || $0.platform == platform) }.map {
-                .init(name: $0.friendlyName, deviceID: $0.deviceID, platform: $0.platform, services: $0.services, fingerprint: $0.fingerprint,
-                      host: $0.host, port: $0.port, addresses: $0.addresses)
-            })
+            return NearbyList(
+                devices: found.filter { $0.deviceID != own && (platform == nil || $0.platform == platform) }.map {
+                    .init(
+                        name: $0.friendlyName, deviceID: $0.deviceID, platform: $0.platform, services: $0.services, fingerprint: $0.fingerprint,
+                        host: $0.host, port: $0.port, addresses: $0.addresses)
+                })
         }
         api.post("devices/pairings/{id}") { request, context -> Response in
             let id = try context.parameters.require("id")

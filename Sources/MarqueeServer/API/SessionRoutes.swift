@@ -95,48 +95,49 @@ struct SessionRoutes: Sendable {
             return .upgrade([:])
         } onUpgrade: { inbound, outbound, context in
             guard let id = context.requestContext.parameters.get("id"),
-                  let (rendererID, messages) = await sessions.attachRenderer(to: id) else { return }
+                let (rendererID, messages) = await sessions.attachRenderer(to: id)
+            else { return }
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             do {
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask {
-                    for await message in messages {
-                        let data = try encoder.encode(message)
-                        try await outbound.write(.text(String(decoding: data, as: UTF8.self)))
-                    }
-                    // The stream ends when this renderer was replaced or dropped for not
-                    // reading: close the socket so its reads end too.
-                    try? await outbound.close(.goingAway, reason: "renderer replaced or not reading")
-                }
-                var budget = RendererFrameBudget.Bucket(sessions.rendererFrames)
-                for try await frame in inbound.messages(maxSize: 1 << 16) {
-                    // A flood is closed before it costs the session anything.
-                    guard budget.take() else {
-                        try? await outbound.close(.policyViolation, reason: sessions.rendererFrames.closeReason)
-                        break
-                    }
-                    guard case .text(let text) = frame else { continue }
-                    // A replaced renderer's socket no longer drives the session.
-                    guard await sessions.isAttached(rendererID, to: id) else { break }
-                    do {
-                        let message = try JSONDecoder().decode(InboundRendererMessage.self, from: Data(text.utf8))
-                        switch try parse(message) {
-                        case .intent(let replyTo, let intent):
-                            _ = await sessions.apply(intent, to: id, replyTo: replyTo)
-                            await positions?.observe(sessionID: id)
-                        case .report(let report):
-                            await sessions.report(report, to: id)
-                            await positions?.observe(sessionID: id)
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask {
+                        for await message in messages {
+                            let data = try encoder.encode(message)
+                            try await outbound.write(.text(String(decoding: data, as: UTF8.self)))
                         }
-                    } catch {
-                        let reason = (error as? APIError)?.message ?? "unreadable frame: \(error)"
-                        let data = try encoder.encode(OutboundRendererMessage.error(reason))
-                        try await outbound.write(.text(String(decoding: data, as: UTF8.self)))
+                        // The stream ends when this renderer was replaced or dropped for not
+                        // reading: close the socket so its reads end too.
+                        try? await outbound.close(.goingAway, reason: "renderer replaced or not reading")
                     }
+                    var budget = RendererFrameBudget.Bucket(sessions.rendererFrames)
+                    for try await frame in inbound.messages(maxSize: 1 << 16) {
+                        // A flood is closed before it costs the session anything.
+                        guard budget.take() else {
+                            try? await outbound.close(.policyViolation, reason: sessions.rendererFrames.closeReason)
+                            break
+                        }
+                        guard case .text(let text) = frame else { continue }
+                        // A replaced renderer's socket no longer drives the session.
+                        guard await sessions.isAttached(rendererID, to: id) else { break }
+                        do {
+                            let message = try JSONDecoder().decode(InboundRendererMessage.self, from: Data(text.utf8))
+                            switch try parse(message) {
+                            case .intent(let replyTo, let intent):
+                                _ = await sessions.apply(intent, to: id, replyTo: replyTo)
+                                await positions?.observe(sessionID: id)
+                            case .report(let report):
+                                await sessions.report(report, to: id)
+                                await positions?.observe(sessionID: id)
+                            }
+                        } catch {
+                            let reason = (error as? APIError)?.message ?? "unreadable frame: \(error)"
+                            let data = try encoder.encode(OutboundRendererMessage.error(reason))
+                            try await outbound.write(.text(String(decoding: data, as: UTF8.self)))
+                        }
+                    }
+                    group.cancelAll()
                 }
-                group.cancelAll()
-            }
             } catch {
                 // A connection that drops still leaves where the viewer stopped.
                 await positions?.flush(sessionID: id)

@@ -86,10 +86,15 @@ enum ArtworkKind: String {
 
     init?(_ head: some Collection<UInt8>) {
         let bytes = Array(head)
-        if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { self = .jpg }
-        else if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) { self = .png }
-        else if bytes.count >= 12, bytes.starts(with: Array("RIFF".utf8)), Array(bytes[8..<12]) == Array("WEBP".utf8) { self = .webp }
-        else { return nil }
+        if bytes.starts(with: [0xFF, 0xD8, 0xFF]) {
+            self = .jpg
+        } else if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) {
+            self = .png
+        } else if bytes.count >= 12, bytes.starts(with: Array("RIFF".utf8)), Array(bytes[8..<12]) == Array("WEBP".utf8) {
+            self = .webp
+        } else {
+            return nil
+        }
     }
 }
 
@@ -135,12 +140,16 @@ struct ShelfResponse: ResponseEncodable {
                 let episodes = series.episodes
                 var badges: [String] = []
                 for badge in episodes.flatMap(\.asset.badges) where !badges.contains(badge) { badges.append(badge) }
-                items.append(Item(kind: "series", series: SeriesResource(
-                    id: "series-" + series.title.lowercased().unicodeScalars.map { CharacterSet.alphanumerics.contains($0) ? String($0) : "-" }.joined(),
-                    title: series.title,
-                    artworkURL: episodes.first(where: { $0.artworkURL != nil })?.artworkURL,
-                    episodeCount: episodes.count, duration: series.totalDuration, badges: badges,
-                    createdAt: series.newest, seasons: seasons)))
+                items.append(
+                    Item(
+                        kind: "series",
+                        series: SeriesResource(
+                            id: "series-"
+                                + series.title.lowercased().unicodeScalars.map { CharacterSet.alphanumerics.contains($0) ? String($0) : "-" }.joined(),
+                            title: series.title,
+                            artworkURL: episodes.first(where: { $0.artworkURL != nil })?.artworkURL,
+                            episodeCount: episodes.count, duration: series.totalDuration, badges: badges,
+                            createdAt: series.newest, seasons: seasons)))
             }
         }
         self.items = items

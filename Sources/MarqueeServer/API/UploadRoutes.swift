@@ -45,10 +45,11 @@ struct UploadRoutes: Sendable {
         let api = router.group("api")
         api.post("uploads") { request, context -> Response in
             let body = try await request.decode(as: CreateRequest.self, context: context)
-            let role = try body.role.map { value in
-                guard let role = Asset.Role(rawValue: value) else { throw APIError(.badRequest, "\"role\" must be feature or interstitial") }
-                return role
-            } ?? .feature
+            let role =
+                try body.role.map { value in
+                    guard let role = Asset.Role(rawValue: value) else { throw APIError(.badRequest, "\"role\" must be feature or interstitial") }
+                    return role
+                } ?? .feature
             let upload = try await library.uploads.create(fileName: body.fileName, length: body.length, role: role)
             var response = try respond(upload, request: request, context: context)
             response.status = .created

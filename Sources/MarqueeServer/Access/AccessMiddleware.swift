@@ -43,12 +43,14 @@ struct AccessMiddleware: RouterMiddleware {
         if let authorization = request.headers[.authorization] {
             let parts = authorization.split(separator: " ", maxSplits: 1)
             guard parts.count == 2, parts[0].lowercased() == "bearer" else {
-                throw APIError(.unauthorized, "Authorization must be \"Bearer <token>\" with an API token from the account page",
-                               headers: [.wwwAuthenticate: "Bearer realm=\"Marquee\""])
+                throw APIError(
+                    .unauthorized, "Authorization must be \"Bearer <token>\" with an API token from the account page",
+                    headers: [.wwwAuthenticate: "Bearer realm=\"Marquee\""])
             }
             guard let principal = try await accounts.principal(for: CredentialSecret(value: String(parts[1]))), principal.proof == .token else {
-                throw APIError(.unauthorized, "This API token is not valid (revoked, or mistyped)",
-                               headers: [.wwwAuthenticate: "Bearer realm=\"Marquee\", error=\"invalid_token\""])
+                throw APIError(
+                    .unauthorized, "This API token is not valid (revoked, or mistyped)",
+                    headers: [.wwwAuthenticate: "Bearer realm=\"Marquee\", error=\"invalid_token\""])
             }
             return principal
         }
@@ -72,15 +74,17 @@ struct AccessMiddleware: RouterMiddleware {
     /// Pages go to the sign-in page (and come back after); everything else gets a 401.
     static func notSignedIn(_ request: Request) -> Error {
         let path = request.uri.path
-        let isPage = request.method == .get && !path.hasPrefix("/api/") && !path.hasPrefix("/media/") && !path.hasPrefix("/ui/")
+        let isPage =
+            request.method == .get && !path.hasPrefix("/api/") && !path.hasPrefix("/media/") && !path.hasPrefix("/ui/")
             && (request.headers[.accept]?.contains("text/html") ?? true)
         if isPage {
             let target = request.uri.string
             let next = target.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "/-_.~"))) ?? "/"
             return RedirectToSignIn(location: "/signin?next=\(next)")
         }
-        return APIError(.unauthorized, "Sign in first: this server requires an account (POST /api/auth/signin, or an API token)",
-                        headers: [.wwwAuthenticate: "Bearer realm=\"Marquee\""])
+        return APIError(
+            .unauthorized, "Sign in first: this server requires an account (POST /api/auth/signin, or an API token)",
+            headers: [.wwwAuthenticate: "Bearer realm=\"Marquee\""])
     }
 }
 

@@ -66,7 +66,11 @@ public enum ServerPathVisibility {
             let character = text[index]
             let previous = index > text.startIndex ? text[text.index(before: index)] : " "
             let startsPath = character == "/" && !(previous.isLetter || previous.isNumber || ":/.~_-".contains(previous))
-            guard startsPath else { result.append(character); index = text.index(after: index); continue }
+            guard startsPath else {
+                result.append(character)
+                index = text.index(after: index)
+                continue
+            }
             var end = index
             while end < text.endIndex, !(text[end].isWhitespace || "\"'(),;<>`".contains(text[end])) { end = text.index(after: end) }
             let path = String(text[index..<end])

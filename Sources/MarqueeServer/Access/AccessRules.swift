@@ -22,8 +22,12 @@ public enum AccessRules {
         // A TV page listening for "Play on…" plays what it is sent, like any player page.
         if path == "/api/devices/screen" { return .play }
         // The web remote's page and scripts: a phone opens them signed out and pairs over the link.
-        if reads, !path.contains(".."), path == "/remote" || path == "/ui/css/remote.css" || path.hasPrefix("/ui/js/remote/")
-            || path.hasPrefix("/ui/js/devicelink/") { return .signIn }
+        if reads, !path.contains(".."),
+            path == "/remote" || path == "/ui/css/remote.css" || path.hasPrefix("/ui/js/remote/")
+                || path.hasPrefix("/ui/js/devicelink/")
+        {
+            return .signIn
+        }
         if path == "/devices" || path == "/api/devices" || path.hasPrefix("/api/devices/") { return .manage }
         // Playback: sessions, their renderer socket and intents, and where a viewer got to.
         if path == "/api/sessions" || path.hasPrefix("/api/sessions/") { return .play }

@@ -13,25 +13,50 @@ struct AuthRoutes: Sendable {
     let signInBuckets: RateLimitBuckets
 
     struct SessionInfo: ResponseEncodable {
-        struct AccountInfo: Codable { var name: String; var role: String; var proof: String }
+        struct AccountInfo: Codable {
+            var name: String
+            var role: String
+            var proof: String
+        }
         var mode: String
         var signedIn: Bool
         var needsOwner: Bool
         var account: AccountInfo?
     }
 
-    struct SignInRequest: Decodable { var name: String; var password: String }
-    struct SetupRequest: Decodable { var name: String; var password: String; var setupCode: String? }
-    struct PasswordRequest: Decodable { var currentPassword: String?; var newPassword: String }
-    struct NewUserRequest: Decodable { var name: String; var password: String; var role: Role }
-    struct UserChangeRequest: Decodable { var role: Role?; var password: String? }
+    struct SignInRequest: Decodable {
+        var name: String
+        var password: String
+    }
+    struct SetupRequest: Decodable {
+        var name: String
+        var password: String
+        var setupCode: String?
+    }
+    struct PasswordRequest: Decodable {
+        var currentPassword: String?
+        var newPassword: String
+    }
+    struct NewUserRequest: Decodable {
+        var name: String
+        var password: String
+        var role: Role
+    }
+    struct UserChangeRequest: Decodable {
+        var role: Role?
+        var password: String?
+    }
     struct NewTokenRequest: Decodable { var name: String }
 
     struct UserResource: ResponseEncodable, Decodable {
         var name: String
         var role: String
         var createdAt: Date
-        init(_ account: Account) { name = account.name; role = account.role.rawValue; createdAt = account.createdAt }
+        init(_ account: Account) {
+            name = account.name
+            role = account.role.rawValue
+            createdAt = account.createdAt
+        }
     }
     struct UserList: ResponseEncodable { var users: [UserResource] }
     struct TokenResource: ResponseEncodable {
@@ -61,18 +86,21 @@ struct AuthRoutes: Sendable {
         auth.post("signin") { request, context -> Response in
             try limit(context)
             let body = try await request.decode(as: SignInRequest.self, context: context)
-            let (principal, secret) = try await accounts.signIn(name: body.name, password: body.password,
-                                                                label: request.headers[.userAgent] ?? "browser")
+            let (principal, secret) = try await accounts.signIn(
+                name: body.name, password: body.password,
+                label: request.headers[.userAgent] ?? "browser")
             return try signedIn(principal, secret: secret, request: request, context: context, status: .ok)
         }
         auth.post("setup") { request, context -> Response in
             try limit(context)
             let body = try await request.decode(as: SetupRequest.self, context: context)
             // On a loopback-bound server the person at the machine needs no code.
-            _ = try await accounts.createOwner(name: body.name, password: body.password, setupCode: body.setupCode,
-                                               trustedCaller: mode == .open)
-            let (principal, secret) = try await accounts.signIn(name: body.name, password: body.password,
-                                                                label: request.headers[.userAgent] ?? "browser")
+            _ = try await accounts.createOwner(
+                name: body.name, password: body.password, setupCode: body.setupCode,
+                trustedCaller: mode == .open)
+            let (principal, secret) = try await accounts.signIn(
+                name: body.name, password: body.password,
+                label: request.headers[.userAgent] ?? "browser")
             return try signedIn(principal, secret: secret, request: request, context: context, status: .created)
         }
         auth.post("signout") { request, context -> Response in
@@ -90,8 +118,9 @@ struct AuthRoutes: Sendable {
             // Changing one's own password needs the current one, so a borrowed session cannot lock its owner out.
             _ = try await accounts.signIn(name: principal.name, password: body.currentPassword ?? "", label: "password check")
             try await accounts.setPassword(body.newPassword, forAccountNamed: principal.name)
-            let (renewed, secret) = try await accounts.signIn(name: principal.name, password: body.newPassword,
-                                                              label: request.headers[.userAgent] ?? "browser")
+            let (renewed, secret) = try await accounts.signIn(
+                name: principal.name, password: body.newPassword,
+                label: request.headers[.userAgent] ?? "browser")
             return try signedIn(renewed, secret: secret, request: request, context: context, status: .ok)
         }
 
@@ -118,16 +147,18 @@ struct AuthRoutes: Sendable {
         let tokens = router.group("api/tokens")
         tokens.get { _, context -> TokenList in
             let principal = try signedInAccount(context)
-            return TokenList(tokens: try await accounts.tokens(accountID: principal.accountID!).map {
-                TokenResource(id: $0.id, name: $0.label, createdAt: $0.createdAt, lastUsedAt: $0.lastUsedAt, token: nil)
-            })
+            return TokenList(
+                tokens: try await accounts.tokens(accountID: principal.accountID!).map {
+                    TokenResource(id: $0.id, name: $0.label, createdAt: $0.createdAt, lastUsedAt: $0.lastUsedAt, token: nil)
+                })
         }
         tokens.post { request, context -> Response in
             let principal = try signedInAccount(context)
             let body = try await request.decode(as: NewTokenRequest.self, context: context)
             let (credential, secret) = try await accounts.createToken(accountID: principal.accountID!, label: body.name)
-            let resource = TokenResource(id: credential.id, name: credential.label, createdAt: credential.createdAt,
-                                         lastUsedAt: credential.lastUsedAt, token: secret.value)
+            let resource = TokenResource(
+                id: credential.id, name: credential.label, createdAt: credential.createdAt,
+                lastUsedAt: credential.lastUsedAt, token: secret.value)
             var response = try resource.response(from: request, context: context).with(status: .created)
             response.headers[.cacheControl] = "no-store"
             return response
@@ -141,8 +172,9 @@ struct AuthRoutes: Sendable {
 
     func limit(_ context: MarqueeRequestContext) throws {
         if let wait = signInBuckets.take(for: context.remoteAddress?.ipAddress ?? "unknown") {
-            throw APIError(.tooManyRequests, "Too many sign-in attempts from this address; try again in \(wait) s",
-                           headers: [.retryAfter: String(wait)])
+            throw APIError(
+                .tooManyRequests, "Too many sign-in attempts from this address; try again in \(wait) s",
+                headers: [.retryAfter: String(wait)])
         }
     }
 
@@ -154,10 +186,13 @@ struct AuthRoutes: Sendable {
         return principal
     }
 
-    func signedIn(_ principal: Principal, secret: CredentialSecret, request: Request, context: MarqueeRequestContext,
-                  status: HTTPResponse.Status) throws -> Response {
-        let info = SessionInfo(mode: access.mode.rawValue, signedIn: true, needsOwner: false,
-                               account: .init(name: principal.name, role: principal.role.rawValue, proof: principal.proof.rawValue))
+    func signedIn(
+        _ principal: Principal, secret: CredentialSecret, request: Request, context: MarqueeRequestContext,
+        status: HTTPResponse.Status
+    ) throws -> Response {
+        let info = SessionInfo(
+            mode: access.mode.rawValue, signedIn: true, needsOwner: false,
+            account: .init(name: principal.name, role: principal.role.rawValue, proof: principal.proof.rawValue))
         var response = try info.response(from: request, context: context).with(status: status)
         response.headers[.setCookie] = cookie(value: secret.value, maxAge: Int(access.accounts.sessionLifetime), request: request)
         response.headers[.cacheControl] = "no-store"

@@ -88,8 +88,9 @@ struct ActivityRoutes: Sendable {
     struct Outcomes: ResponseEncodable { var outcomes: [PushOutcomeRecord] }
 
     var pushStatus: PushStatus {
-        PushStatus(enabled: host.client != nil, reason: host.pushesOffReason, bundleID: host.client?.configuration.bundleID,
-                   environment: host.client?.configuration.environment.rawValue)
+        PushStatus(
+            enabled: host.client != nil, reason: host.pushesOffReason, bundleID: host.client?.configuration.bundleID,
+            environment: host.client?.configuration.environment.rawValue)
     }
 
     func register(on router: Router<MarqueeRequestContext>) {
@@ -109,23 +110,29 @@ struct ActivityRoutes: Sendable {
         api.post { request, context -> Response in
             let body = try await request.decode(as: StartRequest.self, context: context)
             let snapshot = try await mapped {
-                try await center.request(type: body.type, attributes: body.attributes ?? .object([:]),
-                                         content: ActivityContent(state: body.contentState, staleDate: body.staleDate, relevanceScore: body.relevanceScore ?? 0),
-                                         start: body.startDate, alert: body.alert)
+                try await center.request(
+                    type: body.type, attributes: body.attributes ?? .object([:]),
+                    content: ActivityContent(state: body.contentState, staleDate: body.staleDate, relevanceScore: body.relevanceScore ?? 0),
+                    start: body.startDate, alert: body.alert)
             }
             return try snapshot.response(from: request, context: context).with(status: .created)
         }
         api.post("premieres") { request, context -> Response in
             let body = try await request.decode(as: PremiereRequest.self, context: context)
-            let snapshot = try await mapped { try await host.premieres.schedule(assetID: body.assetID, startsAt: body.startsAt, relevance: body.relevanceScore ?? 90) }
+            let snapshot = try await mapped {
+                try await host.premieres.schedule(assetID: body.assetID, startsAt: body.startsAt, relevance: body.relevanceScore ?? 90)
+            }
             return try snapshot.response(from: request, context: context).with(status: .created)
         }
         // Push-to-start tokens (per device and attributes type).
         api.post("push-to-start-tokens") { request, context -> Response in
             let body = try await request.decode(as: TokenRequest.self, context: context)
             guard let type = body.attributesType else { throw APIError(.badRequest, "attributesType is required: the activity type this token may start") }
-            let token = try await mapped { try await center.registerPushToStartToken(body.token, deviceID: body.deviceID, attributesType: type,
-                                                                                     environment: body.environment ?? .production) }
+            let token = try await mapped {
+                try await center.registerPushToStartToken(
+                    body.token, deviceID: body.deviceID, attributesType: type,
+                    environment: body.environment ?? .production)
+            }
             return try token.response(from: request, context: context).with(status: .created)
         }
         api.get("push-to-start-tokens") { request, _ -> Tokens<PushToStartToken> in
@@ -137,7 +144,9 @@ struct ActivityRoutes: Sendable {
             return Response(status: .noContent)
         }
         api.get("push-tokens") { request, _ -> Tokens<ActivityPushToken> in
-            guard let device = request.uri.queryParameters.get("deviceID") else { throw APIError(.badRequest, "Give ?deviceID= to list a device's push tokens") }
+            guard let device = request.uri.queryParameters.get("deviceID") else {
+                throw APIError(.badRequest, "Give ?deviceID= to list a device's push tokens")
+            }
             return Tokens(tokens: try await center.store.pushTokens(deviceID: device))
         }
         api.delete("push-tokens/{token}") { _, context -> Response in
@@ -152,9 +161,12 @@ struct ActivityRoutes: Sendable {
             guard let client = host.client else { throw APIError(.conflict, host.pushesOffReason ?? LiveActivityHost.notConfigured) }
             if let activityID = body.activityID { _ = try await mapped { try await center.snapshot(id: activityID) } }
             let environment = body.environment ?? .production
-            let id = try await mappedAPNs { try await client.createChannel(storagePolicy: body.storagePolicy ?? 0, environment: environment == .sandbox ? .sandbox : .production) }
-            let channel = BroadcastChannel(id: id, environment: environment, storagePolicy: body.storagePolicy ?? 0, activityID: body.activityID,
-                                           createdAt: await center.currentDate)
+            let id = try await mappedAPNs {
+                try await client.createChannel(storagePolicy: body.storagePolicy ?? 0, environment: environment == .sandbox ? .sandbox : .production)
+            }
+            let channel = BroadcastChannel(
+                id: id, environment: environment, storagePolicy: body.storagePolicy ?? 0, activityID: body.activityID,
+                createdAt: await center.currentDate)
             try await center.store.save(channel)
             return try channel.response(from: request, context: context).with(status: .created)
         }
@@ -183,9 +195,12 @@ struct ActivityRoutes: Sendable {
             return try await mapped {
                 let current = try await center.snapshot(id: id)
                 let relevance = body.relevanceScore ?? current.activity.content.relevanceScore
-                let outcome = try await center.update(id: id, content: ActivityContent(state: body.contentState, staleDate: body.staleDate,
-                                                                                        relevanceScore: relevance),
-                                                      alert: body.alert, timestamp: body.timestamp)
+                let outcome = try await center.update(
+                    id: id,
+                    content: ActivityContent(
+                        state: body.contentState, staleDate: body.staleDate,
+                        relevanceScore: relevance),
+                    alert: body.alert, timestamp: body.timestamp)
                 return Outcome(outcome: outcome.rawValue, activity: try await center.snapshot(id: id))
             }
         }
@@ -218,8 +233,11 @@ struct ActivityRoutes: Sendable {
         api.post("{id}/push-tokens") { request, context -> Response in
             let id = try context.parameters.require("id")
             let body = try await request.decode(as: TokenRequest.self, context: context)
-            let token = try await mapped { try await center.registerPushToken(body.token, activityID: id, deviceID: body.deviceID,
-                                                                              environment: body.environment ?? .production) }
+            let token = try await mapped {
+                try await center.registerPushToken(
+                    body.token, activityID: id, deviceID: body.deviceID,
+                    environment: body.environment ?? .production)
+            }
             return try token.response(from: request, context: context).with(status: .created)
         }
     }
@@ -228,8 +246,9 @@ struct ActivityRoutes: Sendable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .iso8601
-        return Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
-                        body: .init(byteBuffer: ByteBuffer(bytes: try encoder.encode(value))))
+        return Response(
+            status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(bytes: try encoder.encode(value))))
     }
 
     /// Runs a center call, turning its errors into API errors.

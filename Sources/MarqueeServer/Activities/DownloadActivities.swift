@@ -31,7 +31,13 @@ struct DownloadActivities: Sendable {
             percent: Int((download.progress * 100).rounded(.down)), secondsRemaining: download.secondsRemaining,
             bytesPerSecond: download.bytesPerSecond, message: download.message)
         // A running download is the most relevant thing; a paused or failed one less so.
-        let relevance: Double = switch download.state { case "downloading": 80; case "importing": 70; case "queued": 50; default: 40 }
+        let relevance: Double =
+            switch download.state {
+            case "downloading": 80
+            case "importing": 70
+            case "queued": 50
+            default: 40
+            }
         let content = ActivityContent(state: state, relevanceScore: relevance)
         let existing = try? await center.snapshot(id: id)
         switch download.state {
@@ -42,12 +48,14 @@ struct DownloadActivities: Sendable {
             if let existing {
                 guard existing.state.acceptsUpdates else { return }
                 if let old = try? existing.activity.state(as: DownloadingAttributes.self), old == state { return }
-                let alert = download.state == "failed" && (try? existing.activity.state(as: DownloadingAttributes.self))?.phase != "failed"
+                let alert =
+                    download.state == "failed" && (try? existing.activity.state(as: DownloadingAttributes.self))?.phase != "failed"
                     ? AlertConfiguration(title: download.title, body: download.message ?? "The download failed") : nil
                 _ = try? await center.update(id: id, content: content, alert: alert)
             } else {
-                _ = try? await center.request(attributes: DownloadingAttributes(downloadID: download.id, title: download.title),
-                                              content: content, id: id)
+                _ = try? await center.request(
+                    attributes: DownloadingAttributes(downloadID: download.id, title: download.title),
+                    content: content, id: id)
             }
         }
     }

@@ -18,9 +18,11 @@ public final class LiveActivityHost: Sendable {
 
     /// Opens the activity tables in the library's database and starts the built-in drivers
     /// for whichever systems are given.
-    public static func start(library: MediaLibrary, downloads: DownloadService?, sessions: PlaybackSessions?,
-                             apns: APNsConfiguration?, pushesOffReason: String? = nil,
-                             now: @escaping @Sendable () -> Date = { Date() }) async throws -> LiveActivityHost {
+    public static func start(
+        library: MediaLibrary, downloads: DownloadService?, sessions: PlaybackSessions?,
+        apns: APNsConfiguration?, pushesOffReason: String? = nil,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) async throws -> LiveActivityHost {
         let store = try ActivityStore(url: library.location.databaseURL)
         let center = try await ActivityCenter(store: store, now: now)
         var client: APNsClient?
@@ -37,17 +39,25 @@ public final class LiveActivityHost: Sendable {
         tasks.append(IngestActivities(center: center, library: library).start())
         let premieres = PremiereActivities(center: center, library: library)
         tasks.append(premieres.start())
-        return LiveActivityHost(center: center, relay: relay, client: client,
-                                pushesOffReason: apns == nil ? (pushesOffReason ?? LiveActivityHost.notConfigured) : nil,
-                                premieres: premieres, tasks: tasks)
+        return LiveActivityHost(
+            center: center, relay: relay, client: client,
+            pushesOffReason: apns == nil ? (pushesOffReason ?? LiveActivityHost.notConfigured) : nil,
+            premieres: premieres, tasks: tasks)
     }
 
-    static let notConfigured = "APNs is not configured: set MARQUEE_APNS_KEY_FILE, MARQUEE_APNS_KEY_ID, MARQUEE_APNS_TEAM_ID and MARQUEE_APNS_BUNDLE_ID (or pass --apns-config FILE) to push Live Activities to iPhones"
+    static let notConfigured =
+        "APNs is not configured: set MARQUEE_APNS_KEY_FILE, MARQUEE_APNS_KEY_ID, MARQUEE_APNS_TEAM_ID and MARQUEE_APNS_BUNDLE_ID (or pass --apns-config FILE) to push Live Activities to iPhones"
 
-    private init(center: ActivityCenter, relay: ActivityPushRelay?, client: APNsClient?, pushesOffReason: String?,
-                 premieres: PremiereActivities, tasks: [Task<Void, Never>]) {
-        self.center = center; self.relay = relay; self.client = client; self.pushesOffReason = pushesOffReason
-        self.premieres = premieres; self.tasks = tasks
+    private init(
+        center: ActivityCenter, relay: ActivityPushRelay?, client: APNsClient?, pushesOffReason: String?,
+        premieres: PremiereActivities, tasks: [Task<Void, Never>]
+    ) {
+        self.center = center
+        self.relay = relay
+        self.client = client
+        self.pushesOffReason = pushesOffReason
+        self.premieres = premieres
+        self.tasks = tasks
     }
 
     public func stop() async {

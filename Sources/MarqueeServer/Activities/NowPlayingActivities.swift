@@ -29,8 +29,9 @@ struct NowPlayingActivities: Sendable {
             let id = Self.activityID(session.id)
             let existing = try? await center.snapshot(id: id)
             let now = await center.currentDate
-            let state = NowPlayingAttributes.ContentState(position: session.currentTime, duration: session.duration, rate: session.rate,
-                                                          paused: session.status != .playing, positionDate: now)
+            let state = NowPlayingAttributes.ContentState(
+                position: session.currentTime, duration: session.duration, rate: session.rate,
+                paused: session.status != .playing, positionDate: now)
             // Without a renderer nothing plays: the activity is stale from now.
             let content = ActivityContent(state: state, staleDate: attached ? nil : now, relevanceScore: session.status == .playing ? 100 : 60)
             if session.status == .ended || session.status == .failed {
@@ -40,9 +41,11 @@ struct NowPlayingActivities: Sendable {
             if existing == nil {
                 guard attached, session.status == .playing || session.status == .paused else { return }
                 let metadata = session.metadata
-                _ = try? await center.request(attributes: NowPlayingAttributes(sessionID: session.id, assetID: session.assetID, title: metadata.title,
-                                                                               subtitle: metadata.subtitle, artworkURL: metadata.artworkURL),
-                                              content: content, id: id)
+                _ = try? await center.request(
+                    attributes: NowPlayingAttributes(
+                        sessionID: session.id, assetID: session.assetID, title: metadata.title,
+                        subtitle: metadata.subtitle, artworkURL: metadata.artworkURL),
+                    content: content, id: id)
             } else {
                 _ = try? await center.update(id: id, content: content)
             }

@@ -17,8 +17,9 @@ struct PremiereActivities: Sendable {
         guard startsAt.timeIntervalSince(now) < 7 * 24 * 3600 else { throw APIError(.badRequest, "startsAt must be within a week") }
         let displayed = try? await library.displayed(asset)
         return try await center.request(
-            attributes: PremiereAttributes(assetID: assetID, title: displayed?.title ?? asset.title, artworkURL: displayed?.artworkURL,
-                                           duration: asset.duration),
+            attributes: PremiereAttributes(
+                assetID: assetID, title: displayed?.title ?? asset.title, artworkURL: displayed?.artworkURL,
+                duration: asset.duration),
             content: ActivityContent(state: PremiereAttributes.ContentState(phase: "countdown", startsAt: startsAt), relevanceScore: 90))
     }
 
@@ -35,11 +36,13 @@ struct PremiereActivities: Sendable {
         let now = await center.currentDate
         for snapshot in await center.list(type: PremiereAttributes.attributesType) where snapshot.state.acceptsUpdates {
             guard let state = try? snapshot.activity.state(as: PremiereAttributes.self),
-                  let attributes = try? snapshot.activity.attributes(as: PremiereAttributes.self) else { continue }
+                let attributes = try? snapshot.activity.attributes(as: PremiereAttributes.self)
+            else { continue }
             if state.phase == "countdown", now >= state.startsAt {
-                _ = try? await center.update(id: snapshot.activity.id,
-                                             content: ActivityContent(state: PremiereAttributes.ContentState(phase: "playing", startsAt: state.startsAt), relevanceScore: 95),
-                                             alert: AlertConfiguration(title: attributes.title, body: "Now playing", sound: "default"))
+                _ = try? await center.update(
+                    id: snapshot.activity.id,
+                    content: ActivityContent(state: PremiereAttributes.ContentState(phase: "playing", startsAt: state.startsAt), relevanceScore: 95),
+                    alert: AlertConfiguration(title: attributes.title, body: "Now playing", sound: "default"))
             } else if state.phase == "playing", now >= state.startsAt.addingTimeInterval(attributes.duration ?? 0) {
                 _ = try? await center.end(id: snapshot.activity.id, content: nil)
             }

@@ -19,10 +19,18 @@ public struct DownloadRequest: Codable, Sendable, Hashable {
     /// Files fetched at once (1–16, default 4).
     public var concurrency: Int?
 
-    public init(url: String, variant: String? = nil, variantIndex: Int? = nil, predicate: String? = nil, audio: [String]? = nil,
-                subtitles: [String]? = nil, title: String? = nil, concurrency: Int? = nil) {
-        self.url = url; self.variant = variant; self.variantIndex = variantIndex; self.predicate = predicate; self.audio = audio
-        self.subtitles = subtitles; self.title = title; self.concurrency = concurrency
+    public init(
+        url: String, variant: String? = nil, variantIndex: Int? = nil, predicate: String? = nil, audio: [String]? = nil,
+        subtitles: [String]? = nil, title: String? = nil, concurrency: Int? = nil
+    ) {
+        self.url = url
+        self.variant = variant
+        self.variantIndex = variantIndex
+        self.predicate = predicate
+        self.audio = audio
+        self.subtitles = subtitles
+        self.title = title
+        self.concurrency = concurrency
     }
 }
 
@@ -53,8 +61,10 @@ public struct DownloadRecord: Codable, Sendable, Hashable, Identifiable {
     public var createdAt: Date
     public var updatedAt: Date
 
-    public init(id: String = UUID().uuidString.lowercased(), request: DownloadRequest, title: String,
-                state: DownloadState = .queued, createdAt: Date = Date()) {
+    public init(
+        id: String = UUID().uuidString.lowercased(), request: DownloadRequest, title: String,
+        state: DownloadState = .queued, createdAt: Date = Date()
+    ) {
         self.id = id
         self.request = request
         self.title = title

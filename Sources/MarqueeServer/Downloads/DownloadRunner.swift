@@ -43,10 +43,12 @@ public struct HLSDownloadRunner: DownloadRunner {
             let recorded = String(decoding: try JSONEncoder().encode(request), as: UTF8.self)
             let task = AssetDownloadTask(
                 plan: plan, output: bundle,
-                metadata: BundleMetadataInput(title: configuration.title, sourceURL: finalURL, configuration: .object([
-                    ("variant", .optional(request.variant)), ("predicate", .optional(request.predicate)),
-                    ("audio", .strings(request.audio ?? [])), ("subtitles", .strings(request.subtitles ?? [])),
-                ])),
+                metadata: BundleMetadataInput(
+                    title: configuration.title, sourceURL: finalURL,
+                    configuration: .object([
+                        ("variant", .optional(request.variant)), ("predicate", .optional(request.predicate)),
+                        ("audio", .strings(request.audio ?? [])), ("subtitles", .strings(request.subtitles ?? [])),
+                    ])),
                 concurrency: concurrency, journalSettings: ["request": recorded], fetcher: fetcher)
             return TaskDownload(task: task, fetcher: fetcher)
         } catch {
@@ -81,10 +83,12 @@ public struct HLSDownloadRunner: DownloadRunner {
                 throw DownloadError.selection("The predicate is not valid at column \(error.column): \(error.message)")
             }
         }
-        primary.mediaSelections = (request.audio ?? []).map { MediaSelection.audio(language: $0) }
+        primary.mediaSelections =
+            (request.audio ?? []).map { MediaSelection.audio(language: $0) }
             + (request.subtitles ?? []).map { MediaSelection.subtitles(language: $0) }
-        return DownloadConfiguration(asset: asset, title: request.title ?? StreamInspector.suggestedTitle(for: asset),
-                                     primaryContentConfiguration: primary)
+        return DownloadConfiguration(
+            asset: asset, title: request.title ?? StreamInspector.suggestedTitle(for: asset),
+            primaryContentConfiguration: primary)
     }
 }
 

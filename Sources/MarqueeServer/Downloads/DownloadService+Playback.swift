@@ -59,9 +59,10 @@ extension DownloadService: ProvisionalAssetSource {
         do {
             return try await BlockingWork.run {
                 // Downloads started before the shared layout named their root playlist index.m3u8.
-                let playlist = BundleLayout.multivariantCandidates.first {
-                    FileManager.default.fileExists(atPath: bundle.appendingPathComponent($0).path)
-                } ?? BundleLayout.multivariantPlaylist
+                let playlist =
+                    BundleLayout.multivariantCandidates.first {
+                        FileManager.default.fileExists(atPath: bundle.appendingPathComponent($0).path)
+                    } ?? BundleLayout.multivariantPlaylist
                 return try PlaybackManifest.build(assetID: id, bundle: bundle, urlPrefix: "/api/downloads/\(id)/files", playlist: playlist)
             }
         } catch {

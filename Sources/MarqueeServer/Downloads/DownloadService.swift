@@ -42,8 +42,10 @@ public actor DownloadService {
     /// The variants of recently inspected streams, by final URL, for predicate previews.
     private var inspected: [String: [Variant]] = [:]
 
-    public init(store: DownloadRecordStore, runner: any DownloadRunner = HLSDownloadRunner(), importer: any DownloadImporting,
-                inspector: StreamInspector = StreamInspector(), maximumActive: Int = 2, importPollInterval: Duration = .milliseconds(500)) {
+    public init(
+        store: DownloadRecordStore, runner: any DownloadRunner = HLSDownloadRunner(), importer: any DownloadImporting,
+        inspector: StreamInspector = StreamInspector(), maximumActive: Int = 2, importPollInterval: Duration = .milliseconds(500)
+    ) {
         self.store = store
         self.runner = runner
         self.importer = importer
@@ -54,8 +56,9 @@ public actor DownloadService {
 
     /// The service `marquee serve` runs: records under `DATA/downloads`, imports into `library`.
     public init(library: MediaLibrary) {
-        self.init(store: DownloadRecordStore(directory: library.location.dataDirectory.appendingPathComponent("downloads")),
-                  importer: LibraryDownloadImporter(library: library))
+        self.init(
+            store: DownloadRecordStore(directory: library.location.dataDirectory.appendingPathComponent("downloads")),
+            importer: LibraryDownloadImporter(library: library))
     }
 
     /// Reads the records back and carries on: downloads that were running start again (their
@@ -86,9 +89,10 @@ public actor DownloadService {
 
     public func inspect(_ url: String) async throws(DownloadServiceError) -> StreamInspection {
         guard StreamInspector.httpURL(url) != nil else {
-            throw .invalid(url.trimmingCharacters(in: .whitespaces).isEmpty
-                ? "Paste the address of an HLS playlist (http:// or https://)."
-                : "“\(url)” is not an http:// or https:// address.", column: nil)
+            throw .invalid(
+                url.trimmingCharacters(in: .whitespaces).isEmpty
+                    ? "Paste the address of an HLS playlist (http:// or https://)."
+                    : "“\(url)” is not an http:// or https:// address.", column: nil)
         }
         do {
             let (inspection, variants) = try await inspector.inspectVariants(url)
@@ -104,9 +108,10 @@ public actor DownloadService {
     public func check(predicate: String, against url: String?) -> PredicateCheck {
         var check = Self.check(predicate: predicate)
         guard check.valid, let url, let variants = inspected[url],
-              !predicate.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty,
-              let qualifier = try? VariantQualifier(format: predicate),
-              let choice = VariantSelection.choose(from: variants, qualifiers: [qualifier]) else { return check }
+            !predicate.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty,
+            let qualifier = try? VariantQualifier(format: predicate),
+            let choice = VariantSelection.choose(from: variants, qualifiers: [qualifier])
+        else { return check }
         if case .noQualifierMatched = choice.reason {
             check.matches = false
         } else {
@@ -231,7 +236,10 @@ public actor DownloadService {
         entry.record.state = entry.lifecycle.state
         if changed {
             entry.record.updatedAt = Date()
-            if entry.record.state != .downloading { entry.bytesPerSecond = 0; entry.secondsRemaining = nil }
+            if entry.record.state != .downloading {
+                entry.bytesPerSecond = 0
+                entry.secondsRemaining = nil
+            }
         }
         entries[id] = entry
         perform(effects, for: id)
@@ -331,7 +339,9 @@ public actor DownloadService {
             do {
                 try await withTaskCancellationHandler {
                     try await running.run()
-                } onCancel: { watcher.cancel() }
+                } onCancel: {
+                    watcher.cancel()
+                }
             } catch {
                 watcher.cancel()
                 throw error
@@ -422,7 +432,9 @@ public actor DownloadService {
         var playerURL: String?
         switch record.state {
         case .failed(let reason): message = reason
-        case .finished(let id): assetID = id; playerURL = "/watch/\(id)"
+        case .finished(let id):
+            assetID = id
+            playerURL = "/watch/\(id)"
         case .importing(let id): assetID = id
         default: break
         }

@@ -59,9 +59,10 @@ public struct StreamInspector: Sendable {
     /// The inspection and the inspected variants it was made from.
     func inspectVariants(_ text: String) async throws -> (inspection: StreamInspection, variants: [Variant]) {
         guard let url = Self.httpURL(text) else {
-            throw DownloadError.selection(text.trimmingCharacters(in: .whitespaces).isEmpty
-                ? "Paste the address of an HLS playlist (http:// or https://)."
-                : "“\(text)” is not an http:// or https:// address.")
+            throw DownloadError.selection(
+                text.trimmingCharacters(in: .whitespaces).isEmpty
+                    ? "Paste the address of an HLS playlist (http:// or https://)."
+                    : "“\(text)” is not an http:// or https:// address.")
         }
         let fetcher = HTTPFetcher(concurrency: 2, policy: RetryPolicy(maximumAttempts: 2), timeout: .seconds(15))
         do {
@@ -96,8 +97,10 @@ public struct StreamInspector: Sendable {
             let (mediaData, mediaFinal) = try await fetcher.fetch(mediaURL, maximumBytes: HTTPFetcher.Limit.playlist)
             let mediaParsed = PlaylistParser.parse(mediaData, options: ParseOptions(url: mediaFinal))
             guard let media = mediaParsed.playlist?.media, mediaParsed.errors.isEmpty else {
-                throw DownloadError.playlist(url: mediaFinal, errors: mediaParsed.errors.isEmpty
-                    ? [Diagnostic(.error, line: 1, column: 1, message: "expected a media playlist")] : mediaParsed.errors)
+                throw DownloadError.playlist(
+                    url: mediaFinal,
+                    errors: mediaParsed.errors.isEmpty
+                        ? [Diagnostic(.error, line: 1, column: 1, message: "expected a media playlist")] : mediaParsed.errors)
             }
             try MediaLayout.validate(media, url: mediaFinal)
             duration = media.duration
@@ -110,8 +113,9 @@ public struct StreamInspector: Sendable {
                 videoRange: v.videoAttributes?.videoRange.rawValue, codecs: v.codecs.map(\.string),
                 peakBitRate: v.peakBitRate, averageBitRate: v.averageBitRate,
                 audio: (v.audioAttributes?.renditions ?? []).map {
-                    StreamInspection.Audio(name: $0.name, language: $0.language, channels: $0.channelCount,
-                                           isImmersive: $0.isImmersive, isDefault: $0.isDefault)
+                    StreamInspection.Audio(
+                        name: $0.name, language: $0.language, channels: $0.channelCount,
+                        isImmersive: $0.isImmersive, isDefault: $0.isDefault)
                 },
                 subtitles: v.subtitleRenditions.map { StreamInspection.Subtitles(name: $0.name, language: $0.language, forced: $0.forced) },
                 estimatedBytes: rate.flatMap { r in duration.map { Int64(Double(r) * $0 / 8) } })
@@ -121,9 +125,10 @@ public struct StreamInspector: Sendable {
             for r in multivariant.renditions where r.type == type { if let l = r.language, !seen.contains(l) { seen.append(l) } }
             return seen
         }
-        let inspection = StreamInspection(url: finalURL.absoluteString, kind: playlist.media != nil ? "media" : "multivariant",
-                                          title: Self.suggestedTitle(for: finalURL), duration: duration, variants: choices,
-                                          audioLanguages: languages(.audio), subtitleLanguages: languages(.subtitles))
+        let inspection = StreamInspection(
+            url: finalURL.absoluteString, kind: playlist.media != nil ? "media" : "multivariant",
+            title: Self.suggestedTitle(for: finalURL), duration: duration, variants: choices,
+            audioLanguages: languages(.audio), subtitleLanguages: languages(.subtitles))
         return (inspection, variants)
     }
 
@@ -140,7 +145,8 @@ public struct StreamInspector: Sendable {
     static func httpURL(_ text: String) -> URL? {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard let url = URL(string: trimmed), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              let host = url.host, !host.isEmpty else { return nil }
+            let host = url.host, !host.isEmpty
+        else { return nil }
         return url
     }
 
@@ -170,8 +176,10 @@ public struct StreamInspector: Sendable {
 
 /// Plain words for why a download could not be inspected, planned or finished.
 enum DownloadFailureText {
-    static let reasons = [400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 410: "Gone",
-                          429: "Too Many Requests", 500: "Internal Server Error", 502: "Bad Gateway", 503: "Service Unavailable"]
+    static let reasons = [
+        400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 410: "Gone",
+        429: "Too Many Requests", 500: "Internal Server Error", 502: "Bad Gateway", 503: "Service Unavailable",
+    ]
 
     static func describe(_ error: any Error) -> String {
         switch error {

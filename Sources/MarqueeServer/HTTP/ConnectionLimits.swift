@@ -130,7 +130,9 @@ struct GuardedChildChannel<Inner: ServerChildChannel>: ServerChildChannel {
     let timeout: TimeAmount
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
-        let count = self.count, timeout = self.timeout, inner = self.inner
+        let count = self.count
+        let timeout = self.timeout
+        let inner = self.inner
         return channel.eventLoop.makeCompletedFuture {
             try channel.pipeline.syncOperations.addHandler(FirstRequestGuard(count: count, timeout: timeout))
         }.flatMap { inner.setup(channel: channel, logger: logger) }

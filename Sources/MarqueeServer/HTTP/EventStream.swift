@@ -73,8 +73,10 @@ struct EventStream<Event: Sendable>: Sendable {
         }
         return Response(
             status: .ok,
-            headers: [.contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-store",
-                      HTTPFields.Element.Name("X-Accel-Buffering")!: "no"],
+            headers: [
+                .contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-store",
+                HTTPFields.Element.Name("X-Accel-Buffering")!: "no",
+            ],
             body: body)
     }
 }

@@ -29,7 +29,10 @@ public struct RateLimits: Sendable {
 /// The buckets, keyed by client address. Buckets that have refilled are forgotten, so the
 /// table stays as small as the set of clients currently being limited.
 final class RateLimitBuckets: Sendable {
-    struct Bucket { var tokens: Double; var updated: ContinuousClock.Instant }
+    struct Bucket {
+        var tokens: Double
+        var updated: ContinuousClock.Instant
+    }
     let limits: RateLimits
     private let buckets = Mutex<[String: Bucket]>([:])
 
@@ -64,8 +67,9 @@ struct RateLimitMiddleware: RouterMiddleware {
         guard RateLimits.isExpensive(method: request.method, path: request.uri.path) else { return try await next(request, context) }
         let client = context.remoteAddress?.ipAddress ?? "unknown"
         if let wait = buckets.take(for: client) {
-            throw APIError(.tooManyRequests, "Too many requests of this kind; try again in \(wait) s",
-                           headers: [.retryAfter: String(wait)])
+            throw APIError(
+                .tooManyRequests, "Too many requests of this kind; try again in \(wait) s",
+                headers: [.retryAfter: String(wait)])
         }
         return try await next(request, context)
     }

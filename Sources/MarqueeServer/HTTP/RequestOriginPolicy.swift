@@ -26,7 +26,10 @@ public struct RequestOriginPolicy: Sendable {
         self.allowedHosts = Set(allowedHosts.map { $0.lowercased() })
         let name = ProcessInfo.processInfo.hostName.lowercased()
         var names: Set<String> = [name]
-        if let short = name.split(separator: ".").first { names.insert(String(short)); names.insert("\(short).local") }
+        if let short = name.split(separator: ".").first {
+            names.insert(String(short))
+            names.insert("\(short).local")
+        }
         machineNames = names
     }
 
@@ -39,7 +42,8 @@ public struct RequestOriginPolicy: Sendable {
     }
 
     static func isIPLiteral(_ host: String) -> Bool {
-        var v4 = in_addr(), v6 = in6_addr()
+        var v4 = in_addr()
+        var v6 = in6_addr()
         return inet_pton(AF_INET, host, &v4) == 1 || inet_pton(AF_INET6, host, &v6) == 1
     }
 
@@ -101,9 +105,13 @@ struct RequestOriginMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let headers = request.headers
         let isUpgrade = headers[.upgrade]?.lowercased() == "websocket"
-        if let reason = policy.refusal(method: request.method, host: request.head.authority, origin: headers[.origin],
-                                       contentType: headers[.contentType], isUpgrade: isUpgrade) {
-            let status: HTTPResponse.Status = reason.hasPrefix("The API takes JSON") ? .unsupportedMediaType
+        if let reason = policy.refusal(
+            method: request.method, host: request.head.authority, origin: headers[.origin],
+            contentType: headers[.contentType], isUpgrade: isUpgrade)
+        {
+            let status: HTTPResponse.Status =
+                reason.hasPrefix("The API takes JSON")
+                ? .unsupportedMediaType
                 : reason.hasPrefix("This server does not answer") ? .misdirectedRequest : .forbidden
             throw APIError(status, reason)
         }

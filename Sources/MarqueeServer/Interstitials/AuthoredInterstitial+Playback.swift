@@ -50,8 +50,9 @@ extension AuthoredInterstitial {
 
     /// The event as it is written into the asset's media playlists, at its primary time.
     func placed(primaryDuration: Double) -> PlacedInterstitial {
-        PlacedInterstitial(time: timelineStart(primaryDuration: primaryDuration),
-                           interstitial: playbackEvent.hlsInterstitial(assetURI: hlsAssetURI))
+        PlacedInterstitial(
+            time: timelineStart(primaryDuration: primaryDuration),
+            interstitial: playbackEvent.hlsInterstitial(assetURI: hlsAssetURI))
     }
 
     /// The skip label's session data for the multivariant playlist, one per language.

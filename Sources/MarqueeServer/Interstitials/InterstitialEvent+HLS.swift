@@ -23,8 +23,9 @@ extension InterstitialEvent {
                     if let value = data.value { texts[data.language ?? "und"] = value }
                 }
             }
-            skipControl = InterstitialSkipControl(offset: offset, duration: interstitial.skipControlDuration,
-                                                  labelID: interstitial.skipControlLabelID, labels: texts)
+            skipControl = InterstitialSkipControl(
+                offset: offset, duration: interstitial.skipControlDuration,
+                labelID: interstitial.skipControlLabelID, labels: texts)
         }
         self.init(
             id: interstitial.id,

@@ -1,7 +1,7 @@
 import Foundation
 import HLS
-import Library
 import Hummingbird
+import Library
 import NIOCore
 import NIOPosix
 import Playback
@@ -17,7 +17,8 @@ struct InterstitialPlaylists: Sendable {
     /// file should be served as it is (no events, not a playlist, not found).
     func playlist(assetID: String, path: String) async throws -> String? {
         guard path.lowercased().hasSuffix(".m3u8"),
-              let asset = try await library.store.asset(id: assetID), let length = asset.duration else { return nil }
+            let asset = try await library.store.asset(id: assetID), let length = asset.duration
+        else { return nil }
         let events = try await library.store.authoredInterstitials(for: asset.id)
         guard !events.isEmpty else { return nil }
         let anchor = asset.createdAt
@@ -51,10 +52,12 @@ struct InterstitialPlaylists: Sendable {
 /// object whose `ASSETS` each give a `URI` and a `DURATION`.
 struct InterstitialAssetList: Codable, Sendable {
     struct Asset: Codable, Sendable {
-        var URI: String
-        var DURATION: Double
+        var uri: String
+        var duration: Double
+        enum CodingKeys: String, CodingKey { case uri = "URI", duration = "DURATION" }
     }
-    var ASSETS: [Asset]
+    var assets: [Asset]
+    enum CodingKeys: String, CodingKey { case assets = "ASSETS" }
 }
 
 extension InterstitialPlaylists {
@@ -77,8 +80,9 @@ extension InterstitialPlaylists {
         if let ifRange = request.headers[.ifRange], ifRange != eTag { range = .whole }
         switch range {
         case .unsatisfiable:
-            throw APIError(.rangeNotSatisfiable, "Range not satisfiable for a file of \(bytes.count) bytes",
-                           headers: [.contentRange: "bytes */\(bytes.count)"])
+            throw APIError(
+                .rangeNotSatisfiable, "Range not satisfiable for a file of \(bytes.count) bytes",
+                headers: [.contentRange: "bytes */\(bytes.count)"])
         case .partial(let part):
             headers[.contentRange] = "bytes \(part.lowerBound)-\(part.upperBound)/\(bytes.count)"
             headers[.contentLength] = String(part.count)
@@ -118,10 +122,11 @@ struct SessionInterstitials: Sendable {
         return try await NIOThreadPool.singleton.runIfActive { () -> [InterstitialEvent] in
             let masterURL = bundle.appendingPathComponent(BundleLayout.multivariantPlaylist)
             guard let masterData = try? Data(contentsOf: masterURL),
-                  let master = PlaylistParser.parse(masterData).playlist?.multivariant,
-                  let variant = master.variants.first?.uri, !variant.contains("://"), !variant.hasPrefix("/"),
-                  let mediaData = try? Data(contentsOf: bundle.appendingPathComponent(variant)),
-                  let media = PlaylistParser.parse(mediaData).playlist?.media else { return [] }
+                let master = PlaylistParser.parse(masterData).playlist?.multivariant,
+                let variant = master.variants.first?.uri, !variant.contains("://"), !variant.hasPrefix("/"),
+                let mediaData = try? Data(contentsOf: bundle.appendingPathComponent(variant)),
+                let media = PlaylistParser.parse(mediaData).playlist?.media
+            else { return [] }
             let base = URL(string: "/media/\(assetID)/\(variant)", relativeTo: URL(string: "http://bundle.invalid/"))
             return InterstitialEvent.events(in: media, labels: master.sessionData).map { event in
                 var event = event

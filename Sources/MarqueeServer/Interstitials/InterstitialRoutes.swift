@@ -53,7 +53,7 @@ struct InterstitialRoutes: Sendable {
             guard let uri = event.hlsAssetURI else {
                 throw APIError(.notFound, "Interstitial event \(id) plays an asset list of its own: \(event.content.assetList ?? "")")
             }
-            return InterstitialAssetList(ASSETS: [.init(URI: uri, DURATION: event.playedDuration ?? 0)])
+            return InterstitialAssetList(assets: [.init(uri: uri, duration: event.playedDuration ?? 0)])
         }
     }
 

@@ -53,8 +53,9 @@ struct FrameTextRoutes: Sendable {
             do {
                 let answer = try await service.frameText(assetID: id, at: time, sessionID: sessionID, isStale: isStale)
                 let elapsed = ContinuousClock.now - started
-                let body = FrameTextResponse(assetID: id, requestedTime: time, answer: answer,
-                                             milliseconds: Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000)
+                let body = FrameTextResponse(
+                    assetID: id, requestedTime: time, answer: answer,
+                    milliseconds: Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000)
                 var response = try context.responseEncoder.encode(body, from: request, context: context)
                 response.headers[.cacheControl] = "no-store"
                 return response
@@ -90,8 +91,10 @@ struct FrameTextRoutes: Sendable {
                 // Deleted, trashed or since-protected assets are not shown.
                 guard let asset = titles[hit.assetID] ?? nil, !asset.isProtected, asset.status == .ready else { continue }
                 let title = (try await library.override(for: asset.id))?.title ?? asset.title
-                frames.append(.init(assetID: asset.id, title: title, time: hit.time, endTime: hit.endTime, text: hit.text,
-                                    playerURL: "/watch/\(asset.id)?t=\(Self.formatted(hit.time))&autoplay=0"))
+                frames.append(
+                    .init(
+                        assetID: asset.id, title: title, time: hit.time, endTime: hit.endTime, text: hit.text,
+                        playerURL: "/watch/\(asset.id)?t=\(Self.formatted(hit.time))&autoplay=0"))
             }
             return SearchResponse(query: query, assets: try await AssetResource.make(shown, library: library), frames: frames)
         }

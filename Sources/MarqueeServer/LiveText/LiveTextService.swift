@@ -23,8 +23,10 @@ public actor LiveTextService {
     /// How many frames were actually analysed (cache misses), for tests.
     public private(set) var analysedFrames = 0
 
-    public init(library: MediaLibrary, store: FrameTextStore? = nil, analyzer: FrameTextAnalyzer = FrameTextAnalyzer(),
-                sampling: FrameSampling = FrameSampling()) throws {
+    public init(
+        library: MediaLibrary, store: FrameTextStore? = nil, analyzer: FrameTextAnalyzer = FrameTextAnalyzer(),
+        sampling: FrameSampling = FrameSampling()
+    ) throws {
         self.library = library
         self.store = try store ?? FrameTextStore(url: library.location.dataDirectory.appendingPathComponent("frame-text.sqlite"))
         self.analyzer = analyzer
@@ -40,8 +42,10 @@ public actor LiveTextService {
     /// The text of the frame of `assetID` on screen at `time`. With a `sessionID`, a newer
     /// request of the same session cancels this one, and so does the session starting to
     /// play or moving away from the frame (`isStale` is asked every 100 ms).
-    public func frameText(assetID: String, at time: Double, sessionID: String? = nil,
-                          isStale: @escaping @Sendable () async -> Bool = { false }) async throws -> Answer {
+    public func frameText(
+        assetID: String, at time: Double, sessionID: String? = nil,
+        isStale: @escaping @Sendable () async -> Bool = { false }
+    ) async throws -> Answer {
         guard time.isFinite, time >= 0 else { throw LiveTextError.badTime(time) }
         let asset = try await analysableAsset(assetID)
         if let hit = try await store.cachedFrame(assetID: asset.id, at: time) { return Answer(frame: hit, cached: true) }
@@ -57,7 +61,10 @@ public actor LiveTextService {
         }
         let watcher = Task {
             while !Task.isCancelled {
-                if await isStale() { task.cancel(); return }
+                if await isStale() {
+                    task.cancel()
+                    return
+                }
                 try? await Task.sleep(for: .milliseconds(100))
             }
         }
@@ -67,7 +74,11 @@ public actor LiveTextService {
         }
         let frame: FrameText
         do {
-            frame = try await withTaskCancellationHandler { try await task.value } onCancel: { task.cancel() }
+            frame = try await withTaskCancellationHandler {
+                try await task.value
+            } onCancel: {
+                task.cancel()
+            }
         } catch is CancellationError {
             throw LiveTextError.superseded
         } catch let error as MediaError where task.isCancelled {
@@ -104,7 +115,8 @@ public actor LiveTextService {
             let master = bundle.appendingPathComponent(BundleLayout.multivariantPlaylist)
             guard let multivariant = try? PlaybackManifest.multivariantPlaylist(at: master) else { return nil }
             let largest = multivariant.inspectedVariants().max { a, b in
-                let sizeA = a.videoAttributes?.presentationSize, sizeB = b.videoAttributes?.presentationSize
+                let sizeA = a.videoAttributes?.presentationSize
+                let sizeB = b.videoAttributes?.presentationSize
                 return (sizeA?.width ?? 0) * (sizeA?.height ?? 0) < (sizeB?.width ?? 0) * (sizeB?.height ?? 0)
             }
             return largest.map { bundle.appendingPathComponent($0.stream.uri) }
@@ -174,8 +186,9 @@ public actor LiveTextService {
 
     private func indexIfNeeded(_ id: String) async {
         guard !Task.isCancelled,
-              let asset = try? await library.asset(id: id), asset.status == .ready, !asset.isProtected,
-              (try? await store.isIndexed(assetID: id)) == false else { return }
+            let asset = try? await library.asset(id: id), asset.status == .ready, !asset.isProtected,
+            (try? await store.isIndexed(assetID: id)) == false
+        else { return }
         do {
             try await index(assetID: id)
         } catch is CancellationError {

@@ -118,9 +118,10 @@ public struct PlaybackManifest: Codable, Sendable, Hashable {
             for (index, rendition) in multivariant.renditions(ofType: .subtitles, group: group).enumerated() {
                 guard let uri = rendition.uri else { continue }
                 let subtitleTrack = try track(uri: uri, id: "subtitles-\(index)", mimeType: "text/vtt")
-                subtitles.append(Subtitles(
-                    id: "subtitles-\(rendition.language ?? "und")-\(index)", name: rendition.name, language: rendition.language,
-                    isDefault: rendition.isDefault, urls: subtitleTrack.segments.map(\.url)))
+                subtitles.append(
+                    Subtitles(
+                        id: "subtitles-\(rendition.language ?? "und")-\(index)", name: rendition.name, language: rendition.language,
+                        isDefault: rendition.isDefault, urls: subtitleTrack.segments.map(\.url)))
             }
         }
 

@@ -1,9 +1,9 @@
 import BlockingWork
 import Foundation
-import Synchronization
 import HLS
 import Library
 import NIOPosix
+import Synchronization
 
 /// Builds playback manifests off the cooperative pool (on NIO's thread pool, since it reads
 /// playlists from disk) and keeps each one until its multivariant playlist changes.

@@ -1,4 +1,9 @@
 import Foundation
+import Hummingbird
+import NIOCore
+import NIOPosix
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 /// The C `stat` structure (`Glibc.stat`, not the function of the same name).
@@ -7,10 +12,6 @@ typealias FileStatus = Glibc.stat
 import Darwin
 typealias FileStatus = Darwin.stat
 #endif
-import Hummingbird
-import NIOCore
-import NIOPosix
-import Synchronization
 
 /// Serves files from asset bundles and the web root: right content types, byte ranges,
 /// ETags and caching headers.
@@ -53,17 +54,20 @@ final class MediaFileResponder: Sendable {
             file = fresh
         } else {
             let cache = cache
-            let kind = kind(), largestFileInMemory = largestFileInMemory
+            let kind = kind()
+            let largestFileInMemory = largestFileInMemory
             let found: ServedFile? = try await threadPool.runIfActive {
                 guard let url = locate(), let info = Self.fileInfo(url.path) else { return nil }
                 if let known = cache.any(key), known.url == url, known.size == info.size, known.modified == info.modified {
                     return cache.refresh(key)
                 }
-                let bytes: ByteBuffer? = info.size <= largestFileInMemory
+                let bytes: ByteBuffer? =
+                    info.size <= largestFileInMemory
                     ? ByteBuffer(bytes: try Data(contentsOf: url)) : nil
                 let opened = bytes == nil ? OpenFile(path: url.path) : nil
-                let served = ServedFile(url: url, size: info.size, modified: info.modified, kind: kind, bytes: bytes,
-                                        file: opened, checked: .now)
+                let served = ServedFile(
+                    url: url, size: info.size, modified: info.modified, kind: kind, bytes: bytes,
+                    file: opened, checked: .now)
                 cache.store(served, for: key)
                 return served
             }
@@ -76,8 +80,10 @@ final class MediaFileResponder: Sendable {
         return try await response(for: file, request: request, context: context, sink: sink)
     }
 
-    private func response(for file: ServedFile, request: Request, context: some RequestContext,
-                          sink: FileRegionSink?) async throws -> Response {
+    private func response(
+        for file: ServedFile, request: Request, context: some RequestContext,
+        sink: FileRegionSink?
+    ) async throws -> Response {
         var headers = file.headers
         if let match = request.headers[.ifNoneMatch], match == file.eTag || match == "*" {
             return Response(status: .notModified, headers: headers)
@@ -90,8 +96,9 @@ final class MediaFileResponder: Sendable {
         }
         switch range {
         case .unsatisfiable:
-            throw APIError(.rangeNotSatisfiable, "Range not satisfiable for a file of \(file.size) bytes",
-                           headers: [.contentRange: "bytes */\(file.size)"])
+            throw APIError(
+                .rangeNotSatisfiable, "Range not satisfiable for a file of \(file.size) bytes",
+                headers: [.contentRange: "bytes */\(file.size)"])
         case .partial(let bytes):
             headers[.contentRange] = "bytes \(bytes.lowerBound)-\(bytes.upperBound)/\(file.size)"
             headers[.contentLength] = String(bytes.count)
@@ -117,8 +124,10 @@ final class MediaFileResponder: Sendable {
     }
 
     /// A response whose body the connection's sink sends straight from the file.
-    private static func region(_ status: HTTPResponse.Status, headers: HTTPFields, of file: OpenFile, from offset: Int,
-                               count: Int, to sink: FileRegionSink) -> Response {
+    private static func region(
+        _ status: HTTPResponse.Status, headers: HTTPFields, of file: OpenFile, from offset: Int,
+        count: Int, to sink: FileRegionSink
+    ) -> Response {
         var headers = headers
         headers[FileRegionSink.headerName] = sink.register(file, offset: offset, count: count)
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer()))
@@ -158,8 +167,10 @@ struct ServedFile: Sendable {
     let eTag: String
     let headers: HTTPFields
 
-    init(url: URL, size: Int, modified: Date, kind: ServedFileKind, bytes: ByteBuffer?, file: OpenFile?,
-         checked: ContinuousClock.Instant) {
+    init(
+        url: URL, size: Int, modified: Date, kind: ServedFileKind, bytes: ByteBuffer?, file: OpenFile?,
+        checked: ContinuousClock.Instant
+    ) {
         self.url = url
         self.size = size
         self.modified = modified

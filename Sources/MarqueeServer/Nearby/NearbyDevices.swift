@@ -35,9 +35,11 @@ public actor NearbyDevices {
     private let heartbeat: HeartbeatPolicy
 
     /// Loads (or creates) the identity and trusted devices under `directory`.
-    public init(directory: URL?, name: String, sessions: PlaybackSessions, services: ApplicationServices = .marquee,
-                authorization: any LinkAuthorization = ApplicationServiceAuthorization(),
-                heartbeat: HeartbeatPolicy = HeartbeatPolicy()) throws {
+    public init(
+        directory: URL?, name: String, sessions: PlaybackSessions, services: ApplicationServices = .marquee,
+        authorization: any LinkAuthorization = ApplicationServiceAuthorization(),
+        heartbeat: HeartbeatPolicy = HeartbeatPolicy()
+    ) throws {
         if let directory {
             identity = try StoredIdentity.loadOrCreate(at: directory.appendingPathComponent("identity.json"), name: name, platform: "linux")
             trust = try DeviceTrust(file: directory.appendingPathComponent("trusted-devices.json"))
@@ -68,8 +70,10 @@ public actor NearbyDevices {
     /// Advertises `_marquee._tcp` with the TXT record peers filter on. A missing daemon is
     /// reported (and kept for `/api/devices`), not fatal: devices can still connect by address.
     public func advertise(port: Int) async -> String? {
-        let txt: [(String, String)] = [("txtvers", "1"), ("id", identity.deviceID), ("fp", identity.fingerprint), ("pf", identity.platform),
-                                       ("name", identity.name), ("services", services.services.map(\.identifier).joined(separator: ","))]
+        let txt: [(String, String)] = [
+            ("txtvers", "1"), ("id", identity.deviceID), ("fp", identity.fingerprint), ("pf", identity.platform),
+            ("name", identity.name), ("services", services.services.map(\.identifier).joined(separator: ",")),
+        ]
         do {
             advertisement = try await DNSSDAdvertisement.register(name: identity.name, port: port, txt: txt)
             advertisingProblem = nil
@@ -97,9 +101,13 @@ public actor NearbyDevices {
 
     /// Runs the handshake on a new transport and serves the link.
     public func accept(_ transport: any LinkTransport) async {
-        guard let connection = try? await responder.accept(transport, approve: { code, peer, service in
-            await self.awaitApproval(code: code, peer: peer, service: service)
-        }) else { return }
+        guard
+            let connection = try? await responder.accept(
+                transport,
+                approve: { code, peer, service in
+                    await self.awaitApproval(code: code, peer: peer, service: service)
+                })
+        else { return }
         links[ObjectIdentifier(connection)] = connection
         let remote = NearbyRemoteSession(connection: connection, devices: self)
         await remote.run()
@@ -115,8 +123,9 @@ public actor NearbyDevices {
     private func awaitApproval(code: PairingCode, peer: PeerIdentity, service: String) async -> Bool {
         guard pending.count < Self.maximumPendingPairings else { return false }
         let id = UUID().uuidString.lowercased()
-        let pairing = PendingPairing(id: id, deviceID: peer.deviceID, name: peer.name, platform: peer.platform,
-                                     fingerprint: peer.fingerprint, service: service, code: code.digits, since: Date())
+        let pairing = PendingPairing(
+            id: id, deviceID: peer.deviceID, name: peer.name, platform: peer.platform,
+            fingerprint: peer.fingerprint, service: service, code: code.digits, since: Date())
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 pending[id] = (pairing, continuation)

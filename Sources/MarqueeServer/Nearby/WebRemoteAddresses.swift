@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -25,7 +26,8 @@ enum WebRemoteAddresses {
             defer { cursor = entry.pointee.ifa_next }
             let flags = Int32(entry.pointee.ifa_flags)
             guard let address = entry.pointee.ifa_addr, address.pointee.sa_family == sa_family_t(AF_INET),
-                  flags & Int32(IFF_UP) != 0, flags & Int32(IFF_LOOPBACK) == 0 else { continue }
+                flags & Int32(IFF_UP) != 0, flags & Int32(IFF_LOOPBACK) == 0
+            else { continue }
             var text = [CChar](repeating: 0, count: Int(INET_ADDRSTRLEN))
             let ok = address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { pointer -> Bool in
                 var inAddress = pointer.pointee.sin_addr

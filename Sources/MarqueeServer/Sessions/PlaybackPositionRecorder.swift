@@ -29,9 +29,10 @@ public actor PlaybackPositionRecorder {
     /// is older than `interval`.
     func observe(sessionID: String, now: Date = Date()) async {
         guard let session = await sessions.session(id: sessionID) else { return }
-        let decision = Self.decide(status: session.status, time: session.currentTime, duration: session.duration,
-                                   inInterstitial: session.activeInterstitial != nil,
-                                   last: lastWritten[sessionID], now: now, interval: interval, final: false)
+        let decision = Self.decide(
+            status: session.status, time: session.currentTime, duration: session.duration,
+            inInterstitial: session.activeInterstitial != nil,
+            last: lastWritten[sessionID], now: now, interval: interval, final: false)
         await apply(decision, session: session, now: now)
     }
 
@@ -39,9 +40,10 @@ public actor PlaybackPositionRecorder {
     func flush(sessionID: String, now: Date = Date()) async {
         defer { lastWritten.removeValue(forKey: sessionID) }
         guard let session = await sessions.session(id: sessionID) else { return }
-        let decision = Self.decide(status: session.status, time: session.currentTime, duration: session.duration,
-                                   inInterstitial: session.activeInterstitial != nil,
-                                   last: lastWritten[sessionID], now: now, interval: interval, final: true)
+        let decision = Self.decide(
+            status: session.status, time: session.currentTime, duration: session.duration,
+            inInterstitial: session.activeInterstitial != nil,
+            last: lastWritten[sessionID], now: now, interval: interval, final: true)
         await apply(decision, session: session, now: now)
     }
 
@@ -54,8 +56,9 @@ public actor PlaybackPositionRecorder {
             await write(nil, assetID: session.assetID)
         case .store(let time):
             lastWritten[session.id] = (time, now)
-            await write(PlaybackPosition(assetID: session.assetID, position: time, duration: session.duration, updatedAt: now),
-                        assetID: session.assetID)
+            await write(
+                PlaybackPosition(assetID: session.assetID, position: time, duration: session.duration, updatedAt: now),
+                assetID: session.assetID)
         }
     }
 
@@ -69,8 +72,10 @@ public actor PlaybackPositionRecorder {
     /// The rule: nothing while loading, failed or in an ad; forget at the end; otherwise
     /// store when `interval` has passed since the last write (or at the final flush) and the
     /// time moved.
-    static func decide(status: PlaybackSession.Status, time: Double, duration: Double?, inInterstitial: Bool,
-                       last: (time: Double, at: Date)?, now: Date, interval: TimeInterval, final: Bool) -> Decision {
+    static func decide(
+        status: PlaybackSession.Status, time: Double, duration: Double?, inInterstitial: Bool,
+        last: (time: Double, at: Date)?, now: Date, interval: TimeInterval, final: Bool
+    ) -> Decision {
         switch status {
         case .loading, .failed: return .skip
         case .ended: return last?.time == 0 ? .skip : .forget
@@ -101,9 +106,10 @@ extension DisplayMetadata {
             label = named.label.isEmpty ? shown.title : named.label
             subtitle = label
         }
-        self.init(title: title, subtitle: subtitle, description: shown.summary, artworkURL: shown.artworkURL,
-                  seriesTitle: shown.episode?.seriesTitle, episodeLabel: label, releaseDate: shown.releaseDate,
-                  liveStartDate: shown.liveStartDate.map { iso.string(from: $0) },
-                  liveEndDate: shown.liveEndDate.map { iso.string(from: $0) })
+        self.init(
+            title: title, subtitle: subtitle, description: shown.summary, artworkURL: shown.artworkURL,
+            seriesTitle: shown.episode?.seriesTitle, episodeLabel: label, releaseDate: shown.releaseDate,
+            liveStartDate: shown.liveStartDate.map { iso.string(from: $0) },
+            liveEndDate: shown.liveEndDate.map { iso.string(from: $0) })
     }
 }

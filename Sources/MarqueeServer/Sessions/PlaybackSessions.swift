@@ -36,8 +36,10 @@ public actor PlaybackSessions {
         if let entry = entries[id] { observer(.changed(entry.session, rendererAttached: entry.renderer != nil)) } else { observer(.removed(id)) }
     }
 
-    public init(idleTimeout: TimeInterval = 30 * 60, rendererGracePeriod: Duration = .seconds(600),
-                rendererFrames: RendererFrameBudget = RendererFrameBudget()) {
+    public init(
+        idleTimeout: TimeInterval = 30 * 60, rendererGracePeriod: Duration = .seconds(600),
+        rendererFrames: RendererFrameBudget = RendererFrameBudget()
+    ) {
         self.idleTimeout = idleTimeout
         self.rendererGracePeriod = rendererGracePeriod
         self.rendererFrames = rendererFrames
@@ -108,7 +110,8 @@ public actor PlaybackSessions {
         if !commands.isEmpty { send(.commands(commands, replyTo: nil), to: id) }
         let isTimeTick: Bool = if case .time = report { true } else { false }
         if !isTimeTick || !commands.isEmpty || before != entry.session.status || beforeInterstitial != entry.session.activeInterstitial
-            || beforePermissions != entry.session.permissions {
+            || beforePermissions != entry.session.permissions
+        {
             send(.state(entry.session), to: id)
             notify(id)
         }

@@ -123,15 +123,27 @@ struct CommandPayload: Codable, Sendable, Hashable {
 
     init(_ command: RendererCommand) {
         switch command {
-        case .play(let rate): self.command = RendererVocabulary.Command.play.rawValue; self.rate = rate
+        case .play(let rate):
+            self.command = RendererVocabulary.Command.play.rawValue
+            self.rate = rate
         case .pause: self.command = RendererVocabulary.Command.pause.rawValue
-        case .seek(let time): self.command = RendererVocabulary.Command.seek.rawValue; self.time = time
+        case .seek(let time):
+            self.command = RendererVocabulary.Command.seek.rawValue
+            self.time = time
         case .playInterstitial(let event, let rate):
-            self.command = RendererVocabulary.Command.playInterstitial.rawValue; interstitial = event; self.rate = rate
+            self.command = RendererVocabulary.Command.playInterstitial.rawValue
+            interstitial = event
+            self.rate = rate
         case .resumePrimary(let time, let rate):
-            self.command = RendererVocabulary.Command.resumePrimary.rawValue; self.time = time; self.rate = rate
-        case .selectAudio(let id): self.command = RendererVocabulary.Command.selectAudio.rawValue; rendition = id
-        case .selectSubtitles(let id): self.command = RendererVocabulary.Command.selectSubtitles.rawValue; rendition = id
+            self.command = RendererVocabulary.Command.resumePrimary.rawValue
+            self.time = time
+            self.rate = rate
+        case .selectAudio(let id):
+            self.command = RendererVocabulary.Command.selectAudio.rawValue
+            rendition = id
+        case .selectSubtitles(let id):
+            self.command = RendererVocabulary.Command.selectSubtitles.rawValue
+            rendition = id
         }
     }
 }

@@ -70,9 +70,9 @@ public final class Asset: Sendable {
     private func inspection(marking names: [String]) async throws -> AssetInspection {
         let task: Task<AssetInspection, any Error> = state.withLock { state in
             state.requested.formUnion(names)
-            if let existing = state.inspection { 
+            if let existing = state.inspection {
                 state.waiters += 1
-                return existing 
+                return existing
             }
             let source = self.source
             let pool = self.pool
@@ -89,11 +89,12 @@ public final class Asset: Sendable {
         }
         let result: Result<AssetInspection, any Error>
         do {
-            result = .success(try await withTaskCancellationHandler {
-                try await task.value
-            } onCancel: {
-                self.leave(task, cancelling: true)
-            })
+            result = .success(
+                try await withTaskCancellationHandler {
+                    try await task.value
+                } onCancel: {
+                    self.leave(task, cancelling: true)
+                })
         } catch {
             result = .failure(error)
         }

@@ -25,8 +25,10 @@ struct AssetInspection: Sendable {
             if track.isAttachedPicture {
                 let picture = stream.pointee.attached_pic
                 if picture.size > 0, let data = picture.data {
-                    metadata.append(MetadataItem(identifier: .artwork, key: "attached_pic",
-                                                 dataValue: Array(UnsafeBufferPointer(start: data, count: Int(picture.size)))))
+                    metadata.append(
+                        MetadataItem(
+                            identifier: .artwork, key: "attached_pic",
+                            dataValue: Array(UnsafeBufferPointer(start: data, count: Int(picture.size)))))
                 }
             }
             tracks.append(track)
@@ -50,14 +52,15 @@ struct AssetInspection: Sendable {
 
     private static func track(_ stream: UnsafeMutablePointer<AVStream>, formatStart: MediaTime) -> AssetTrack {
         let parameters = stream.pointee.codecpar!.pointee
-        let mediaType: AssetTrack.MediaType = switch parameters.codec_type {
-        case AVMEDIA_TYPE_VIDEO: .video
-        case AVMEDIA_TYPE_AUDIO: .audio
-        case AVMEDIA_TYPE_SUBTITLE: .subtitle
-        case AVMEDIA_TYPE_DATA: .data
-        case AVMEDIA_TYPE_ATTACHMENT: .attachment
-        default: .unknown
-        }
+        let mediaType: AssetTrack.MediaType =
+            switch parameters.codec_type {
+            case AVMEDIA_TYPE_VIDEO: .video
+            case AVMEDIA_TYPE_AUDIO: .audio
+            case AVMEDIA_TYPE_SUBTITLE: .subtitle
+            case AVMEDIA_TYPE_DATA: .data
+            case AVMEDIA_TYPE_ATTACHMENT: .attachment
+            default: .unknown
+            }
         let tags = LibAV.entries(stream.pointee.metadata)
         func tag(_ name: String) -> String? { tags.first { $0.key.lowercased() == name }?.value }
         let base = stream.pointee.time_base
@@ -80,10 +83,13 @@ struct AssetInspection: Sendable {
         if let extradata = parameters.extradata, parameters.extradata_size > 0 {
             extradataHash.combine(bytes: UnsafeRawBufferPointer(start: extradata, count: Int(parameters.extradata_size)))
         }
-        track.codecSignature = [parameters.codec_id.rawValue, UInt32(bitPattern: parameters.profile),
-                                UInt32(bitPattern: parameters.level), UInt32(bitPattern: parameters.width),
-                                UInt32(bitPattern: parameters.height), UInt32(bitPattern: parameters.format),
-                                UInt32(bitPattern: parameters.sample_rate), UInt32(bitPattern: parameters.ch_layout.nb_channels)]
+        track.codecSignature =
+            [
+                parameters.codec_id.rawValue, UInt32(bitPattern: parameters.profile),
+                UInt32(bitPattern: parameters.level), UInt32(bitPattern: parameters.width),
+                UInt32(bitPattern: parameters.height), UInt32(bitPattern: parameters.format),
+                UInt32(bitPattern: parameters.sample_rate), UInt32(bitPattern: parameters.ch_layout.nb_channels),
+            ]
             .map(String.init).joined(separator: ":") + ":\(parameters.extradata_size):\(extradataHash.finalize())"
         if parameters.bit_rate > 0 {
             track.estimatedDataRate = Int(parameters.bit_rate)
@@ -108,11 +114,12 @@ struct AssetInspection: Sendable {
             if average.num > 0, real.num > 0, abs(av_q2d(average) - av_q2d(real)) > 0.01 * av_q2d(real) {
                 track.isVariableFrameRate = true
             }
-            track.colorTransfer = switch parameters.color_trc {
-            case AVCOL_TRC_SMPTE2084: .pq
-            case AVCOL_TRC_ARIB_STD_B67: .hlg
-            default: .sdr
-            }
+            track.colorTransfer =
+                switch parameters.color_trc {
+                case AVCOL_TRC_SMPTE2084: .pq
+                case AVCOL_TRC_ARIB_STD_B67: .hlg
+                default: .sdr
+                }
             let format = AVPixelFormat(rawValue: parameters.format)
             if let descriptor = av_pix_fmt_desc_get(format) {
                 track.bitDepth = Int(descriptor.pointee.comp.0.depth)

@@ -45,7 +45,10 @@ final class AudioEncoder {
         let status = avcodec_open2(codec, encoder, nil)
         if status < 0 { throw LibAV.error(.export, output.path, "cannot open AAC encoder", status) }
         let parameters = avcodec_parameters_alloc()
-        defer { var p = parameters; avcodec_parameters_free(&p) }
+        defer {
+            var p = parameters
+            avcodec_parameters_free(&p)
+        }
         avcodec_parameters_from_context(parameters, codec)
         streamIndex = try output.addStream(parameters: parameters!, timeBase: codec.pointee.time_base).pointee.index
         fifo = av_audio_fifo_alloc(AV_SAMPLE_FMT_FLTP, Int32(channels), 4096)

@@ -39,9 +39,13 @@ public struct AudioMix: Sendable, Hashable {
         public func volume(at seconds: Double) -> Float {
             var current = volume
             for ramp in ramps {
-                let start = ramp.timeRange.start.seconds, end = ramp.timeRange.end.seconds
+                let start = ramp.timeRange.start.seconds
+                let end = ramp.timeRange.end.seconds
                 if seconds < start { break }
-                if seconds >= end { current = ramp.end; continue }
+                if seconds >= end {
+                    current = ramp.end
+                    continue
+                }
                 let progress = Float((seconds - start) / max(end - start, 1e-9))
                 return ramp.start + (ramp.end - ramp.start) * progress
             }

@@ -47,10 +47,17 @@ final class AudioTrackReader {
                 // Decode more of the current segment; what it cannot give becomes silence.
                 let got = try decoder.decode(upTo: remaining, into: fifo!)
                 remaining -= got
-                if got == 0 { try queueSilence(remaining); remaining = 0 }
+                if got == 0 {
+                    try queueSilence(remaining)
+                    remaining = 0
+                }
                 continue
             }
-            if remaining > 0 { try queueSilence(remaining); remaining = 0; continue }
+            if remaining > 0 {
+                try queueSilence(remaining)
+                remaining = 0
+                continue
+            }
             // Next segment, or silence once the track has ended.
             segmentIndex += 1
             source = nil
@@ -102,8 +109,9 @@ private final class SegmentDecoder {
         var layout = layout
         channels = layout.nb_channels
         buffer = [UnsafeMutablePointer<UInt8>?](repeating: nil, count: Int(layout.nb_channels))
-        var status = swr_alloc_set_opts2(&resampler, &layout, AV_SAMPLE_FMT_FLTP, ReencodeExport.sampleRate,
-                                         &decoder.pointee.ch_layout, decoder.pointee.sample_fmt, decoder.pointee.sample_rate, 0, nil)
+        var status = swr_alloc_set_opts2(
+            &resampler, &layout, AV_SAMPLE_FMT_FLTP, ReencodeExport.sampleRate,
+            &decoder.pointee.ch_layout, decoder.pointee.sample_fmt, decoder.pointee.sample_rate, 0, nil)
         if status >= 0 { status = swr_init(resampler) }
         if status < 0 { throw LibAV.error(.export, input.name, "cannot resample audio", status) }
         let start = LibAV.timestamp(sourceStart, reader.timeBase)
@@ -122,7 +130,10 @@ private final class SegmentDecoder {
     /// nothing more.
     func decode(upTo limit: Int64, into fifo: OpaquePointer) throws -> Int64 {
         while !finished {
-            guard try reader.decodeNext(into: decoded!) else { finished = true; break }
+            guard try reader.decodeNext(into: decoded!) else {
+                finished = true
+                break
+            }
             defer { av_frame_unref(decoded) }
             let pts = FrameReader.timestamp(of: decoded!)
             let frameStart = av_rescale_q(pts, reader.timeBase, AVRational(num: 1, den: ReencodeExport.sampleRate))

@@ -61,8 +61,10 @@ public struct CompositionExporter: Sendable {
     }
 
     /// Exports to `path`; `forceReencode` skips the stream-copy path.
-    public func export(to path: String, forceReencode: Bool = false,
-                       progress: @escaping @Sendable (Double) -> Void = { _ in }) async throws -> Outcome {
+    public func export(
+        to path: String, forceReencode: Bool = false,
+        progress: @escaping @Sendable (Double) -> Void = { _ in }
+    ) async throws -> Outcome {
         guard !composition.tracks.isEmpty, composition.duration > .zero else {
             throw MediaError(.invalidComposition, url: path, message: "the composition is empty")
         }
@@ -81,8 +83,10 @@ public struct CompositionExporter: Sendable {
             let videoComposition = try await VideoComposition(propertiesOf: composition)
             let audioMix = self.audioMix
             try await pool.run { flag in
-                try ReencodeExport(composition: composition, videoComposition: videoComposition, audioMix: audioMix, path: path,
-                                   flag: flag, progress: progress).run()
+                try ReencodeExport(
+                    composition: composition, videoComposition: videoComposition, audioMix: audioMix, path: path,
+                    flag: flag, progress: progress
+                ).run()
             }
         }
         progress(1)

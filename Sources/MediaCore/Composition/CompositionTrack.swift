@@ -39,11 +39,13 @@ public struct CompositionTrack: Sendable, Identifiable {
         var result: [CompositionTrackSegment] = []
         for segment in segments {
             if let before = segment.clipped(to: MediaTimeRange(start: segment.targetRange.start, end: MediaTime.minimum(segment.targetRange.end, range.start))),
-               segment.targetRange.start < range.start {
+                segment.targetRange.start < range.start
+            {
                 result.append(before)
             }
             if segment.targetRange.end > range.end,
-               let after = segment.clipped(to: MediaTimeRange(start: MediaTime.maximum(segment.targetRange.start, range.end), end: segment.targetRange.end)) {
+                let after = segment.clipped(to: MediaTimeRange(start: MediaTime.maximum(segment.targetRange.start, range.end), end: segment.targetRange.end))
+            {
                 result.append(after.shifted(by: -range.duration))
             }
         }

@@ -13,17 +13,19 @@ public struct CompositionTrackSegment: Sendable {
     public var isEmpty: Bool { asset == nil }
 
     static func empty(_ targetRange: MediaTimeRange) -> CompositionTrackSegment {
-        CompositionTrackSegment(asset: nil, sourceTrack: nil,
-                                sourceRange: MediaTimeRange(start: .zero, duration: targetRange.duration),
-                                targetRange: targetRange)
+        CompositionTrackSegment(
+            asset: nil, sourceTrack: nil,
+            sourceRange: MediaTimeRange(start: .zero, duration: targetRange.duration),
+            targetRange: targetRange)
     }
 
     /// The part of this segment inside `range` of the composition, with its source range cut alike.
     func clipped(to range: MediaTimeRange) -> CompositionTrackSegment? {
         guard let overlap = targetRange.intersection(range) else { return nil }
         var copy = self
-        copy.sourceRange = MediaTimeRange(start: sourceRange.start + (overlap.start - targetRange.start),
-                                          duration: overlap.duration)
+        copy.sourceRange = MediaTimeRange(
+            start: sourceRange.start + (overlap.start - targetRange.start),
+            duration: overlap.duration)
         copy.targetRange = overlap
         return copy
     }

@@ -29,16 +29,18 @@ public struct MutableComposition: Sendable {
             throw MediaError(.invalidComposition, url: asset.source.displayName, message: "the asset has no audio or video track")
         }
         if assetDuration.isNumeric, range.end > assetDuration + MediaTime(value: 1, timescale: 10) {
-            throw MediaError(.invalidComposition, url: asset.source.displayName,
-                             message: "range \(range) ends after the asset (\(assetDuration.seconds) s)")
+            throw MediaError(
+                .invalidComposition, url: asset.source.displayName,
+                message: "range \(range) ends after the asset (\(assetDuration.seconds) s)")
         }
         let wasEmpty = tracks.isEmpty
         for source in candidates {
             let index = trackIndex(for: source.mediaType)
             let position = tracks[index].openGap(at: time, duration: range.duration)
-            tracks[index].segments.insert(CompositionTrackSegment(
-                asset: asset, sourceTrack: source, sourceRange: range,
-                targetRange: MediaTimeRange(start: time, duration: range.duration)), at: position)
+            tracks[index].segments.insert(
+                CompositionTrackSegment(
+                    asset: asset, sourceTrack: source, sourceRange: range,
+                    targetRange: MediaTimeRange(start: time, duration: range.duration)), at: position)
         }
         // Tracks the asset had nothing for get an empty stretch so all stay in step.
         if !wasEmpty {
@@ -68,8 +70,10 @@ public struct MutableComposition: Sendable {
     /// Inserts `range` of one source track of `asset` at `time` into the composition track
     /// `trackID` only, pushing that track's later media back — like
     /// `AVMutableCompositionTrack.insertTimeRange(_:of:at:)`. Other tracks are not moved.
-    public mutating func insertTimeRange(_ range: MediaTimeRange, of sourceTrack: AssetTrack, in asset: Asset,
-                                         at time: MediaTime, intoTrack trackID: Int) async throws {
+    public mutating func insertTimeRange(
+        _ range: MediaTimeRange, of sourceTrack: AssetTrack, in asset: Asset,
+        at time: MediaTime, intoTrack trackID: Int
+    ) async throws {
         guard range.isValid, !range.isEmpty, time.isNumeric, time >= .zero else {
             throw MediaError(.invalidComposition, url: asset.source.displayName, message: "invalid range \(range) or time \(time)")
         }
@@ -77,21 +81,24 @@ public struct MutableComposition: Sendable {
             throw MediaError(.invalidComposition, url: asset.source.displayName, message: "the composition has no track \(trackID)")
         }
         guard tracks[index].mediaType == sourceTrack.mediaType else {
-            throw MediaError(.invalidComposition, url: asset.source.displayName,
-                             message: "a \(sourceTrack.mediaType.rawValue) track cannot go into \(tracks[index].mediaType.rawValue) track \(trackID)")
+            throw MediaError(
+                .invalidComposition, url: asset.source.displayName,
+                message: "a \(sourceTrack.mediaType.rawValue) track cannot go into \(tracks[index].mediaType.rawValue) track \(trackID)")
         }
         let (sourceTracks, assetDuration) = try await asset.load(.tracks, .duration)
         guard let loaded = sourceTracks.first(where: { $0.id == sourceTrack.id && $0.mediaType == sourceTrack.mediaType }) else {
             throw MediaError(.invalidComposition, url: asset.source.displayName, message: "the asset has no track \(sourceTrack.id)")
         }
         if assetDuration.isNumeric, range.end > assetDuration + MediaTime(value: 1, timescale: 10) {
-            throw MediaError(.invalidComposition, url: asset.source.displayName,
-                             message: "range \(range) ends after the asset (\(assetDuration.seconds) s)")
+            throw MediaError(
+                .invalidComposition, url: asset.source.displayName,
+                message: "range \(range) ends after the asset (\(assetDuration.seconds) s)")
         }
         let position = tracks[index].openGap(at: time, duration: range.duration)
-        tracks[index].segments.insert(CompositionTrackSegment(
-            asset: asset, sourceTrack: loaded, sourceRange: range,
-            targetRange: MediaTimeRange(start: time, duration: range.duration)), at: position)
+        tracks[index].segments.insert(
+            CompositionTrackSegment(
+                asset: asset, sourceTrack: loaded, sourceRange: range,
+                targetRange: MediaTimeRange(start: time, duration: range.duration)), at: position)
     }
 
     /// Inserts silence and blank picture for `range.duration` at `range.start` in every track.

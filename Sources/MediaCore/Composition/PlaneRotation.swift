@@ -3,8 +3,10 @@
 enum PlaneRotation {
     /// Copies the `width`×`height` plane at `source` into `target`, turned by `clockwise`
     /// degrees (90, 180 or 270); the target is `height`×`width` for quarter turns.
-    static func rotate(_ source: UnsafePointer<UInt8>, stride sourceStride: Int, width: Int, height: Int,
-                       into target: UnsafeMutablePointer<UInt8>, stride targetStride: Int, clockwise: Int) {
+    static func rotate(
+        _ source: UnsafePointer<UInt8>, stride sourceStride: Int, width: Int, height: Int,
+        into target: UnsafeMutablePointer<UInt8>, stride targetStride: Int, clockwise: Int
+    ) {
         switch clockwise {
         case 90:
             for row in 0..<width {

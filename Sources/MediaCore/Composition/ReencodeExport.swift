@@ -19,7 +19,9 @@ struct ReencodeExport {
         let output = try OutputFile(path: path, flag: flag)
         let videoTracks = composition.tracks.filter { $0.mediaType == .video }
         let audioTracks = composition.tracks.filter { $0.mediaType == .audio }
-        let video = videoTracks.isEmpty ? nil
+        let video =
+            videoTracks.isEmpty
+            ? nil
             : try VideoEncoder(output: output, size: videoComposition.renderSize, frameDuration: videoComposition.frameDuration, flag: flag)
         let audio = audioTracks.isEmpty ? nil : try AudioEncoder(output: output, flag: flag)
         try output.writeHeader()
@@ -92,7 +94,10 @@ final class VideoEncoder {
         var status = avcodec_open2(codec, encoder, nil)
         if status < 0 { throw LibAV.error(.export, output.path, "cannot open H.264 encoder", status) }
         let parameters = avcodec_parameters_alloc()
-        defer { var p = parameters; avcodec_parameters_free(&p) }
+        defer {
+            var p = parameters
+            avcodec_parameters_free(&p)
+        }
         avcodec_parameters_from_context(parameters, codec)
         let stream = try output.addStream(parameters: parameters!, timeBase: ReencodeExport.videoTimeBase)
         stream.pointee.avg_frame_rate = codec.pointee.framerate
@@ -138,7 +143,10 @@ final class VideoEncoder {
         while try reader.decodeNext(into: decoded!) {
             let pts = FrameReader.timestamp(of: decoded!)
             if pts >= end { break }
-            if pts + reader.nominalFrameDuration <= start { av_frame_unref(decoded); continue }
+            if pts + reader.nominalFrameDuration <= start {
+                av_frame_unref(decoded)
+                continue
+            }
             let shown = max(pts, start)
             let outputPTS = targetStart + av_rescale_q(shown - start, base, ReencodeExport.videoTimeBase)
             try draw(decoded!, rotation: rotation)
@@ -146,7 +154,10 @@ final class VideoEncoder {
             held = true
             av_frame_unref(decoded)
         }
-        if !held { try blank(); try encode(pts: targetStart) }
+        if !held {
+            try blank()
+            try encode(pts: targetStart)
+        }
     }
 
     /// Fills the output frame with black.
@@ -170,26 +181,35 @@ final class VideoEncoder {
         let (shownWidth, shownHeight) = turned ? (displayHeight, displayWidth) : (displayWidth, displayHeight)
         let factor = min(Double(size.width) / shownWidth, Double(size.height) / shownHeight)
         // The box the picture fills on screen, and the size it is scaled to before turning.
-        let width = max(2, Int(shownWidth * factor) & ~1), height = max(2, Int(shownHeight * factor) & ~1)
-        let x = ((size.width - width) / 2) & ~1, y = ((size.height - height) / 2) & ~1
+        let width = max(2, Int(shownWidth * factor) & ~1)
+        let height = max(2, Int(shownHeight * factor) & ~1)
+        let x = ((size.width - width) / 2) & ~1
+        let y = ((size.height - height) / 2) & ~1
         let (scaledWidth, scaledHeight) = turned ? (height, width) : (width, height)
         let target = frame!.pointee
         if rotation == 0 {
-            try scale(source, width: scaledWidth, height: scaledHeight, into: [
-                target.data.0! + y * Int(target.linesize.0) + x,
-                target.data.1! + (y / 2) * Int(target.linesize.1) + x / 2,
-                target.data.2! + (y / 2) * Int(target.linesize.2) + x / 2], strides: [target.linesize.0, target.linesize.1, target.linesize.2])
+            try scale(
+                source, width: scaledWidth, height: scaledHeight,
+                into: [
+                    target.data.0! + y * Int(target.linesize.0) + x,
+                    target.data.1! + (y / 2) * Int(target.linesize.1) + x / 2,
+                    target.data.2! + (y / 2) * Int(target.linesize.2) + x / 2,
+                ], strides: [target.linesize.0, target.linesize.1, target.linesize.2])
             return
         }
         let upright = try uprightFrame(width: scaledWidth, height: scaledHeight)
-        try scale(source, width: scaledWidth, height: scaledHeight, into: [upright.pointee.data.0!, upright.pointee.data.1!, upright.pointee.data.2!],
-                  strides: [upright.pointee.linesize.0, upright.pointee.linesize.1, upright.pointee.linesize.2])
-        let planes = [(upright.pointee.data.0!, upright.pointee.linesize.0, target.data.0!, target.linesize.0, 1),
-                      (upright.pointee.data.1!, upright.pointee.linesize.1, target.data.1!, target.linesize.1, 2),
-                      (upright.pointee.data.2!, upright.pointee.linesize.2, target.data.2!, target.linesize.2, 2)]
+        try scale(
+            source, width: scaledWidth, height: scaledHeight, into: [upright.pointee.data.0!, upright.pointee.data.1!, upright.pointee.data.2!],
+            strides: [upright.pointee.linesize.0, upright.pointee.linesize.1, upright.pointee.linesize.2])
+        let planes = [
+            (upright.pointee.data.0!, upright.pointee.linesize.0, target.data.0!, target.linesize.0, 1),
+            (upright.pointee.data.1!, upright.pointee.linesize.1, target.data.1!, target.linesize.1, 2),
+            (upright.pointee.data.2!, upright.pointee.linesize.2, target.data.2!, target.linesize.2, 2),
+        ]
         for (from, fromStride, to, toStride, subsampling) in planes {
-            PlaneRotation.rotate(from, stride: Int(fromStride), width: scaledWidth / subsampling, height: scaledHeight / subsampling,
-                                 into: to + (y / subsampling) * Int(toStride) + x / subsampling, stride: Int(toStride), clockwise: rotation)
+            PlaneRotation.rotate(
+                from, stride: Int(fromStride), width: scaledWidth / subsampling, height: scaledHeight / subsampling,
+                into: to + (y / subsampling) * Int(toStride) + x / subsampling, stride: Int(toStride), clockwise: rotation)
         }
     }
 
@@ -207,11 +227,14 @@ final class VideoEncoder {
         return scratch
     }
 
-    private func scale(_ source: UnsafeMutablePointer<AVFrame>, width: Int, height: Int,
-                       into planes: [UnsafeMutablePointer<UInt8>], strides: [Int32]) throws {
-        scaler = sws_getCachedContext(scaler, source.pointee.width, source.pointee.height,
-                                      AVPixelFormat(rawValue: source.pointee.format), Int32(width), Int32(height),
-                                      AV_PIX_FMT_YUV420P, SWS_BICUBIC, nil, nil, nil)
+    private func scale(
+        _ source: UnsafeMutablePointer<AVFrame>, width: Int, height: Int,
+        into planes: [UnsafeMutablePointer<UInt8>], strides: [Int32]
+    ) throws {
+        scaler = sws_getCachedContext(
+            scaler, source.pointee.width, source.pointee.height,
+            AVPixelFormat(rawValue: source.pointee.format), Int32(width), Int32(height),
+            AV_PIX_FMT_YUV420P, SWS_BICUBIC, nil, nil, nil)
         guard let scaler else { throw MediaError(.export, url: output.path, message: "cannot convert video frame") }
         var planes: [UnsafeMutablePointer<UInt8>?] = planes + [nil]
         var strides: [Int32] = strides + [0]

@@ -20,7 +20,8 @@ struct StreamCopyExport {
         var outputTimeBases: [AVRational] = []
         for track in composition.tracks {
             guard let first = track.segments.first(where: { !$0.isEmpty }), let asset = first.asset,
-                  let source = first.sourceTrack else { continue }
+                let source = first.sourceTrack
+            else { continue }
             let input = try FormatInput(source: asset.source, flag: flag)
             let stream = input.formatContext.pointee.streams[source.id]!
             let copied = try output.addStream(parameters: stream.pointee.codecpar, timeBase: stream.pointee.time_base)

@@ -37,7 +37,8 @@ public struct VideoComposition: Sendable {
     /// Derives render size, frame duration and instructions from `composition`'s video
     /// segments, loading each source asset's tracks to confirm they are still there.
     public init(propertiesOf composition: MutableComposition) async throws {
-        var width = 0, height = 0
+        var width = 0
+        var height = 0
         var rate = 0.0
         let videoTracks = composition.tracks.filter { $0.mediaType == .video }
         for track in videoTracks {
@@ -66,9 +67,10 @@ public struct VideoComposition: Sendable {
             .filter { $0 <= end }.sorted()
         var instructions: [Instruction] = []
         for (start, stop) in zip(edges, edges.dropFirst()) where start < stop {
-            let shown = tracks.first { track in
-                track.segments.contains { !$0.isEmpty && $0.targetRange.start <= start && start < $0.targetRange.end }
-            } ?? first
+            let shown =
+                tracks.first { track in
+                    track.segments.contains { !$0.isEmpty && $0.targetRange.start <= start && start < $0.targetRange.end }
+                } ?? first
             if let last = instructions.last, last.trackID == shown.id, last.timeRange.end == start {
                 instructions[instructions.count - 1].timeRange = MediaTimeRange(start: last.timeRange.start, end: stop)
             } else {

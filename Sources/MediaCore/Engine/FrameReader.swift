@@ -55,10 +55,12 @@ final class FrameReader {
         streamIndex = stream.pointee.index
         timeBase = stream.pointee.time_base
         let formatStart = context.pointee.start_time
-        startOffset = formatStart == LibAV.noPTS
+        startOffset =
+            formatStart == LibAV.noPTS
             ? 0 : av_rescale_q(formatStart, AVRational(num: 1, den: cff_time_base()), timeBase)
         let rate = stream.pointee.avg_frame_rate.num > 0 ? stream.pointee.avg_frame_rate : stream.pointee.r_frame_rate
-        nominalFrameDuration = rate.num > 0 && rate.den > 0
+        nominalFrameDuration =
+            rate.num > 0 && rate.den > 0
             ? max(1, av_rescale_q(1, AVRational(num: rate.den, den: rate.num), timeBase)) : 1
         var keyframes: [Int64] = []
         let count = avformat_index_get_entries_count(stream)
@@ -98,7 +100,8 @@ final class FrameReader {
 
     /// The last indexed keyframe at or before `timestamp`.
     func keyframe(atOrBefore timestamp: Int64) -> Int64? {
-        var low = 0, high = keyframes.count
+        var low = 0
+        var high = keyframes.count
         while low < high {
             let mid = (low + high) / 2
             if keyframes[mid] <= timestamp { low = mid + 1 } else { high = mid }
@@ -109,7 +112,8 @@ final class FrameReader {
     /// The indexed keyframe in `lower...upper` nearest to `target`.
     func keyframe(nearest target: Int64, in lower: Int64, _ upper: Int64) -> Int64? {
         guard !keyframes.isEmpty, lower <= upper else { return nil }
-        var low = 0, high = keyframes.count
+        var low = 0
+        var high = keyframes.count
         while low < high {
             let mid = (low + high) / 2
             if keyframes[mid] < target { low = mid + 1 } else { high = mid }
@@ -149,7 +153,10 @@ final class FrameReader {
         while true {
             let received = avcodec_receive_frame(codec, frame)
             if received == 0 { return true }
-            if received == LibAV.eof { decoderDrained = true; return false }
+            if received == LibAV.eof {
+                decoderDrained = true
+                return false
+            }
             if received != LibAV.eagain {
                 failures += 1
                 if failures > 64 { throw input.failure(.decode, "cannot decode video", received) }

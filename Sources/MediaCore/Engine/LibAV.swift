@@ -40,8 +40,9 @@ enum LibAV {
     static func timestamp(_ time: MediaTime, _ base: AVRational) -> Int64 {
         switch time.kind {
         case .numeric:
-            return av_rescale_q_rnd(time.value, AVRational(num: 1, den: time.timescale), base,
-                                    AV_ROUND_NEAR_INF)
+            return av_rescale_q_rnd(
+                time.value, AVRational(num: 1, den: time.timescale), base,
+                AV_ROUND_NEAR_INF)
         case .negativeInfinity: return Int64.min / 2
         default: return Int64.max / 2
         }

@@ -128,7 +128,10 @@ private final class PendingJob<T: Sendable>: Sendable {
 
     func finish(_ result: Result<T, any Error>) {
         let continuation = state.withLock { state in
-            defer { state.continuation = nil; state.phase = .done }
+            defer {
+                state.continuation = nil
+                state.phase = .done
+            }
             return state.continuation
         }
         continuation?.resume(with: result)
@@ -141,7 +144,10 @@ private final class PendingJob<T: Sendable>: Sendable {
                 state.cancelledEarly = true
                 return nil
             case .waiting:
-                defer { state.continuation = nil; state.phase = .done }
+                defer {
+                    state.continuation = nil
+                    state.phase = .done
+                }
                 return state.continuation
             case .running, .done:
                 return nil

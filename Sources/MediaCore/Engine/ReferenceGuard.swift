@@ -9,10 +9,11 @@ import Foundation
 /// bundle's own playlists and segments). Anything else is refused and remembered, so the
 /// error can name it.
 final class ReferenceGuard: @unchecked Sendable {
-    typealias OpenFunction = @convention(c) (
-        UnsafeMutablePointer<AVFormatContext>?, UnsafeMutablePointer<UnsafeMutablePointer<AVIOContext>?>?,
-        UnsafePointer<CChar>?, Int32, UnsafeMutablePointer<OpaquePointer?>?
-    ) -> Int32
+    typealias OpenFunction =
+        @convention(c) (
+            UnsafeMutablePointer<AVFormatContext>?, UnsafeMutablePointer<UnsafeMutablePointer<AVIOContext>?>?,
+            UnsafePointer<CChar>?, Int32, UnsafeMutablePointer<OpaquePointer?>?
+        ) -> Int32
 
     /// The file opened first, as libavformat is given it.
     let rootPath: String
@@ -37,7 +38,7 @@ final class ReferenceGuard: @unchecked Sendable {
         } else if path.hasPrefix("file:") {
             path.removeFirst("file:".count)
         } else if path.contains("://") || path.contains(":") && !path.hasPrefix("/") {
-            return false // another protocol: http, tcp, data, concat, subfile, crypto…
+            return false  // another protocol: http, tcp, data, concat, subfile, crypto…
         }
         guard path.hasPrefix("/") else { return false }
         let resolved = URL(fileURLWithPath: path.removingPercentEncoding ?? path).standardizedFileURL.resolvingSymlinksInPath().path
@@ -47,8 +48,10 @@ final class ReferenceGuard: @unchecked Sendable {
     }
 
     /// Installs the guard on a format context before `avformat_open_input`.
-    static func install(on context: UnsafeMutablePointer<AVFormatContext>, rootPath: String,
-                        allowsReferencesInFolder: Bool) -> ReferenceGuard? {
+    static func install(
+        on context: UnsafeMutablePointer<AVFormatContext>, rootPath: String,
+        allowsReferencesInFolder: Bool
+    ) -> ReferenceGuard? {
         guard let original = context.pointee.io_open else { return nil }
         let guardian = ReferenceGuard(rootPath: rootPath, allowsReferencesInFolder: allowsReferencesInFolder, original: original)
         context.pointee.opaque = Unmanaged.passUnretained(guardian).toOpaque()

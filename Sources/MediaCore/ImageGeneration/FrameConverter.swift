@@ -30,20 +30,23 @@ final class FrameConverter {
             if maximumSize.width > 0 { scale = min(scale, Double(maximumSize.width) / seenWidth) }
             if maximumSize.height > 0 { scale = min(scale, Double(maximumSize.height) / seenHeight) }
         }
-        return PixelSize(width: max(1, Int((displayWidth * scale).rounded())),
-                         height: max(1, Int((displayHeight * scale).rounded())))
+        return PixelSize(
+            width: max(1, Int((displayWidth * scale).rounded())),
+            height: max(1, Int((displayHeight * scale).rounded())))
     }
 
     func image(from frame: UnsafeMutablePointer<AVFrame>, name: String) throws -> VideoImage {
-        let width = Int(frame.pointee.width), height = Int(frame.pointee.height)
+        let width = Int(frame.pointee.width)
+        let height = Int(frame.pointee.height)
         guard width > 0, height > 0 else {
             throw MediaError(.decode, url: name, message: "decoded frame has no picture")
         }
         let size = outputSize(width: width, height: height)
         let format = AVPixelFormat(rawValue: frame.pointee.format)
-        scaler = sws_getCachedContext(scaler, Int32(width), Int32(height), format,
-                                      Int32(size.width), Int32(size.height), AV_PIX_FMT_RGB24,
-                                      SWS_BILINEAR, nil, nil, nil)
+        scaler = sws_getCachedContext(
+            scaler, Int32(width), Int32(height), format,
+            Int32(size.width), Int32(size.height), AV_PIX_FMT_RGB24,
+            SWS_BILINEAR, nil, nil, nil)
         guard let scaler else {
             throw MediaError(.decode, url: name, message: "cannot convert pixel format \(LibAV.string(av_get_pix_fmt_name(format)) ?? "?")")
         }

@@ -58,9 +58,11 @@ final class FrameSampler {
         // A keyframe inside the window: decode that packet alone. Index timestamps may be
         // decode times (MP4); `keyframeShift` learns how far presentation times lie after them.
         if let indexed = reader.keyframe(nearest: target - keyframeShift, in: lower - keyframeShift, upper - keyframeShift),
-           lower < upper {
+            lower < upper
+        {
             let keyframe = indexed + keyframeShift
-            let alreadyThere = positioned && previousValid && FrameReader.timestamp(of: previous!) <= keyframe
+            let alreadyThere =
+                positioned && previousValid && FrameReader.timestamp(of: previous!) <= keyframe
                 && keyframe - FrameReader.timestamp(of: previous!) <= frameDuration
             if !alreadyThere {
                 try reader.seek(to: reader.seekPoint(forKeyframe: indexed))

@@ -6,13 +6,15 @@ import CFFmpeg
 enum ImageEncoder {
     static func encode(_ image: VideoImage, as format: ImageFormat) throws -> [UInt8] {
         _ = LibAV.initialized
-        let (codecID, pixelFormat): (AVCodecID, AVPixelFormat) = switch format {
-        case .jpeg: (AV_CODEC_ID_MJPEG, AV_PIX_FMT_YUVJ420P)
-        case .png: (AV_CODEC_ID_PNG, AV_PIX_FMT_RGB24)
-        case .webp: (AV_CODEC_ID_WEBP, AV_PIX_FMT_YUV420P)
-        }
+        let (codecID, pixelFormat): (AVCodecID, AVPixelFormat) =
+            switch format {
+            case .jpeg: (AV_CODEC_ID_MJPEG, AV_PIX_FMT_YUVJ420P)
+            case .png: (AV_CODEC_ID_PNG, AV_PIX_FMT_RGB24)
+            case .webp: (AV_CODEC_ID_WEBP, AV_PIX_FMT_YUV420P)
+            }
         func failure(_ what: String, _ code: Int32 = 0) -> MediaError {
-            code < 0 ? LibAV.error(.encode, format.fileExtension, what, code)
+            code < 0
+                ? LibAV.error(.encode, format.fileExtension, what, code)
                 : MediaError(.encode, url: format.fileExtension, message: what)
         }
         guard let codec = avcodec_find_encoder(codecID) else { throw failure("no \(format.fileExtension) encoder in this FFmpeg") }
@@ -65,9 +67,12 @@ enum ImageEncoder {
 
     /// Copies (and converts) the RGB pixels into the frame's planes.
     private static func fill(_ frame: UnsafeMutablePointer<AVFrame>, from image: VideoImage, format: AVPixelFormat) throws {
-        guard let scaler = sws_getContext(Int32(image.width), Int32(image.height), AV_PIX_FMT_RGB24,
-                                          Int32(image.width), Int32(image.height), format,
-                                          SWS_BILINEAR, nil, nil, nil) else {
+        guard
+            let scaler = sws_getContext(
+                Int32(image.width), Int32(image.height), AV_PIX_FMT_RGB24,
+                Int32(image.width), Int32(image.height), format,
+                SWS_BILINEAR, nil, nil, nil)
+        else {
             throw MediaError(.encode, url: "image", message: "cannot convert to encoder pixel format")
         }
         defer { sws_freeContext(scaler) }

@@ -29,8 +29,12 @@ struct ImageGenerationJob: Sendable {
             if time.isNumeric && time >= .zero {
                 order.append(index)
             } else {
-                deliver(index, .failure(requestedTime: time, error: MediaError(
-                    .invalidTime, url: source.displayName, message: "cannot make an image at time \(time)")))
+                deliver(
+                    index,
+                    .failure(
+                        requestedTime: time,
+                        error: MediaError(
+                            .invalidTime, url: source.displayName, message: "cannot make an image at time \(time)")))
             }
         }
         guard !order.isEmpty else { return }
@@ -55,8 +59,10 @@ struct ImageGenerationJob: Sendable {
         }
         let reader = sampler.reader
         defer {
-            statistics?(ImageGenerationStatistics(seeks: sampler.seeks, decodedFrames: sampler.decodedFrames,
-                                                  keyframeOnlyDecodes: sampler.keyframeDecodes))
+            statistics?(
+                ImageGenerationStatistics(
+                    seeks: sampler.seeks, decodedFrames: sampler.decodedFrames,
+                    keyframeOnlyDecodes: sampler.keyframeDecodes))
         }
         let base = reader.timeBase
         for index in order {
@@ -66,17 +72,25 @@ struct ImageGenerationJob: Sendable {
                 continue
             }
             let target = LibAV.timestamp(time, base) + reader.startOffset
-            let lower = toleranceBefore.isPositiveInfinity ? Int64.min / 4
+            let lower =
+                toleranceBefore.isPositiveInfinity
+                ? Int64.min / 4
                 : target - max(0, LibAV.timestamp(toleranceBefore, base))
-            let upper = toleranceAfter.isPositiveInfinity ? Int64.max / 4
+            let upper =
+                toleranceAfter.isPositiveInfinity
+                ? Int64.max / 4
                 : target + max(0, LibAV.timestamp(toleranceAfter, base))
             do {
-                let frame = try sampler.frame(target: target, lower: lower, upper: upper,
-                                              boundedAfter: !toleranceAfter.isPositiveInfinity)
+                let frame = try sampler.frame(
+                    target: target, lower: lower, upper: upper,
+                    boundedAfter: !toleranceAfter.isPositiveInfinity)
                 let pts = FrameReader.timestamp(of: frame)
                 let image = try converter.image(from: frame, name: source.displayName)
-                deliver(index, .success(requestedTime: time, image: image,
-                                        actualTime: LibAV.time(pts - reader.startOffset, base)))
+                deliver(
+                    index,
+                    .success(
+                        requestedTime: time, image: image,
+                        actualTime: LibAV.time(pts - reader.startOffset, base)))
             } catch {
                 deliver(index, .failure(requestedTime: time, error: flag.isCancelled ? CancellationError() : error))
             }

@@ -43,10 +43,11 @@ public struct ImageGenerator: Sendable {
     /// be served gives a `.failure` element and the sequence goes on; cancelling the
     /// iterating task stops the work.
     public func images(for times: [MediaTime]) -> ImageSequence {
-        ImageSequence(job: ImageGenerationJob(
-            source: asset.source, times: times,
-            toleranceBefore: requestedTimeToleranceBefore, toleranceAfter: requestedTimeToleranceAfter,
-            maximumSize: maximumSize, appliesRotation: appliesPreferredTrackTransform, statistics: statistics),
+        ImageSequence(
+            job: ImageGenerationJob(
+                source: asset.source, times: times,
+                toleranceBefore: requestedTimeToleranceBefore, toleranceAfter: requestedTimeToleranceAfter,
+                maximumSize: maximumSize, appliesRotation: appliesPreferredTrackTransform, statistics: statistics),
             pool: asset.pool)
     }
 }

@@ -29,7 +29,9 @@ public struct VideoImage: Sendable, Hashable {
         for row in y..<min(height, y + h) {
             for column in x..<min(width, x + w) {
                 let p = pixel(x: column, y: row)
-                sums.0 += Int(p.red); sums.1 += Int(p.green); sums.2 += Int(p.blue)
+                sums.0 += Int(p.red)
+                sums.1 += Int(p.green)
+                sums.2 += Int(p.blue)
             }
         }
         let count = Double(max(1, (min(height, y + h) - y) * (min(width, x + w) - x)))
@@ -41,15 +43,19 @@ public struct VideoImage: Sendable, Hashable {
         switch ((degrees % 360) + 360) % 360 {
         case 90, 270:
             var out = [UInt8](repeating: 0, count: pixels.count)
-            let newWidth = height, newHeight = width
+            let newWidth = height
+            let newHeight = width
             let clockwise90 = ((degrees % 360) + 360) % 360 == 90
             pixels.withUnsafeBufferPointer { source in
                 out.withUnsafeMutableBufferPointer { target in
                     for y in 0..<height {
                         for x in 0..<width {
                             let (nx, ny) = clockwise90 ? (height - 1 - y, x) : (y, width - 1 - x)
-                            let s = (y * width + x) * 3, t = (ny * newWidth + nx) * 3
-                            target[t] = source[s]; target[t + 1] = source[s + 1]; target[t + 2] = source[s + 2]
+                            let s = (y * width + x) * 3
+                            let t = (ny * newWidth + nx) * 3
+                            target[t] = source[s]
+                            target[t + 1] = source[s + 1]
+                            target[t + 2] = source[s + 2]
                         }
                     }
                 }
@@ -61,8 +67,11 @@ public struct VideoImage: Sendable, Hashable {
             pixels.withUnsafeBufferPointer { source in
                 out.withUnsafeMutableBufferPointer { target in
                     for index in 0..<count {
-                        let s = index * 3, t = (count - 1 - index) * 3
-                        target[t] = source[s]; target[t + 1] = source[s + 1]; target[t + 2] = source[s + 2]
+                        let s = index * 3
+                        let t = (count - 1 - index) * 3
+                        target[t] = source[s]
+                        target[t + 1] = source[s + 1]
+                        target[t + 2] = source[s + 2]
                     }
                 }
             }

@@ -22,7 +22,10 @@ enum CodecString {
             let profile = Int(extradata[1] & 0x1F)
             var compatibility = UInt32(extradata[2]) << 24 | UInt32(extradata[3]) << 16 | UInt32(extradata[4]) << 8 | UInt32(extradata[5])
             var reversed: UInt32 = 0
-            for _ in 0..<32 { reversed = (reversed << 1) | (compatibility & 1); compatibility >>= 1 }
+            for _ in 0..<32 {
+                reversed = (reversed << 1) | (compatibility & 1)
+                compatibility >>= 1
+            }
             let level = Int(extradata[12])
             var constraints = Array(extradata[6...11])
             while constraints.last == 0 { constraints.removeLast() }

@@ -48,10 +48,12 @@ public struct HLSPackager: Sendable {
             directory: directory, video: plan.video, audios: plan.audios, subtitles: plan.subtitles,
             videoRelatives: videos.map { ($0.relative, $0.size, $0.frameRate) },
             audioRelatives: audio.map(\.playlist), subtitleRelatives: subtitles.map(\.playlist),
-            iFrameRelative: iFrames, tiles: tiles, pool: asset.pool).build()
+            iFrameRelative: iFrames, tiles: tiles, pool: asset.pool
+        ).build()
         progress(1)
-        return PackagingResult(directory: directory, multivariantPath: result.path, multivariant: result.playlist,
-                               renditions: videos.map(\.rendition) + audio + subtitles, warnings: result.warnings)
+        return PackagingResult(
+            directory: directory, multivariantPath: result.path, multivariant: result.playlist,
+            renditions: videos.map(\.rendition) + audio + subtitles, warnings: result.warnings)
     }
 
     /// What will be packaged: the video track (not cover art), every audio track, the text
@@ -96,7 +98,9 @@ public struct HLSPackager: Sendable {
 
         /// Progress within the current step (0…1 of it), for work on pool threads.
         func within() -> @Sendable (Double) -> Void {
-            let base = done, total = steps, report = report
+            let base = done
+            let total = steps
+            let report = report
             return { fraction in report(min(0.99, (base + fraction) / total)) }
         }
     }
@@ -121,12 +125,14 @@ public struct HLSPackager: Sendable {
             let report = meter.within()
             let target = (directory as NSString).appendingPathComponent(folder)
             _ = try await pool.run { flag in
-                try RenditionSegmenter.encodeVideo(asset: asset, track: video, duration: duration, size: size, frameDuration: frameDuration,
-                                             directory: target, segmentDuration: segmentDuration, flag: flag, progress: report)
+                try RenditionSegmenter.encodeVideo(
+                    asset: asset, track: video, duration: duration, size: size, frameDuration: frameDuration,
+                    directory: target, segmentDuration: segmentDuration, flag: flag, progress: report)
             }
             let relative = BundleLayout.mediaPlaylist(inFolder: folder)
-            return VideoOutput(relative: relative, size: size, frameRate: frameRate,
-                               rendition: .init(kind: .video, playlist: relative, method: .encoded, sourceTrack: video.id))
+            return VideoOutput(
+                relative: relative, size: size, frameRate: frameRate,
+                rendition: .init(kind: .video, playlist: relative, method: .encoded, sourceTrack: video.id))
         }
         var outputs: [VideoOutput] = []
         if let ladder = options.ladder, !ladder.isEmpty {
@@ -144,12 +150,15 @@ public struct HLSPackager: Sendable {
             let report = meter.within()
             let target = (directory as NSString).appendingPathComponent("video")
             _ = try await pool.run { flag in
-                try RenditionSegmenter.copy(source: source, streamIndex: video.id, directory: target,
-                                      segmentDuration: segmentDuration, flag: flag, progress: report)
+                try RenditionSegmenter.copy(
+                    source: source, streamIndex: video.id, directory: target,
+                    segmentDuration: segmentDuration, flag: flag, progress: report)
             }
             let relative = BundleLayout.mediaPlaylist(inFolder: "video")
-            outputs.append(VideoOutput(relative: relative, size: display, frameRate: frameRate,
-                                       rendition: .init(kind: .video, playlist: relative, method: .copied, sourceTrack: video.id)))
+            outputs.append(
+                VideoOutput(
+                    relative: relative, size: display, frameRate: frameRate,
+                    rendition: .init(kind: .video, playlist: relative, method: .copied, sourceTrack: video.id)))
             meter.advance()
         } else {
             outputs.append(try await encode(PixelSize(width: display.width & ~1, height: display.height & ~1), folder: "video"))
@@ -169,13 +178,17 @@ public struct HLSPackager: Sendable {
             let report = meter.within()
             _ = try await pool.run { flag in
                 copy
-                    ? try RenditionSegmenter.copy(source: source, streamIndex: audio.id, directory: target,
-                                            segmentDuration: segmentDuration, flag: flag, progress: report)
-                    : try RenditionSegmenter.encodeAudio(asset: asset, track: audio, duration: duration, directory: target,
-                                                   segmentDuration: segmentDuration, flag: flag, progress: report)
+                    ? try RenditionSegmenter.copy(
+                        source: source, streamIndex: audio.id, directory: target,
+                        segmentDuration: segmentDuration, flag: flag, progress: report)
+                    : try RenditionSegmenter.encodeAudio(
+                        asset: asset, track: audio, duration: duration, directory: target,
+                        segmentDuration: segmentDuration, flag: flag, progress: report)
             }
-            renditions.append(.init(kind: .audio, playlist: BundleLayout.mediaPlaylist(inFolder: folder), method: copy ? .copied : .encoded,
-                                    sourceTrack: audio.id))
+            renditions.append(
+                .init(
+                    kind: .audio, playlist: BundleLayout.mediaPlaylist(inFolder: folder), method: copy ? .copied : .encoded,
+                    sourceTrack: audio.id))
             meter.advance()
         }
         return renditions
@@ -191,8 +204,9 @@ public struct HLSPackager: Sendable {
             let playlistPath = (directory as NSString).appendingPathComponent(BundleLayout.mediaPlaylist(inFolder: folder))
             try await asset.pool.run { flag in
                 try FileManager.default.createDirectory(atPath: target, withIntermediateDirectories: true)
-                let written = try WebVTTSegmenter.write(source: source, streamIndex: subtitle.id, duration: duration,
-                                                        segmentDuration: segmentDuration, into: target, flag: flag)
+                let written = try WebVTTSegmenter.write(
+                    source: source, streamIndex: subtitle.id, duration: duration,
+                    segmentDuration: segmentDuration, into: target, flag: flag)
                 var playlist = MediaPlaylist()
                 playlist.version = 7
                 playlist.playlistType = .vod
@@ -215,9 +229,10 @@ public struct HLSPackager: Sendable {
         let variantPlaylist = path(top.relative)
         let report = meter.within()
         try await asset.pool.run { flag in
-            _ = try RenditionSegmenter.copy(source: .url(URL(fileURLWithPath: variantPlaylist)), streamIndex: 0,
-                                      directory: path("iframes"), segmentDuration: segmentDuration, keyframesOnly: true, flag: flag,
-                                      progress: report)
+            _ = try RenditionSegmenter.copy(
+                source: .url(URL(fileURLWithPath: variantPlaylist)), streamIndex: 0,
+                directory: path("iframes"), segmentDuration: segmentDuration, keyframesOnly: true, flag: flag,
+                progress: report)
             let written = path(BundleLayout.mediaPlaylist(inFolder: "iframes"))
             let text = try String(contentsOfFile: written, encoding: .utf8)
             guard var playlist = PlaylistParser.parse(text, options: .strict).playlist?.media else {

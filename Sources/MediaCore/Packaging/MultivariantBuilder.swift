@@ -40,8 +40,7 @@ struct MultivariantBuilder {
         var warnings: [String] = []
         func collect(_ diagnostics: [Diagnostic], _ relative: String) {
             for diagnostic in diagnostics {
-                if diagnostic.severity == .error { problems.append("\(relative): \(diagnostic)") }
-                else { warnings.append("\(relative): \(diagnostic)") }
+                if diagnostic.severity == .error { problems.append("\(relative): \(diagnostic)") } else { warnings.append("\(relative): \(diagnostic)") }
             }
         }
         var playlist = MultivariantPlaylist()
@@ -49,7 +48,8 @@ struct MultivariantBuilder {
         playlist.independentSegments = true
 
         // Audio renditions.
-        var audioPeak = 0, audioAverage = 0
+        var audioPeak = 0
+        var audioAverage = 0
         var audioCodec: String?
         for (index, relative) in audioRelatives.enumerated() {
             let measurement = try await measure(path(relative))
@@ -82,11 +82,12 @@ struct MultivariantBuilder {
             playlist.renditions.append(rendition)
         }
 
-        let videoRange: VideoRange = switch video?.colorTransfer {
-        case .pq: .pq
-        case .hlg: .hlg
-        default: .sdr
-        }
+        let videoRange: VideoRange =
+            switch video?.colorTransfer {
+            case .pq: .pq
+            case .hlg: .hlg
+            default: .sdr
+            }
         for (relative, size, frameRate) in videoRelatives {
             let measurement = try await measure(path(relative))
             collect(measurement.diagnostics, relative)

@@ -14,12 +14,15 @@ struct RenditionMeasurement {
         let result = PlaylistParser.parse(text, options: .strict)
         diagnostics = result.diagnostics
         guard let media = result.playlist?.media else {
-            throw MediaError(.packaging, url: playlistPath,
-                             message: "not a media playlist: " + result.errors.map(\.description).joined(separator: "; "))
+            throw MediaError(
+                .packaging, url: playlistPath,
+                message: "not a media playlist: " + result.errors.map(\.description).joined(separator: "; "))
         }
         playlist = media
         let directory = (playlistPath as NSString).deletingLastPathComponent
-        var peak = 0.0, bytes = 0.0, seconds = 0.0
+        var peak = 0.0
+        var bytes = 0.0
+        var seconds = 0.0
         for segment in media.segments {
             let path = (directory as NSString).appendingPathComponent(segment.uri)
             let size = Double((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0)

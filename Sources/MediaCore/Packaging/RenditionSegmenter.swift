@@ -30,8 +30,10 @@ enum RenditionSegmenter {
 
     /// Copies stream `index` of `source` into `directory/index.m3u8`. With `keyframesOnly`
     /// every keyframe becomes its own segment (an I-frame rendition).
-    static func copy(source: AssetSource, streamIndex index: Int, directory: String, segmentDuration: Double,
-                     keyframesOnly: Bool = false, flag: CancellationFlag, progress: (Double) -> Void = { _ in }) throws -> String {
+    static func copy(
+        source: AssetSource, streamIndex index: Int, directory: String, segmentDuration: Double,
+        keyframesOnly: Bool = false, flag: CancellationFlag, progress: (Double) -> Void = { _ in }
+    ) throws -> String {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let playlist = (directory as NSString).appendingPathComponent(BundleLayout.mediaPlaylistName)
         let input = try FormatInput(source: source, flag: flag)
@@ -46,16 +48,22 @@ enum RenditionSegmenter {
         }
         outputStream.pointee.avg_frame_rate = stream.pointee.avg_frame_rate
         outputStream.pointee.r_frame_rate = stream.pointee.r_frame_rate
-        try output.writeHeader(options: options(directory: directory, segmentDuration: segmentDuration,
-                                                singleFramesSegments: keyframesOnly))
+        try output.writeHeader(
+            options: options(
+                directory: directory, segmentDuration: segmentDuration,
+                singleFramesSegments: keyframesOnly))
         var packet = av_packet_alloc()
         defer { av_packet_free(&packet) }
         // Asset time zero is the container's start, so all renditions stay in step.
         let formatStart = input.formatContext.pointee.start_time
-        let start = formatStart == LibAV.noPTS ? 0
+        let start =
+            formatStart == LibAV.noPTS
+            ? 0
             : av_rescale_q(formatStart, AVRational(num: 1, den: cff_time_base()), stream.pointee.time_base)
         let formatDuration = input.formatContext.pointee.duration
-        let total = stream.pointee.duration != LibAV.noPTS ? stream.pointee.duration
+        let total =
+            stream.pointee.duration != LibAV.noPTS
+            ? stream.pointee.duration
             : formatDuration != LibAV.noPTS ? av_rescale_q(formatDuration, AVRational(num: 1, den: cff_time_base()), stream.pointee.time_base) : 0
         var furthest = Int64.min
         var lastKeyframePTS: Int64?
@@ -94,7 +102,9 @@ enum RenditionSegmenter {
             try output.write(packet!, stream: 0, timeBase: stream.pointee.time_base)
         }
         if let held = pendingKeyframe, held.pointee.size > 0 {
-            let end = stream.pointee.duration != LibAV.noPTS ? stream.pointee.duration
+            let end =
+                stream.pointee.duration != LibAV.noPTS
+                ? stream.pointee.duration
                 : formatDuration != LibAV.noPTS
                     ? av_rescale_q(formatDuration, AVRational(num: 1, den: cff_time_base()), stream.pointee.time_base)
                     : held.pointee.pts + 1
@@ -107,8 +117,10 @@ enum RenditionSegmenter {
     }
 
     /// Encodes the video track (H.264 at `size`) into `directory/index.m3u8`.
-    static func encodeVideo(asset: Asset, track: AssetTrack, duration: MediaTime, size: PixelSize, frameDuration: MediaTime, directory: String,
-                            segmentDuration: Double, flag: CancellationFlag, progress: @escaping (Double) -> Void = { _ in }) throws -> String {
+    static func encodeVideo(
+        asset: Asset, track: AssetTrack, duration: MediaTime, size: PixelSize, frameDuration: MediaTime, directory: String,
+        segmentDuration: Double, flag: CancellationFlag, progress: @escaping (Double) -> Void = { _ in }
+    ) throws -> String {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let playlist = (directory as NSString).appendingPathComponent(BundleLayout.mediaPlaylistName)
         let output = try OutputFile(path: playlist, format: "hls", flag: flag)
@@ -124,8 +136,10 @@ enum RenditionSegmenter {
 
     /// Encodes an audio track as AAC into `directory/index.m3u8`, keeping its channels
     /// (surround stays surround, up to 7.1).
-    static func encodeAudio(asset: Asset, track: AssetTrack, duration: MediaTime, directory: String, segmentDuration: Double,
-                            flag: CancellationFlag, progress: @escaping (Double) -> Void = { _ in }) throws -> String {
+    static func encodeAudio(
+        asset: Asset, track: AssetTrack, duration: MediaTime, directory: String, segmentDuration: Double,
+        flag: CancellationFlag, progress: @escaping (Double) -> Void = { _ in }
+    ) throws -> String {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let playlist = (directory as NSString).appendingPathComponent(BundleLayout.mediaPlaylistName)
         let output = try OutputFile(path: playlist, format: "hls", flag: flag)

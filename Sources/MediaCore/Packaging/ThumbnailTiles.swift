@@ -34,14 +34,16 @@ enum ThumbnailTiles {
         playlist.playlistType = .vod
         playlist.endList = true
         var vtt = "WEBVTT\n\n"
-        var peak = 0, totalBytes = 0
+        var peak = 0
+        var totalBytes = 0
         for (sheetIndex, start) in stride(from: 0, to: images.count, by: perSheet).enumerated() {
             let chunk = Array(images[start..<min(images.count, start + perSheet)])
             var pixels = [UInt8](repeating: 0, count: tile.width * options.tileColumns * tile.height * options.tileRows * 3)
             let sheetWidth = tile.width * options.tileColumns
             for (index, image) in chunk.enumerated() {
                 guard let image else { continue }
-                let column = index % options.tileColumns, row = index / options.tileColumns
+                let column = index % options.tileColumns
+                let row = index / options.tileColumns
                 for y in 0..<min(tile.height, image.height) {
                     let source = y * image.width * 3
                     let target = ((row * tile.height + y) * sheetWidth + column * tile.width) * 3
@@ -57,15 +59,17 @@ enum ThumbnailTiles {
             let sheetStart = Double(start) * interval
             let sheetDuration = min(Double(chunk.count) * interval, duration.seconds - sheetStart)
             var segment = MediaSegment(uri: name, duration: sheetDuration)
-            segment.tiles = Tiles(resolution: Resolution(width: tile.width, height: tile.height),
-                                  columns: options.tileColumns, rows: options.tileRows, duration: interval)
+            segment.tiles = Tiles(
+                resolution: Resolution(width: tile.width, height: tile.height),
+                columns: options.tileColumns, rows: options.tileRows, duration: interval)
             playlist.segments.append(segment)
             peak = max(peak, Int(Double(data.count * 8) / max(sheetDuration, 0.001)))
             totalBytes += data.count
             for index in chunk.indices {
                 let cueStart = sheetStart + Double(index) * interval
                 let cueEnd = min(cueStart + interval, duration.seconds)
-                let x = (index % options.tileColumns) * tile.width, y = (index / options.tileColumns) * tile.height
+                let x = (index % options.tileColumns) * tile.width
+                let y = (index / options.tileColumns) * tile.height
                 vtt += "\(WebVTTTimestamp.text(cueStart)) --> \(WebVTTTimestamp.text(cueEnd))\n"
                 vtt += "\(name)#xywh=\(x),\(y),\(tile.width),\(tile.height)\n\n"
             }
@@ -77,7 +81,8 @@ enum ThumbnailTiles {
             try playlistText.write(toFile: path, atomically: true, encoding: .utf8)
             try spriteMap.write(toFile: (directory as NSString).appendingPathComponent("thumbnails.vtt"), atomically: true, encoding: .utf8)
         }
-        return Output(playlistPath: path, tileSize: tile, peakBitRate: peak,
-                      averageBitRate: Int(Double(totalBytes * 8) / duration.seconds))
+        return Output(
+            playlistPath: path, tileSize: tile, peakBitRate: peak,
+            averageBitRate: Int(Double(totalBytes * 8) / duration.seconds))
     }
 }

@@ -25,14 +25,17 @@ enum TrailingSegment {
         }
         let count = playlist.segments.count
         guard count >= 2 else { return false }
-        let last = playlist.segments[count - 1], previous = playlist.segments[count - 2]
+        let last = playlist.segments[count - 1]
+        let previous = playlist.segments[count - 2]
         guard last.duration < threshold, last.byteRange == nil, previous.byteRange == nil, last.map == previous.map,
-              !last.discontinuity, !last.uri.contains("/"), !previous.uri.contains("/") else { return false }
+            !last.discontinuity, !last.uri.contains("/"), !previous.uri.contains("/")
+        else { return false }
         let directory = (playlistPath as NSString).deletingLastPathComponent
         let lastPath = (directory as NSString).appendingPathComponent(last.uri)
         let previousPath = (directory as NSString).appendingPathComponent(previous.uri)
         guard let runt = FileManager.default.contents(atPath: lastPath),
-              let head = FileManager.default.contents(atPath: previousPath) else {
+            let head = FileManager.default.contents(atPath: previousPath)
+        else {
             throw MediaError(.packaging, url: lastPath, message: "cannot read the last two segments")
         }
         let merged = try merge(Array(head), Array(runt), url: lastPath)
@@ -114,7 +117,7 @@ enum TrailingSegment {
             let bytes = Array(file[box.range])
             guard bytes.count >= 12, readUInt32(bytes, 0) == UInt32(bytes.count) else { return nil }
             let version = bytes[8]
-            let counts = 12 + 4 + 4 + (version == 0 ? 8 : 16) // header, reference_ID, timescale, times
+            let counts = 12 + 4 + 4 + (version == 0 ? 8 : 16)  // header, reference_ID, timescale, times
             guard bytes.count >= counts + 4 + 12, readUInt16(bytes, counts + 2) == 1 else { return nil }
             self.bytes = bytes
             referenceOffset = counts + 4
@@ -124,7 +127,8 @@ enum TrailingSegment {
 
         mutating func grow(bytes added: Int, duration: UInt32) {
             let word = readUInt32(bytes, referenceOffset)
-            let type = word & 0x8000_0000, size = word & 0x7FFF_FFFF
+            let type = word & 0x8000_0000
+            let size = word & 0x7FFF_FFFF
             writeUInt32(&bytes, referenceOffset, type | ((size + UInt32(added)) & 0x7FFF_FFFF))
             writeUInt32(&bytes, referenceOffset + 4, subsegmentDuration &+ duration)
         }

@@ -28,8 +28,10 @@ enum WebVTTSegmenter {
     /// Writes the segments of stream `index` of `source` into `folder`, `segmentDuration` long
     /// (the last one shorter) over `duration` seconds. `timelineStart` is the media time, in
     /// seconds, at which cue time 0 is shown (0 for Marquee's packages).
-    static func write(source: AssetSource, streamIndex index: Int, duration: Double, segmentDuration: Double,
-                      timelineStart: Double = 0, into folder: String, flag: CancellationFlag) throws -> [Segment] {
+    static func write(
+        source: AssetSource, streamIndex index: Int, duration: Double, segmentDuration: Double,
+        timelineStart: Double = 0, into folder: String, flag: CancellationFlag
+    ) throws -> [Segment] {
         let cues = try encodedCues(source: source, streamIndex: index, flag: flag)
         let total = max(duration, 0.001)
         let length = max(1, segmentDuration)
@@ -42,8 +44,9 @@ enum WebVTTSegmenter {
             let end = segment == count - 1 ? total : start + length
             let (startMS, endMS) = (Int64((start * 1000).rounded()), Int64((end * 1000).rounded()))
             let name = segmentName(segment)
-            try writeSegment(cues.filter { $0.start < endMS && $0.end > startMS }, to: (folder as NSString).appendingPathComponent(name),
-                             timelineStart: timelineStart, flag: flag)
+            try writeSegment(
+                cues.filter { $0.start < endMS && $0.end > startMS }, to: (folder as NSString).appendingPathComponent(name),
+                timelineStart: timelineStart, flag: flag)
             segments.append(Segment(name: name, duration: end - start))
         }
         return segments
@@ -72,7 +75,8 @@ enum WebVTTSegmenter {
         // The encoder reads styles from the decoder's ASS header (every text decoder makes one).
         let headerSize = Int(decoding!.pointee.subtitle_header_size)
         if let header = decoding!.pointee.subtitle_header, headerSize > 0,
-           let copy = av_mallocz(headerSize + 1)?.assumingMemoryBound(to: UInt8.self) {
+            let copy = av_mallocz(headerSize + 1)?.assumingMemoryBound(to: UInt8.self)
+        {
             copy.update(from: header, count: headerSize)
             encoding!.pointee.subtitle_header = copy
             encoding!.pointee.subtitle_header_size = Int32(headerSize)
@@ -80,7 +84,9 @@ enum WebVTTSegmenter {
         status = avcodec_open2(encoding, encoder, nil)
         if status < 0 { throw LibAV.error(.packaging, input.name, "cannot open the WebVTT encoder", status) }
 
-        let formatStart = input.formatContext.pointee.start_time == LibAV.noPTS ? 0
+        let formatStart =
+            input.formatContext.pointee.start_time == LibAV.noPTS
+            ? 0
             : Double(input.formatContext.pointee.start_time) / Double(cff_time_base())
         var packet = av_packet_alloc()
         defer { av_packet_free(&packet) }
@@ -104,8 +110,10 @@ enum WebVTTSegmenter {
                 avcodec_encode_subtitle(encoding, raw.baseAddress, Int32(raw.count), &subtitle)
             }
             guard written > 0 else { continue }  // an empty cue, or a bitmap one the encoder refuses
-            cues.append(Cue(start: Int64((max(0, start) * 1000).rounded()), end: Int64((end * 1000).rounded()),
-                            payload: Array(buffer[0..<Int(written)])))
+            cues.append(
+                Cue(
+                    start: Int64((max(0, start) * 1000).rounded()), end: Int64((end * 1000).rounded()),
+                    payload: Array(buffer[0..<Int(written)])))
         }
         return cues.sorted { $0.start < $1.start }
     }

@@ -5,7 +5,8 @@ import Foundation
 enum WebVTTTimestamp {
     static func text(_ seconds: Double) -> String {
         let milliseconds = Int((max(0, seconds) * 1000).rounded())
-        return String(format: "%02d:%02d:%02d.%03d", milliseconds / 3_600_000, milliseconds / 60_000 % 60,
-                      milliseconds / 1000 % 60, milliseconds % 1000)
+        return String(
+            format: "%02d:%02d:%02d.%03d", milliseconds / 3_600_000, milliseconds / 60_000 % 60,
+            milliseconds / 1000 % 60, milliseconds % 1000)
     }
 }

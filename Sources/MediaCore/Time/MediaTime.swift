@@ -27,9 +27,18 @@ public struct MediaTime: Sendable, Hashable, Comparable, CustomStringConvertible
 
     /// The time nearest to `seconds` at `preferredTimescale`; NaN gives `.invalid`, ±∞ the infinities.
     public init(seconds: Double, preferredTimescale: Int32 = 600) {
-        if seconds.isNaN { self = .invalid; return }
-        if seconds == .infinity { self = .positiveInfinity; return }
-        if seconds == -.infinity { self = .negativeInfinity; return }
+        if seconds.isNaN {
+            self = .invalid
+            return
+        }
+        if seconds == .infinity {
+            self = .positiveInfinity
+            return
+        }
+        if seconds == -.infinity {
+            self = .negativeInfinity
+            return
+        }
         let scaled = (seconds * Double(preferredTimescale)).rounded()
         guard scaled.magnitude < 9.2e18 else {
             self = seconds > 0 ? .positiveInfinity : .negativeInfinity

@@ -18,8 +18,10 @@ public struct InterstitialPlayout: Sendable, Hashable {
     public var position: Int
     public var count: Int
 
-    public init(event: InterstitialEvent, clock: Double = 0, resumeAt: Double, stoppedAt: Double,
-                upNext: [InterstitialEvent] = [], position: Int = 1, count: Int = 1) {
+    public init(
+        event: InterstitialEvent, clock: Double = 0, resumeAt: Double, stoppedAt: Double,
+        upNext: [InterstitialEvent] = [], position: Int = 1, count: Int = 1
+    ) {
         self.event = event
         self.clock = clock
         self.resumeAt = resumeAt
@@ -32,7 +34,8 @@ public struct InterstitialPlayout: Sendable, Hashable {
     /// The same break moved on to its next event, if it has one.
     func advanced() -> InterstitialPlayout? {
         guard let next = upNext.first else { return nil }
-        return InterstitialPlayout(event: next, resumeAt: resumeAt, stoppedAt: stoppedAt,
-                                   upNext: Array(upNext.dropFirst()), position: position + 1, count: count)
+        return InterstitialPlayout(
+            event: next, resumeAt: resumeAt, stoppedAt: stoppedAt,
+            upNext: Array(upNext.dropFirst()), position: position + 1, count: count)
     }
 }

@@ -13,8 +13,10 @@ public struct InterstitialTimeRange: Sendable, Hashable, Codable {
     public var isHighlighted: Bool
     public var cue: InterstitialEvent.Cue
 
-    public init(eventID: String, start: Double, duration: Double, occupancy: InterstitialEvent.TimelineOccupancy = .singlePoint,
-                isHighlighted: Bool = true, cue: InterstitialEvent.Cue = .none) {
+    public init(
+        eventID: String, start: Double, duration: Double, occupancy: InterstitialEvent.TimelineOccupancy = .singlePoint,
+        isHighlighted: Bool = true, cue: InterstitialEvent.Cue = .none
+    ) {
         self.eventID = eventID
         self.start = start
         self.duration = duration
@@ -36,8 +38,9 @@ extension InterstitialSchedule {
             }
             var length = event.timelineOccupancy == .range && event.cue == .none ? max(event.duration, 0) : 0
             if let primaryDuration { length = max(min(length, primaryDuration - start), 0) }
-            return InterstitialTimeRange(eventID: event.id, start: start, duration: length, occupancy: event.timelineOccupancy,
-                                         isHighlighted: !event.supplementsPrimaryContent, cue: event.cue)
+            return InterstitialTimeRange(
+                eventID: event.id, start: start, duration: length, occupancy: event.timelineOccupancy,
+                isHighlighted: !event.supplementsPrimaryContent, cue: event.cue)
         }
         .sorted { $0.start < $1.start }
     }

@@ -16,9 +16,11 @@ public struct DisplayMetadata: Sendable, Hashable, Codable {
     public var liveStartDate: String?
     public var liveEndDate: String?
 
-    public init(title: String, subtitle: String? = nil, description: String? = nil, artworkURL: String? = nil,
-                seriesTitle: String? = nil, episodeLabel: String? = nil, releaseDate: String? = nil,
-                liveStartDate: String? = nil, liveEndDate: String? = nil) {
+    public init(
+        title: String, subtitle: String? = nil, description: String? = nil, artworkURL: String? = nil,
+        seriesTitle: String? = nil, episodeLabel: String? = nil, releaseDate: String? = nil,
+        liveStartDate: String? = nil, liveEndDate: String? = nil
+    ) {
         self.title = title
         self.subtitle = subtitle
         self.description = description

@@ -11,16 +11,20 @@ public enum PlaybackSessionStep {
     public static func makeSession() -> PlaybackSession {
         PlaybackSession(
             id: "p", assetID: "a", metadata: DisplayMetadata(title: "Clip"),
-            audioOptions: [MediaOption(id: "en", kind: .audio, name: "English", language: "en", isDefault: true),
-                           MediaOption(id: "fr", kind: .audio, name: "Français", language: "fr")],
+            audioOptions: [
+                MediaOption(id: "en", kind: .audio, name: "English", language: "en", isDefault: true),
+                MediaOption(id: "fr", kind: .audio, name: "Français", language: "fr"),
+            ],
             subtitleOptions: [MediaOption(id: "en", kind: .subtitles, name: "English", language: "en")],
             interstitials: [
                 InterstitialEvent(id: "pre", time: 0, url: "/ad.json", duration: 5, cue: .joinCue),
-                InterstitialEvent(id: "mid", time: 8, url: "/ad.json", duration: 5,
-                                  restrictions: [.constrainsSeekingForwardInPrimaryContent, .requiresPlaybackAtPreferredRateForAdvancement]),
-                InterstitialEvent(id: "mid-2", time: 8, url: "/ad.json", duration: 5, resumptionOffset: 1,
-                                  restrictions: [.requiresPlaybackAtPreferredRateForAdvancement], willPlayOnce: true,
-                                  playoutLimit: 4, skipControl: InterstitialSkipControl(offset: 2, duration: 1.5)),
+                InterstitialEvent(
+                    id: "mid", time: 8, url: "/ad.json", duration: 5,
+                    restrictions: [.constrainsSeekingForwardInPrimaryContent, .requiresPlaybackAtPreferredRateForAdvancement]),
+                InterstitialEvent(
+                    id: "mid-2", time: 8, url: "/ad.json", duration: 5, resumptionOffset: 1,
+                    restrictions: [.requiresPlaybackAtPreferredRateForAdvancement], willPlayOnce: true,
+                    playoutLimit: 4, skipControl: InterstitialSkipControl(offset: 2, duration: 1.5)),
                 InterstitialEvent(id: "late", time: 30, url: "/ad.json", duration: 5, resumptionOffset: 2),
                 InterstitialEvent(id: "post", time: 0, url: "/ad.json", duration: 5, cue: .leaveCue),
             ])
@@ -47,8 +51,14 @@ public enum PlaybackSessionStep {
         case 15: _ = session.handle(.playing)
         case 16: _ = session.handle(.stalled)
         case 17: _ = session.handle(.ended)
-        case 18: session.setSpeeds(integer.isMultiple(of: 2) ? [] : [PlaybackSpeed(rate: number, language: .english),
-                                                                     PlaybackSpeed(rate: 1, language: .japanese)])
+        case 18:
+            session.setSpeeds(
+                integer.isMultiple(of: 2)
+                    ? []
+                    : [
+                        PlaybackSpeed(rate: number, language: .english),
+                        PlaybackSpeed(rate: 1, language: .japanese),
+                    ])
         case 19: session.setLanguage(integer.isMultiple(of: 2) ? .english : .japanese)
         case 20: _ = session.handle(.skipInterval(direction: integer))
         case 21: _ = session.handle(.skipInterstitial)
@@ -59,12 +69,17 @@ public enum PlaybackSessionStep {
         case 25: _ = session.skipCurrentEvent()
         case 26:
             // Local events replace the stream's: sometimes none, sometimes a break of two at `number`.
-            session.interstitialEvents = integer.isMultiple(of: 2) ? [] : [
-                InterstitialEvent(id: "local-a", time: number.isFinite ? number : 0, url: "/ad.json", duration: 3, resumptionOffset: 2,
-                                  restrictions: [.constrainsSeekingForwardInPrimaryContent]),
-                InterstitialEvent(id: "local-b", time: number.isFinite ? number : 0, url: "/ad.json", duration: 3, resumptionOffset: 2,
-                                  willPlayOnce: true, playoutLimit: number),
-            ]
+            session.interstitialEvents =
+                integer.isMultiple(of: 2)
+                ? []
+                : [
+                    InterstitialEvent(
+                        id: "local-a", time: number.isFinite ? number : 0, url: "/ad.json", duration: 3, resumptionOffset: 2,
+                        restrictions: [.constrainsSeekingForwardInPrimaryContent]),
+                    InterstitialEvent(
+                        id: "local-b", time: number.isFinite ? number : 0, url: "/ad.json", duration: 3, resumptionOffset: 2,
+                        willPlayOnce: true, playoutLimit: number),
+                ]
         default:
             _ = session.handle(.failed(message: "decoder error"))
             return true

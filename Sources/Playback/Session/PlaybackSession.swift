@@ -274,7 +274,8 @@ public struct PlaybackSession: Sendable {
         case .toggleCaptions:
             if selectedSubtitleID != nil { return .success(showSubtitles(nil)) }
             guard !subtitleOptions.isEmpty else { return .failure(.noSubtitles) }
-            let choice = subtitleOptions.first(where: { $0.id == lastSubtitleID })
+            let choice =
+                subtitleOptions.first(where: { $0.id == lastSubtitleID })
                 ?? subtitleOptions.first(where: { $0.language.map { PlayerLanguage(preferred: [$0]) == language } ?? false })
                 ?? subtitleOptions.first(where: \.isDefault)
                 ?? subtitleOptions[0]
@@ -377,7 +378,8 @@ public struct PlaybackSession: Sendable {
             currentTime = min(max(time, 0), duration ?? max(time, 0))
             guard desiresPlayback, status == .playing || status == .waiting else { return [] }
             if time - previous <= Self.continuousPlaybackWindow,
-               let event = schedule.event(reachedBetween: previous, and: currentTime) {
+                let event = schedule.event(reachedBetween: previous, and: currentTime)
+            {
                 // The primary resumes where it stopped (the renderer holds it at the event's
                 // time), so nothing that played before the break plays again after it; the
                 // resumption offsets of the break's events add up.
@@ -465,9 +467,11 @@ public struct PlaybackSession: Sendable {
         for each in events { schedule.markPlayed(each) }
         let activity: Activity = desiresPlayback ? .playing : .paused
         // A stall of the primary no longer matters: the break plays now.
-        phase = .interstitial(InterstitialPlayout(event: event, resumeAt: time, stoppedAt: stoppedAt, upNext: Array(events.dropFirst()),
-                                                  position: 1, count: events.count),
-                              activity: activity)
+        phase = .interstitial(
+            InterstitialPlayout(
+                event: event, resumeAt: time, stoppedAt: stoppedAt, upNext: Array(events.dropFirst()),
+                position: 1, count: events.count),
+            activity: activity)
         if event.cue == .none { currentTime = min(max(event.time, 0), duration ?? event.time) }
         return .playInterstitial(event, rate: desiresPlayback ? rate(for: event) : 0)
     }

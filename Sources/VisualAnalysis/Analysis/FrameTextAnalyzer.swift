@@ -43,8 +43,9 @@ public struct FrameTextAnalyzer: Sendable {
         try Task.checkCancellation()
         let upright = try await recognizer.recognize(image)
         let frameRate = video.nominalFrameRate ?? 0
-        return FrameText(frameTime: actual.seconds, frameDuration: frameRate > 0 ? 1 / frameRate : 0,
-                         text: Self.unrotated(upright, rotation: rotation))
+        return FrameText(
+            frameTime: actual.seconds, frameDuration: frameRate > 0 ? 1 / frameRate : 0,
+            text: Self.unrotated(upright, rotation: rotation))
     }
 
     /// Moves boxes found in the upright picture back to the decoded frame's coordinates
@@ -67,11 +68,15 @@ public struct FrameTextAnalyzer: Sendable {
             }
         }
         let blocks = text.blocks.map { block in
-            TextBlock(box: map(block.box), lines: block.lines.map { line in
-                TextLine(box: map(line.box), confidence: line.confidence, words: line.words.map {
-                    RecognizedWord(text: $0.text, box: map($0.box), confidence: $0.confidence, spaceAfter: $0.spaceAfter)
+            TextBlock(
+                box: map(block.box),
+                lines: block.lines.map { line in
+                    TextLine(
+                        box: map(line.box), confidence: line.confidence,
+                        words: line.words.map {
+                            RecognizedWord(text: $0.text, box: map($0.box), confidence: $0.confidence, spaceAfter: $0.spaceAfter)
+                        })
                 })
-            })
         }
         return RecognizedText(frameSize: frame, rotation: rotation, blocks: blocks)
     }

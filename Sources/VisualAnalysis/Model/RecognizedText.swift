@@ -99,7 +99,8 @@ public struct TextBox: Codable, Sendable, Hashable, CustomStringConvertible {
 
     /// The smallest box holding both.
     public func union(_ other: TextBox) -> TextBox {
-        let minX = min(x, other.x), minY = min(y, other.y)
+        let minX = min(x, other.x)
+        let minY = min(y, other.y)
         return TextBox(x: minX, y: minY, width: max(maxX, other.maxX) - minX, height: max(maxY, other.maxY) - minY)
     }
 
@@ -116,11 +117,11 @@ extension RecognizedText {
     static func isUnspacedScript(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x3000...0x303F,  // CJK punctuation
-             0x3040...0x30FF,  // Hiragana, Katakana
-             0x31F0...0x31FF,  // Katakana extensions
-             0x3400...0x4DBF, 0x4E00...0x9FFF, 0xF900...0xFAFF,  // Han
-             0xFF00...0xFFEF,  // full-width forms
-             0x20000...0x2FFFF:
+            0x3040...0x30FF,  // Hiragana, Katakana
+            0x31F0...0x31FF,  // Katakana extensions
+            0x3400...0x4DBF, 0x4E00...0x9FFF, 0xF900...0xFAFF,  // Han
+            0xFF00...0xFFEF,  // full-width forms
+            0x20000...0x2FFFF:
             return true
         default:
             return false

@@ -25,7 +25,9 @@ struct GrayImage: Sendable {
         image.pixels.withUnsafeBufferPointer { rgb in
             gray.withUnsafeMutableBufferPointer { out in
                 for index in 0..<count {
-                    let r = Int(rgb[index * 3]), g = Int(rgb[index * 3 + 1]), b = Int(rgb[index * 3 + 2])
+                    let r = Int(rgb[index * 3])
+                    let g = Int(rgb[index * 3 + 1])
+                    let b = Int(rgb[index * 3 + 2])
                     out[index] = UInt8((r * 77 + g * 150 + b * 29) >> 8)
                 }
             }
@@ -48,8 +50,10 @@ struct GrayImage: Sendable {
         let total = Double(pixels.count)
         var sum = 0.0
         for level in 0..<256 { sum += Double(level * counts[level]) }
-        var backgroundSum = 0.0, backgroundWeight = 0.0
-        var best = 0.0, threshold = 127
+        var backgroundSum = 0.0
+        var backgroundWeight = 0.0
+        var best = 0.0
+        var threshold = 127
         for level in 0..<256 {
             backgroundWeight += Double(counts[level])
             if backgroundWeight == 0 { continue }
@@ -88,19 +92,23 @@ struct GrayImage: Sendable {
     /// The picture enlarged `factor` times with bilinear interpolation.
     func upscaled(by factor: Int) -> GrayImage {
         guard factor > 1 else { return self }
-        let newWidth = width * factor, newHeight = height * factor
+        let newWidth = width * factor
+        let newHeight = height * factor
         var out = [UInt8](repeating: 0, count: newWidth * newHeight)
-        let w = width, h = height
+        let w = width
+        let h = height
         pixels.withUnsafeBufferPointer { source in
             out.withUnsafeMutableBufferPointer { target in
                 for y in 0..<newHeight {
                     // Sample at pixel centres: (y + 0.5) / factor − 0.5 in source rows.
                     let sy = max(0, (Double(y) + 0.5) / Double(factor) - 0.5)
-                    let y0 = min(h - 1, Int(sy)), y1 = min(h - 1, y0 + 1)
+                    let y0 = min(h - 1, Int(sy))
+                    let y1 = min(h - 1, y0 + 1)
                     let fy = Int((sy - Double(y0)) * 256)
                     for x in 0..<newWidth {
                         let sx = max(0, (Double(x) + 0.5) / Double(factor) - 0.5)
-                        let x0 = min(w - 1, Int(sx)), x1 = min(w - 1, x0 + 1)
+                        let x0 = min(w - 1, Int(sx))
+                        let x1 = min(w - 1, x0 + 1)
                         let fx = Int((sx - Double(x0)) * 256)
                         let top = Int(source[y0 * w + x0]) * (256 - fx) + Int(source[y0 * w + x1]) * fx
                         let bottom = Int(source[y1 * w + x0]) * (256 - fx) + Int(source[y1 * w + x1]) * fx

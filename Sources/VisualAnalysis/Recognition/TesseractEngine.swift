@@ -19,7 +19,9 @@ final class TesseractEngine: @unchecked Sendable {
         _ = TessBaseAPISetVariable(handle, "debug_file", "/dev/null")
         guard TessBaseAPIInit3(handle, dataPath, languages) == 0 else {
             TessBaseAPIDelete(handle)
-            throw .engine("cannot load the Tesseract models \"\(languages)\" from \(dataPath ?? "the installed tessdata"); install tesseract-ocr-eng and tesseract-ocr-jpn")
+            throw .engine(
+                "cannot load the Tesseract models \"\(languages)\" from \(dataPath ?? "the installed tessdata"); install tesseract-ocr-eng and tesseract-ocr-jpn"
+            )
         }
         self.handle = handle
         self.languages = languages
@@ -102,7 +104,10 @@ final class TesseractEngine: @unchecked Sendable {
                 blocks[blocks.count - 1].append((TextBox(x: 0, y: 0, width: 0, height: 0), []))
             }
             guard !text.isEmpty else { continue }
-            var left: Int32 = 0, top: Int32 = 0, right: Int32 = 0, bottom: Int32 = 0
+            var left: Int32 = 0
+            var top: Int32 = 0
+            var right: Int32 = 0
+            var bottom: Int32 = 0
             guard TessPageIteratorBoundingBox(page, RIL_WORD, &left, &top, &right, &bottom) != 0 else { continue }
             let box = TextBox(x: Int(left), y: Int(top), width: Int(right - left), height: Int(bottom - top))
             let confidence = Double(TessResultIteratorConfidence(iterator, RIL_WORD)) / 100
@@ -115,8 +120,9 @@ final class TesseractEngine: @unchecked Sendable {
                 guard !line.words.isEmpty else { return nil }
                 let words = line.words.enumerated().map { index, word in
                     let next = index + 1 < line.words.count ? line.words[index + 1].0 : nil
-                    return RecognizedWord(text: word.0, box: word.1, confidence: max(0, min(1, word.2)),
-                                          spaceAfter: next.map { RecognizedText.spaced(word.0, $0) } ?? false)
+                    return RecognizedWord(
+                        text: word.0, box: word.1, confidence: max(0, min(1, word.2)),
+                        spaceAfter: next.map { RecognizedText.spaced(word.0, $0) } ?? false)
                 }
                 let box = words.dropFirst().reduce(words[0].box) { $0.union($1.box) }
                 let confidence = words.map(\.confidence).reduce(0, +) / Double(words.count)

@@ -22,8 +22,10 @@ public final class TextRecognizer: Sendable {
     private let idle = Mutex<[TesseractEngine]>([])
     private let created = Atomic<Int>(0)
 
-    public init(languages: [String] = ["eng", "jpn"], preprocessor: FramePreprocessor = FramePreprocessor(),
-                minimumLineConfidence: Double = 0.45, threadCount: Int = 2, dataPath: String? = nil) {
+    public init(
+        languages: [String] = ["eng", "jpn"], preprocessor: FramePreprocessor = FramePreprocessor(),
+        minimumLineConfidence: Double = 0.45, threadCount: Int = 2, dataPath: String? = nil
+    ) {
         self.languages = languages.joined(separator: "+")
         self.preprocessor = preprocessor
         self.minimumLineConfidence = minimumLineConfidence
@@ -55,8 +57,9 @@ public final class TextRecognizer: Sendable {
             let engine = try checkOut()
             defer { checkIn(engine) }
             let blocks = try engine.recognize(prepared, binarization: preprocessor.binarization, flag: flag)
-            return RecognizedText(frameSize: image.size, rotation: 0,
-                                  blocks: Self.filtered(blocks, scale: prepared.scale, minimumLineConfidence: minimum))
+            return RecognizedText(
+                frameSize: image.size, rotation: 0,
+                blocks: Self.filtered(blocks, scale: prepared.scale, minimumLineConfidence: minimum))
         }
     }
 
@@ -74,14 +77,17 @@ public final class TextRecognizer: Sendable {
     static func filtered(_ blocks: [TextBlock], scale: Double, minimumLineConfidence: Double) -> [TextBlock] {
         func frameBox(_ box: TextBox) -> TextBox {
             guard scale != 1 else { return box }
-            let x = Int((Double(box.x) / scale).rounded(.down)), y = Int((Double(box.y) / scale).rounded(.down))
-            return TextBox(x: x, y: y, width: Int((Double(box.maxX) / scale).rounded(.up)) - x,
-                           height: Int((Double(box.maxY) / scale).rounded(.up)) - y)
+            let x = Int((Double(box.x) / scale).rounded(.down))
+            let y = Int((Double(box.y) / scale).rounded(.down))
+            return TextBox(
+                x: x, y: y, width: Int((Double(box.maxX) / scale).rounded(.up)) - x,
+                height: Int((Double(box.maxY) / scale).rounded(.up)) - y)
         }
         return blocks.compactMap { block in
             let lines = block.lines.compactMap { line -> TextLine? in
                 guard line.confidence >= minimumLineConfidence,
-                      line.text.unicodeScalars.contains(where: { CharacterSet.alphanumerics.contains($0) }) else { return nil }
+                    line.text.unicodeScalars.contains(where: { CharacterSet.alphanumerics.contains($0) })
+                else { return nil }
                 let words = line.words.map { word in
                     RecognizedWord(text: word.text, box: frameBox(word.box), confidence: word.confidence, spaceAfter: word.spaceAfter)
                 }

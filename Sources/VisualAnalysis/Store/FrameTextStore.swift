@@ -30,10 +30,11 @@ public final class FrameTextStore: Sendable {
                 t.column("analysedAt", .datetime).notNull()
                 t.primaryKey(["assetID", "frameTime"])
             }
-            try db.execute(sql: """
-                CREATE VIRTUAL TABLE frameTextIndex USING fts5(
-                    assetID UNINDEXED, time UNINDEXED, endTime UNINDEXED, text, tokenize = 'trigram')
-                """)
+            try db.execute(
+                sql: """
+                    CREATE VIRTUAL TABLE frameTextIndex USING fts5(
+                        assetID UNINDEXED, time UNINDEXED, endTime UNINDEXED, text, tokenize = 'trigram')
+                    """)
             try db.create(table: "indexedAsset") { t in
                 t.primaryKey("assetID", .text)
                 t.column("frames", .integer).notNull()
@@ -50,17 +51,21 @@ public final class FrameTextStore: Sendable {
         try await database.read { db in
             // The frame shown at `time` is the latest one starting at or before it, as long
             // as it still lasts then (a frame's own time always matches).
-            let row = try Row.fetchOne(db, sql: """
-                SELECT frameTime, frameDuration, result FROM analysedFrame
-                WHERE assetID = ? AND frameTime <= ? + 0.0005
-                ORDER BY frameTime DESC LIMIT 1
-                """, arguments: [assetID, time])
+            let row = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT frameTime, frameDuration, result FROM analysedFrame
+                    WHERE assetID = ? AND frameTime <= ? + 0.0005
+                    ORDER BY frameTime DESC LIMIT 1
+                    """, arguments: [assetID, time])
             guard let row else { return nil }
-            let frameTime: Double = row["frameTime"], duration: Double = row["frameDuration"]
+            let frameTime: Double = row["frameTime"]
+            let duration: Double = row["frameDuration"]
             guard time < frameTime + max(duration, 0.001) - 0.0005 || abs(time - frameTime) <= 0.0005 else { return nil }
             let json: String = row["result"]
-            return FrameText(frameTime: frameTime, frameDuration: duration,
-                             text: try JSONDecoder().decode(RecognizedText.self, from: Data(json.utf8)))
+            return FrameText(
+                frameTime: frameTime, frameDuration: duration,
+                text: try JSONDecoder().decode(RecognizedText.self, from: Data(json.utf8)))
         }
     }
 
@@ -68,11 +73,12 @@ public final class FrameTextStore: Sendable {
     public func cache(_ frame: FrameText, assetID: String) async throws {
         let json = String(decoding: try JSONEncoder().encode(frame.text), as: UTF8.self)
         try await database.write { db in
-            try db.execute(sql: """
-                INSERT INTO analysedFrame(assetID, frameTime, frameDuration, result, analysedAt) VALUES (?, ?, ?, ?, ?)
-                ON CONFLICT(assetID, frameTime) DO UPDATE SET frameDuration = excluded.frameDuration,
-                    result = excluded.result, analysedAt = excluded.analysedAt
-                """, arguments: [assetID, frame.frameTime, frame.frameDuration, json, Date()])
+            try db.execute(
+                sql: """
+                    INSERT INTO analysedFrame(assetID, frameTime, frameDuration, result, analysedAt) VALUES (?, ?, ?, ?, ?)
+                    ON CONFLICT(assetID, frameTime) DO UPDATE SET frameDuration = excluded.frameDuration,
+                        result = excluded.result, analysedAt = excluded.analysedAt
+                    """, arguments: [assetID, frame.frameTime, frame.frameDuration, json, Date()])
         }
     }
 
@@ -103,13 +109,15 @@ public final class FrameTextStore: Sendable {
         try await database.write { db in
             try db.execute(sql: "DELETE FROM frameTextIndex WHERE assetID = ?", arguments: [assetID])
             for frame in frames where !frame.text.isEmpty {
-                try db.execute(sql: "INSERT INTO frameTextIndex(assetID, time, endTime, text) VALUES (?, ?, ?, ?)",
-                               arguments: [assetID, frame.time, frame.endTime, frame.text])
+                try db.execute(
+                    sql: "INSERT INTO frameTextIndex(assetID, time, endTime, text) VALUES (?, ?, ?, ?)",
+                    arguments: [assetID, frame.time, frame.endTime, frame.text])
             }
-            try db.execute(sql: """
-                INSERT INTO indexedAsset(assetID, frames, indexedAt) VALUES (?, ?, ?)
-                ON CONFLICT(assetID) DO UPDATE SET frames = excluded.frames, indexedAt = excluded.indexedAt
-                """, arguments: [assetID, frames.count, Date()])
+            try db.execute(
+                sql: """
+                    INSERT INTO indexedAsset(assetID, frames, indexedAt) VALUES (?, ?, ?)
+                    ON CONFLICT(assetID) DO UPDATE SET frames = excluded.frames, indexedAt = excluded.indexedAt
+                    """, arguments: [assetID, frames.count, Date()])
         }
     }
 
@@ -146,22 +154,29 @@ public final class FrameTextStore: Sendable {
         let rows: [Row] = try await database.read { db in
             if trimmed.count >= 3 {
                 let phrase = "\"" + trimmed.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-                return try Row.fetchAll(db, sql: """
-                    SELECT assetID, time, endTime, text FROM frameTextIndex WHERE frameTextIndex MATCH ?
-                    ORDER BY rank LIMIT ?
-                    """, arguments: [phrase, limit])
+                return try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT assetID, time, endTime, text FROM frameTextIndex WHERE frameTextIndex MATCH ?
+                        ORDER BY rank LIMIT ?
+                        """, arguments: [phrase, limit])
             }
-            let pattern = "%" + trimmed.replacingOccurrences(of: "\\", with: "\\\\")
+            let pattern =
+                "%"
+                + trimmed.replacingOccurrences(of: "\\", with: "\\\\")
                 .replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_") + "%"
-            return try Row.fetchAll(db, sql: """
-                SELECT assetID, time, endTime, text FROM frameTextIndex WHERE text LIKE ? ESCAPE '\\' LIMIT ?
-                """, arguments: [pattern, limit])
+            return try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT assetID, time, endTime, text FROM frameTextIndex WHERE text LIKE ? ESCAPE '\\' LIMIT ?
+                    """, arguments: [pattern, limit])
         }
         return rows.map { row in
             let text: String = row["text"]
             let line = text.split(separator: "\n").first { $0.range(of: trimmed, options: .caseInsensitive) != nil }
-            return Hit(assetID: row["assetID"], time: row["time"], endTime: row["endTime"],
-                       text: String(line ?? Substring(text)).trimmingCharacters(in: .whitespaces))
+            return Hit(
+                assetID: row["assetID"], time: row["time"], endTime: row["endTime"],
+                text: String(line ?? Substring(text)).trimmingCharacters(in: .whitespaces))
         }
     }
 }

@@ -17,8 +17,10 @@ final class Console: Sendable {
     let mode: Mode
     private let bar: Mutex<ProgressBar>
 
-    init(command: String, json: Bool = false, standardOutputIsTerminal: Bool = isatty(STDOUT_FILENO) != 0,
-         standardErrorIsTerminal: Bool = isatty(STDERR_FILENO) != 0) {
+    init(
+        command: String, json: Bool = false, standardOutputIsTerminal: Bool = isatty(STDOUT_FILENO) != 0,
+        standardErrorIsTerminal: Bool = isatty(STDERR_FILENO) != 0
+    ) {
         self.command = command
         mode = json || !standardOutputIsTerminal ? .jsonLines : .terminal
         bar = Mutex(ProgressBar(enabled: mode == .terminal && standardErrorIsTerminal))
@@ -58,7 +60,11 @@ final class Console: Sendable {
     func warn(_ message: String) {
         switch mode {
         case .jsonLines: write(.object([("event", .string("warning")), ("message", .string(message))]), to: .standardOutput)
-        case .terminal: bar.withLock { bar in bar.hide(); FileHandle.standardError.write(Data("warning: \(message)\n".utf8)) }
+        case .terminal:
+            bar.withLock { bar in
+                bar.hide()
+                FileHandle.standardError.write(Data("warning: \(message)\n".utf8))
+            }
         }
     }
 
@@ -70,8 +76,9 @@ final class Console: Sendable {
             guard bar.isDue(clamped) else { return }
             switch mode {
             case .jsonLines:
-                write(.object([("event", .string("progress")), ("fraction", .double((clamped * 1000).rounded() / 1000))] + fields),
-                      to: .standardOutput)
+                write(
+                    .object([("event", .string("progress")), ("fraction", .double((clamped * 1000).rounded() / 1000))] + fields),
+                    to: .standardOutput)
             case .terminal:
                 bar.draw(clamped, label: label, detail: detail)
             }
@@ -86,9 +93,12 @@ final class Console: Sendable {
         bar.withLock { bar in
             bar.hide()
             if mode == .jsonLines {
-                write(.object([("event", .string("error")), ("status", .int(Int(failure.status.rawValue))),
-                               ("kind", .string(failure.status.name)), ("message", .string(failure.message))]),
-                      to: .standardOutput)
+                write(
+                    .object([
+                        ("event", .string("error")), ("status", .int(Int(failure.status.rawValue))),
+                        ("kind", .string(failure.status.name)), ("message", .string(failure.message)),
+                    ]),
+                    to: .standardOutput)
             }
             FileHandle.standardError.write(Data("marquee \(command): \(failure.message)\n".utf8))
         }

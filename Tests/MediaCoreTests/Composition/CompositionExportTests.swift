@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+
 @testable import MediaCore
 
 @Suite struct CompositionExportTests {
@@ -128,7 +129,7 @@ import Testing
             }
             return out
         }
-        #expect(turned(90) == [4, 1, 5, 2, 6, 3])   // 4 1 / 5 2 / 6 3
+        #expect(turned(90) == [4, 1, 5, 2, 6, 3])  // 4 1 / 5 2 / 6 3
         #expect(turned(180) == [6, 5, 4, 3, 2, 1])
         #expect(turned(270) == [3, 6, 2, 5, 1, 4])  // 3 6 / 2 5 / 1 4
         #expect(turned(0) == plane)
@@ -137,11 +138,16 @@ import Testing
     /// The amplitude of the `hertz` component of `path`'s audio (mono, 48 kHz) over
     /// `duration` seconds from `start`, by Goertzel's algorithm.
     func tone(_ path: String, at start: Double, for duration: Double, hertz: Double) throws -> Double {
-        let data = try FFmpegTool.run("ffmpeg", ["-v", "error", "-ss", String(start), "-t", String(duration), "-i", path,
-                                                 "-vn", "-ac", "1", "-ar", "48000", "-f", "f32le", "-"])
+        let data = try FFmpegTool.run(
+            "ffmpeg",
+            [
+                "-v", "error", "-ss", String(start), "-t", String(duration), "-i", path,
+                "-vn", "-ac", "1", "-ar", "48000", "-f", "f32le", "-",
+            ])
         let samples = data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
         let coefficient = 2 * cos(2 * Double.pi * hertz / 48_000)
-        var s1 = 0.0, s2 = 0.0
+        var s1 = 0.0
+        var s2 = 0.0
         for sample in samples {
             let s0 = Double(sample) + coefficient * s1 - s2
             s2 = s1
@@ -202,7 +208,7 @@ import Testing
 
         let fullTone = try tone(out, at: 0.2, for: 0.6, hertz: 440)
         #expect(fullTone > 0.08)
-        #expect(try tone(out, at: 2.9, for: 0.2, hertz: 440) < fullTone * 0.65)   // halfway down the ramp
+        #expect(try tone(out, at: 2.9, for: 0.2, hertz: 440) < fullTone * 0.65)  // halfway down the ramp
         #expect(try tone(out, at: 3.8, for: 0.15, hertz: 440) < fullTone * 0.15)  // nearly silent at the end
         let quiet = try tone(out, at: 1.5, for: 1, hertz: 1000)
         #expect(quiet > fullTone * 0.15 && quiet < fullTone * 0.35, "music at \(quiet), tone at \(fullTone)")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MediaCore
 
 @Suite struct MutableCompositionTests {
@@ -12,10 +13,16 @@ import Testing
 
     @Test func insertingLoadsTheSourceAndSegmentsAreInspectable() async throws {
         let asset = Asset(path: try await MediaFixtures.shared.counter())
-        guard case .notYetLoaded = asset.status(of: .tracks) else { Issue.record("fresh asset"); return }
+        guard case .notYetLoaded = asset.status(of: .tracks) else {
+            Issue.record("fresh asset")
+            return
+        }
         var composition = MutableComposition()
         try await composition.insertTimeRange(range(0, 2), of: asset, at: .zero)
-        guard case .loaded = asset.status(of: .tracks) else { Issue.record("insert must load the tracks"); return }
+        guard case .loaded = asset.status(of: .tracks) else {
+            Issue.record("insert must load the tracks")
+            return
+        }
         try await composition.insertTimeRange(range(4, 6), of: asset, at: seconds(2))
         #expect(composition.tracks.map(\.mediaType) == [.video, .audio])
         #expect(composition.duration == seconds(4))

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+
 @testable import MediaCore
 
 @Suite struct ImageGeneratorTests {
@@ -21,8 +22,9 @@ import Testing
             let requested = result.requestedTime
             #expect(abs(actual.seconds - requested.seconds) <= 0.25 + 1e-9, "\(actual) outside ±0.25 s of \(requested)")
             let frame = Int((actual.seconds * 30).rounded())
-            #expect(abs(greyLevel(try result.image) - MediaFixtures.expectedGrey(frame: frame)) < 4,
-                    "picture at \(actual) does not show frame \(frame)")
+            #expect(
+                abs(greyLevel(try result.image) - MediaFixtures.expectedGrey(frame: frame)) < 4,
+                "picture at \(actual) does not show frame \(frame)")
             count += 1
         }
         #expect(count == times.count)
@@ -78,8 +80,10 @@ import Testing
         let asset = Asset(path: try await MediaFixtures.shared.counter())
         var generator = ImageGenerator(asset: asset)
         generator.setTolerance(MediaTime(seconds: 0.5))
-        let requests: [MediaTime] = [MediaTime(seconds: 7), MediaTime(seconds: 1), .invalid, MediaTime(seconds: 4),
-                                     MediaTime(seconds: 30), MediaTime(seconds: 1)]
+        let requests: [MediaTime] = [
+            MediaTime(seconds: 7), MediaTime(seconds: 1), .invalid, MediaTime(seconds: 4),
+            MediaTime(seconds: 30), MediaTime(seconds: 1),
+        ]
         var results: [GeneratedImage] = []
         for await result in generator.images(for: requests) { results.append(result) }
         #expect(results.map(\.requestedTime) == requests)
@@ -121,11 +125,12 @@ import Testing
     @Test(arguments: ["hevc10bit", "oddSize", "videoOnly"])
     func picturesMatchFFmpegsDecode(fixture: String) async throws {
         let fixtures = MediaFixtures.shared
-        let path = switch fixture {
-        case "hevc10bit": try await fixtures.hevc10bit()
-        case "oddSize": try await fixtures.oddSize()
-        default: try await fixtures.videoOnly()
-        }
+        let path =
+            switch fixture {
+            case "hevc10bit": try await fixtures.hevc10bit()
+            case "oddSize": try await fixtures.oddSize()
+            default: try await fixtures.videoOnly()
+            }
         var generator = ImageGenerator(asset: Asset(path: path))
         generator.setTolerance(.zero)
         let (image, actual) = try await generator.image(at: MediaTime(seconds: 0.5))
@@ -162,7 +167,12 @@ import Testing
         try Data(data).write(to: URL(fileURLWithPath: path))
         let (width, height, codec) = try FFmpegTool.dimensions(path)
         #expect(width == image.width && height == image.height)
-        let expectedCodec = switch format { case .jpeg: "mjpeg"; case .png: "png"; case .webp: "webp" }
+        let expectedCodec =
+            switch format {
+            case .jpeg: "mjpeg"
+            case .png: "png"
+            case .webp: "webp"
+            }
         #expect(codec == expectedCodec)
     }
 

@@ -1,7 +1,8 @@
 import Foundation
-import Synchronization
 import HLS
+import Synchronization
 import Testing
+
 @testable import MediaCore
 
 @Suite struct HLSPackagerTests {
@@ -173,8 +174,9 @@ import Testing
         #expect(abs((frames.first ?? -1) - 0) < 0.001, "the first picture is at \(frames.first ?? -1) s, not 0")
         #expect(abs((frames.last ?? -1) - 239.0 / 24) < 0.001)
         // Audio decodes from its priming packet (before zero); its first sound is at zero.
-        let audio = try FFmpegTool.probe((out as NSString).appendingPathComponent("audio-1/index.m3u8"),
-                                         ["-select_streams", "a:0", "-show_entries", "packet=pts_time"])
+        let audio = try FFmpegTool.probe(
+            (out as NSString).appendingPathComponent("audio-1/index.m3u8"),
+            ["-select_streams", "a:0", "-show_entries", "packet=pts_time"])
         let times = (audio["packets"] as? [[String: Any]] ?? []).compactMap { ($0["pts_time"] as? String).flatMap(Double.init) }
         #expect(abs((times.first ?? -1) + 1024.0 / 48000) < 0.0005, "audio starts at \(times.first ?? -1) s")
         #expect(times.contains { abs($0) < 0.0005 })
@@ -199,8 +201,9 @@ import Testing
         }
         // The folded segment holds all the sound: every AAC packet of the source is there.
         let original = try FFmpegTool.probe(source, ["-select_streams", "a:0", "-count_packets", "-show_entries", "stream=nb_read_packets"])
-        let packaged = try FFmpegTool.probe((out as NSString).appendingPathComponent("audio-1/index.m3u8"),
-                                            ["-select_streams", "a:0", "-count_packets", "-show_entries", "stream=nb_read_packets"])
+        let packaged = try FFmpegTool.probe(
+            (out as NSString).appendingPathComponent("audio-1/index.m3u8"),
+            ["-select_streams", "a:0", "-count_packets", "-show_entries", "stream=nb_read_packets"])
         func count(_ json: [String: Any]) -> String? { (json["streams"] as? [[String: Any]])?.first?["nb_read_packets"] as? String }
         #expect(count(packaged) != nil && count(packaged) == count(original))
     }
@@ -214,11 +217,14 @@ import Testing
             }
             func word(_ value: UInt32) -> [UInt8] { [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)] }
             let fragment = box("moof", Array(repeating: 1, count: 16)) + box("mdat", Array(repeating: 2, count: payload))
-            let sidx = box("sidx", [0, 0, 0, 0] + word(1) + word(48000) + word(0) + word(0) + [0, 0, 0, 1]
-                           + word(UInt32(fragment.count)) + word(duration) + word(0x9000_0000))
+            let sidx = box(
+                "sidx",
+                [0, 0, 0, 0] + word(1) + word(48000) + word(0) + word(0) + [0, 0, 0, 1]
+                    + word(UInt32(fragment.count)) + word(duration) + word(0x9000_0000))
             return box("styp", Array("msdh".utf8) + word(0)) + sidx + fragment
         }
-        let head = segment(duration: 96256, payload: 100), runt = segment(duration: 1024, payload: 7)
+        let head = segment(duration: 96256, payload: 100)
+        let runt = segment(duration: 1024, payload: 7)
         let merged = try TrailingSegment.merge(head, runt, url: "test")
         let boxes = try TrailingSegment.boxes(merged, url: "test")
         #expect(boxes.map(\.type) == ["styp", "sidx", "moof", "mdat", "moof", "mdat"])
@@ -234,7 +240,8 @@ import Testing
         let source = MediaFixtures.shared.scratch("mpeg4-mp3.mkv")
         try await FFmpegTool.ffmpegOffPool([
             "-f", "lavfi", "-i", "testsrc2=s=256x144:r=25:d=3", "-f", "lavfi", "-i", "sine=frequency=300:duration=3",
-            "-c:v", "mpeg4", "-c:a", "libmp3lame", "-metadata:s:a:0", "language=spa", source])
+            "-c:v", "mpeg4", "-c:a", "libmp3lame", "-metadata:s:a:0", "language=spa", source,
+        ])
         let out = MediaFixtures.shared.scratch("package-transcode")
         var options = PackagingOptions()
         options.segmentDuration = 1
@@ -258,7 +265,8 @@ import Testing
         let source = MediaFixtures.shared.scratch("progress-source.mkv")
         try await FFmpegTool.ffmpegOffPool([
             "-f", "lavfi", "-i", "testsrc2=s=320x180:r=25:d=8", "-f", "lavfi", "-i", "sine=frequency=300:duration=8",
-            "-c:v", "mpeg4", "-c:a", "libmp3lame", source])
+            "-c:v", "mpeg4", "-c:a", "libmp3lame", source,
+        ])
         var options = PackagingOptions()
         options.segmentDuration = 1
         options.makesImagePlaylist = false
@@ -298,7 +306,8 @@ import Testing
             try await FFmpegTool.ffmpegOffPool([
                 "-f", "lavfi", "-i", "sine=frequency=220:duration=3", "-f", "lavfi", "-i", "sine=frequency=880:duration=3",
                 "-filter_complex", "[0][1]amerge=inputs=2,pan=\(layout)|c0=c0|c1=c1" + (2..<count).map { "|c\($0)=c\($0 % 2)" }.joined(),
-                "-c:a", "flac", source])
+                "-c:a", "flac", source,
+            ])
             let out = MediaFixtures.shared.scratch("package-surround-\(count)")
             var options = PackagingOptions()
             options.segmentDuration = 1

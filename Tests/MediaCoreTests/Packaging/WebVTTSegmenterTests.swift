@@ -1,6 +1,7 @@
 import Foundation
 import HLS
 import Testing
+
 @testable import MediaCore
 
 /// Subtitles as HLS clients read them: segmented WebVTT from FFmpeg's encoder and muxer, with
@@ -17,30 +18,33 @@ import Testing
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let srt = (directory as NSString).appendingPathComponent("long.srt")
         try """
-            1
-            00:00:01,000 --> 00:00:02,000
-            <i>Once</i> upon a time
+        1
+        00:00:01,000 --> 00:00:02,000
+        <i>Once</i> upon a time
 
-            2
-            00:00:05,500 --> 00:00:06,500
-            across the boundary
+        2
+        00:00:05,500 --> 00:00:06,500
+        across the boundary
 
-            3
-            00:00:13,000 --> 00:00:14,000
-            the end & more
+        3
+        00:00:13,000 --> 00:00:14,000
+        the end & more
 
-            """.write(toFile: srt, atomically: true, encoding: .utf8)
+        """.write(toFile: srt, atomically: true, encoding: .utf8)
         let clip = (directory as NSString).appendingPathComponent("long.mkv")
-        try FFmpegTool.ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=96x54:r=10:d=15", "-i", srt, "-map", "0:v", "-map", "1:s",
-                               "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-c:s", "srt", clip])
+        try FFmpegTool.ffmpeg([
+            "-f", "lavfi", "-i", "testsrc2=s=96x54:r=10:d=15", "-i", srt, "-map", "0:v", "-map", "1:s",
+            "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-c:s", "srt", clip,
+        ])
         let asset = Asset(path: clip)
         let tracks = try await asset.load(.tracks)
         let subtitle = try #require(tracks.first { $0.mediaType == .subtitle })
         let out = (directory as NSString).appendingPathComponent("out")
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
         let segments = try await MediaThreadPool.shared.run { flag in
-            try WebVTTSegmenter.write(source: asset.source, streamIndex: subtitle.id, duration: 15, segmentDuration: 6,
-                                      into: out, flag: flag)
+            try WebVTTSegmenter.write(
+                source: asset.source, streamIndex: subtitle.id, duration: 15, segmentDuration: 6,
+                into: out, flag: flag)
         }
         #expect(segments.map(\.name) == ["subtitles-00001.vtt", "subtitles-00002.vtt", "subtitles-00003.vtt"])
         #expect(segments.map(\.duration) == [6, 6, 3])

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MediaCore
 
 /// A loader that fails every read after the first `allowed` ones, like a store going away.
@@ -30,7 +31,8 @@ struct FailingResourceLoader: ResourceLoader {
         var reference = ImageGenerator(asset: Asset(path: path))
         reference.setTolerance(.zero)
         let times = [0.4, 3.3, 9.7].map { MediaTime(seconds: $0) }
-        var mine: [VideoImage] = [], theirs: [VideoImage] = []
+        var mine: [VideoImage] = []
+        var theirs: [VideoImage] = []
         for await result in generator.images(for: times) { mine.append(try result.image) }
         for await result in reference.images(for: times) { theirs.append(try result.image) }
         #expect(mine == theirs)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MediaCore
 
 /// Damaged media through probing and thumbnails: every file ends in a result or a typed
@@ -19,7 +20,7 @@ import Testing
 
     enum Damage: String, CaseIterable {
         case flip10, flip200, flip5000, truncate10, truncate50, truncate90, zeroLength, wrongExtension,
-             garbageHeader, randomBytes
+            garbageHeader, randomBytes
     }
 
     /// Writes the damaged copy of `source` and returns its path.
@@ -68,8 +69,14 @@ import Testing
     /// Runs `work` with a deadline; true when it finished in time.
     static func finishes(within limit: Duration, _ work: @escaping @Sendable () async -> Void) async -> Bool {
         await withTaskGroup(of: Bool.self) { group in
-            group.addTask { await work(); return true }
-            group.addTask { try? await Task.sleep(for: limit); return false }
+            group.addTask {
+                await work()
+                return true
+            }
+            group.addTask {
+                try? await Task.sleep(for: limit)
+                return false
+            }
             let first = await group.next()!
             group.cancelAll()
             return first
@@ -115,8 +122,9 @@ import Testing
             }
             #expect(finished, "\(path) did not finish within 30 s")
             let log = record.entries
-            #expect(!log.contains { $0.hasPrefix("UNTYPED") || $0.hasPrefix("BAD") || $0.hasPrefix("MISSING") },
-                    "\(damage.rawValue): \(log)")
+            #expect(
+                !log.contains { $0.hasPrefix("UNTYPED") || $0.hasPrefix("BAD") || $0.hasPrefix("MISSING") },
+                "\(damage.rawValue): \(log)")
             outcomes.append("\(damage.rawValue): \(log.first ?? "-")")
         }
         // A zero-length file never probes as media; random bytes do not either, except under an
@@ -133,6 +141,14 @@ import Testing
 final class OutcomeLog: @unchecked Sendable {
     private let lock = NSLock()
     private var items: [String] = []
-    func add(_ entry: String) { lock.lock(); items.append(entry); lock.unlock() }
-    var entries: [String] { lock.lock(); defer { lock.unlock() }; return items }
+    func add(_ entry: String) {
+        lock.lock()
+        items.append(entry)
+        lock.unlock()
+    }
+    var entries: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return items
+    }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MediaCore
 
 /// A media file that is really a playlist must not make FFmpeg read other files: an isolated

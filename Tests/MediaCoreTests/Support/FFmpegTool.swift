@@ -14,7 +14,8 @@ enum FFmpegTool {
     @discardableResult
     static func run(_ tool: String, _ arguments: [String]) throws -> Data {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("ffmpeg-tool-\(UUID().uuidString)")
-        let outPath = scratch.path + ".out", errPath = scratch.path + ".err"
+        let outPath = scratch.path + ".out"
+        let errPath = scratch.path + ".err"
         defer {
             try? FileManager.default.removeItem(atPath: outPath)
             try? FileManager.default.removeItem(atPath: errPath)

@@ -67,7 +67,11 @@ final class LoopbackHTTPServer: @unchecked Sendable {
             let connection = accept(listener, nil, nil)
             if connection < 0 { return }
             lock.lock()
-            if closed { lock.unlock(); Glibc.close(connection); return }
+            if closed {
+                lock.unlock()
+                Glibc.close(connection)
+                return
+            }
             connections.append(connection)
             lock.unlock()
             Thread.detachNewThread { [self] in handle(connection) }
@@ -88,7 +92,9 @@ final class LoopbackHTTPServer: @unchecked Sendable {
                 _ = recv(connection, &byte, 1, 0)
                 return
             }
-            var start = 0, end = body.count - 1, partial = false
+            var start = 0
+            var end = body.count - 1
+            var partial = false
             if let range = request.split(separator: "\r\n").first(where: { $0.lowercased().hasPrefix("range: bytes=") }) {
                 let spec = range.dropFirst("range: bytes=".count).split(separator: "-", omittingEmptySubsequences: false)
                 start = Int(spec[0]) ?? 0

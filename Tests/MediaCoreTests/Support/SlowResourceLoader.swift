@@ -1,4 +1,5 @@
 import Synchronization
+
 @testable import MediaCore
 
 /// Wraps a loader and delays every read, like a slow network or a busy database.

@@ -150,7 +150,8 @@ public enum LibrarySearch {
 
     /// A `LIKE` pattern that matches `query` anywhere, with `\` escaping `%`, `_` and itself.
     public static func likePattern(_ query: String) -> String {
-        "%" + query.replacingOccurrences(of: "\\", with: "\\\\")
+        "%"
+            + query.replacingOccurrences(of: "\\", with: "\\\\")
             .replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_") + "%"
     }
 }

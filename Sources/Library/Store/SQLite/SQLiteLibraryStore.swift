@@ -66,15 +66,17 @@ public final class SQLiteLibraryStore: LibraryStore {
                 return try Asset.filter(Asset.Field.deletedAt == nil).order(Asset.Field.createdAt.desc, Column("rowid").desc).fetchAll(db)
             }
             let pattern = LibrarySearch.likePattern(query)
-            return try Asset.fetchAll(db, sql: """
-                SELECT asset.* FROM asset LEFT JOIN metadataOverride o ON o.assetID = asset.id
-                WHERE asset.deletedAt IS NULL AND (asset.title LIKE ?1 ESCAPE '\\' OR asset.subtitle LIKE ?1 ESCAPE '\\'
-                   OR asset.summary LIKE ?1 ESCAPE '\\' OR o.title LIKE ?1 ESCAPE '\\'
-                   OR o.subtitle LIKE ?1 ESCAPE '\\' OR o.summary LIKE ?1 ESCAPE '\\'
-                   OR asset.seriesTitle LIKE ?1 ESCAPE '\\' OR asset.episodeTitle LIKE ?1 ESCAPE '\\'
-                   OR o.seriesTitle LIKE ?1 ESCAPE '\\' OR o.episodeTitle LIKE ?1 ESCAPE '\\')
-                ORDER BY asset.createdAt DESC, asset.rowid DESC
-                """, arguments: [pattern])
+            return try Asset.fetchAll(
+                db,
+                sql: """
+                    SELECT asset.* FROM asset LEFT JOIN metadataOverride o ON o.assetID = asset.id
+                    WHERE asset.deletedAt IS NULL AND (asset.title LIKE ?1 ESCAPE '\\' OR asset.subtitle LIKE ?1 ESCAPE '\\'
+                       OR asset.summary LIKE ?1 ESCAPE '\\' OR o.title LIKE ?1 ESCAPE '\\'
+                       OR o.subtitle LIKE ?1 ESCAPE '\\' OR o.summary LIKE ?1 ESCAPE '\\'
+                       OR asset.seriesTitle LIKE ?1 ESCAPE '\\' OR asset.episodeTitle LIKE ?1 ESCAPE '\\'
+                       OR o.seriesTitle LIKE ?1 ESCAPE '\\' OR o.episodeTitle LIKE ?1 ESCAPE '\\')
+                    ORDER BY asset.createdAt DESC, asset.rowid DESC
+                    """, arguments: [pattern])
         }
     }
 
@@ -181,9 +183,11 @@ public final class SQLiteLibraryStore: LibraryStore {
         guard !assetIDs.isEmpty else { return [:] }
         return try await database.read { db in
             let marks = Array(repeating: "?", count: assetIDs.count).joined(separator: ",")
-            let rows = try IngestJob.fetchAll(db, sql: """
-                SELECT * FROM ingestJob WHERE id IN (SELECT max(id) FROM ingestJob WHERE assetID IN (\(marks)) GROUP BY assetID)
-                """, arguments: StatementArguments(assetIDs))
+            let rows = try IngestJob.fetchAll(
+                db,
+                sql: """
+                    SELECT * FROM ingestJob WHERE id IN (SELECT max(id) FROM ingestJob WHERE assetID IN (\(marks)) GROUP BY assetID)
+                    """, arguments: StatementArguments(assetIDs))
             return Dictionary(rows.map { ($0.assetID, $0) }, uniquingKeysWith: { first, _ in first })
         }
     }
@@ -202,20 +206,25 @@ public final class SQLiteLibraryStore: LibraryStore {
     public func claimNextJob(worker: String, lease: Duration) async throws -> IngestJob? {
         let claimed = try await database.write { db -> IngestJob? in
             let now = Date()
-            guard var job = try IngestJob.fetchOne(db, sql: """
-                SELECT * FROM ingestJob
-                WHERE (state = 'queued' AND (runAfter IS NULL OR runAfter <= ?1))
-                   OR (state = 'running' AND (leaseExpiresAt IS NULL OR leaseExpiresAt < ?1))
-                ORDER BY id LIMIT 1
-                """, arguments: [now]) else { return nil }
+            guard
+                var job = try IngestJob.fetchOne(
+                    db,
+                    sql: """
+                        SELECT * FROM ingestJob
+                        WHERE (state = 'queued' AND (runAfter IS NULL OR runAfter <= ?1))
+                           OR (state = 'running' AND (leaseExpiresAt IS NULL OR leaseExpiresAt < ?1))
+                        ORDER BY id LIMIT 1
+                        """, arguments: [now])
+            else { return nil }
             job.state = .running
             job.attempts += 1
             job.progress = 0
             job.message = "Starting"
             job.updatedAt = now
             try job.update(db)
-            try db.execute(sql: "UPDATE ingestJob SET leaseOwner = ?, leaseExpiresAt = ?, runAfter = NULL WHERE id = ?",
-                           arguments: [worker, now.addingTimeInterval(lease.secondsValue), job.id])
+            try db.execute(
+                sql: "UPDATE ingestJob SET leaseOwner = ?, leaseExpiresAt = ?, runAfter = NULL WHERE id = ?",
+                arguments: [worker, now.addingTimeInterval(lease.secondsValue), job.id])
             return job
         }
         if let claimed { changes.publish(.assetChanged(claimed.assetID)) }
@@ -224,8 +233,9 @@ public final class SQLiteLibraryStore: LibraryStore {
 
     public func renewLease(jobID: Int64, worker: String, lease: Duration) async throws -> Bool {
         try await database.write { db in
-            try db.execute(sql: "UPDATE ingestJob SET leaseExpiresAt = ? WHERE id = ? AND leaseOwner = ? AND state = 'running'",
-                           arguments: [Date().addingTimeInterval(lease.secondsValue), jobID, worker])
+            try db.execute(
+                sql: "UPDATE ingestJob SET leaseExpiresAt = ? WHERE id = ? AND leaseOwner = ? AND state = 'running'",
+                arguments: [Date().addingTimeInterval(lease.secondsValue), jobID, worker])
             return db.changesCount > 0
         }
     }
@@ -234,8 +244,11 @@ public final class SQLiteLibraryStore: LibraryStore {
         var job = job
         job.updatedAt = Date()
         let saved = try await database.write { [job] db -> Bool in
-            guard let id = job.id, try Bool.fetchOne(db, sql: "SELECT 1 FROM ingestJob WHERE id = ? AND leaseOwner = ? AND state = 'running'",
-                                                     arguments: [id, worker]) == true else { return false }
+            guard let id = job.id,
+                try Bool.fetchOne(
+                    db, sql: "SELECT 1 FROM ingestJob WHERE id = ? AND leaseOwner = ? AND state = 'running'",
+                    arguments: [id, worker]) == true
+            else { return false }
             try job.update(db)
             if job.state != .running {
                 try db.execute(sql: "UPDATE ingestJob SET leaseOwner = NULL, leaseExpiresAt = NULL WHERE id = ?", arguments: [id])
@@ -248,11 +261,12 @@ public final class SQLiteLibraryStore: LibraryStore {
 
     public func requeue(_ job: IngestJob, after delay: Duration, leasedBy worker: String) async throws -> Bool {
         let requeued = try await database.write { db -> Bool in
-            try db.execute(sql: """
-                UPDATE ingestJob SET state = 'queued', progress = 0, message = ?, failureReason = NULL, updatedAt = ?,
-                    runAfter = ?, leaseOwner = NULL, leaseExpiresAt = NULL
-                WHERE id = ? AND leaseOwner = ? AND state = 'running'
-                """, arguments: [job.message, Date(), Date().addingTimeInterval(delay.secondsValue), job.id, worker])
+            try db.execute(
+                sql: """
+                    UPDATE ingestJob SET state = 'queued', progress = 0, message = ?, failureReason = NULL, updatedAt = ?,
+                        runAfter = ?, leaseOwner = NULL, leaseExpiresAt = NULL
+                    WHERE id = ? AND leaseOwner = ? AND state = 'running'
+                    """, arguments: [job.message, Date(), Date().addingTimeInterval(delay.secondsValue), job.id, worker])
             return db.changesCount > 0
         }
         if requeued { changes.publish(.assetChanged(job.assetID)) }
