@@ -67,10 +67,10 @@ struct RemoteCommand: AsyncParsableCommand {
                 case .reconnecting(let attempt, let delay): output.say("Reconnecting (attempt \(attempt), in \(delay))…")
                 case .stopped(let reason):
                     if reason != .closedLocally { output.say("Stopped: \(reason)") }
-                    return reason == .closedLocally
+                    return reason == .closedLocally ? nil : reason
                 }
             }
-            return true
+            return nil
         }
         let messages = Task { for await message in client.messages { output.show(message) } }
         let commands = RemoteCommands(service: service)
@@ -94,8 +94,7 @@ struct RemoteCommand: AsyncParsableCommand {
         try? await Task.sleep(for: .milliseconds(700))
         await client.stop()
         messages.cancel()
-        let clean = await events.value
-        if !clean { throw ExitStatus.unavailable.exitCode }
+        if let reason = await events.value { throw Self.exitStatus(for: reason).exitCode }
     }
 
     static var platform: String {
@@ -158,6 +157,16 @@ struct RemoteCommand: AsyncParsableCommand {
         return Target(
             name: chosen.friendlyName, fingerprint: chosen.fingerprint,
             endpoints: chosen.addresses.map { ($0, chosen.port) } + [(chosen.host, chosen.port)])
+    }
+
+    /// The documented exit status for how the link ended (`docs/command-line.md`): the TV refused
+    /// or revoked this device, or the pairing failed → 1; the TV stopped answering → 3.
+    static func exitStatus(for reason: LinkClosed) -> ExitStatus {
+        switch reason {
+        case .handshake, .revoked, .notAllowed, .frame, .channel: .failed
+        case .transportAborted, .truncatedFrame, .closedByPeer, .peerUnresponsive, .handshakeTimedOut: .unavailable
+        case .closedLocally: .success
+        }
     }
 }
 
