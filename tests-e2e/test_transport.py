@@ -93,7 +93,10 @@ def test_swipe_keeps_the_timeline_moving_after_release_then_settles(server, driv
     page.wait_for(lambda: page.timeline_time > released + 0.3, "no momentum after release", 2)
     page.wait_for(lambda: page.js("return !document.getElementById('gesture-surface').dataset.coasting"), "momentum never stopped", 5)
     settled = page.timeline_time
-    assert settled > released + 1
+    # How far it coasts follows the release velocity, which Chromium measures from the
+    # synthesized moves: 1.8 s with a quiet browser, 0.8 s late in a full run. Half a second
+    # beyond the release is momentum either way (a plain release stops where it is).
+    assert settled > released + 0.5, (released, settled)
     time.sleep(0.3)
     assert page.timeline_time == settled
     page.wait_until_seeked(settled, tolerance=0.3)
