@@ -8,6 +8,7 @@ import re
 import shutil
 import subprocess
 import tempfile
+import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -51,6 +52,21 @@ class Server:
         return next(a for a in listing["assets"] if a["title"] == title)
 
 
+def drain_console(process, log_path):
+    """Keeps reading a server's console for the rest of its life, into `log_path`: a pipe nobody
+    reads fills up (64 KiB) and the server's next write to it blocks, with the thread that
+    wrote, until the test run ends."""
+    log_path.parent.mkdir(parents=True, exist_ok=True)
+
+    def copy():
+        with open(log_path, "a") as log:
+            for text in process.stdout:
+                log.write(text)
+                log.flush()
+
+    threading.Thread(target=copy, daemon=True).start()
+
+
 @pytest.fixture(scope="session")
 def server():
     data = tempfile.mkdtemp(prefix="marquee-e2e-")
@@ -59,6 +75,7 @@ def server():
     line = process.stdout.readline()
     match = re.search(r"(http://127\.0\.0\.1:\d+)/", line)
     assert match, f"marquee serve did not print its URL: {line!r}"
+    drain_console(process, ARTIFACTS / "server-console.log")
     running = Server(match.group(1), process, data)
     deadline = time.time() + 300
     while time.time() < deadline:

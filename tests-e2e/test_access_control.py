@@ -22,7 +22,7 @@ import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-from conftest import marquee_binary
+from conftest import ARTIFACTS, drain_console, marquee_binary
 
 OWNER = ("ann", "owner password 1")
 VIEWER = ("vic", "viewer password 1")
@@ -80,6 +80,7 @@ def locked(tmp_path_factory):
         if m := re.search(r"setup code ([0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4})", line):
             code = m.group(1)
     assert port and code, "".join(console)
+    drain_console(process, ARTIFACTS / "locked-console.log")
     server = type("Locked", (), {})()
     server.url, server.code, server.data, server.console = f"http://127.0.0.1:{port}", code, data, "".join(console)
     yield server

@@ -11,7 +11,7 @@ import urllib.request
 
 import pytest
 
-from conftest import marquee_binary
+from conftest import ARTIFACTS, drain_console, marquee_binary
 
 
 @pytest.fixture(scope="module")
@@ -23,6 +23,7 @@ def limited():
     line = process.stdout.readline()
     match = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
     assert match, line
+    drain_console(process, ARTIFACTS / "connections-console.log")
     yield process, int(match.group(1))
     process.terminate()
     process.wait(timeout=10)

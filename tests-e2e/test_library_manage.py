@@ -18,7 +18,7 @@ import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-from conftest import marquee_binary
+from conftest import ARTIFACTS, drain_console, marquee_binary
 
 SHOW = "Manage Show"
 
@@ -291,6 +291,7 @@ def test_a_two_gigabyte_upload_keeps_resident_memory_under_150_mb():
     try:
         match = re.search(r"http://127\.0\.0\.1:(\d+)/", process.stdout.readline())
         assert match
+        drain_console(process, ARTIFACTS / "big-upload-console.log")
         port = int(match.group(1))
         size = 2 * 1024 ** 3
         block = os.urandom(1024 * 1024)
