@@ -35,6 +35,13 @@ class Server:
         self.url = url.rstrip("/")
         self.process = process
         self.data = data
+        self.console = None
+
+    def console_tail(self, lines=40):
+        """The end of the server's console, to say in a failure what the server said."""
+        if not self.console or not self.console.exists():
+            return ""
+        return "\n".join(self.console.read_text(errors="replace").splitlines()[-lines:])
 
     def api(self, method, path, body=None):
         request = urllib.request.Request(self.url + path, method=method,
@@ -59,7 +66,7 @@ def drain_console(process, log_path):
     log_path.parent.mkdir(parents=True, exist_ok=True)
 
     def copy():
-        with open(log_path, "a") as log:
+        with open(log_path, "w") as log:
             for text in process.stdout:
                 log.write(text)
                 log.flush()
@@ -77,6 +84,7 @@ def server():
     assert match, f"marquee serve did not print its URL: {line!r}"
     drain_console(process, ARTIFACTS / "server-console.log")
     running = Server(match.group(1), process, data)
+    running.console = ARTIFACTS / "server-console.log"
     deadline = time.time() + 300
     while time.time() < deadline:
         _, listing = running.api("GET", "/api/assets")

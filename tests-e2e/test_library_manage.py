@@ -15,6 +15,7 @@ import urllib.parse
 from pathlib import Path
 
 import pytest
+from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -126,8 +127,15 @@ def test_upload_a_file_through_the_page_watch_it_package_live_and_play_it(server
     driver.find_element(By.ID, "file-input").send_keys(str(clips["upload"]))
     # The card is there at once, before the upload finishes.
     WebDriverWait(driver, 5).until(lambda d: any("Uploaded Clip" in s for s in d.execute_script("return window.__seen")))
-    WebDriverWait(driver, 60, poll_frequency=0.1).until(
-        lambda d: d.execute_script("return [...document.querySelectorAll('.asset-card[data-status=ready] h2')].some(h => h.textContent === 'Uploaded Clip')"))
+    try:
+        WebDriverWait(driver, 60, poll_frequency=0.1).until(
+            lambda d: d.execute_script("return [...document.querySelectorAll('.asset-card[data-status=ready] h2')].some(h => h.textContent === 'Uploaded Clip')"))
+    except TimeoutException:
+        # Say where it stuck: what the page last showed, and what the server says.
+        seen = [s for s in driver.execute_script("return window.__seen") if s.startswith("Uploaded Clip")]
+        _, found = server.api("GET", "/api/assets?q=Uploaded%20Clip")
+        _, jobs = server.api("GET", "/api/jobs")
+        pytest.fail(f"the uploaded clip's card never showed ready; page saw {seen[-5:]}; server has {found}; jobs {jobs}; server said:\n{server.console_tail()}")
     seen = driver.execute_script("return window.__seen")
     statuses = {entry.split("|")[1] for entry in seen if entry.startswith("Uploaded Clip")}
     assert {"uploading", "ready"} <= statuses, statuses
