@@ -216,7 +216,8 @@ public final class MediaLibrary: Sendable {
     public func displayedAssets(matching query: String? = nil) async throws -> [DisplayedAsset] {
         let assets = try await store.assets(matching: query)
         let overrides = try await store.overrides(for: assets.map(\.id))
-        return assets.map { $0.displayed(with: overrides[$0.id], defaultArtworkURL: posterPath(for: $0)) }
+        let posters = try await posterPaths(for: assets)
+        return assets.map { $0.displayed(with: overrides[$0.id], defaultArtworkURL: posters[$0.id]) }
     }
 
     /// The library page's items: features (never interstitials, which only play inside
@@ -252,14 +253,22 @@ public final class MediaLibrary: Sendable {
         }
     }
 
-    /// The URL path of an asset's poster frame, when it has one.
-    public func posterPath(for asset: Asset) -> String? {
-        let poster = location.bundleDirectory(for: asset.id).appendingPathComponent(BundleLayout.poster)
-        return FileManager.default.fileExists(atPath: poster.path) ? "/media/\(asset.id)/\(BundleLayout.poster)" : nil
+    /// The URL paths of the poster frames of `assets` that have one, by asset id. The
+    /// bundles are looked at in one batch on `BlockingWork`'s threads, never on the caller's.
+    public func posterPaths(for assets: [Asset]) async throws -> [String: String] {
+        let location = location
+        let ids = assets.map(\.id)
+        return try await BlockingWork.run {
+            var found: [String: String] = [:]
+            for id in ids where FileManager.default.fileExists(atPath: location.bundleDirectory(for: id).appendingPathComponent(BundleLayout.poster).path) {
+                found[id] = "/media/\(id)/\(BundleLayout.poster)"
+            }
+            return found
+        }
     }
 
     /// An asset with its metadata override applied.
     public func displayed(_ asset: Asset) async throws -> DisplayedAsset {
-        asset.displayed(with: try await store.override(for: asset.id), defaultArtworkURL: posterPath(for: asset))
+        asset.displayed(with: try await store.override(for: asset.id), defaultArtworkURL: try await posterPaths(for: [asset])[asset.id])
     }
 }
