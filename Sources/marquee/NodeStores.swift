@@ -1,0 +1,30 @@
+import Accounts
+import DeviceLink
+import Foundation
+import Library
+import LibraryPostgreSQL
+import LiveActivities
+
+/// The stores a server node keeps besides the library's, on the same database `--database`
+/// names: accounts and their sign-in sessions and tokens, Live Activities, and nearby-device
+/// pairings. With SQLite (the default) they are files in the data directory, as before; with
+/// PostgreSQL they are tables beside the library's, so every node behind a load balancer
+/// shares them.
+struct NodeStores {
+    let accounts: any AccountStore
+    let activities: any ActivityStore
+    /// Nil: the pairing files in the data directory (`devicelink/`), as `NearbyDevices` keeps them itself.
+    let pairings: (any DevicePairingStore)?
+
+    init(library store: any LibraryStore, location: LibraryLocation) throws {
+        if let postgres = store as? PostgreSQLLibraryStore {
+            accounts = PostgreSQLAccountStore(sharing: postgres)
+            activities = PostgreSQLActivityStore(sharing: postgres)
+            pairings = PostgreSQLDevicePairingStore(sharing: postgres)
+        } else {
+            accounts = try SQLiteAccountStore(url: location.accountsDatabaseURL)
+            activities = try SQLiteActivityStore(url: location.databaseURL)
+            pairings = nil
+        }
+    }
+}
