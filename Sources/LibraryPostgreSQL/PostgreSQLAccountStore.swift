@@ -35,7 +35,7 @@ public final class PostgreSQLAccountStore: AccountStore {
     }
 
     public func accounts() async throws -> [Account] {
-        try await database.rows("list accounts", "SELECT \(unescaped: Self.accountColumns) FROM account ORDER BY name", Self.account)
+        try await database.rows("list accounts", "SELECT \(unescaped: Self.accountColumns) FROM account ORDER BY lower(name), name", Self.account)
     }
 
     public func account(named name: String) async throws -> Account? {

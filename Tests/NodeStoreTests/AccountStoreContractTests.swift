@@ -24,7 +24,9 @@ import Testing
         #expect(alice.id != nil && bob.id != nil && alice.id != bob.id)
         #expect(try await store.account(named: "ALICE") == alice)
         #expect(try await store.account(id: bob.id!) == bob)
-        #expect(try await store.accounts().map(\.name) == ["Alice", "bob"])
+        _ = try await store.insert(account("Carol", .viewer))
+        // By name, regardless of case.
+        #expect(try await store.accounts().map(\.name) == ["Alice", "bob", "Carol"])
         await #expect(throws: AccountError.nameTaken("alice")) { _ = try await store.insert(account("alice", .viewer)) }
         #expect(try await store.hasOwner())
 
@@ -35,7 +37,7 @@ import Testing
         // Another node (or a restart) sees the same rows.
         let other = try await database.accounts()
         #expect(try await other.account(named: "Bob") == renamed)
-        #expect(try await other.accounts().count == 2)
+        #expect(try await other.accounts().count == 3)
         await #expect(throws: AccountError.accountNotFound("nobody")) { try await other.delete(named: "nobody") }
     }
 
