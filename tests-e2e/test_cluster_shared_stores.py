@@ -87,6 +87,26 @@ def test_an_account_made_on_one_node_signs_in_on_the_other(nodes, owners):
     assert status == 401
 
 
+def test_a_sign_out_on_one_node_holds_on_the_other_at_once(nodes, owners):
+    status, headers, body = Client(nodes["b"]).call("POST", "/api/auth/signin", {"name": OWNER[0], "password": OWNER[1]})
+    assert status == 200, body
+    cookie = headers["Set-Cookie"].split(";")[0]
+    on_a, on_b = Client(nodes["a"]), Client(nodes["b"])
+    # Node A resolves (and caches) the session made on node B.
+    status, _, body = on_a.call("GET", "/api/auth/session", headers={"Cookie": cookie})
+    assert status == 200 and body["account"]["name"] == OWNER[0], body
+    status, _, body = on_b.call("POST", "/api/auth/signout", headers={"Cookie": cookie})
+    assert status in (200, 204), body
+    deadline = time.time() + 3
+    while time.time() < deadline:
+        status, _, body = on_a.call("GET", "/api/auth/session", headers={"Cookie": cookie})
+        if status == 401 or (status == 200 and not body.get("account")):
+            break
+        time.sleep(0.1)
+    else:
+        pytest.fail(f"node A still accepts a session signed out on node B: {status} {body}")
+
+
 def test_an_activity_started_on_one_node_is_listed_on_the_other(owners):
     on_a, on_b = owners
     status, _, created = on_a.call("POST", "/api/activities", {"type": "Delivery", "attributes": {"title": "Parcel"},

@@ -5,16 +5,55 @@ import PostgresNIO
 /// Accounts and their credentials in PostgreSQL, shared by every server node: an account
 /// made through node A signs in on node B, and signing out or revoking a token on one node
 /// holds on all of them (each node's `AccountService` caches a resolved credential for at
-/// most its `cacheLifetime`). The owner rules run under an advisory lock, so two nodes cannot
-/// both create the first owner or both demote one of the last two.
+/// most its `cacheLifetime`, or until `changesFromOtherNodes()` says to forget it). The owner
+/// rules run under an advisory lock, so two nodes cannot both create the first owner or both
+/// demote one of the last two.
 public final class PostgreSQLAccountStore: AccountStore {
     let database: PostgreSQLConnection
     /// Serialises the owner checks across nodes.
     static let ownerLockKey: Int64 = 0x6D71_6163_636F_756E  // "mqaccoun"
 
+    /// Tells this store's notices from other nodes'.
+    let origin = UUID().uuidString
+    /// The channel on which a change that could revoke a credential is announced.
+    public static let channel = "marquee_accounts"
+
     /// Uses the library store's connections and schema (migrations run when it opened).
     public init(sharing library: PostgreSQLLibraryStore) {
         database = PostgreSQLConnection(library)
+    }
+
+    /// Yields each time another node changed something that could revoke a credential (a
+    /// sign-out, a revoked token, a password or role changed, an account removed), so a
+    /// node's cache of resolved credentials can be emptied at once. Listens on its own pooled
+    /// connection, reconnecting after a drop, until the stream is dropped.
+    public func changesFromOtherNodes() -> AsyncStream<Void> {
+        let (stream, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        let (client, origin) = (database.client, origin)
+        let task = Task {
+            while !Task.isCancelled {
+                do {
+                    try await client.withConnection { connection in
+                        try await connection.listen(on: Self.channel) { notices in
+                            for try await notice in notices where notice.payload != origin { continuation.yield() }
+                        }
+                    }
+                } catch {
+                    if Task.isCancelled { break }
+                    // Missed notices while down: forget everything once back.
+                    continuation.yield()
+                    try? await Task.sleep(for: .milliseconds(500))
+                }
+            }
+            continuation.finish()
+        }
+        continuation.onTermination = { _ in task.cancel() }
+        return stream
+    }
+
+    /// Announces a change that could revoke a credential (inside the caller's transaction, if any).
+    func announce(on connection: PostgresConnection) async throws {
+        try await connection.query("SELECT pg_notify(\(Self.channel), \(origin))", logger: database.logger)
     }
 
     static let accountColumns = "id, name, role, password_hash, created_at"
@@ -97,6 +136,7 @@ public final class PostgreSQLAccountStore: AccountStore {
                 UPDATE account SET name = \(account.name), role = \(account.role.rawValue), password_hash = \(account.passwordHash),
                     created_at = \(account.createdAt) WHERE id = \(id)
                 """, logger: logger)
+            try await self.announce(on: connection)
         }
     }
 
@@ -111,6 +151,7 @@ public final class PostgreSQLAccountStore: AccountStore {
             else { throw AccountError.accountNotFound(name) }
             if account.role == .owner, try await Self.ownerCount(connection, logger: logger) <= 1 { throw AccountError.lastOwner }
             try await connection.query("DELETE FROM account WHERE id = \(id)", logger: logger)
+            try await self.announce(on: connection)
         }
     }
 
@@ -182,10 +223,20 @@ public final class PostgreSQLAccountStore: AccountStore {
     }
 
     public func deleteCredential(id: String, accountID: Int64) async throws -> Bool {
-        try await database.run("delete a credential", "DELETE FROM credential WHERE id = \(id) AND account_id = \(accountID) RETURNING id") > 0
+        let logger = database.logger
+        return try await database.transaction("delete a credential") { connection in
+            let deleted = try await PostgreSQLConnection.count(
+                connection.query("DELETE FROM credential WHERE id = \(id) AND account_id = \(accountID) RETURNING id", logger: logger))
+            if deleted > 0 { try await self.announce(on: connection) }
+            return deleted > 0
+        }
     }
 
     public func deleteSessions(accountID: Int64) async throws {
-        try await database.run("sign an account out", "DELETE FROM credential WHERE account_id = \(accountID) AND kind = 'session'")
+        let logger = database.logger
+        try await database.transaction("sign an account out") { connection in
+            try await connection.query("DELETE FROM credential WHERE account_id = \(accountID) AND kind = 'session'", logger: logger)
+            try await self.announce(on: connection)
+        }
     }
 }

@@ -27,4 +27,14 @@ struct NodeStores {
             pairings = nil
         }
     }
+
+    /// On a shared database, empties `service`'s cache of resolved credentials whenever another
+    /// node signs someone out, revokes a token or changes an account, so it holds here at once.
+    func keepCredentialCacheCurrent(_ service: AccountService) {
+        guard let shared = accounts as? PostgreSQLAccountStore else { return }
+        let changes = shared.changesFromOtherNodes()
+        Task {
+            for await _ in changes { service.invalidate() }
+        }
+    }
 }

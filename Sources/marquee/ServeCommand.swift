@@ -88,6 +88,7 @@ struct ServeCommand: AsyncParsableCommand {
         let mode = AccessMode.forBindAddress(host, requireSignIn: requireSignIn)
         let nodeStores = try NodeStores(library: store, location: location)
         let accounts = AccountService(store: nodeStores.accounts)
+        nodeStores.keepCredentialCacheCurrent(accounts)
         let access = ServerAccess(mode: mode, accounts: accounts)
         var server = MarqueeServer(
             library: library, downloads: downloads, originPolicy: RequestOriginPolicy(allowedHosts: allowedHosts),

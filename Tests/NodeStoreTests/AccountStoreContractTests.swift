@@ -1,5 +1,6 @@
 import Accounts
 import Foundation
+import LibraryPostgreSQL
 import Testing
 
 /// The `AccountStore` contract, against SQLite and PostgreSQL.
@@ -117,5 +118,35 @@ import Testing
         #expect(principal.name == "ada")
         #expect(try await nodeA.principal(for: secret)?.name == "ada")
         await #expect(throws: AccountError.wrongCredentials) { _ = try await nodeB.signIn(name: "ada", password: "wrong password here", label: "test") }
+    }
+}
+
+/// Two server nodes on one PostgreSQL: each caches resolved credentials, and a sign-out
+/// through one is honoured by the other at once, not when its cache runs out.
+@Suite struct AccountCacheAcrossNodesTests {
+    @Test func aSignOutThroughOneNodeHoldsOnTheOtherAtOnce() async throws {
+        let database = try await NodeStoreKind.postgresql.makeDatabase()
+        defer { database.cleanUp() }
+        let storeA = try #require(try await database.accounts() as? PostgreSQLAccountStore)
+        let nodeA = AccountService(store: storeA, hasher: .fast, cacheLifetime: 600)
+        let nodeB = AccountService(store: try await database.accounts(), hasher: .fast, cacheLifetime: 600)
+        let notices = storeA.changesFromOtherNodes()
+        let listener = Task {
+            for await _ in notices { nodeA.invalidate() }
+        }
+        defer { listener.cancel() }
+        try await Task.sleep(for: .milliseconds(300))  // the LISTEN is in place
+
+        _ = try await nodeB.createOwner(name: "ada", password: "correct horse battery", setupCode: nil, trustedCaller: true)
+        let (principal, secret) = try await nodeB.signIn(name: "ada", password: "correct horse battery", label: "test")
+        #expect(try await nodeA.principal(for: secret)?.name == "ada")  // now cached on node A
+        try await nodeB.revoke(credentialID: try #require(principal.credentialID), accountID: try #require(principal.accountID))
+        let deadline = ContinuousClock.now + .seconds(5)
+        var stillIn = true
+        while stillIn, ContinuousClock.now < deadline {
+            stillIn = try await nodeA.principal(for: secret) != nil
+            if stillIn { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        #expect(!stillIn, "node A still accepts a session signed out through node B")
     }
 }
