@@ -91,7 +91,11 @@ let package = Package(
         // the job queue (SKIP LOCKED leases) and cross-node change notices (LISTEN/NOTIFY).
         .target(
             name: "LibraryPostgreSQL",
-            dependencies: ["Library", .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl")]
+            dependencies: [
+                "Library", .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                // The node's other stores on the same database: accounts, Live Activities, device pairings.
+                "Accounts", "LiveActivities", "DeviceLink",
+            ]
         ),
         // A small S3 client (SigV4, multipart uploads, ranges, retries) over AsyncHTTPClient.
         .target(
@@ -199,6 +203,8 @@ let package = Package(
         .testTarget(name: "DeviceLinkTests", dependencies: ["DeviceLink"]),
         .testTarget(name: "VisualAnalysisTests", dependencies: ["VisualAnalysis", "MediaCore"]),
         .testTarget(name: "LibraryTests", dependencies: ["Library", "MediaCore", "HLS", "LibraryPostgreSQL", "ServiceTesting", "MediaTesting"]),
+        // One contract suite per node store (accounts, activities, pairings), run against both implementations.
+        .testTarget(name: "NodeStoreTests", dependencies: ["Accounts", "LiveActivities", "DeviceLink", "LibraryPostgreSQL", "ServiceTesting"]),
         .testTarget(
             name: "MarqueeServerTests",
             dependencies: [
