@@ -20,7 +20,19 @@ struct UsersCommand: AsyncParsableCommand {
         @OptionGroup var storage: StorageOptions
 
         /// The accounts of the data directory, or of the PostgreSQL database `--database` names (a cluster's).
+        /// The account service on the chosen database; a database that cannot be opened (or
+        /// reached) ends the command with one line and its documented exit status.
         func accounts() async throws -> AccountService {
+            do {
+                return try await openAccounts()
+            } catch {
+                let failure = CommandFailure(classifying: error)
+                FileHandle.standardError.write(Data("marquee users: \(failure.message)\n".utf8))
+                throw failure.status.exitCode
+            }
+        }
+
+        private func openAccounts() async throws -> AccountService {
             let dataDirectory = data.map { URL(fileURLWithPath: $0) } ?? LibraryLocation.defaultDataDirectory()
             let location = LibraryLocation(dataDirectory: dataDirectory)
             guard case .postgres = try storage.resolve(dataDirectory: dataDirectory).database else {
