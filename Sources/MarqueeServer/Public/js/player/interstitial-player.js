@@ -105,6 +105,8 @@ export class InterstitialPlayer {
         await prepared.ready;
         if (prepared.failure) throw new Error(prepared.failure);
         this.engine = prepared.engine;
+        // Its first frame is decoded and waiting: it replaces the primary's at the next paint.
+        if (this.video.readyState >= HTMLMediaElement.HAVE_CURRENT_DATA) delete this.video.dataset.pending;
         // The loader may have been told of an error after it was prepared.
         this.engine?.addEventListener('error', (error) => {
           if (this.active === event) this.report(REPORT.interstitialFailed, { message: String(error.detail?.message ?? error.detail) });
