@@ -81,7 +81,11 @@ export function parseMultivariantPlaylist(text, base) {
 
 async function text(url, via) {
   const response = await fetch(via(url));
-  if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
+  if (!response.ok) {
+    // This server's relay says what the other server answered.
+    const reason = await response.json().then((body) => body?.error?.message).catch(() => null);
+    throw new Error(reason ?? `${url}: HTTP ${response.status}`);
+  }
   return response.text();
 }
 
