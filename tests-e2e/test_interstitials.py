@@ -327,3 +327,22 @@ def test_external_hls_ads_and_asset_lists_play_in_the_break_element_and_a_failed
         assert "404" in (notes[-1][3] or ""), notes
     finally:
         external.close()
+
+
+def test_snap_out_moves_the_break_to_the_primarys_nearest_segment_boundary_in_the_page(server, driver, breaks):
+    snapped = breaks(time=7.3, snap={"out": True, "in": True}, playoutLimit=1, resumptionOffset=0)
+    page = PlayerPage(driver, server, TOUR, "?autoplay=0")
+    # The primary's segment boundaries: its first video variant's segment starts and its end.
+    boundaries = page.js("""return (async () => {
+        const manifest = await fetch(window.marquee.session.manifestURL).then((r) => r.json());
+        const segments = manifest.video[0].segments;
+        return segments.map((s) => s.start).concat([segments.at(-1).start + segments.at(-1).duration]);
+    })()""")
+    nearest = min(boundaries, key=lambda b: (abs(b - 7.3), b))
+    assert nearest != 7.3, boundaries
+    # The session holds the primary there and marks it there; the authored time is unchanged.
+    assert abs(page.js("return window.marquee.session.boundary") - nearest) < 1e-6, (boundaries, page.js("return window.marquee.session"))
+    marks = page.js("return window.marquee.session.interstitials")
+    assert [(m["eventID"], round(m["start"], 6)) for m in marks] == [(snapped["id"], round(nearest, 6))], marks
+    status, body = server.api("GET", f"/api/assets/{server.asset(TOUR)['id']}/interstitials")
+    assert [e["time"] for e in body["events"]] == [7.3], body
