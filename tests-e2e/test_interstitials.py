@@ -3,6 +3,7 @@ Chromium — a pre-roll, two mid-roll ads back to back ("Ad 1 of 2"), a post-rol
 button at its offset, a jump-restricted break played before a seek's target, a `once` break
 not replayed — with the timeline marks on screen. The events are added to the shared sample
 library's Test Pattern Tour and removed again, so other tests find it as it was."""
+import json
 import time
 
 import pytest
@@ -86,7 +87,9 @@ def test_pre_roll_two_mid_rolls_a_skip_button_and_a_post_roll(server, driver, br
     # Two ads back to back at 6 s: "Ad 1 of 2", then "Ad 2 of 2" with its skip button.
     page.wait_for(lambda: active_id(page) == first["id"], "the first mid-roll did not play", timeout=15)
     page.wait_for(lambda: badge(page).startswith("Ad 1 of 2 · "), "no 'Ad 1 of 2' badge")
-    assert page.js("return window.marquee.session.interstitialBreak") == {"position": 1, "count": 2}
+    position = page.js("return window.marquee.session.interstitialBreak")
+    assert (position["position"], position["count"]) == (1, 2), position
+    assert abs(position["resumeAt"] - 6) < 0.6, position  # inserted: the primary resumes where it stopped
     shot(driver, "ad-1-of-2")
     assert not page.element("skip-ad-button").is_displayed(), "the first ad has no skip button"
     page.wait_for(lambda: active_id(page) == second["id"], "the second mid-roll did not follow", timeout=10)
@@ -208,3 +211,138 @@ def test_the_break_editor_adds_a_break_at_the_current_time_and_the_marks_update(
         _, body = server.api("GET", f"/api/assets/{tour}/interstitials")
         for event in body["events"]:
             server.api("DELETE", f"/api/assets/{tour}/interstitials/{event['id']}")
+
+
+class ExternalAdServer:
+    """Another HTTP server on loopback serving an HLS ad: `/ad/…` relays the Sample Ad's HLS
+    bundle from Marquee (so it is an HLS stream on another origin), `/list.json` is an asset
+    list naming it, `/missing/master.m3u8` is a 404. Remembers what was asked for, and when."""
+
+    def __init__(self, marquee_url, ad_id):
+        import http.server
+        import threading
+        import urllib.request
+
+        self.requests = []
+        outer = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def log_message(self, *args):
+                pass
+
+            def do_GET(self):
+                outer.requests.append((time.time(), self.path))
+                if self.path.startswith("/ad/"):
+                    try:
+                        with urllib.request.urlopen(f"{marquee_url}/media/{ad_id}/{self.path[4:]}", timeout=10) as response:
+                            body, kind = response.read(), response.headers.get("Content-Type", "application/octet-stream")
+                    except urllib.error.HTTPError as error:
+                        self.send_error(error.code)
+                        return
+                elif self.path == "/list.json":
+                    body = json.dumps({"ASSETS": [{"URI": f"{outer.url}/ad/master.m3u8", "DURATION": 5}]}).encode()
+                    kind = "application/json"
+                else:
+                    self.send_error(404)
+                    return
+                self.send_response(200)
+                self.send_header("Content-Type", kind)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+
+    def asked(self, prefix):
+        return [(at, path) for at, path in self.requests if path.startswith(prefix)]
+
+    def close(self):
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+def test_external_hls_ads_and_asset_lists_play_in_the_break_element_and_a_failed_one_is_skipped(server, browser, breaks):
+    ad_id = server.asset(AD)["id"]
+    external = ExternalAdServer(server.url, ad_id)
+    try:
+        hls = breaks(time=4, content={"uri": f"{external.url}/ad/master.m3u8"}, duration=5, playoutLimit=2, resumptionOffset=0)
+        listed = breaks(time=10, content={"assetList": f"{external.url}/list.json"}, duration=5, playoutLimit=2, resumptionOffset=0)
+        missing = breaks(time=14, content={"uri": f"{external.url}/missing/master.m3u8"}, duration=5, resumptionOffset=0)
+
+        driver = browser()
+        # The page's will-present / did-finish notifications, from the first moment.
+        driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": """
+          window.__notes = [];
+          window.addEventListener('marquee:interstitial', (e) => window.__notes.push([e.detail.kind, e.detail.event.id, e.detail.reason ?? null, e.detail.message ?? null]));
+        """})
+        page = PlayerPage(driver, server, TOUR, "?autoplay=0")
+        session = page.js("return window.marquee.session.id")
+
+        # The proxy fetches only from the origins a break names.
+        status, body = server.api("GET", f"/api/sessions/{session}/interstitials/{hls['id']}/external?url=http%3A%2F%2F127.0.0.1%3A9%2Fx")
+        assert status == 403, body
+        status, body = server.api("GET", f"/api/sessions/{session}/interstitials/nope/external?url=http%3A%2F%2F127.0.0.1%3A9%2Fx")
+        assert status == 404, body
+
+        # Nothing of the asset-list break is fetched at load time (it is 10 s away).
+        time.sleep(1.5)
+        assert external.asked("/list.json") == [], external.requests
+
+        status, body = server.api("POST", f"/api/sessions/{session}/intents", {"intent": "play"})
+        assert status == 200, body
+
+        def ad_plays(event_id):
+            """The break's element is in front and its clock moves past half a second."""
+            page.wait_for(lambda: active_id(page) == event_id, f"{event_id} did not start", timeout=15)
+            page.wait_for(lambda: page.js("""
+                const ad = document.getElementById('interstitial-video');
+                return !ad.hidden && !('pending' in ad.dataset) && ad.currentTime > 0.5""") or active_id(page) != event_id,
+                f"{event_id} did not play", timeout=10)
+            assert active_id(page) == event_id, f"{event_id} ended before it played: {page.js('return window.marquee.session.interstitialFailure')}"
+
+        # The external HLS URL plays in the break's element (its segments came from the other server).
+        ad_plays(hls["id"])
+        shot(driver, "external-hls")
+        assert any(path.endswith(".m4s") or path.endswith(".mp4") for _, path in external.asked("/ad/")), external.requests
+        page.wait_for(lambda: active_id(page) is None, "the external ad did not end", timeout=10)
+
+        # The asset list is fetched as its break approaches (before it starts, after the page loaded), then its asset plays.
+        page.wait_for(lambda: external.asked("/list.json"), "the asset list was not fetched ahead of its break", timeout=15)
+        assert active_id(page) is None, "the asset list was fetched only when its break started"
+        ad_plays(listed["id"])
+        page.wait_for(lambda: active_id(page) is None, "the listed ad did not end", timeout=10)
+
+        # The missing one fails: skipped, the failure reported, the primary goes on past it.
+        page.wait_for(lambda: page.current_time > 15, "the primary did not go on past the failed break", timeout=20)
+        failure = page.js("return window.marquee.session.interstitialFailure")
+        assert failure and "404" in failure, failure
+        notes = page.js("return window.__notes")
+        assert [n[:3] for n in notes] == [
+            ["will-present", hls["id"], None], ["did-finish", hls["id"], "playout-limit"],
+            ["will-present", listed["id"], None], ["did-finish", listed["id"], "playout-limit"],
+            ["will-present", missing["id"], None], ["did-finish", missing["id"], "failed"],
+        ], notes
+        assert "404" in (notes[-1][3] or ""), notes
+    finally:
+        external.close()
+
+
+def test_snap_out_moves_the_break_to_the_primarys_nearest_segment_boundary_in_the_page(server, driver, breaks):
+    snapped = breaks(time=7.3, snap={"out": True, "in": True}, playoutLimit=1, resumptionOffset=0)
+    page = PlayerPage(driver, server, TOUR, "?autoplay=0")
+    # The primary's segment boundaries: its first video variant's segment starts and its end.
+    boundaries = page.js("""return (async () => {
+        const manifest = await fetch(window.marquee.session.manifestURL).then((r) => r.json());
+        const segments = manifest.video[0].segments;
+        return segments.map((s) => s.start).concat([segments.at(-1).start + segments.at(-1).duration]);
+    })()""")
+    nearest = min(boundaries, key=lambda b: (abs(b - 7.3), b))
+    assert nearest != 7.3, boundaries
+    # The session holds the primary there and marks it there; the authored time is unchanged.
+    assert abs(page.js("return window.marquee.session.boundary") - nearest) < 1e-6, (boundaries, page.js("return window.marquee.session"))
+    marks = page.js("return window.marquee.session.interstitials")
+    assert [(m["eventID"], round(m["start"], 6)) for m in marks] == [(snapped["id"], round(nearest, 6))], marks
+    status, body = server.api("GET", f"/api/assets/{server.asset(TOUR)['id']}/interstitials")
+    assert [e["time"] for e in body["events"]] == [7.3], body

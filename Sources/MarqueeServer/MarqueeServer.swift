@@ -29,6 +29,8 @@ public struct MarqueeServer: Sendable {
     public var activities: LiveActivityHost?
     /// Nearby devices (pairing, remotes, games); nil leaves `/api/devices` out.
     public var nearby: NearbyDevices? = nil
+    /// The interstitial webhooks (`/api/settings/interstitial-webhooks`), told of every break by `sessions`.
+    let interstitialWebhooks: InterstitialWebhooks
 
     public init(
         library: MediaLibrary, sessions: PlaybackSessions = PlaybackSessions(), webRoot: URL? = nil,
@@ -45,6 +47,9 @@ public struct MarqueeServer: Sendable {
         self.access = access
         self.signInLimits = signInLimits
         self.liveText = liveText ?? (try? LiveTextService(library: library))
+        let webhooks = InterstitialWebhooks(file: library.location.dataDirectory.appendingPathComponent("interstitial-webhooks.json"))
+        self.interstitialWebhooks = webhooks
+        sessions.interstitialListener.set { webhooks.deliver($0, sessionID: $1, assetID: $2) }
     }
 
     /// The web player shipped as a package resource, or `MARQUEE_WEB_ROOT` while developing.
@@ -69,6 +74,8 @@ public struct MarqueeServer: Sendable {
         ).register(on: router)
         UploadRoutes(library: library).register(on: router)
         InterstitialRoutes(library: library, sessions: sessions).register(on: router)
+        InterstitialWebhookRoutes(webhooks: interstitialWebhooks).register(on: router)
+        InterstitialExternalRoutes(sessions: sessions, origins: ExternalAdOrigins()).register(on: router)
         ShelfRoutes(library: library).register(on: router)
         LibraryEvents(library: library).register(on: router)
         if let access {

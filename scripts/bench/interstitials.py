@@ -1,6 +1,7 @@
 """Gap between the primary's last frame and an ad break's first frame, and back, in headless
 Chromium on loopback: every presented frame of both video elements is timed with
-requestVideoFrameCallback while the Tour plays through BREAKS one-second breaks. Prints each
+requestVideoFrameCallback while the Tour plays through BREAKS one-second breaks (frames the
+viewer cannot see are left out: a break prepared ahead, the primary behind a break). Prints each
 direction's median and worst, beside the peer: an ideal cut, where the next frame comes one
 frame interval later as it does inside one element (the floor any renderer can reach)."""
 import json
@@ -40,10 +41,35 @@ driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=opti
 driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": """
   window.__frames = [];
   document.addEventListener('DOMContentLoaded', () => {
+    const ad = document.getElementById('interstitial-video');
+    // Whether a frame of `id` can be seen: the break's element when it is in front (not hidden,
+    // not prepared ahead and invisible, not pending behind the primary's held frame), the
+    // primary when the break's is not. A frame the break's element presents behind the primary,
+    // or the paused primary presents behind a break (moved to where it resumes), is not seen.
+    const adInFront = () => ad && !ad.hidden && !('preparing' in ad.dataset) && !('pending' in ad.dataset);
+    const shown = (id) => (id === 'video' ? !adInFront() : adInFront());
+    // An element brought to the front shows the frame it already decoded without presenting a
+    // new one (the break's element coming forward, the primary when the break's goes): that
+    // paint is its first seen frame, timed as a presented frame is (one 60 Hz vsync after the
+    // animation frame that paints it).
+    const primary = document.getElementById('video');
+    let wasInFront = false;
+    new MutationObserver(() => {
+      const inFront = adInFront();
+      const revealed = inFront ? (!wasInFront && ad.readyState >= 2 ? 'interstitial-video' : null)
+        : (wasInFront && primary.readyState >= 2 ? 'video' : null);
+      if (revealed) requestAnimationFrame((t) => window.__frames.push([revealed, t + 1000 / 60]));
+      wasInFront = inFront;
+    }).observe(ad, { attributes: true, attributeFilter: ['hidden', 'data-pending', 'data-preparing'] });
     for (const id of ['video', 'interstitial-video']) {
       const video = document.getElementById(id);
       if (!video || !video.requestVideoFrameCallback) continue;
-      const each = (now, meta) => { window.__frames.push([id, meta.expectedDisplayTime ?? now]); video.requestVideoFrameCallback(each); };
+      const each = (now, meta) => {
+        // Judged once this rendering step's callbacks (and the page's reactions to the frame,
+        // such as bringing the break to the front) have run: what the paint will show.
+        setTimeout(() => { if (shown(id)) window.__frames.push([id, meta.expectedDisplayTime ?? now]); }, 0);
+        video.requestVideoFrameCallback(each);
+      };
       video.requestVideoFrameCallback(each);
     }
   });
@@ -53,6 +79,7 @@ driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": """
 def gaps(frames):
     """(primary→break gaps, break→primary gaps) in ms from a list of [element, time] frames."""
     out, back = [], []
+    frames = sorted(frames, key=lambda frame: frame[1])
     for (a, ta), (b, tb) in zip(frames, frames[1:]):
         if a == "video" and b == "interstitial-video":
             out.append(tb - ta)

@@ -196,6 +196,8 @@ struct SessionRoutes: Sendable {
             metadata: DisplayMetadata(shown),
             language: language, speeds: speeds, audioOptions: audio, subtitleOptions: subtitles, interstitials: events)
         session.setSkipInterval(settings.skipInterval)
+        // X-SNAP aligns breaks with the primary's segment boundaries (its first video variant's).
+        session.setPrimarySegmentBoundaries(InterstitialSegmentBoundaries.of(manifest))
         session.allowsVideoFrameAnalysis = !asset.isProtected && (body.allowsVideoFrameAnalysis ?? settings.allowsVideoFrameAnalysis)
         return (session, warnings)
     }

@@ -146,4 +146,6 @@ struct SessionInterstitials: Sendable {
 public struct InterstitialBreakPosition: Codable, Sendable, Hashable {
     public var position: Int
     public var count: Int
+    /// Where the primary resumes after the break (the page moves its paused element there ahead).
+    public var resumeAt: Double?
 }

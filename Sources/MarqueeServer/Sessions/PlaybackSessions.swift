@@ -28,6 +28,22 @@ public actor PlaybackSessions {
     /// Told of every change a viewer could notice (Live Activities' Now playing follows it).
     private var observer: (@Sendable (PlaybackSessionChange) -> Void)?
 
+    /// Told of every break's will-present and did-finish, with the session and asset IDs (the
+    /// interstitial webhooks); called on the actor, so it must return at once.
+    nonisolated let interstitialListener = InterstitialListenerSlot()
+
+    /// Sends a session's queued interstitial notifications to its page and to the listener.
+    private func announceInterstitials(of id: String) {
+        guard var entry = entries[id] else { return }
+        let notifications = entry.session.takeInterstitialNotifications()
+        guard !notifications.isEmpty else { return }
+        entries[id] = entry
+        for notification in notifications {
+            send(.interstitial(notification), to: id)
+            interstitialListener.call(notification, sessionID: id, assetID: entry.session.assetID)
+        }
+    }
+
     /// Sets the one observer of session changes.
     public func observe(_ observer: @escaping @Sendable (PlaybackSessionChange) -> Void) { self.observer = observer }
 
@@ -76,6 +92,7 @@ public actor PlaybackSessions {
         let result = entry.session.handle(intent)
         entry.lastActive = Date()
         entries[id] = entry
+        announceInterstitials(of: id)
         switch result {
         case .success(let commands):
             send(.commands(commands, replyTo: replyTo), to: id)
@@ -107,6 +124,7 @@ public actor PlaybackSessions {
         let commands = entry.session.handle(report)
         entry.lastActive = Date()
         entries[id] = entry
+        announceInterstitials(of: id)
         if !commands.isEmpty { send(.commands(commands, replyTo: nil), to: id) }
         let isTimeTick: Bool = if case .time = report { true } else { false }
         if !isTimeTick || !commands.isEmpty || before != entry.session.status || beforeInterstitial != entry.session.activeInterstitial

@@ -175,6 +175,8 @@ public struct SessionSnapshot: Codable, Sendable, Hashable {
     public var activeInterstitial: InterstitialEvent?
     /// The primary time at which the renderer holds playback and reports (the next break).
     public var boundary: Double?
+    /// The first event of the next break, for the page to load ahead of its boundary.
+    public var upcomingInterstitial: InterstitialEvent?
     public var failureMessage: String?
     /// What the page may offer now (seek, speed, skip a break) and the skip interval: the
     /// session decides, the page draws.
@@ -213,11 +215,12 @@ public struct SessionSnapshot: Codable, Sendable, Hashable {
         interstitials = session.interstitialTimeRanges
         activeInterstitial = session.activeInterstitial
         boundary = session.nextBoundary
+        upcomingInterstitial = session.upcomingInterstitial
         failureMessage = session.failureMessage
         permissions = session.permissions
         autoplayBlocked = session.autoplayBlocked
         interstitialFailure = session.interstitialFailure
-        interstitialBreak = session.interstitialBreakPosition.map { InterstitialBreakPosition(position: $0.position, count: $0.count) }
+        interstitialBreak = session.playout.map { InterstitialBreakPosition(position: $0.position, count: $0.count, resumeAt: $0.resumeAt) }
         metadata = session.metadata
         allowsVideoFrameAnalysis = session.allowsVideoFrameAnalysis
     }
@@ -232,6 +235,12 @@ struct OutboundRendererMessage: Encodable, Sendable {
     var state: SessionSnapshot?
     var reason: String?
     var message: String?
+    /// A break's will-present or did-finish (`type` "interstitial").
+    var notification: InterstitialNotificationPayload?
+
+    static func interstitial(_ notification: InterstitialNotification) -> Self {
+        Self(type: "interstitial", notification: InterstitialNotificationPayload(notification))
+    }
 
     static func state(_ session: PlaybackSession) -> Self {
         Self(type: "state", state: SessionSnapshot(session))

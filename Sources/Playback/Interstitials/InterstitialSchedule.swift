@@ -14,13 +14,65 @@ public struct InterstitialSchedule: Sendable, Hashable, Codable {
     /// Events that have had their turn: pre- and post-rolls, and `once` events (played,
     /// skipped, cancelled or failed).
     public private(set) var playedEventIDs: Set<String> = []
+    /// The primary's segment boundaries, in seconds and ascending (every segment's start and
+    /// the end of the last), which `X-SNAP` aligns breaks with. Empty leaves every event where
+    /// it was authored.
+    public private(set) var segmentBoundaries: [Double] = []
 
     public init(events: [InterstitialEvent] = []) {
         streamEvents = Self.ordered(events)
     }
 
-    /// The events in effect, in timeline order; events at one time keep the order they were given in.
+    /// The events in effect, as authored, in timeline order; events at one time keep the order they were given in.
     public var events: [InterstitialEvent] { localEvents ?? streamEvents }
+
+    /// The events in effect where they play: a mid-roll with `X-SNAP="OUT"` moved to the
+    /// primary's segment boundary nearest its time, in timeline order. Every question below
+    /// is answered from these, so the page holds the primary, marks the timeline and starts
+    /// the break where an HLS client applying the attribute would.
+    public var scheduledEvents: [InterstitialEvent] {
+        guard !segmentBoundaries.isEmpty else { return events }
+        return Self.ordered(
+            events.map { event in
+                guard event.alignsStartWithPrimarySegmentBoundary, isMidRoll(event) else { return event }
+                var moved = event
+                moved.time = nearestSegmentBoundary(to: event.time)
+                return moved
+            })
+    }
+
+    /// Sets the primary's segment boundaries (segment start times and the end; any order).
+    public mutating func setSegmentBoundaries(_ times: [Double]) {
+        segmentBoundaries = Array(Set(times.filter { $0.isFinite && $0 >= 0 })).sorted()
+    }
+
+    /// The segment boundary nearest `time` (the earlier one on a tie), or `time` when none are known.
+    public func nearestSegmentBoundary(to time: Double) -> Double {
+        guard !segmentBoundaries.isEmpty, time.isFinite else { return time }
+        // The first boundary at or after `time` (binary search), then the nearer of it and the one before.
+        var low = 0
+        var high = segmentBoundaries.count
+        while low < high {
+            let middle = (low + high) / 2
+            if segmentBoundaries[middle] < time { low = middle + 1 } else { high = middle }
+        }
+        let after = low < segmentBoundaries.count ? segmentBoundaries[low] : nil
+        let before = low > 0 ? segmentBoundaries[low - 1] : nil
+        switch (before, after) {
+        case (let before?, let after?): return time - before <= after - time ? before : after
+        case (let before?, nil): return before
+        case (nil, let after?): return after
+        case (nil, nil): return time
+        }
+    }
+
+    /// Where the primary resumes after `events` (one break) that stopped it at `stoppedAt`:
+    /// their resumption offsets added up, moved to the nearest segment boundary when an
+    /// event of the break says `X-SNAP="IN"`.
+    public func resumption(after events: [InterstitialEvent], stoppedAt: Double) -> Double {
+        let natural = stoppedAt + events.reduce(0) { $0 + max($1.resumptionOffset, 0) }
+        return events.contains(where: \.alignsResumptionWithPrimarySegmentBoundary) ? nearestSegmentBoundary(to: natural) : natural
+    }
 
     public mutating func setStreamEvents(_ events: [InterstitialEvent]) { streamEvents = Self.ordered(events) }
 
@@ -51,14 +103,14 @@ public struct InterstitialSchedule: Sendable, Hashable, Codable {
     private func isMidRoll(_ event: InterstitialEvent) -> Bool { event.cue == .none && event.time > 0 }
 
     /// The unplayed pre-rolls, in order: join-cue events and timed events at 0.
-    public func preRollBreak() -> [InterstitialEvent] { events.filter { isPreRoll($0) && isEligible($0) } }
+    public func preRollBreak() -> [InterstitialEvent] { scheduledEvents.filter { isPreRoll($0) && isEligible($0) } }
 
     /// The unplayed post-rolls, in order.
-    public func postRollBreak() -> [InterstitialEvent] { events.filter { $0.cue == .leaveCue && isEligible($0) } }
+    public func postRollBreak() -> [InterstitialEvent] { scheduledEvents.filter { $0.cue == .leaveCue && isEligible($0) } }
 
     /// The eligible mid-rolls at exactly `time`, in order: one break.
     public func midRollBreak(at time: Double) -> [InterstitialEvent] {
-        events.filter { isMidRoll($0) && $0.time == time && isEligible($0) }
+        scheduledEvents.filter { isMidRoll($0) && $0.time == time && isEligible($0) }
     }
 
     /// The first unplayed pre-roll, if any.
@@ -70,19 +122,19 @@ public struct InterstitialSchedule: Sendable, Hashable, Codable {
     /// The first eligible mid-roll that normal playback from `from` to `to` passes.
     public func event(reachedBetween from: Double, and to: Double) -> InterstitialEvent? {
         guard to >= from else { return nil }
-        return events.first { isMidRoll($0) && isEligible($0) && $0.time > from && $0.time <= to }
+        return scheduledEvents.first { isMidRoll($0) && isEligible($0) && $0.time > from && $0.time <= to }
     }
 
     /// The first eligible mid-roll after `time`.
     public func nextEvent(after time: Double) -> InterstitialEvent? {
-        events.first { isMidRoll($0) && isEligible($0) && $0.time > time }
+        scheduledEvents.first { isMidRoll($0) && isEligible($0) && $0.time > time }
     }
 
     /// The event a forward seek from `from` to `to` must play first: of the eligible events in
     /// between whose restrictions forbid jumping over them, the last one before the target.
     public func event(constrainingSeekFrom from: Double, to: Double) -> InterstitialEvent? {
         guard to > from else { return nil }
-        return events.last { event in
+        return scheduledEvents.last { event in
             isMidRoll(event) && isEligible(event) && event.time > from && event.time <= to && event.restrictsJumping
         }
     }

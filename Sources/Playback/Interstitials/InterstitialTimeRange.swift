@@ -29,7 +29,7 @@ public struct InterstitialTimeRange: Sendable, Hashable, Codable {
 extension InterstitialSchedule {
     /// The ranges of primary time each event marks, in timeline order.
     public func timeRanges(primaryDuration: Double?) -> [InterstitialTimeRange] {
-        events.map { event in
+        scheduledEvents.map { event in
             let start: Double
             switch event.cue {
             case .joinCue: start = 0

@@ -30,6 +30,9 @@ extension PlaybackSession {
             if !playout.resumeAt.isFinite { broken.append("a break resumes at \(playout.resumeAt)") }
         }
         if let boundary = nextBoundary, boundary <= currentTime { broken.append("boundary \(boundary) is not ahead of \(currentTime)") }
+        if pendingInterstitialNotifications.count > Self.notificationLimit {
+            broken.append("\(pendingInterstitialNotifications.count) unread interstitial notifications")
+        }
         return broken
     }
 }

@@ -3,7 +3,7 @@
 /// which drive the same table (`make fuzz`, `PlaybackSessionPropertyTests`).
 public enum PlaybackSessionStep {
     /// How many kinds of step there are; `apply` takes any `kind` and wraps it.
-    public static let kindCount = 28
+    public static let kindCount = 29
 
     /// A session with every kind of interstitial (pre-roll, a restricted mid-roll at 8 s followed
     /// in the same break by a `once` event with a skip control and a playout limit, one with a
@@ -80,6 +80,18 @@ public enum PlaybackSessionStep {
                         id: "local-b", time: number.isFinite ? number : 0, url: "/ad.json", duration: 3, resumptionOffset: 2,
                         willPlayOnce: true, playoutLimit: number),
                 ]
+        case 27:
+            // X-SNAP: segment boundaries every `number` seconds (clamped), or local events that snap.
+            if integer.isMultiple(of: 2) {
+                let step = number.isFinite ? min(max(abs(number), 0.5), 10) : 6
+                session.setPrimarySegmentBoundaries(stride(from: 0, through: 120, by: step).map { $0 })
+            } else {
+                session.interstitialEvents = [
+                    InterstitialEvent(
+                        id: "snap", time: number.isFinite ? number : 0, url: "/ad.json", duration: 3, resumptionOffset: 2.5,
+                        alignsStartWithPrimarySegmentBoundary: true, alignsResumptionWithPrimarySegmentBoundary: integer.isMultiple(of: 3))
+                ]
+            }
         default:
             _ = session.handle(.failed(message: "decoder error"))
             return true

@@ -116,6 +116,9 @@ public struct PlaybackSession: Sendable {
     public private(set) var autoplayBlocked = false
 
     private var lastSubtitleID: String?
+    /// Will-present and did-finish notifications not taken yet (oldest first, at most `notificationLimit`).
+    var pendingInterstitialNotifications: [InterstitialNotification] = []
+    static let notificationLimit = 64
 
     /// Time reports further apart than this are not treated as playback passing an event.
     static let continuousPlaybackWindow = 3.0
@@ -317,6 +320,7 @@ public struct PlaybackSession: Sendable {
                 return .failure(.seekingRestrictedDuringInterstitial)
             }
             // Seeking out of an unrestricted interstitial skips the rest of its break.
+            announceFinish(event, .seekedAway)
             phase = .primary(status == .waiting ? .playing : Activity(rawValue: status.rawValue) ?? .paused)
             currentTime = min(max(requested, 0), duration)
             return .success([.resumePrimary(at: currentTime, rate: desiresPlayback ? preferredRate : 0)])
@@ -370,7 +374,7 @@ public struct PlaybackSession: Sendable {
             if let event = activeInterstitial {
                 interstitialTime = max(time, 0)
                 // A playout limit ends the event early, whatever its content's length.
-                if let limit = event.playoutLimit, interstitialTime >= limit { return advanceBreak() }
+                if let limit = event.playoutLimit, interstitialTime >= limit { return advanceBreak(.playoutLimit) }
                 return []
             }
             let previous = currentTime
@@ -384,8 +388,7 @@ public struct PlaybackSession: Sendable {
                 // time), so nothing that played before the break plays again after it; the
                 // resumption offsets of the break's events add up.
                 let events = schedule.midRollBreak(at: event.time)
-                let offsets = events.reduce(0) { $0 + max($1.resumptionOffset, 0) }
-                return [begin(events, stoppedAt: currentTime, resumingAt: currentTime + offsets)]
+                return [begin(events, stoppedAt: currentTime, resumingAt: schedule.resumption(after: events, stoppedAt: currentTime))]
             }
             // A report at the boundary that starts nothing (the previous report is too old to
             // count as playback passing it) releases the renderer's hold.
@@ -405,13 +408,14 @@ public struct PlaybackSession: Sendable {
             return itemEnded()
         case .failed(let message):
             desiresPlayback = false
+            if let event = activeInterstitial { announceFinish(event, .failed, message: message) }
             phase = .failed(message: message)
             return []
         case .interstitialFailed(let message):
             // An event that cannot play is skipped, never left stalling the primary.
             guard activeInterstitial != nil else { return [] }
             interstitialFailure = message
-            return advanceBreak()
+            return advanceBreak(.failed, message: message)
         case .autoplayBlocked:
             autoplayBlocked = true
             desiresPlayback = false
@@ -421,7 +425,7 @@ public struct PlaybackSession: Sendable {
     }
 
     private mutating func itemEnded() -> [RendererCommand] {
-        if activeInterstitial != nil { return advanceBreak() }
+        if activeInterstitial != nil { return advanceBreak(.completed) }
         currentTime = duration ?? currentTime
         let postRolls = schedule.postRollBreak()
         if !postRolls.isEmpty {
@@ -432,10 +436,12 @@ public struct PlaybackSession: Sendable {
 
     /// The active event is over (played, skipped, failed or cut by its playout limit): the
     /// next event of the break plays, or the primary resumes.
-    mutating func advanceBreak() -> [RendererCommand] {
+    mutating func advanceBreak(_ reason: InterstitialNotification.Reason, message: String? = nil) -> [RendererCommand] {
         guard case .interstitial(let current, let activity) = phase else { return [] }
+        announceFinish(current.event, reason, message: message)
         if let next = current.advanced() {
             phase = .interstitial(next, activity: activity == .waiting ? .playing : activity)
+            announce(.willPresent, next.event)
             return [.playInterstitial(next.event, rate: desiresPlayback ? rate(for: next.event) : 0)]
         }
         return endBreak(resumingAt: current.resumeAt)
@@ -473,6 +479,7 @@ public struct PlaybackSession: Sendable {
                 position: 1, count: events.count),
             activity: activity)
         if event.cue == .none { currentTime = min(max(event.time, 0), duration ?? event.time) }
+        announce(.willPresent, event)
         return .playInterstitial(event, rate: desiresPlayback ? rate(for: event) : 0)
     }
 

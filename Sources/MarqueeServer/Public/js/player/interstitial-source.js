@@ -1,29 +1,66 @@
-// Where an interstitial's playback manifest is. A library ad plays from its JSON manifest; a
-// Marquee HLS URL (`/media/{id}/master.m3u8`, a library asset's) maps to the same; an asset list (`X-ASSET-LIST`) is
-// fetched now, when the break starts, and its first asset used. Anything else cannot play in
-// this page's loader: the error is reported and the session skips the break.
+// What an interstitial plays, as the JSON playback manifest the MSE loader takes. A library
+// ad plays from its manifest; a Marquee HLS URL (`/media/{id}/master.m3u8`, a library
+// asset's) maps to the same; any other HLS URL (an external ad) is read by interstitial-hls.js,
+// through this server when it is on another one (the page may only connect to its own server:
+// `/api/sessions/{id}/interstitials/{event}/external?url=…`); an asset list (`X-ASSET-LIST`)
+// is fetched when this is called (as the break approaches) and its first asset used.
+// Whatever cannot play throws, with the reason: the page reports the failure and the session
+// skips the break.
+import { hlsManifest } from './interstitial-hls.js';
 
 const MEDIA = /^\/media\/([^/]+)\/master\.m3u8$/;
 
-function manifestFor(uri, base) {
-  const url = new URL(uri, base);
-  if (url.origin === location.origin) {
-    if (url.pathname.endsWith('/manifest.json')) return url.pathname;
-    const media = MEDIA.exec(url.pathname);
-    if (media) return `/api/assets/${media[1]}/manifest.json`;
+// Manifests by URL: an ad that plays in several breaks is fetched once, so later breaks start sooner.
+const manifests = new Map();
+function cached(key, load) {
+  if (!manifests.has(key)) {
+    const loading = load();
+    loading.catch(() => manifests.delete(key));
+    manifests.set(key, loading);
   }
-  throw new Error(`cannot play ${uri} in this player`);
+  return manifests.get(key);
 }
 
-/** The manifest URL to load for `event` (resolving its asset list first, if it has one). */
-export async function interstitialManifestURL(event) {
+async function jsonAt(url, what) {
+  const response = await fetch(url);
+  if (!response.ok) {
+    const reason = await response.json().then((body) => body?.error?.message).catch(() => null);
+    throw new Error(`${what}: ${reason ?? `HTTP ${response.status}`}`);
+  }
+  return response.json();
+}
+
+/** How the page fetches `url` for `event`: directly on this server, else through it. */
+function fetcher(event, sessionID) {
+  return (url) => {
+    if (new URL(url, location.href).origin === location.origin) return url;
+    return `/api/sessions/${encodeURIComponent(sessionID)}/interstitials/${encodeURIComponent(event.id)}/external?url=${encodeURIComponent(url)}`;
+  };
+}
+
+function manifestFor(uri, base, via) {
+  let url;
+  try { url = new URL(uri, base); } catch { throw new Error(`"${uri}" is not a URL`); }
+  if (url.origin === location.origin) {
+    if (url.pathname.endsWith('/manifest.json')) return cached(url.pathname, () => jsonAt(url.pathname, 'manifest'));
+    const media = MEDIA.exec(url.pathname);
+    const path = media && `/api/assets/${media[1]}/manifest.json`;
+    if (path) return cached(path, () => jsonAt(path, 'manifest'));
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`cannot play ${uri} in this player`);
+  return cached(via(url.href), () => hlsManifest(url.href, via));
+}
+
+/** The playback manifest for `event` of session `sessionID` (resolving its asset list first, if it has one). */
+export async function interstitialManifest(event, sessionID) {
+  const via = fetcher(event, sessionID);
   if (event.assetListURL) {
-    const response = await fetch(event.assetListURL);
-    if (!response.ok) throw new Error(`asset list: HTTP ${response.status}`);
-    const list = await response.json();
+    const listURL = new URL(event.assetListURL, location.href).href;
+    const list = await jsonAt(via(listURL), 'asset list');
     const first = list?.ASSETS?.[0]?.URI;
     if (!first) throw new Error('asset list has no ASSETS');
-    return manifestFor(first, new URL(event.assetListURL, location.href));
+    return manifestFor(first, listURL, via);
   }
-  return manifestFor(event.url, location.href);
+  if (!event.url) throw new Error('the break names nothing to play');
+  return manifestFor(event.url, location.href, via);
 }

@@ -24,6 +24,7 @@ import { linkNowPlaying } from '../now-playing/player-link.js';
 import { InterstitialOverlay, adBadgeText } from './interstitial-overlay.js';
 import { InterstitialEditor } from './interstitial-editor.js';
 import { nextPresentedFrame } from './interstitial-handoff.js';
+import { InterstitialPreloader } from './interstitial-preload.js';
 
 const $ = (id) => document.getElementById(id);
 const player = $('player');
@@ -391,6 +392,7 @@ function applyState(state) {
     timeline.setMarkers(state.interstitials);
   }
   hold.set(state.activeInterstitial ? null : state.boundary);
+  preloader.update(state);
   $('loading').hidden = !(state.status === 'waiting');
   if (state.status === 'failed') showError(state.failureMessage ?? '');
   for (const menu of menus) if (menu.isOpen) menu.render();
@@ -462,8 +464,9 @@ async function carryOut(command) {
   }
 }
 
-const interstitial = new InterstitialPlayer($('interstitial-video'), (report, fields) => socket?.report(report, fields));
+const interstitial = new InterstitialPlayer($('interstitial-video'), (report, fields) => socket?.report(report, fields), () => session?.id);
 const adOverlay = new InterstitialOverlay(player, () => intent(INTENT.skipInterstitial));
+const preloader = new InterstitialPreloader(video, interstitial, duration);
 new InterstitialEditor(player, { assetID, currentTime: () => video.currentTime, toast: (text) => toast(text, 2500) });
 interstitial.video.addEventListener('timeupdate', () => { if (interstitial.isActive) showAdTime(); });
 interstitial.video.addEventListener('durationchange', () => { if (interstitial.isActive) showAdTime(); });
@@ -501,6 +504,7 @@ function wireReports() {
     mediaSession.update({ playing: session?.desiresPlayback, duration: duration(), time: video.currentTime, rate: video.playbackRate });
   });
   video.addEventListener('seeked', () => {
+    if (preloader.consumeSeeked()) return; // the paused primary moved to where it resumes after the break
     if (frames.isActive) return; // a frame shown while scrubbing, not a seek of the session's
     pendingSeek = null;
     if (!scrubbing && !gesture.isCoasting) showTime(video.currentTime);
@@ -580,6 +584,8 @@ async function start() {
 
   socket = new RendererSocket(created.id);
   socket.addEventListener('state', (event) => applyState(event.detail.state));
+  // A break's will-present and did-finish, for anything on the page that follows breaks.
+  socket.addEventListener('interstitial', (event) => window.dispatchEvent(new CustomEvent('marquee:interstitial', { detail: event.detail.notification })));
   socket.addEventListener('commands', async (event) => {
     for (const command of event.detail.commands) await carryOut(command);
   });
