@@ -14,6 +14,8 @@ public final class MediaLibrary: Sendable {
     public let store: any LibraryStore
     public let worker: IngestWorker
     public let packager: any BundlePackaging
+    /// Where packaged media is published: the media folder by default, or object storage.
+    public let media: any MediaStore
     /// Resumable uploads from the web page, streamed into the data directory.
     public let uploads: UploadStore
     /// How long a deleted asset stays restorable before `purgeTrash` removes it for good.
@@ -29,10 +31,12 @@ public final class MediaLibrary: Sendable {
     public init(
         location: LibraryLocation, packager: any BundlePackaging = BundlePackager(), trashRetention: TimeInterval = 30,
         ingestStallLimit: Duration = .seconds(600), store: (any LibraryStore)? = nil,
-        workerLease: Duration = .seconds(30), workerID: String = IngestWorker.defaultWorkerID()
+        workerLease: Duration = .seconds(30), workerID: String = IngestWorker.defaultWorkerID(), media: (any MediaStore)? = nil
     ) throws {
         self.location = location
         self.packager = packager
+        let media = media ?? FolderMediaStore(location: location)
+        self.media = media
         self.trashRetention = trashRetention
         uploads = UploadStore(directory: location.uploadsDirectory, finishedDirectory: location.uploadedSourcesDirectory)
         try FileManager.default.createDirectory(at: location.mediaDirectory, withIntermediateDirectories: true)
@@ -40,7 +44,7 @@ public final class MediaLibrary: Sendable {
         self.store = store
         worker = IngestWorker(
             store: store, location: location, packager: packager, stallLimit: ingestStallLimit,
-            lease: workerLease, workerID: workerID)
+            lease: workerLease, workerID: workerID, media: media)
     }
 
     /// Adds files, folders of media, and HLS bundles; returns the new assets (queued for ingest).
@@ -102,8 +106,14 @@ public final class MediaLibrary: Sendable {
     @discardableResult
     public func addUpload(id: String) async throws -> Asset {
         let (file, upload) = try await uploads.finish(id: id)
+        let sourcePath = try await media.keepSource(file, named: upload.fileName, id: id)
+        if media.ownsSource(sourcePath) {
+            // The store has it now (a worker on another machine fetches it from there).
+            let folder = file.deletingLastPathComponent()
+            _ = try? await BlockingWork.run { try FileManager.default.removeItem(at: folder) }
+        }
         let asset = Asset(
-            title: file.deletingPathExtension().lastPathComponent, sourcePath: file.path, role: upload.role,
+            title: file.deletingPathExtension().lastPathComponent, sourcePath: sourcePath, role: upload.role,
             episode: EpisodeParser.parse(fileName: upload.fileName))
         _ = try await store.insert(asset, job: true)
         await worker.wake()
@@ -153,7 +163,12 @@ public final class MediaLibrary: Sendable {
 
     private func removeFiles(of asset: Asset) async {
         var doomed: [URL] = []
-        if LibraryLocation.isSafeComponent(asset.id) { doomed.append(location.bundleDirectory(for: asset.id)) }
+        do {
+            try await media.removeMedia(of: asset.id)
+            if let source = asset.sourcePath, media.ownsSource(source) { try await media.removeSource(source) }
+        } catch {
+            FileHandle.standardError.write(Data("marquee: could not remove the media of asset \(asset.id) from \(media): \(error)\n".utf8))
+        }
         if let source = asset.sourcePath.map({ URL(fileURLWithPath: $0).standardizedFileURL }) {
             let uploaded = location.uploadedSourcesDirectory.standardizedFileURL.path + "/"
             if source.path.hasPrefix(uploaded) {
@@ -197,14 +212,10 @@ public final class MediaLibrary: Sendable {
             throw LibraryError.assetNotFound(assetID)
         }
         let name = "artwork-\(Int(Date().timeIntervalSince1970 * 1000)).\(fileExtension)"
-        let folder = location.bundleDirectory(for: assetID)
-        try await BlockingWork.run {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            for old in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [] where old.hasPrefix("artwork-") {
-                try? FileManager.default.removeItem(at: folder.appendingPathComponent(old))
-            }
-            try image.write(to: folder.appendingPathComponent(name), options: .atomic)
+        for old in try await media.files(of: assetID) where old.hasPrefix("artwork-") {
+            try? await media.remove(old, of: assetID)
         }
+        try await media.write(image, to: name, of: assetID)
         var override = try await store.override(for: assetID) ?? MetadataOverride(assetID: assetID)
         override.artworkURL = "/media/\(assetID)/\(name)"
         try await store.setOverride(override)
@@ -216,7 +227,8 @@ public final class MediaLibrary: Sendable {
     public func displayedAssets(matching query: String? = nil) async throws -> [DisplayedAsset] {
         let assets = try await store.assets(matching: query)
         let overrides = try await store.overrides(for: assets.map(\.id))
-        return assets.map { $0.displayed(with: overrides[$0.id], defaultArtworkURL: posterPath(for: $0)) }
+        let posters = await posterPaths(for: assets)
+        return assets.map { $0.displayed(with: overrides[$0.id], defaultArtworkURL: posters[$0.id]) }
     }
 
     /// The library page's items: features (never interstitials, which only play inside
@@ -243,7 +255,8 @@ public final class MediaLibrary: Sendable {
             Set(assets.compactMap(\.sourcePath).filter { FileManager.default.fileExists(atPath: $0) })
         }
         for var asset in assets {
-            guard let path = asset.sourcePath else { continue }
+            // A source kept in object storage is not a local file.
+            guard let path = asset.sourcePath, !media.ownsSource(path) else { continue }
             let missing = !present.contains(path)
             if missing != asset.sourceMissing {
                 asset.sourceMissing = missing
@@ -253,13 +266,24 @@ public final class MediaLibrary: Sendable {
     }
 
     /// The URL path of an asset's poster frame, when it has one.
-    public func posterPath(for asset: Asset) -> String? {
-        let poster = location.bundleDirectory(for: asset.id).appendingPathComponent(BundleLayout.poster)
-        return FileManager.default.fileExists(atPath: poster.path) ? "/media/\(asset.id)/\(BundleLayout.poster)" : nil
+    public func posterPath(for asset: Asset) async -> String? {
+        // Object storage has the poster once the asset is published (ready), not before.
+        guard media.isLocal || asset.status == .ready else { return nil }
+        return await media.contains(BundleLayout.poster, of: asset.id) ? "/media/\(asset.id)/\(BundleLayout.poster)" : nil
+    }
+
+    /// The poster paths of several assets, by asset id (those without a poster are left out).
+    public func posterPaths(for assets: [Asset]) async -> [String: String] {
+        await withTaskGroup(of: (String, String?).self) { group in
+            for asset in assets { group.addTask { (asset.id, await self.posterPath(for: asset)) } }
+            var found: [String: String] = [:]
+            for await (id, path) in group { found[id] = path }
+            return found
+        }
     }
 
     /// An asset with its metadata override applied.
     public func displayed(_ asset: Asset) async throws -> DisplayedAsset {
-        asset.displayed(with: try await store.override(for: asset.id), defaultArtworkURL: posterPath(for: asset))
+        asset.displayed(with: try await store.override(for: asset.id), defaultArtworkURL: await posterPath(for: asset))
     }
 }
