@@ -58,6 +58,11 @@ public final class S3MediaStore: MediaStore {
         stagingRoot.appendingPathComponent(assetID)
     }
 
+    public func discardStaging() async {
+        let root = stagingRoot
+        _ = try? await BlockingWork.run { try FileManager.default.removeItem(at: root) }
+    }
+
     public func publish(assetID: String) async throws {
         guard LibraryLocation.isSafeComponent(assetID) else { throw LibraryError.assetNotFound(assetID) }
         let folder = stagingFolder(for: assetID)

@@ -148,6 +148,8 @@ public actor IngestWorker {
     /// Starts working through the queue; call `wake()` after queueing a job.
     public func start() async {
         guard loop == nil else { return }
+        // What a killed worker of this data directory left staged is of no use now.
+        await media.discardStaging()
         // No requeueing at start: a job left running by a process that died comes back when
         // its lease expires, and one that another live worker runs keeps going.
         let (signals, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))

@@ -19,6 +19,9 @@ public struct FolderMediaStore: MediaStore {
         location.bundleDirectory(for: assetID)
     }
 
+    /// Nothing to free: a bundle is packaged in place, and the next job of its asset replaces it.
+    public func discardStaging() async {}
+
     public func publish(assetID: String) async throws {}
 
     public func files(of assetID: String) async throws -> [String] {

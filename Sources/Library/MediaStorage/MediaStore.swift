@@ -16,6 +16,10 @@ public protocol MediaStore: Sendable, CustomStringConvertible {
     /// The local folder the asset's bundle is packaged into before `publish(assetID:)`.
     func stagingFolder(for assetID: String) -> URL
 
+    /// Frees bundles left staged by a worker of this data directory that stopped mid-job
+    /// (killed); called when a worker starts, before it claims anything.
+    func discardStaging() async
+
     /// Makes the staged bundle the asset's media, replacing what was published before.
     func publish(assetID: String) async throws
 
