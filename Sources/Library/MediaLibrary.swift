@@ -102,6 +102,24 @@ public final class MediaLibrary: Sendable {
         return files.sorted { $0.path < $1.path }
     }
 
+    /// Adds a file or HLS bundle folder that this server made (an offline download) and that
+    /// workers on other machines must be able to read: kept in object storage when the media
+    /// are there (and removed with the asset), else added where it is, as `add(paths:)` does.
+    @discardableResult
+    public func add(keeping source: URL, role: Asset.Role = .feature) async throws -> Asset {
+        guard !media.isLocal else {
+            guard let asset = try await add(paths: [source.path], role: role).first else { throw LibraryError.unsupportedSource(source.path) }
+            return asset
+        }
+        let (url, name) = try await BlockingWork.run { try Self.sources(for: [source.path]) }.first ?? (source, source.lastPathComponent)
+        guard url.standardizedFileURL.path == source.standardizedFileURL.path else { throw LibraryError.unsupportedSource(source.path) }
+        let kept = try await media.keepSource(url, named: url.lastPathComponent, id: UUID().uuidString.lowercased())
+        let asset = Asset(title: name, sourcePath: kept, role: role, episode: EpisodeParser.parse(fileName: url.lastPathComponent))
+        _ = try await store.insert(asset, job: true)
+        await worker.wake()
+        return asset
+    }
+
     /// Adds a finished upload as a new asset (queued for ingest), titled by its file name.
     @discardableResult
     public func addUpload(id: String) async throws -> Asset {

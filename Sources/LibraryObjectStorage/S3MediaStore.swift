@@ -233,32 +233,63 @@ public final class S3MediaStore: MediaStore {
         guard LibraryLocation.isSafeComponent(id), LibraryLocation.isSafeComponent(name) else {
             throw LibraryError.invalidRequest("Cannot keep a source named \(name)")
         }
-        try await client.putFile(file, key: location.key("sources/\(id)/\(name)"), contentType: Self.contentType(of: name))
-        return sourcePrefix + "\(id)/\(name)"
+        let folder = location.key("sources/\(id)/\(name)")
+        let isFolder = try await BlockingWork.run {
+            var isDirectory: ObjCBool = false
+            return FileManager.default.fileExists(atPath: file.path, isDirectory: &isDirectory) && isDirectory.boolValue
+        }
+        guard isFolder else {
+            try await client.putFile(file, key: folder, contentType: Self.contentType(of: name))
+            return sourcePrefix + "\(id)/\(name)"
+        }
+        // A folder (a downloaded HLS bundle): every file under it, and a name ending in "/".
+        let files = try await BlockingWork.run { try Self.regularFiles(in: file) }
+        let client = client
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            var next = 0
+            func addNext() {
+                guard next < files.count else { return }
+                let path = files[next]
+                next += 1
+                group.addTask { try await client.putFile(file.appendingPathComponent(path), key: folder + "/" + path, contentType: Self.contentType(of: path)) }
+            }
+            for _ in 0..<uploadConcurrency { addNext() }
+            while try await group.next() != nil { addNext() }
+        }
+        return sourcePrefix + "\(id)/\(name)/"
     }
 
     public func ownsSource(_ sourcePath: String) -> Bool {
         sourcePath.hasPrefix(sourcePrefix)
     }
 
-    /// The key of a kept source, checked to stay under `sources/`.
-    func sourceKey(_ sourcePath: String) -> (key: String, name: String)? {
+    /// The key of a kept source (a folder's ends in "/"), checked to stay under `sources/`.
+    func sourceKey(_ sourcePath: String) -> (key: String, name: String, isFolder: Bool)? {
         guard ownsSource(sourcePath) else { return nil }
+        let isFolder = sourcePath.hasSuffix("/")
         let parts = sourcePath.dropFirst(sourcePrefix.count).split(separator: "/").map(String.init)
         guard parts.count == 2, parts.allSatisfy(LibraryLocation.isSafeComponent) else { return nil }
-        return (location.key("sources/\(parts[0])/\(parts[1])"), parts[1])
+        return (location.key("sources/\(parts[0])/\(parts[1])") + (isFolder ? "/" : ""), parts[1], isFolder)
     }
 
     public func fetchSource(_ sourcePath: String, into scratch: URL) async throws -> URL? {
-        guard let (key, name) = sourceKey(sourcePath) else { return nil }
-        let file = scratch.appendingPathComponent(name)
-        guard try await client.download(key, to: file) != nil else { return nil }
-        return file
+        guard let (key, name, isFolder) = sourceKey(sourcePath) else { return nil }
+        let target = scratch.appendingPathComponent(name)
+        guard isFolder else { return try await client.download(key, to: target) == nil ? nil : target }
+        let objects = try await client.list(prefix: key)
+        guard !objects.isEmpty else { return nil }
+        for object in objects {
+            let relative = String(object.key.dropFirst(key.count))
+            guard let parts = MediaPath.components(relative, assetID: name) else { continue }
+            try await client.download(object.key, to: parts.reduce(target) { $0.appendingPathComponent($1) })
+        }
+        return target
     }
 
     public func removeSource(_ sourcePath: String) async throws {
-        guard let (key, _) = sourceKey(sourcePath) else { return }
-        try await client.delete(key)
+        guard let (key, _, isFolder) = sourceKey(sourcePath) else { return }
+        guard isFolder else { return try await client.delete(key) }
+        for object in try await client.list(prefix: key) { try await client.delete(object.key) }
     }
 
     // MARK: Helpers

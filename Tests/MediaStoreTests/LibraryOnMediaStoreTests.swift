@@ -124,6 +124,41 @@ struct LibraryOnMediaStoreTests {
         }
     }
 
+    @Test(arguments: MediaStoreKind.allCases)
+    func aDownloadedBundleIsImportedFromWhereTheStoreKeepsIt(kind: MediaStoreKind) async throws {
+        let temp = TemporaryFolder()
+        defer { temp.cleanUp() }
+        let data = temp.url.appendingPathComponent("data")
+        let media = try await kind.makeStore(data: data)
+        let library = try MediaLibrary(location: LibraryLocation(dataDirectory: data), media: media)
+        // A bundle as `marquee download` leaves one: packaged HLS in a folder of its own.
+        let clip = try makeClip(in: temp.url)
+        let bundle = temp.url.appendingPathComponent("downloads/Harbour")
+        try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
+        process.arguments = [
+            "-hide_banner", "-loglevel", "error", "-i", clip.path, "-c", "copy", "-f", "hls", "-hls_time", "1", "-hls_segment_type", "fmp4",
+            "-hls_playlist_type", "vod", "-master_pl_name", "master.m3u8", bundle.appendingPathComponent("video.m3u8").path,
+        ]
+        try process.run()
+        process.waitUntilExit()
+
+        let asset = try await library.add(keeping: bundle)
+        #expect(asset.title == "Harbour")
+        if !media.isLocal {
+            // The worker may be on another machine: it gets the bundle from the bucket, not from this disk.
+            #expect(media.ownsSource(try #require(asset.sourcePath)))
+            try FileManager.default.removeItem(at: bundle)
+        }
+        await library.worker.drain()
+        let ready = try #require(try await library.asset(id: asset.id))
+        let jobMessage = try await library.jobs(assetID: asset.id).first?.message ?? ""
+        #expect(ready.status == .ready, "\(jobMessage)")
+        #expect(try await media.files(of: asset.id).contains("master.m3u8"))
+        #expect(await library.posterPath(for: ready) != nil)
+    }
+
     @Test func aBucketConfiguredForPresignedDeliveryRedirectsAllButPlaylists() async throws {
         let temp = TemporaryFolder()
         defer { temp.cleanUp() }

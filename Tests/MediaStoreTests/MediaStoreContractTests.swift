@@ -135,6 +135,21 @@ struct MediaStoreContractTests {
             #expect(try await store.fetchSource(sourcePath, into: temp.url.appendingPathComponent("scratch2")) == nil)
         }
     }
+
+    @Test func aKeptFolderSuchAsADownloadedBundleIsFetchedBackWhole() async throws {
+        let temp = TemporaryFolder()
+        defer { temp.cleanUp() }
+        let store = try await MediaStoreKind.s3.makeStore(data: temp.url)
+        let files = ["master.m3u8": master, "video/index.m3u8": variant, "video/seg1.m4s": pattern(3000), "metadata.json": Data("{}".utf8)]
+        try stage(files, in: temp.url.appendingPathComponent("downloads/Film"))
+        let sourcePath = try await store.keepSource(temp.url.appendingPathComponent("downloads/Film"), named: "Film", id: "d1")
+        #expect(store.ownsSource(sourcePath) && sourcePath.hasSuffix("/sources/d1/Film/"))
+        let fetched = try #require(try await store.fetchSource(sourcePath, into: temp.url.appendingPathComponent("scratch")))
+        #expect(fetched.lastPathComponent == "Film")
+        for (path, data) in files { #expect(try Data(contentsOf: fetched.appendingPathComponent(path)) == data, "\(path)") }
+        try await store.removeSource(sourcePath)
+        #expect(try await store.fetchSource(sourcePath, into: temp.url.appendingPathComponent("scratch2")) == nil)
+    }
 }
 
 /// How a bucket's files reach clients: streamed (no direct URL), a presigned URL the gateway
