@@ -52,6 +52,18 @@ public final class S3MediaStore: MediaStore {
     func key(_ path: String, of assetID: String) -> String { location.key("\(assetID)/\(path)") }
     func assetPrefix(_ assetID: String) -> String { location.key("\(assetID)/") }
 
+    /// Checks that the bucket exists and the credentials may read it, with a clear error
+    /// naming the bucket when not (asked once at start, so a misconfigured node fails early).
+    public func checkAccess() async throws {
+        do {
+            _ = try await client.get(location.key(".marquee-access-check"))
+        } catch let error as S3Error where error.code == "NoSuchKey" || (error.status == 404 && error.code != "NoSuchBucket") {
+            return
+        } catch {
+            throw S3MediaStoreError.unusableBucket(location.description, String(describing: error))
+        }
+    }
+
     // MARK: Publishing
 
     public func stagingFolder(for assetID: String) -> URL {
@@ -327,6 +339,17 @@ public final class S3MediaStore: MediaStore {
         case "png": "image/png"
         case "json": "application/json"
         default: "application/octet-stream"
+        }
+    }
+}
+
+/// Why a bucket cannot hold the library's media.
+public enum S3MediaStoreError: Error, Sendable, Equatable, CustomStringConvertible {
+    case unusableBucket(String, String)
+
+    public var description: String {
+        switch self {
+        case .unusableBucket(let bucket, let why): "Cannot use \(bucket) for media: \(why)"
         }
     }
 }

@@ -34,7 +34,7 @@ struct StorageOptions: ParsableArguments {
 
     /// Where packaged media is published for this configuration: the media folder, or the
     /// bucket (with local staging and playlist copies under `object-storage/` in the data directory).
-    func mediaStore(for configuration: StorageConfiguration, location: LibraryLocation) throws -> any MediaStore {
+    func mediaStore(for configuration: StorageConfiguration, location: LibraryLocation) async throws -> any MediaStore {
         switch configuration.media {
         case .folder:
             return FolderMediaStore(location: location)
@@ -43,7 +43,9 @@ struct StorageOptions: ParsableArguments {
             do { delivery = try MediaDelivery.resolve(option: mediaDelivery, configFile: configFile) } catch let error as ConfigurationError {
                 throw ValidationError(error.description)
             }
-            return S3MediaStore(location: bucket, delivery: delivery, workDirectory: location.dataDirectory.appendingPathComponent("object-storage"))
+            let store = S3MediaStore(location: bucket, delivery: delivery, workDirectory: location.dataDirectory.appendingPathComponent("object-storage"))
+            do { try await store.checkAccess() } catch { throw CommandFailure(.unavailable, String(describing: error)) }
+            return store
         }
     }
 

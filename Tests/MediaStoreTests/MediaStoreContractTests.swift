@@ -184,6 +184,21 @@ struct MediaDeliveryTests {
         #expect(cdn.directURL(for: "../x", of: "e") == nil)
     }
 
+    @Test func aMissingBucketOrAWrongSecretIsNamedAtStart() async throws {
+        let temp = TemporaryFolder()
+        defer { temp.cleanUp() }
+        let good = try await MediaStoreKind.s3.makeStore(data: temp.url) as! S3MediaStore
+        try await good.checkAccess()
+        var missing = good.location
+        missing.bucket = "no-such-bucket-\(UInt32.random(in: 0...UInt32.max))"
+        var wrongSecret = good.location
+        wrongSecret.secretAccessKey = "wrong"
+        for location in [missing, wrongSecret] {
+            let store = S3MediaStore(location: location, workDirectory: temp.url.appendingPathComponent("x"))
+            await #expect(throws: S3MediaStoreError.self) { try await store.checkAccess() }
+        }
+    }
+
     @Test func deliveryIsParsedFromOptionsEnvironmentAndFile() throws {
         #expect(try MediaDelivery(parsing: "proxy") == .proxy)
         #expect(try MediaDelivery(parsing: "presigned") == .presigned(expires: 3600))
