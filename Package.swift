@@ -91,7 +91,11 @@ let package = Package(
         // the job queue (SKIP LOCKED leases) and cross-node change notices (LISTEN/NOTIFY).
         .target(
             name: "LibraryPostgreSQL",
-            dependencies: ["Library", .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl")]
+            dependencies: [
+                "Library", .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                // The node's other stores on the same database: accounts, Live Activities, device pairings.
+                "Accounts", "LiveActivities", "DeviceLink",
+            ]
         ),
         // A small S3 client (SigV4, multipart uploads, ranges, retries) over AsyncHTTPClient.
         .target(
@@ -116,6 +120,8 @@ let package = Package(
         ),
         // Throwaway servers for tests: PostgreSQL (initdb in a temporary folder) and SeaweedFS, loopback only.
         .target(name: "ServiceTesting", path: "Tests/ServiceTesting"),
+        // Test clips written with the ffmpeg command, one recipe for every test target.
+        .target(name: "MediaTesting", dependencies: [.product(name: "Subprocess", package: "swift-subprocess")], path: "Tests/MediaTesting"),
         // Push provider for Live Activities: HTTP/2 to APNs, ES256 provider tokens, payloads, channels.
         .target(
             name: "APNs",
@@ -207,12 +213,14 @@ let package = Package(
         .testTarget(name: "APNsTests", dependencies: ["APNs", "APNsTesting", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "DeviceLinkTests", dependencies: ["DeviceLink"]),
         .testTarget(name: "VisualAnalysisTests", dependencies: ["VisualAnalysis", "MediaCore"]),
-        .testTarget(name: "LibraryTests", dependencies: ["Library", "MediaCore", "HLS", "LibraryPostgreSQL", "ServiceTesting"]),
+        .testTarget(name: "LibraryTests", dependencies: ["Library", "MediaCore", "HLS", "LibraryPostgreSQL", "ServiceTesting", "MediaTesting"]),
+        // One contract suite per node store (accounts, activities, pairings), run against both implementations.
+        .testTarget(name: "NodeStoreTests", dependencies: ["Accounts", "LiveActivities", "DeviceLink", "LibraryPostgreSQL", "ServiceTesting"]),
         .testTarget(
             name: "MarqueeServerTests",
             dependencies: [
                 "MarqueeServer", "Library", "Playback", "Downloads", "HLS", "DeviceLink",
-                "VisualAnalysis",
+                "VisualAnalysis", "MediaTesting",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
             ]

@@ -112,6 +112,8 @@ def make_driver(language="en-US", width=1280, height=720):
     if os.geteuid() == 0:
         options.add_argument("--no-sandbox")
     options.add_experimental_option("prefs", {"intl.accept_languages": language})
+    # The page's console errors, for failure messages (driver.get_log("browser")).
+    options.set_capability("goog:loggingPrefs", {"browser": "WARNING"})
     return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
 
 

@@ -1,5 +1,6 @@
 """The command line's shared contract (docs/command-line.md), as a script sees it: JSON lines
 when stdout is not a terminal, and one meaning per exit status across commands."""
+import concurrent.futures
 import json
 import os
 import socket
@@ -77,6 +78,20 @@ def test_a_taken_port_is_3_unavailable(tmp_path):
         result = run("serve", "--data", tmp_path, "--port", port, "--no-samples", timeout=60)
     assert result.returncode == 3, result.stdout + result.stderr
     assert "could not serve on 127.0.0.1" in result.stderr
+
+
+def test_a_database_nobody_answers_is_3_unavailable(tmp_path):
+    # A loopback port nobody listens on: both commands give up after their 15 s and say why.
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    database = f"postgres://marquee@127.0.0.1:{port}/none"
+    with concurrent.futures.ThreadPoolExecutor(2) as pool:
+        users = pool.submit(run, "users", "list", "--database", database, timeout=60)
+        serve = pool.submit(run, "serve", "--data", tmp_path, "--port", 0, "--no-samples", "--database", database, timeout=60)
+        for result in (users.result(), serve.result()):
+            assert result.returncode == 3, result.stdout + result.stderr
+            assert "PostgreSQL could not connect" in result.stderr and "no answer within 15 s" in result.stderr, result.stderr
 
 
 def test_piped_serve_says_ready_as_a_json_line(tmp_path):

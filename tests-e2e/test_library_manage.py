@@ -135,7 +135,12 @@ def test_upload_a_file_through_the_page_watch_it_package_live_and_play_it(server
         seen = [s for s in driver.execute_script("return window.__seen") if s.startswith("Uploaded Clip")]
         _, found = server.api("GET", "/api/assets?q=Uploaded%20Clip")
         _, jobs = server.api("GET", "/api/jobs")
-        pytest.fail(f"the uploaded clip's card never showed ready; page saw {seen[-5:]}; server has {found}; jobs {jobs}; server said:\n{server.console_tail()}")
+        try:
+            errors = [entry["message"] for entry in driver.get_log("browser")][-10:]
+        except Exception as error:  # noqa: BLE001 - a diagnostic must not hide the failure
+            errors = [f"(no browser log: {error})"]
+        pytest.fail(f"the uploaded clip's card never showed ready; page saw {seen[-5:]}; page errors {errors}; "
+                    f"server has {found}; jobs {jobs}; server said:\n{server.console_tail()}")
     seen = driver.execute_script("return window.__seen")
     statuses = {entry.split("|")[1] for entry in seen if entry.startswith("Uploaded Clip")}
     assert {"uploading", "ready"} <= statuses, statuses

@@ -6,6 +6,7 @@ the old tab stops); pausing updates the island; playback reaching the end remove
 and Japanese. Screenshots go to artifacts/e2e."""
 import time
 
+from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.common.by import By
 
 from conftest import ARTIFACTS
@@ -81,13 +82,26 @@ def test_island_follows_the_player_from_another_page_and_returns_to_it(server, b
 
     # A second tap returns to the player: the session continues here from where it was, and
     # the first tab's player stops (its session ends).
-    at_tap = island(other)["position"]
+    tapped = island(other)
+    at_tap = tapped["position"]
+    assert not tapped["paused"], f"the island showed the session paused before the tap: {tapped}"
     driver.find_element(By.ID, "now-playing-island").click()
     other.wait_for(lambda: f"/watch/{asset_id}" in driver.current_url, "the expanded island did not return to the player")
     back = PlayerPage.__new__(PlayerPage)
     back.driver = driver
-    back.wait_for(lambda: back.js("return window.marquee?.session?.id") not in (None, first_session)
-                  and not back.video("paused") and back.video("readyState") >= 2, "the player did not continue")
+
+    def continued():
+        return back.js("return window.marquee?.session?.id") not in (None, first_session) \
+            and not back.video("paused") and back.video("readyState") >= 2
+    try:
+        back.wait_for(continued, "the player did not continue", timeout=20)
+    except TimeoutException:
+        state = back.js("""const v = document.getElementById('video');
+            return {url: location.href, session: window.marquee?.session?.id ?? null, paused: v?.paused,
+                    readyState: v?.readyState, currentTime: v?.currentTime, error: v?.error?.message ?? null,
+                    state: document.getElementById('player')?.dataset.state ?? null, status: document.getElementById('player')?.dataset.status ?? null,
+                    toast: document.getElementById('toast')?.textContent ?? null}""")
+        raise AssertionError(f"the player did not continue: {state}; island at the tap {tapped}")
     assert abs(back.current_time - at_tap) < 3, (back.current_time, at_tap)
     second_session = back.js("return window.marquee.session.id")
     back_tab = driver.current_window_handle

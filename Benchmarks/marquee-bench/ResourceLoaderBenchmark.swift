@@ -15,7 +15,7 @@ enum ResourceLoaderBenchmark {
         let clock = ContinuousClock()
         let start = clock.now
         let loader = try FileResourceLoader(path: arguments[0], entireLengthAvailableOnDemand: onDemand)
-        let asset = Asset(resourceLoader: loader)
+        let asset = MediaAsset(resourceLoader: loader)
         let (duration, tracks) = try await asset.load(.duration, .tracks)
         let opened = clock.now - start
         var generator = ImageGenerator(asset: asset)
@@ -25,6 +25,8 @@ enum ResourceLoaderBenchmark {
         var usage = rusage()
         getrusage(RUSAGE_SELF.rawValue, &usage)
         func ms(_ d: Duration) -> Double { Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15 }
-        print("{\"mode\":\"\(arguments[1])\",\"openMs\":\(ms(opened)),\"thumbnailMs\":\(ms(thumbnail)),\"peakRSSKiB\":\(usage.ru_maxrss),\"tracks\":\(tracks.count)}")
+        print(
+            "{\"mode\":\"\(arguments[1])\",\"openMs\":\(ms(opened)),\"thumbnailMs\":\(ms(thumbnail)),\"peakRSSKiB\":\(usage.ru_maxrss),\"tracks\":\(tracks.count)}"
+        )
     }
 }

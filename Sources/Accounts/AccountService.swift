@@ -7,7 +7,7 @@ import Synchronization
 /// resolved credentials are cached for `cacheLifetime`, and every change that could revoke one
 /// (sign-out, token revoked, account removed or demoted, password changed) empties the cache.
 public final class AccountService: Sendable {
-    public let store: AccountStore
+    public let store: any AccountStore
     public let hasher: PasswordHasher
     /// How long a sign-in session lasts without being used.
     public let sessionLifetime: TimeInterval
@@ -28,7 +28,7 @@ public final class AccountService: Sendable {
     private let code = Mutex<SetupCode?>(nil)
 
     public init(
-        store: AccountStore, hasher: PasswordHasher = .standard,
+        store: any AccountStore, hasher: PasswordHasher = .standard,
         sessionLifetime: TimeInterval = 30 * 24 * 3600, cacheLifetime: TimeInterval = 30
     ) {
         self.store = store

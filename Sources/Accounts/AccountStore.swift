@@ -11,6 +11,14 @@ public struct Account: Codable, Sendable, Hashable, FetchableRecord, MutablePers
 
     public static let databaseTableName = "account"
 
+    public init(id: Int64? = nil, name: String, role: Role, passwordHash: String, createdAt: Date) {
+        self.id = id
+        self.name = name
+        self.role = role
+        self.passwordHash = passwordHash
+        self.createdAt = createdAt
+    }
+
     public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 }
 
@@ -30,157 +38,69 @@ public struct Credential: Codable, Sendable, Hashable, FetchableRecord, Persista
     public var expiresAt: Date?
 
     public static let databaseTableName = "credential"
+
+    public init(
+        id: String, accountID: Int64, kind: Kind, secretDigest: Data, label: String, createdAt: Date, lastUsedAt: Date, expiresAt: Date?
+    ) {
+        self.id = id
+        self.accountID = accountID
+        self.kind = kind
+        self.secretDigest = secretDigest
+        self.label = label
+        self.createdAt = createdAt
+        self.lastUsedAt = lastUsedAt
+        self.expiresAt = expiresAt
+    }
 }
 
-/// The accounts database, `accounts.sqlite` beside the library's: accounts and their
-/// credentials. A WAL-mode pool; GRDB runs every access on its own queues.
-public final class AccountStore: Sendable {
-    let database: DatabasePool
-
-    public init(url: URL) throws {
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        var configuration = Configuration()
-        configuration.foreignKeysEnabled = true
-        configuration.busyMode = .timeout(5)
-        database = try DatabasePool(path: url.path, configuration: configuration)
-        try Self.migrator.migrate(database)
-    }
-
-    static var migrator: DatabaseMigrator {
-        var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1: accounts and credentials") { db in
-            try db.create(table: "account") { t in
-                t.autoIncrementedPrimaryKey("id")
-                t.column("name", .text).notNull().unique().collate(.nocase)
-                t.column("role", .text).notNull()
-                t.column("passwordHash", .text).notNull()
-                t.column("createdAt", .datetime).notNull()
-            }
-            try db.create(table: "credential") { t in
-                t.primaryKey("id", .text)
-                t.column("accountID", .integer).notNull().indexed().references("account", onDelete: .cascade)
-                t.column("kind", .text).notNull()
-                t.column("secretDigest", .blob).notNull().unique()
-                t.column("label", .text).notNull()
-                t.column("createdAt", .datetime).notNull()
-                t.column("lastUsedAt", .datetime).notNull()
-                t.column("expiresAt", .datetime)
-            }
-        }
-        return migrator
-    }
-
-    public func accounts() async throws -> [Account] {
-        try await database.read { db in try Account.order(Column("name")).fetchAll(db) }
-    }
-
-    public func account(named name: String) async throws -> Account? {
-        try await database.read { db in try Account.filter(Column("name").collating(.nocase) == name).fetchOne(db) }
-    }
-
-    public func account(id: Int64) async throws -> Account? {
-        try await database.read { db in try Account.fetchOne(db, key: id) }
-    }
-
-    public func hasOwner() async throws -> Bool {
-        try await database.read { db in try Account.filter(Column("role") == Role.owner.rawValue).fetchCount(db) > 0 }
-    }
-
-    /// Inserts `account`; with `onlyIfNoOwner`, fails with `ownerExists` when an owner appeared
-    /// meanwhile (two first-run setups racing).
-    public func insert(_ account: Account, onlyIfNoOwner: Bool = false) async throws -> Account {
-        try await database.write { db in
-            if onlyIfNoOwner, try Account.filter(Column("role") == Role.owner.rawValue).fetchCount(db) > 0 {
-                throw AccountError.ownerExists
-            }
-            if try Account.filter(Column("name").collating(.nocase) == account.name).fetchCount(db) > 0 {
-                throw AccountError.nameTaken(account.name)
-            }
-            var row = account
-            try row.insert(db)
-            return row
-        }
-    }
-
+/// Where accounts and their credentials (sign-in sessions and API tokens) are kept.
+///
+/// Two implementations share this contract and one test suite: `SQLiteAccountStore` (GRDB,
+/// `accounts.sqlite` in the data directory, the single-machine default) and the PostgreSQL
+/// store in `LibraryPostgreSQL`, which several server nodes share so an account made on one
+/// signs in on every other. Names are unique regardless of case; the rules about owners (the
+/// last one cannot go, the first-run race) are enforced inside the store's transaction.
+public protocol AccountStore: Sendable {
+    /// Every account, by name.
+    func accounts() async throws -> [Account]
+    /// The account with this name, compared regardless of case.
+    func account(named name: String) async throws -> Account?
+    func account(id: Int64) async throws -> Account?
+    func hasOwner() async throws -> Bool
+    /// Inserts `account` and returns it with its new `id`; with `onlyIfNoOwner`, fails with
+    /// `ownerExists` when an owner appeared meanwhile (two first-run setups racing); fails with
+    /// `nameTaken` when the name is used.
+    func insert(_ account: Account, onlyIfNoOwner: Bool) async throws -> Account
     /// Changes an account's role or password hash; refuses to demote the last owner.
-    public func update(_ account: Account) async throws {
-        try await database.write { db in
-            guard let old = try Account.fetchOne(db, key: account.id) else { throw AccountError.accountNotFound(account.name) }
-            if old.role == .owner, account.role != .owner, try Self.ownerCount(db) <= 1 { throw AccountError.lastOwner }
-            try account.update(db)
-        }
-    }
-
+    func update(_ account: Account) async throws
     /// Deletes an account and every credential it holds; refuses the last owner.
-    public func delete(named name: String) async throws {
-        try await database.write { db in
-            guard let account = try Account.filter(Column("name").collating(.nocase) == name).fetchOne(db) else {
-                throw AccountError.accountNotFound(name)
-            }
-            if account.role == .owner, try Self.ownerCount(db) <= 1 { throw AccountError.lastOwner }
-            _ = try account.delete(db)
-        }
-    }
-
-    static func ownerCount(_ db: Database) throws -> Int {
-        try Account.filter(Column("role") == Role.owner.rawValue).fetchCount(db)
-    }
-
-    // MARK: Credentials
-
-    public func insert(_ credential: Credential, limitingTokensTo limit: Int? = nil) async throws {
-        try await database.write { db in
-            if let limit, credential.kind == .token,
-                try Credential.filter(Column("accountID") == credential.accountID && Column("kind") == Credential.Kind.token.rawValue).fetchCount(db) >= limit
-            {
-                throw AccountError.tooManyCredentials(limit)
-            }
-            if credential.kind == .session {
-                // Forget expired sessions as new ones are made, so the table does not grow forever.
-                try Credential.filter(Column("expiresAt") < Date()).deleteAll(db)
-            }
-            try credential.insert(db)
-        }
-    }
-
+    func delete(named name: String) async throws
+    /// Stores a credential; with `limit`, refuses (`tooManyCredentials`) a token beyond it.
+    /// Storing a session forgets expired ones.
+    func insert(_ credential: Credential, limitingTokensTo limit: Int?) async throws
     /// The credential with this secret digest and its account, if it has not expired.
-    public func credential(digest: Data, now: Date = Date()) async throws -> (Credential, Account)? {
-        try await database.read { db in
-            guard let credential = try Credential.filter(Column("secretDigest") == digest).fetchOne(db) else { return nil }
-            if let expires = credential.expiresAt, expires <= now { return nil }
-            guard let account = try Account.fetchOne(db, key: credential.accountID) else { return nil }
-            return (credential, account)
-        }
-    }
-
-    public func credentials(accountID: Int64, kind: Credential.Kind) async throws -> [Credential] {
-        try await database.read { db in
-            try Credential.filter(Column("accountID") == accountID && Column("kind") == kind.rawValue)
-                .order(Column("createdAt")).fetchAll(db)
-        }
-    }
-
-    /// Marks a credential used (and slides a session's expiry).
-    public func touch(id: String, at date: Date, expiresAt: Date?) async throws {
-        try await database.write { db in
-            try db.execute(
-                sql: "UPDATE credential SET lastUsedAt = ?, expiresAt = COALESCE(?, expiresAt) WHERE id = ?",
-                arguments: [date, expiresAt, id])
-        }
-    }
-
+    func credential(digest: Data, now: Date) async throws -> (Credential, Account)?
+    /// An account's sessions or tokens, oldest first.
+    func credentials(accountID: Int64, kind: Credential.Kind) async throws -> [Credential]
+    /// Marks a credential used (and slides a session's expiry when `expiresAt` is given).
+    func touch(id: String, at date: Date, expiresAt: Date?) async throws
     /// Deletes one credential of an account; false when there was none.
     @discardableResult
-    public func deleteCredential(id: String, accountID: Int64) async throws -> Bool {
-        try await database.write { db in
-            try Credential.filter(Column("id") == id && Column("accountID") == accountID).deleteAll(db) > 0
-        }
+    func deleteCredential(id: String, accountID: Int64) async throws -> Bool
+    /// Deletes every session of an account (a password change signs out everywhere).
+    func deleteSessions(accountID: Int64) async throws
+}
+
+extension AccountStore {
+    public func insert(_ account: Account) async throws -> Account {
+        try await insert(account, onlyIfNoOwner: false)
     }
 
-    /// Deletes every session of an account (a password change signs out everywhere).
-    public func deleteSessions(accountID: Int64) async throws {
-        try await database.write { db in
-            _ = try Credential.filter(Column("accountID") == accountID && Column("kind") == Credential.Kind.session.rawValue).deleteAll(db)
-        }
+    public func insert(_ credential: Credential) async throws {
+        try await insert(credential, limitingTokensTo: nil)
+    }
+
+    public func credential(digest: Data) async throws -> (Credential, Account)? {
+        try await credential(digest: digest, now: Date())
     }
 }

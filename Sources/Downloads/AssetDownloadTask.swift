@@ -26,7 +26,7 @@ public final class AssetDownloadTask: Sendable {
 
     let fetcher: HTTPFetcher
     let gate = DownloadGate()
-    let tracker: ProgressTracker
+    let tracker: DownloadProgressTracker
 
     /// The journal's folder inside the bundle; removed when the download completes.
     public static let journalFolder = ".marquee-download"
@@ -47,7 +47,7 @@ public final class AssetDownloadTask: Sendable {
         self.progress = progress
         let (stream, continuation) = AsyncStream<DownloadProgress>.makeStream(bufferingPolicy: .bufferingNewest(64))
         snapshots = stream
-        tracker = ProgressTracker(continuation: continuation, progress: progress)
+        tracker = DownloadProgressTracker(continuation: continuation, progress: progress)
     }
 
     public func pause() async {

@@ -245,7 +245,7 @@ public final class MediaLibrary: Sendable {
     public func displayedAssets(matching query: String? = nil) async throws -> [DisplayedAsset] {
         let assets = try await store.assets(matching: query)
         let overrides = try await store.overrides(for: assets.map(\.id))
-        let posters = await posterPaths(for: assets)
+        let posters = try await posterPaths(for: assets)
         return assets.map { $0.displayed(with: overrides[$0.id], defaultArtworkURL: posters[$0.id]) }
     }
 
@@ -283,25 +283,34 @@ public final class MediaLibrary: Sendable {
         }
     }
 
-    /// The URL path of an asset's poster frame, when it has one.
-    public func posterPath(for asset: Asset) async -> String? {
-        // Object storage has the poster once the asset is published (ready), not before.
-        guard media.isLocal || asset.status == .ready else { return nil }
-        return await media.contains(BundleLayout.poster, of: asset.id) ? "/media/\(asset.id)/\(BundleLayout.poster)" : nil
-    }
-
-    /// The poster paths of several assets, by asset id (those without a poster are left out).
-    public func posterPaths(for assets: [Asset]) async -> [String: String] {
-        await withTaskGroup(of: (String, String?).self) { group in
-            for asset in assets { group.addTask { (asset.id, await self.posterPath(for: asset)) } }
+    /// The URL paths of the poster frames of `assets` that have one, by asset id. In a media
+    /// folder the bundles are looked at in one batch on `BlockingWork`'s threads, never on the
+    /// caller's; in object storage, from each ready asset's listing (a poster is there once the
+    /// asset is published, not before).
+    public func posterPaths(for assets: [Asset]) async throws -> [String: String] {
+        guard media.isLocal else {
+            return await withTaskGroup(of: (String, Bool).self) { group in
+                for asset in assets where asset.status == .ready {
+                    group.addTask { (asset.id, await self.media.contains(BundleLayout.poster, of: asset.id)) }
+                }
+                var found: [String: String] = [:]
+                for await (id, present) in group where present { found[id] = "/media/\(id)/\(BundleLayout.poster)" }
+                return found
+            }
+        }
+        let location = location
+        let ids = assets.map(\.id)
+        return try await BlockingWork.run {
             var found: [String: String] = [:]
-            for await (id, path) in group { found[id] = path }
+            for id in ids where FileManager.default.fileExists(atPath: location.bundleDirectory(for: id).appendingPathComponent(BundleLayout.poster).path) {
+                found[id] = "/media/\(id)/\(BundleLayout.poster)"
+            }
             return found
         }
     }
 
     /// An asset with its metadata override applied.
     public func displayed(_ asset: Asset) async throws -> DisplayedAsset {
-        asset.displayed(with: try await store.override(for: asset.id), defaultArtworkURL: await posterPath(for: asset))
+        asset.displayed(with: try await store.override(for: asset.id), defaultArtworkURL: try await posterPaths(for: [asset])[asset.id])
     }
 }

@@ -543,6 +543,16 @@ public struct PostgreSQLStoreError: Error, CustomStringConvertible {
         public var description: String { "no answer within \(limit.components.seconds) s (is the server running, and the address right?)" }
     }
 
+    /// Whether the server was never reached (no answer in time, or no connection at all), as
+    /// opposed to a server that answered with an error: a command exits "unavailable" then.
+    public var isUnreachable: Bool {
+        if underlying is TimedOut { return true }
+        if let error = underlying as? PSQLError {
+            return [.connectionError, .serverClosedConnection, .poolClosed, .uncleanShutdown].contains(error.code)
+        }
+        return false
+    }
+
     public var description: String {
         if let error = underlying as? PSQLError {
             let server = error.serverInfo.map { info in

@@ -114,6 +114,93 @@ enum PostgreSQLMigrations {
                 """,
                 "CREATE INDEX interstitial_event_on_asset_id ON interstitial_event (asset_id, position)",
             ]),
+        Migration(
+            version: 4, name: "accounts, sign-in sessions and API tokens",
+            statements: [
+                """
+                CREATE TABLE account (
+                    id bigserial PRIMARY KEY,
+                    name text NOT NULL,
+                    role text NOT NULL,
+                    password_hash text NOT NULL,
+                    created_at timestamptz NOT NULL
+                )
+                """,
+                "CREATE UNIQUE INDEX account_on_lower_name ON account (lower(name))",
+                """
+                CREATE TABLE credential (
+                    id text PRIMARY KEY,
+                    account_id bigint NOT NULL REFERENCES account (id) ON DELETE CASCADE,
+                    kind text NOT NULL,
+                    secret_digest bytea NOT NULL UNIQUE,
+                    label text NOT NULL,
+                    created_at timestamptz NOT NULL,
+                    last_used_at timestamptz NOT NULL,
+                    expires_at timestamptz
+                )
+                """,
+                "CREATE INDEX credential_on_account_id ON credential (account_id, kind)",
+            ]),
+        Migration(
+            version: 5, name: "live activities, push tokens, push-to-start tokens, broadcast channels, push outcomes",
+            statements: [
+                // The activity itself as JSON (exactly as the model encodes it); the columns beside it are for ordering.
+                "CREATE TABLE live_activity (id text PRIMARY KEY, created_at timestamptz NOT NULL, body text NOT NULL)",
+                """
+                CREATE TABLE activity_push_token (
+                    token text PRIMARY KEY,
+                    activity_id text NOT NULL REFERENCES live_activity (id) ON DELETE CASCADE,
+                    device_id text NOT NULL,
+                    environment text NOT NULL,
+                    created_at timestamptz NOT NULL,
+                    backoff_until timestamptz
+                )
+                """,
+                "CREATE INDEX activity_push_token_on_activity_id ON activity_push_token (activity_id)",
+                "CREATE INDEX activity_push_token_on_device_id ON activity_push_token (device_id)",
+                """
+                CREATE TABLE push_to_start_token (
+                    token text PRIMARY KEY,
+                    device_id text NOT NULL,
+                    attributes_type text NOT NULL,
+                    environment text NOT NULL,
+                    created_at timestamptz NOT NULL
+                )
+                """,
+                "CREATE INDEX push_to_start_token_on_device_id ON push_to_start_token (device_id)",
+                """
+                CREATE TABLE broadcast_channel (
+                    id text PRIMARY KEY,
+                    environment text NOT NULL,
+                    storage_policy bigint NOT NULL,
+                    activity_id text,
+                    created_at timestamptz NOT NULL
+                )
+                """,
+                """
+                CREATE TABLE push_outcome (
+                    id bigserial PRIMARY KEY,
+                    activity_id text,
+                    target text NOT NULL,
+                    event text NOT NULL,
+                    priority bigint NOT NULL,
+                    result text NOT NULL,
+                    status bigint,
+                    reason text,
+                    apns_id text,
+                    attempts bigint NOT NULL,
+                    at timestamptz NOT NULL
+                )
+                """,
+                "CREATE INDEX push_outcome_on_activity_id ON push_outcome (activity_id, id)",
+            ]),
+        Migration(
+            version: 6, name: "the server's device identity and trusted devices",
+            statements: [
+                // One row per store ("server"): the identity every node presents, and the trust record as JSON.
+                "CREATE TABLE device_identity (scope text PRIMARY KEY, body text NOT NULL)",
+                "CREATE TABLE device_trust (scope text PRIMARY KEY, body text NOT NULL, updated_at timestamptz NOT NULL DEFAULT now())",
+            ]),
     ]
 
     /// Brings the database up to the newest version; returns the versions it applied.

@@ -72,7 +72,7 @@ struct ComposeCommand: AsyncParsableCommand {
         let console = Console(command: "compose", json: json)
         try await console.run {
             var composition = MutableComposition()
-            var assets: [String: Asset] = [:]
+            var assets: [String: MediaAsset] = [:]
             for insert in inserts {
                 let (source, range) = Self.parse(insert)!
                 let asset = assets[source] ?? MediaSourceArgument.asset(source)

@@ -21,10 +21,20 @@ struct NearbyOptions: ParsableArguments {
     /// Starts the listener, then (when the server is reachable from the network) the
     /// advertisement. Returns the devices and a line saying how to reach them, which the
     /// caller prints after the server's ready line.
-    func start(host: String, dataDirectory: URL, sessions: PlaybackSessions) async throws -> (NearbyDevices, String)? {
+    func start(
+        host: String, dataDirectory: URL, sessions: PlaybackSessions, pairings: (any DevicePairingStore)? = nil
+    ) async throws -> (NearbyDevices, String)? {
         guard !noNearby else { return nil }
         let name = deviceName ?? ProcessInfo.processInfo.hostName
-        let devices = try NearbyDevices(directory: dataDirectory.appendingPathComponent("devicelink"), name: name, sessions: sessions)
+        let devices: NearbyDevices
+        if let pairings {
+            // Shared by every node (PostgreSQL): one identity, one set of trusted devices.
+            devices = NearbyDevices(
+                identity: try await pairings.deviceIdentity(name: name, platform: "linux"), trust: try await DeviceTrust(store: pairings),
+                sessions: sessions)
+        } else {
+            devices = try NearbyDevices(directory: dataDirectory.appendingPathComponent("devicelink"), name: name, sessions: sessions)
+        }
         let port: Int
         do {
             if let nearbyPort {

@@ -87,15 +87,17 @@ struct ServeCommand: AsyncParsableCommand {
             console.warn("skipped an unreadable download record: \(problem)")
         }
         let mode = AccessMode.forBindAddress(host, requireSignIn: requireSignIn)
-        let accounts = AccountService(store: try AccountStore(url: location.accountsDatabaseURL))
+        let nodeStores = try NodeStores(library: store, location: location)
+        let accounts = AccountService(store: nodeStores.accounts)
+        nodeStores.keepCredentialCacheCurrent(accounts)
         let access = ServerAccess(mode: mode, accounts: accounts)
         var server = MarqueeServer(
             library: library, downloads: downloads, originPolicy: RequestOriginPolicy(allowedHosts: allowedHosts),
             access: access)
         server.activities = try await LiveActivityHost.start(
             library: library, downloads: downloads, sessions: server.sessions,
-            apns: APNsConfiguration.load(file: apnsConfig.map { URL(fileURLWithPath: $0) }))
-        let nearbyDevices = try await nearby.start(host: host, dataDirectory: location.dataDirectory, sessions: server.sessions)
+            apns: APNsConfiguration.load(file: apnsConfig.map { URL(fileURLWithPath: $0) }), store: nodeStores.activities)
+        let nearbyDevices = try await nearby.start(host: host, dataDirectory: location.dataDirectory, sessions: server.sessions, pairings: nodeStores.pairings)
         server.nearby = nearbyDevices?.0
         let setupCode = mode == .signInRequired ? try await accounts.setupCode() : nil
         let dataPath = location.dataDirectory.path

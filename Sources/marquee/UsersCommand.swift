@@ -17,9 +17,29 @@ struct UsersCommand: AsyncParsableCommand {
         @Option(help: "Data directory (default: $XDG_DATA_HOME/marquee or ~/.local/share/marquee).")
         var data: String?
 
-        func accounts() throws -> AccountService {
-            let location = LibraryLocation(dataDirectory: data.map { URL(fileURLWithPath: $0) } ?? LibraryLocation.defaultDataDirectory())
-            return AccountService(store: try AccountStore(url: location.accountsDatabaseURL))
+        @OptionGroup var storage: StorageOptions
+
+        /// The accounts of the data directory, or of the PostgreSQL database `--database` names (a cluster's).
+        /// The account service on the chosen database; a database that cannot be opened (or
+        /// reached) ends the command with one line and its documented exit status.
+        func accounts() async throws -> AccountService {
+            do {
+                return try await openAccounts()
+            } catch {
+                let failure = CommandFailure(classifying: error)
+                FileHandle.standardError.write(Data("marquee users: \(failure.message)\n".utf8))
+                throw failure.status.exitCode
+            }
+        }
+
+        private func openAccounts() async throws -> AccountService {
+            let dataDirectory = data.map { URL(fileURLWithPath: $0) } ?? LibraryLocation.defaultDataDirectory()
+            let location = LibraryLocation(dataDirectory: dataDirectory)
+            guard case .postgres = try storage.resolve(dataDirectory: dataDirectory).database else {
+                return AccountService(store: try SQLiteAccountStore(url: location.accountsDatabaseURL))
+            }
+            let (_, store, _) = try await storage.open(dataDirectory: dataDirectory)
+            return AccountService(store: try NodeStores(library: store, location: location).accounts)
         }
     }
 
@@ -31,7 +51,7 @@ struct UsersCommand: AsyncParsableCommand {
 
         func run() async throws {
             let role = try parseRole(role)
-            let accounts = try location.accounts()
+            let accounts = try await location.accounts()
             let password = try readPassword(confirm: true)
             try await report {
                 if role == .owner, try await accounts.needsOwner() {
@@ -59,7 +79,7 @@ struct UsersCommand: AsyncParsableCommand {
         @OptionGroup var location: Location
         @Argument var name: String
         func run() async throws {
-            let accounts = try location.accounts()
+            let accounts = try await location.accounts()
             try await report { try await accounts.deleteAccount(named: name) }
             print("removed \(name)")
         }
@@ -72,7 +92,7 @@ struct UsersCommand: AsyncParsableCommand {
         @Argument(help: "owner or viewer.") var role: String
         func run() async throws {
             let role = try parseRole(role)
-            let accounts = try location.accounts()
+            let accounts = try await location.accounts()
             try await report { try await accounts.setRole(role, forAccountNamed: name) }
             print("\(name) is now \(role.rawValue)")
         }
@@ -83,7 +103,7 @@ struct UsersCommand: AsyncParsableCommand {
         @OptionGroup var location: Location
         @Argument var name: String
         func run() async throws {
-            let accounts = try location.accounts()
+            let accounts = try await location.accounts()
             let password = try readPassword(confirm: true)
             try await report { try await accounts.setPassword(password, forAccountNamed: name) }
             print("password changed for \(name)")
@@ -96,7 +116,7 @@ struct UsersCommand: AsyncParsableCommand {
         @Argument var name: String
         @Option(help: "What the token is for.") var label: String = "command line"
         func run() async throws {
-            let accounts = try location.accounts()
+            let accounts = try await location.accounts()
             guard let account = try await accounts.store.account(named: name), let id = account.id else {
                 FileHandle.standardError.write(Data("marquee users token: \(AccountError.accountNotFound(name))\n".utf8))
                 throw ExitStatus.unusableInput.exitCode

@@ -10,7 +10,7 @@ struct AccountServiceTests {
 
     init() throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("accounts-\(UUID().uuidString)")
-        service = AccountService(store: try AccountStore(url: directory.appendingPathComponent("accounts.sqlite")), hasher: .fast)
+        service = AccountService(store: try SQLiteAccountStore(url: directory.appendingPathComponent("accounts.sqlite")), hasher: .fast)
     }
 
     @Test("Passwords are stored as scrypt hashes that verify only the right password")
@@ -140,7 +140,7 @@ struct AccountServiceTests {
     func persistence() async throws {
         let account = try await service.createAccount(name: "ann", password: "long enough pw", role: .owner)
         let (_, secret) = try await service.createToken(accountID: try #require(account.id), label: "cli")
-        let reopened = AccountService(store: try AccountStore(url: directory.appendingPathComponent("accounts.sqlite")), hasher: .fast)
+        let reopened = AccountService(store: try SQLiteAccountStore(url: directory.appendingPathComponent("accounts.sqlite")), hasher: .fast)
         #expect(try await reopened.principal(for: secret)?.name == "ann")
         #expect(try await !reopened.needsOwner())
     }

@@ -233,7 +233,7 @@ struct BundlePackagerTests {
 
     /// Opens a JPEG with FFmpeg and answers its picture size (a JPEG that does not decode fails).
     static func jpegSize(_ url: URL) async throws -> PixelSize? {
-        let tracks = try await MediaCore.Asset(url: url).load(.tracks)
+        let tracks = try await MediaAsset(url: url).load(.tracks)
         let video = try #require(tracks.first { $0.mediaType == .video })
         #expect(video.codec == "mjpeg")
         return video.naturalSize

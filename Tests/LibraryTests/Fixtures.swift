@@ -1,4 +1,5 @@
 import Foundation
+import MediaTesting
 
 @testable import Library
 
@@ -31,23 +32,11 @@ struct TemporaryLibrary {
         named name: String = "clip.mp4", seconds: Int = 3, size: String = "320x180",
         videoArguments: [String] = []
     ) async throws -> URL {
-        let subtitles = root.appendingPathComponent("\(name).srt")
-        try "1\n00:00:00,000 --> 00:00:02,000\nHello\n\n".write(to: subtitles, atomically: true, encoding: .utf8)
-        let url = root.appendingPathComponent(name)
-        try await ProcessRunner(executable: "/usr/bin/ffmpeg").run(
-            [
-                "-hide_banner", "-loglevel", "error", "-y",
-                "-f", "lavfi", "-i", "testsrc2=size=\(size):rate=24:duration=\(seconds)",
-                "-f", "lavfi", "-i", "sine=frequency=440:duration=\(seconds)",
-                "-f", "lavfi", "-i", "sine=frequency=660:duration=\(seconds)",
-                "-i", subtitles.path,
-                "-map", "0:v", "-map", "1:a", "-map", "2:a", "-map", "3:s",
-            ] + videoArguments + [
-                "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-c:a", "aac", "-c:s", "mov_text",
-                "-metadata:s:a:0", "language=eng", "-metadata:s:a:1", "language=fra", "-metadata:s:s:0", "language=eng",
-                "-metadata", "title=Embedded Title", "-metadata", "artist=Marquee Tests",
-                "-metadata", "comment=An embedded description", url.path,
-            ])
-        return url
+        var clip = TestClip.bilingual(seconds: Double(seconds))
+        clip.size = size
+        clip.videoArguments = videoArguments
+        clip.metadata["artist"] = "Marquee Tests"
+        clip.metadata["comment"] = "An embedded description"
+        return try await clip.write(to: root.appendingPathComponent(name))
     }
 }

@@ -132,7 +132,7 @@ struct IngestTests {
             ).playlist?.multivariant)
         #expect(master.variants.count == 1 && master.variants[0].attributes.codecs.allSatisfy { $0.hasPrefix("mp4a") })
         #expect(try Data(contentsOf: bundle.appendingPathComponent("poster.jpg")) == Data(contentsOf: cover))
-        #expect(await temp.library.posterPath(for: ready) != nil)
+        #expect(try await temp.library.posterPaths(for: [ready])[ready.id] != nil)
         #expect(!FileManager.default.fileExists(atPath: bundle.appendingPathComponent("trickplay.json").path))
     }
 
@@ -154,7 +154,7 @@ struct IngestTests {
         let bundle = temp.library.location.bundleDirectory(for: imported.id)
         let poster = try Data(contentsOf: bundle.appendingPathComponent("poster.jpg"))
         #expect(poster.starts(with: [0xFF, 0xD8, 0xFF]))
-        #expect(await temp.library.posterPath(for: ready) == "/media/\(imported.id)/poster.jpg")
+        #expect(try await temp.library.posterPaths(for: [ready])[ready.id] == "/media/\(imported.id)/poster.jpg")
         let sheet = try JSONDecoder().decode(TrickPlayImages.self, from: Data(contentsOf: bundle.appendingPathComponent("trickplay.json")))
         #expect(sheet.count >= 1 && Double(sheet.count) * sheet.interval >= 2 - sheet.interval)
         #expect(FileManager.default.fileExists(atPath: bundle.appendingPathComponent(sheet.image).path))

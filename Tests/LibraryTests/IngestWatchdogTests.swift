@@ -7,31 +7,12 @@ import Testing
 /// watchdog, and deleting an asset cancels its running job.
 @Suite("Ingest watchdog and cancellation")
 struct IngestWatchdogTests {
-    /// Probes fine, then packages nothing, forever (until cancelled) for files named "hang".
-    struct HangingPackager: BundlePackaging {
-        func probe(_ source: URL) async throws -> MediaProbe {
-            MediaProbe(duration: 1, width: 16, height: 16, audioTracks: [], subtitleTracks: [])
-        }
-        func package(
-            _ source: URL, probe: MediaProbe, into bundle: URL,
-            progress: @escaping @Sendable (Double) async -> Void
-        ) async throws -> PackagedBundle {
-            if source.lastPathComponent.hasPrefix("hang") {
-                while true { try await Task.sleep(for: .milliseconds(20)) }
-            }
-            throw LibraryError.unsupportedSource(source.path)
-        }
-        func decorate(bundle: URL, duration: Double, artwork: String?) async throws -> PackagedBundle {
-            throw LibraryError.unsupportedSource(bundle.path)
-        }
-    }
-
     func library(stall: Duration) throws -> (MediaLibrary, URL) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("marquee-watchdog-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let library = try MediaLibrary(
             location: LibraryLocation(dataDirectory: folder.appendingPathComponent("data")),
-            packager: HangingPackager(), ingestStallLimit: stall)
+            packager: ScriptedPackager(behaviour: .hang(after: nil), hangingPrefix: "hang", duration: 1), ingestStallLimit: stall)
         return (library, folder)
     }
 

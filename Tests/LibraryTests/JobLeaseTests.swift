@@ -65,41 +65,6 @@ extension LibraryStoreTests {
 /// hung), the other finishes the job after the lease, and only one result stands.
 @Suite("Ingest workers sharing a queue")
 struct WorkerFailoverTests {
-    /// Hangs in `package` after reporting a little progress, until cancelled.
-    struct StuckPackager: BundlePackaging {
-        func probe(_ source: URL) async throws -> MediaProbe {
-            MediaProbe(duration: 2, width: 16, height: 16, audioTracks: [], subtitleTracks: [])
-        }
-        func package(
-            _ source: URL, probe: MediaProbe, into bundle: URL,
-            progress: @escaping @Sendable (Double) async -> Void
-        ) async throws -> PackagedBundle {
-            await progress(0.1)
-            while true { try await Task.sleep(for: .milliseconds(20)) }
-        }
-        func decorate(bundle: URL, duration: Double, artwork: String?) async throws -> PackagedBundle {
-            throw CancellationError()
-        }
-    }
-
-    /// Writes a one-line playlist and finishes.
-    struct QuickPackager: BundlePackaging {
-        func probe(_ source: URL) async throws -> MediaProbe {
-            MediaProbe(duration: 2, width: 16, height: 16, audioTracks: [], subtitleTracks: [])
-        }
-        func package(
-            _ source: URL, probe: MediaProbe, into bundle: URL,
-            progress: @escaping @Sendable (Double) async -> Void
-        ) async throws -> PackagedBundle {
-            try Data("#EXTM3U\n".utf8).write(to: bundle.appendingPathComponent("master.m3u8"))
-            await progress(1)
-            return PackagedBundle(multivariantPlaylist: "master.m3u8", poster: nil, trickPlay: nil)
-        }
-        func decorate(bundle: URL, duration: Double, artwork: String?) async throws -> PackagedBundle {
-            PackagedBundle(multivariantPlaylist: "master.m3u8", poster: nil, trickPlay: nil)
-        }
-    }
-
     @Test(arguments: StoreKind.allCases)
     func aJobWhoseWorkerStopsFinishesOnTheOtherAfterTheLease(kind: StoreKind) async throws {
         let temp = try await TemporaryLibrary(kind)
@@ -109,8 +74,10 @@ struct WorkerFailoverTests {
         let asset = try await temp.library.add(paths: [source.path])[0]
         let location = temp.library.location
         let lease = Duration.seconds(3)
-        let first = IngestWorker(store: temp.library.store, location: location, packager: StuckPackager(), lease: lease, workerID: "first")
-        let second = IngestWorker(store: try await temp.reopenedStore(), location: location, packager: QuickPackager(), lease: lease, workerID: "second")
+        let first = IngestWorker(
+            store: temp.library.store, location: location, packager: ScriptedPackager(behaviour: .hang(after: 0.1)), lease: lease, workerID: "first")
+        let second = IngestWorker(
+            store: try await temp.reopenedStore(), location: location, packager: ScriptedPackager(behaviour: .finish), lease: lease, workerID: "second")
         let firstRun = Task { await first.drain() }
         defer { firstRun.cancel() }
 

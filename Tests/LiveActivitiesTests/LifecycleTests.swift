@@ -275,9 +275,9 @@ struct ActivityStoreTests {
         // Another module's migrations first (as the library's are), then ours, then both again.
         var other = DatabaseMigratorForTest.migrator
         try other.migrate(try DatabaseQueueForTest.open(path))
-        _ = try ActivityStore(url: path)
+        _ = try SQLiteActivityStore(url: path)
         other = DatabaseMigratorForTest.migrator
         try other.migrate(try DatabaseQueueForTest.open(path))
-        _ = try ActivityStore(url: path)
+        _ = try SQLiteActivityStore(url: path)
     }
 }

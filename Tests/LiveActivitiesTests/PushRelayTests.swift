@@ -24,7 +24,7 @@ struct RelayFixture: Sendable {
             configuration: APNsConfiguration(
                 keyID: "KEY1", teamID: "TEAM1", bundleID: "org.marquee.app", signingKey: key, endpoints: .all(at: server.baseURL),
                 highPriorityPerHour: highPriorityPerHour, retryDelay: .milliseconds(5), extraTrustRoots: server.authority.caFile))
-        let center = try await ActivityCenter(store: ActivityStore(database: DatabaseQueue()))
+        let center = try await ActivityCenter(store: SQLiteActivityStore(database: DatabaseQueue()))
         let relay = ActivityPushRelay(center: center, client: client)
         await relay.start()
         return RelayFixture(center: center, relay: relay, server: server, client: client)

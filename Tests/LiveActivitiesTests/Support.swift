@@ -32,7 +32,7 @@ func content(_ percent: Int, staleDate: Date? = nil, relevance: Double = 0) -> A
 }
 
 func makeCenter(clock: TestClock, path: URL? = nil) async throws -> ActivityCenter {
-    let store = try path.map { try ActivityStore(url: $0) } ?? ActivityStore(database: DatabaseQueue())
+    let store = try path.map { try SQLiteActivityStore(url: $0) } ?? SQLiteActivityStore(database: DatabaseQueue())
     return try await ActivityCenter(store: store, now: clock.reader)
 }
 

@@ -73,7 +73,7 @@ struct AccessControlTests {
     func middleware() async throws {
         let fixture = try await ServerFixture.shared.value
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("access-\(UUID().uuidString)")
-        let accounts = AccountService(store: try AccountStore(url: directory.appendingPathComponent("accounts.sqlite")), hasher: .fast)
+        let accounts = AccountService(store: try SQLiteAccountStore(url: directory.appendingPathComponent("accounts.sqlite")), hasher: .fast)
         let owner = try await accounts.createOwner(name: "ann", password: "owner password", setupCode: nil, trustedCaller: true)
         let viewer = try await accounts.createAccount(name: "vic", password: "viewer password", role: .viewer)
         let (_, ownerToken) = try await accounts.createToken(accountID: owner.id!, label: "t")

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import LiveActivities
+import MediaTesting
 import Playback
 import Testing
 
@@ -89,10 +90,7 @@ struct LiveActivityServerTests {
         let h = try await harness()
         defer { Task { await h.host.stop() } }
         let clip = h.library.location.dataDirectory.appendingPathComponent("clip.mp4")
-        try await ProcessRunner(executable: "/usr/bin/ffmpeg").run([
-            "-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=160x90:rate=12:duration=1",
-            "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-metadata", "title=Ingested", clip.path,
-        ])
+        try await TestClip(size: "160x90", seconds: 1, frameRate: 12, audio: [], metadata: ["title": "Ingested"]).write(to: clip)
         _ = try await h.library.add(paths: [clip.path])
         try await eventually("an Ingest activity counts the job") {
             (try? await h.host.center.snapshot(id: "ingest").activity.state(as: IngestAttributes.self).count) == 1

@@ -35,7 +35,7 @@ struct OpenAPIDocumentTests {
         let fixture = try await ServerFixture.shared.value
         let downloads = DownloadService(library: fixture.library)
         // Every optional part on: downloads and accounts (sign-in routes exist whenever access control does).
-        let accounts = AccountService(store: try AccountStore(url: fixture.root.appendingPathComponent("openapi-accounts.sqlite")), hasher: .fast)
+        let accounts = AccountService(store: try SQLiteAccountStore(url: fixture.root.appendingPathComponent("openapi-accounts.sqlite")), hasher: .fast)
         var server = MarqueeServer(library: fixture.library, downloads: downloads, access: ServerAccess(mode: .open, accounts: accounts))
         server.activities = try await LiveActivityHost.start(library: fixture.library, downloads: nil, sessions: nil, apns: nil)
         server.nearby = try NearbyDevices(directory: nil, name: "TV", sessions: server.sessions)

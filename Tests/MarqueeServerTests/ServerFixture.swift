@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import MediaTesting
 
 @testable import Library
 @testable import MarqueeServer
@@ -19,25 +20,11 @@ struct ServerFixture: Sendable {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("marquee-server-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         let library = try MediaLibrary(location: LibraryLocation(dataDirectory: root.appendingPathComponent("data")))
-        let subtitles = root.appendingPathComponent("en.srt")
-        try "1\n00:00:00,000 --> 00:00:03,000\nHello\n\n".write(to: subtitles, atomically: true, encoding: .utf8)
-        let ffmpeg = ProcessRunner(executable: "/usr/bin/ffmpeg")
-        let clip = root.appendingPathComponent("clip.mp4")
-        try await ffmpeg.run([
-            "-hide_banner", "-loglevel", "error", "-y",
-            "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=24:duration=4",
-            "-f", "lavfi", "-i", "sine=frequency=440:duration=4", "-f", "lavfi", "-i", "sine=frequency=660:duration=4",
-            "-i", subtitles.path, "-map", "0:v", "-map", "1:a", "-map", "2:a", "-map", "3:s",
-            "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-c:a", "aac", "-c:s", "mov_text",
-            "-metadata:s:a:0", "language=eng", "-metadata:s:a:1", "language=fra", "-metadata:s:s:0", "language=eng",
-            "-metadata", "title=Fixture Clip", "-metadata", "comment=Embedded description", clip.path,
-        ])
-        let ad = root.appendingPathComponent("ad.mp4")
-        try await ffmpeg.run([
-            "-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "smptebars=size=320x180:rate=24:duration=2",
-            "-f", "lavfi", "-i", "sine=frequency=880:duration=2", "-c:v", "libx264", "-preset", "ultrafast",
-            "-pix_fmt", "yuv420p", "-c:a", "aac", ad.path,
-        ])
+        var clipRecipe = TestClip.bilingual(seconds: 4, title: "Fixture Clip")
+        clipRecipe.subtitleSeconds = 3
+        clipRecipe.metadata["comment"] = "Embedded description"
+        let clip = try await clipRecipe.write(to: root.appendingPathComponent("clip.mp4"))
+        let ad = try await TestClip.ad().write(to: root.appendingPathComponent("ad.mp4"))
         let clipAsset = try await library.add(paths: [clip.path])[0]
         let adAsset = try await library.add(paths: [ad.path], role: .interstitial)[0]
         await library.worker.drain()

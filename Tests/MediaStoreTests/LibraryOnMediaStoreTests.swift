@@ -64,7 +64,7 @@ struct LibraryOnMediaStoreTests {
         let ready = try #require(try await library.asset(id: asset.id))
         let jobMessage = try await library.jobs(assetID: asset.id).first?.message ?? ""
         #expect(ready.status == .ready, "\(jobMessage)")
-        #expect(await library.posterPath(for: ready) == "/media/\(asset.id)/poster.jpg")
+        #expect(try await library.posterPaths(for: [ready])[ready.id] == "/media/\(asset.id)/poster.jpg")
         let files = try await media.files(of: asset.id)
         #expect(files.contains("master.m3u8") && files.contains("poster.jpg") && files.contains("trickplay.jpg"))
         #expect(files.contains { $0.hasSuffix(".m4s") })
@@ -156,7 +156,7 @@ struct LibraryOnMediaStoreTests {
         let jobMessage = try await library.jobs(assetID: asset.id).first?.message ?? ""
         #expect(ready.status == .ready, "\(jobMessage)")
         #expect(try await media.files(of: asset.id).contains("master.m3u8"))
-        #expect(await library.posterPath(for: ready) != nil)
+        #expect(try await library.posterPaths(for: [ready])[ready.id] != nil)
     }
 
     @Test func aBucketConfiguredForPresignedDeliveryRedirectsAllButPlaylists() async throws {

@@ -15,7 +15,7 @@ struct RecognitionTests {
         let clip = try await TextFrames.clip(
             "code.mp4", size: "1280x720", color: "0x1e1e2e",
             filters: "drawtext=fontfile=\(TextFrames.mono):textfile=\(file):fontsize=30:fontcolor=0xcdd6f4:line_spacing=14:x=80:y=140")
-        let frame = try await analyzer.analyze(Asset(url: clip), at: 1.0)
+        let frame = try await analyzer.analyze(MediaAsset(url: clip), at: 1.0)
         let expected = TextFrames.codeSnippet.split(separator: "\n").map(String.init)
         let lines = frame.text.lines.map(\.text)
         #expect(lines == expected, "read \(lines)")
@@ -36,7 +36,7 @@ struct RecognitionTests {
         let filters = words.map { "drawtext=fontfile=\(TextFrames.sans):text=\($0.text):fontsize=48:fontcolor=black:x=\($0.x):y=\($0.y)" }
             .joined(separator: ",")
         let clip = try await TextFrames.clip("words.mp4", size: "1280x720", color: "white", filters: filters)
-        let frame = try await analyzer.analyze(Asset(url: clip), at: 0.5)
+        let frame = try await analyzer.analyze(MediaAsset(url: clip), at: 0.5)
         for drawn in words {
             let word = try #require(frame.text.words.first(where: { $0.text == drawn.text }), "\(drawn.text) not read: \(frame.text.text)")
             // drawtext puts the top of the font's line box at y; glyphs sit inside 48 px below it.
@@ -53,7 +53,7 @@ struct RecognitionTests {
         let clip = try await TextFrames.clip(
             "ja.mp4", size: "1280x720", color: "white",
             filters: "drawtext=fontfile=\(TextFrames.cjk):textfile=\(file):fontsize=44:fontcolor=black:x=80:y=300")
-        let frame = try await analyzer.analyze(Asset(url: clip), at: 0.5)
+        let frame = try await analyzer.analyze(MediaAsset(url: clip), at: 0.5)
         let line = try #require(frame.text.lines.first)
         #expect(!line.text.contains(" "), "spaces inserted: \(line.text)")
         let cer = characterErrorRate(line.text, TextFrames.japanese)
@@ -66,7 +66,7 @@ struct RecognitionTests {
         let clip = try await TextFrames.clip(
             "dark.mp4", size: "1280x720", color: "black",
             filters: "drawtext=fontfile=\(TextFrames.sans):text='Subscribe for more videos':fontsize=40:fontcolor=white:x=200:y=320")
-        let frame = try await analyzer.analyze(Asset(url: clip), at: 0.5)
+        let frame = try await analyzer.analyze(MediaAsset(url: clip), at: 0.5)
         #expect(frame.text.lines.map(\.text) == ["Subscribe for more videos"], "read \(frame.text.text)")
     }
 
@@ -75,7 +75,7 @@ struct RecognitionTests {
         let clip = try await TextFrames.clip(
             "small.mp4", size: "480x270", color: "white",
             filters: "drawtext=fontfile=\(TextFrames.sans):text='Chapter 3 Recipes':fontsize=11:fontcolor=black:x=20:y=200")
-        let frame = try await analyzer.analyze(Asset(url: clip), at: 0.5)
+        let frame = try await analyzer.analyze(MediaAsset(url: clip), at: 0.5)
         let line = try #require(frame.text.lines.first, "nothing read")
         #expect(characterErrorRate(line.text, "Chapter 3 Recipes") < 0.1, "read \(line.text)")
         // Boxes are in the frame's own pixels, not the enlarged picture's.
@@ -90,7 +90,7 @@ struct RecognitionTests {
         let stored = try await TextFrames.clip(
             "sideways.mp4", size: "360x640", color: "white",
             filters: "drawtext=fontfile=\(TextFrames.sans):text='Portrait':fontsize=48:fontcolor=black:x=40:y=100,transpose=2")
-        let asset = Asset(url: try TextFrames.withDisplayRotation90(stored, codedHeight: 360))
+        let asset = MediaAsset(url: try TextFrames.withDisplayRotation90(stored, codedHeight: 360))
         let tracks = try await asset.load(.tracks)
         let track = try #require(tracks.first(where: { $0.mediaType == .video }))
         try #require(track.displayRotation == 90, "ffmpeg did not tag the rotation (\(track.displayRotation))")
@@ -108,7 +108,7 @@ struct RecognitionTests {
     @Test("A frame of a test pattern with no text finds nothing")
     func noText() async throws {
         let clip = try await TextFrames.clip("plain.mp4", size: "640x360", color: "0x336699", filters: "null")
-        let frame = try await analyzer.analyze(Asset(url: clip), at: 0.5)
+        let frame = try await analyzer.analyze(MediaAsset(url: clip), at: 0.5)
         #expect(frame.text.isEmpty, "read \(frame.text.text)")
     }
 
@@ -126,7 +126,7 @@ struct RecognitionTests {
                     "-c:v", "libx264", "-preset", "ultrafast", "-g", "240", "-pix_fmt", "yuv420p", clip.path,
                 ])
         }
-        let frame = try await analyzer.analyze(Asset(url: clip), at: 50.0 / 24 + 0.01)
+        let frame = try await analyzer.analyze(MediaAsset(url: clip), at: 50.0 / 24 + 0.01)
         #expect(frame.text.text == "Frame 50", "read \(frame.text.text)")
         #expect(abs(frame.frameTime - 50.0 / 24) < 0.001)
         #expect(abs(frame.frameDuration - 1.0 / 24) < 0.0001)

@@ -40,7 +40,7 @@ struct RecognizerTests {
             "dense.mp4", size: "1920x1080", color: "white",
             filters: "drawtext=fontfile=\(TextFrames.mono):textfile=\(file):fontsize=16:fontcolor=black:line_spacing=4:x=20:y=10,"
                 + "drawtext=fontfile=\(TextFrames.mono):textfile=\(file):fontsize=16:fontcolor=black:line_spacing=4:x=980:y=10")
-        var generator = ImageGenerator(asset: Asset(url: clip))
+        var generator = ImageGenerator(asset: MediaAsset(url: clip))
         generator.setTolerance(.zero)
         let image = try await generator.image(at: MediaTime(seconds: 0.5)).image
         let recognizer = TextRecognizer(threadCount: 1)

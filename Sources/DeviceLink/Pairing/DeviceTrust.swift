@@ -1,72 +1,98 @@
 import Foundation
 
-/// The trusted devices and the pairing lockout of one device, saved to a JSON file (owner
-/// read/write only) after every change so a restart forgets nothing.
+/// The trusted devices and the pairing lockout of one device, kept in a `DevicePairingStore`
+/// after every change so a restart forgets nothing — and, when the store is shared between
+/// server nodes, read back before each answer so a pairing made on one node holds on every other.
 public actor DeviceTrust {
-    private struct Saved: Codable {
-        var trusted: TrustedDevices
-        var lockout: PairingLockout
-    }
-
-    private var saved: Saved
-    private let file: URL?
+    private var saved: DeviceTrustRecord
+    private let store: (any DevicePairingStore)?
     private let now: @Sendable () -> Date
 
-    /// Trust kept in memory only (tests), or in `file`.
+    /// Trust kept in memory only (tests), or in `file` (JSON).
     public init(file: URL? = nil, lockout: PairingLockout = PairingLockout(), now: @escaping @Sendable () -> Date = { Date() }) throws {
-        self.file = file
+        self.store = file.map { DevicePairingFiles(trustFile: $0) }
         self.now = now
         if let file, let data = try? Data(contentsOf: file) {
-            let decoder = JSONDecoder()
-            decoder.dateDecodingStrategy = .iso8601
-            saved = try decoder.decode(Saved.self, from: data)
+            saved = try DevicePairingFiles.decoder.decode(DeviceTrustRecord.self, from: data)
         } else {
-            saved = Saved(trusted: TrustedDevices(), lockout: lockout)
+            saved = DeviceTrustRecord(trusted: TrustedDevices(), lockout: lockout)
         }
     }
 
-    public var trusted: TrustedDevices { saved.trusted }
-    public var devices: [PairedDevice] { saved.trusted.devices }
+    /// Trust kept in `store`, read now.
+    public init(store: any DevicePairingStore, lockout: PairingLockout = PairingLockout(), now: @escaping @Sendable () -> Date = { Date() }) async throws {
+        self.store = store
+        self.now = now
+        saved = try await store.trust() ?? DeviceTrustRecord(trusted: TrustedDevices(), lockout: lockout)
+    }
+
+    public var trusted: TrustedDevices {
+        get async {
+            await refresh()
+            return saved.trusted
+        }
+    }
+
+    public var devices: [PairedDevice] {
+        get async {
+            await refresh()
+            return saved.trusted.devices
+        }
+    }
 
     /// Seconds until pairing opens again, or `nil` if it is open.
     public var pairingLockedFor: TimeInterval? {
-        let now = now()
-        return saved.lockout.lockedUntil(now: now).map { $0.timeIntervalSince(now) }
+        get async {
+            await refresh()
+            let now = now()
+            return saved.lockout.lockedUntil(now: now).map { $0.timeIntervalSince(now) }
+        }
     }
 
-    public func device(identityKey: [UInt8]) -> PairedDevice? {
-        saved.trusted.device(identityKey: identityKey)
+    public func device(identityKey: [UInt8]) async -> PairedDevice? {
+        await refresh()
+        return saved.trusted.device(identityKey: identityKey)
     }
 
-    public func trust(_ peer: PeerIdentity, services: [String]) {
-        saved.trusted.trust(peer, services: services, at: now())
-        saved.lockout.recordSuccess()
-        persist()
+    public func trust(_ peer: PeerIdentity, services: [String]) async {
+        let date = now()
+        await change { record in
+            record.trusted.trust(peer, services: services, at: date)
+            record.lockout.recordSuccess()
+        }
     }
 
     @discardableResult
-    public func revoke(id: String) -> PairedDevice? {
-        let removed = saved.trusted.revoke(id: id)
-        persist()
+    public func revoke(id: String) async -> PairedDevice? {
+        await refresh()
+        let removed = saved.trusted.device(id: id)
+        await change { record in record.trusted.revoke(id: id) }
         return removed
     }
 
-    public func recordFailedPairing() {
-        saved.lockout.recordFailure(now: now())
-        persist()
+    public func recordFailedPairing() async {
+        let date = now()
+        await change { record in record.lockout.recordFailure(now: date) }
     }
 
-    private func persist() {
-        guard let file else { return }
+    /// Reads a shared store again (another node may have paired or revoked a device); keeps
+    /// what it knew when the store cannot be read.
+    private func refresh() async {
+        guard let store, store.isShared else { return }
         do {
-            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            encoder.dateEncodingStrategy = .iso8601
-            try encoder.encode(saved).write(to: file, options: .atomic)
-            try? FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
+            if let record = try await store.trust() { saved = record }
         } catch {
-            FileHandle.standardError.write(Data("devicelink: could not save trusted devices to \(file.path): \(error)\n".utf8))
+            FileHandle.standardError.write(Data("devicelink: could not read trusted devices: \(error)\n".utf8))
+        }
+    }
+
+    private func change(_ body: @escaping @Sendable (inout DeviceTrustRecord) -> Void) async {
+        guard let store else { return body(&saved) }
+        do {
+            saved = try await store.modifyTrust(initial: saved, body)
+        } catch {
+            body(&saved)
+            FileHandle.standardError.write(Data("devicelink: could not save trusted devices: \(error)\n".utf8))
         }
     }
 }

@@ -24,7 +24,7 @@ public struct BundlePackager: BundlePackaging {
     // MARK: Probe
 
     public func probe(_ source: URL) async throws -> MediaProbe {
-        let asset = MediaCore.Asset(isolatedFile: source)
+        let asset = MediaAsset(isolatedFile: source)
         let (duration, tracks, metadata) = try await Self.media("read", source) {
             try await asset.load(.duration, .tracks, .metadata)
         }
@@ -64,7 +64,7 @@ public struct BundlePackager: BundlePackaging {
         _ source: URL, probe: MediaProbe, into bundle: URL,
         progress: @escaping @Sendable (Double) async -> Void
     ) async throws -> PackagedBundle {
-        let asset = MediaCore.Asset(isolatedFile: source)
+        let asset = MediaAsset(isolatedFile: source)
         let (duration, tracks) = try await Self.media("read", source) { try await asset.load(.duration, .tracks) }
         guard let video = tracks.first(where: { $0.mediaType == .video && !$0.isAttachedPicture }),
             let display = video.presentationSize, display.width > 0, display.height > 0
@@ -87,7 +87,7 @@ public struct BundlePackager: BundlePackaging {
     /// Audio only (music, a podcast): one AAC variant (copied when it is AAC already) with
     /// the file's cover art, when it has a JPEG one, as the poster; no trick-play images.
     func packageAudio(
-        _ asset: MediaCore.Asset, source: URL, tracks: [AssetTrack], into bundle: URL,
+        _ asset: MediaAsset, source: URL, tracks: [AssetTrack], into bundle: URL,
         progress: @escaping @Sendable (Double) async -> Void
     ) async throws -> PackagedBundle {
         guard tracks.contains(where: { $0.mediaType == .audio }) else { throw LibraryError.unsupportedSource(source.path) }
@@ -104,7 +104,7 @@ public struct BundlePackager: BundlePackaging {
     /// Runs MediaCore's `HLSPackager` into `bundle` (browser-playable audio: only AAC is copied)
     /// and writes the labelled `master.m3u8`; its progress fills `share` of the whole.
     private func writeHLS(
-        _ asset: MediaCore.Asset, source: URL, tracks: [AssetTrack], ladder: [Int]?, into bundle: URL,
+        _ asset: MediaAsset, source: URL, tracks: [AssetTrack], ladder: [Int]?, into bundle: URL,
         progress: @escaping @Sendable (Double) async -> Void, share: ClosedRange<Double>
     ) async throws {
         var options = PackagingOptions(ladder: ladder)
@@ -178,7 +178,7 @@ public struct BundlePackager: BundlePackaging {
 
     public func decorate(bundle: URL, duration: Double, artwork: String?) async throws -> PackagedBundle {
         let master = bundle.appendingPathComponent(BundleLayout.multivariantPlaylist)
-        let asset = MediaCore.Asset(path: master.path)
+        let asset = MediaAsset(path: master.path)
         // The download's own artwork, when it brought one, is the poster as it is.
         let copiedArtwork = try await BlockingWork.run { () -> Bool in
             guard let artwork, artwork != BundleLayout.poster,
@@ -201,7 +201,7 @@ public struct BundlePackager: BundlePackaging {
 
     /// A frame a third of the way in, at most 1280 pixels wide, as `poster.jpg`; `nil` when no
     /// frame there decodes (the bundle still plays).
-    static func writePoster(of asset: MediaCore.Asset, duration: Double, into bundle: URL) async throws -> String? {
+    static func writePoster(of asset: MediaAsset, duration: Double, into bundle: URL) async throws -> String? {
         var generator = ImageGenerator(asset: asset)
         generator.maximumSize = PixelSize(width: 1280, height: 0)
         generator.setTolerance(MediaTime(seconds: 1, preferredTimescale: 1000))

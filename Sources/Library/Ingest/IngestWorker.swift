@@ -264,7 +264,7 @@ public actor IngestWorker {
                 job.message = "Packaging"
                 try await saveJob(job)
                 noteProgress()
-                let reporter = ProgressReporter(store: store, job: job, worker: workerID)
+                let reporter = JobProgressWriter(store: store, job: job, worker: workerID)
                 _ = try await packager.package(source, probe: probe, into: bundle) { fraction in
                     await reporter.report(fraction)
                     await self.noteProgress()
@@ -329,7 +329,7 @@ public actor IngestWorker {
 }
 
 /// Writes a running job's progress to the store, at most once per whole percent.
-actor ProgressReporter {
+actor JobProgressWriter {
     let store: any LibraryStore
     let worker: String
     private(set) var job: IngestJob

@@ -27,7 +27,7 @@ enum TrickPlaySheet {
 
     /// Decodes the tiles, writes the sheet and its description into `bundle` and returns the
     /// description's file name; `nil` when no tile decodes (the bundle still plays).
-    static func write(of asset: MediaCore.Asset, duration: Double, display: PixelSize, into bundle: URL) async throws -> String? {
+    static func write(of asset: MediaAsset, duration: Double, display: PixelSize, into bundle: URL) async throws -> String? {
         let layout = layout(duration: duration, display: display)
         var generator = ImageGenerator(asset: asset)
         generator.maximumSize = PixelSize(width: layout.tileWidth, height: layout.tileHeight)

@@ -8,16 +8,19 @@ import Foundation
 /// does (stale dates, scheduled starts, the 8-hour limit, dismissal dates) and `run(every:)`
 /// calls it periodically in the server.
 public actor ActivityCenter {
-    public nonisolated let store: ActivityStore
+    public nonisolated let store: any ActivityStore
     let now: @Sendable () -> Date
     private var activities: [String: Activity] = [:]
     private var shownStates: [String: ActivityState] = [:]
     private var subscribers: [UUID: AsyncStream<ActivityEvent>.Continuation] = [:]
+    /// Counts this center's own writes, so reading a shared store back never undoes one that
+    /// landed while the read was under way.
+    private var localWrites = 0
     /// Dismissed activities are deleted from the store this long after their dismissal.
     let dismissedRetention: TimeInterval = 24 * 3600
 
     /// Opens the center over `store`, reading back every activity it holds.
-    public init(store: ActivityStore, now: @escaping @Sendable () -> Date = { Date() }) async throws {
+    public init(store: any ActivityStore, now: @escaping @Sendable () -> Date = { Date() }) async throws {
         self.store = store
         self.now = now
         for activity in try await store.activities() {
@@ -56,6 +59,8 @@ public actor ActivityCenter {
         let activity = try ActivityLifecycle.request(
             id: id ?? UUID().uuidString.lowercased(), type: type, attributes: attributes,
             content: content, start: start, alert: alert, now: now())
+        localWrites += 1
+
         try await store.save(activity)
         activities[activity.id] = activity
         let snapshot = ActivitySnapshot(activity: activity, state: activity.state(at: now()))
@@ -119,6 +124,8 @@ public actor ActivityCenter {
     /// Removes an activity at once, wherever it is in its life (and its push tokens with it).
     public func delete(id: String) async throws {
         guard activities[id] != nil else { throw ActivityError.notFound(id) }
+        localWrites += 1
+
         try await store.deleteActivity(id: id)
         activities[id] = nil
         shownStates[id] = nil
@@ -129,6 +136,7 @@ public actor ActivityCenter {
     /// change. Returns the events it published.
     @discardableResult
     public func reconcile() async -> [ActivityEvent] {
+        if store.isShared { await adoptStoredActivities() }
         let date = now()
         var published: [ActivityEvent] = []
         for id in activities.keys.sorted() {
@@ -136,11 +144,15 @@ public actor ActivityCenter {
             let wasEnded = activity.phase == .ended
             let wasPending = activity.phase == .pending
             if ActivityLifecycle.reconcile(&activity, now: date) {
+                localWrites += 1
+
                 try? await store.save(activity)
                 activities[id] = activity
             }
             let state = activity.state(at: date)
             if state == .dismissed, let dismissal = activity.dismissalDate, date.timeIntervalSince(dismissal) > dismissedRetention {
+                localWrites += 1
+
                 try? await store.deleteActivity(id: id)
                 activities[id] = nil
                 shownStates[id] = nil
@@ -163,6 +175,39 @@ public actor ActivityCenter {
             published.append(event)
         }
         return published
+    }
+
+    /// Takes in what other server nodes sharing the store did — activities requested, updated,
+    /// ended or deleted there — and announces it as if it had happened here.
+    private func adoptStoredActivities() async {
+        let known = Set(activities.keys)
+        let writes = localWrites
+        guard let stored = try? await store.activities(), writes == localWrites else { return }
+        let date = now()
+        var seen = Set<String>()
+        for activity in stored {
+            seen.insert(activity.id)
+            let previous = activities[activity.id]
+            guard previous != activity else { continue }
+            activities[activity.id] = activity
+            let state = activity.state(at: date)
+            shownStates[activity.id] = state
+            let snapshot = ActivitySnapshot(activity: activity, state: state)
+            if previous == nil {
+                publish(.started(snapshot))
+            } else if state == .dismissed {
+                publish(.dismissed(id: activity.id))
+            } else if activity.phase == .ended && previous?.phase != .ended {
+                publish(.ended(snapshot))
+            } else {
+                publish(.updated(snapshot, alerted: activity.alertDate != previous?.alertDate))
+            }
+        }
+        for id in known.subtracting(seen) where activities[id] != nil {
+            activities[id] = nil
+            shownStates[id] = nil
+            publish(.dismissed(id: id))
+        }
     }
 
     /// Calls `reconcile()` every `interval` until the task is cancelled.
@@ -196,6 +241,8 @@ public actor ActivityCenter {
         // A reconcile inside the lifecycle (the 8-hour limit) may have changed it even when the
         // request itself was not applied.
         guard activity != previous else { return }
+        localWrites += 1
+
         try await store.save(activity)
         activities[activity.id] = activity
         let state = activity.state(at: now())

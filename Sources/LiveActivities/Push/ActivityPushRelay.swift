@@ -11,7 +11,7 @@ import Foundation
 /// go at 5. Every answer is recorded; a 410 deletes the token; a 429 backs the token off.
 public actor ActivityPushRelay {
     let center: ActivityCenter
-    let store: ActivityStore
+    let store: any ActivityStore
     let client: APNsClient
     private var budget: PriorityBudget
     private var waiting: [String: LiveActivityNotification] = [:]

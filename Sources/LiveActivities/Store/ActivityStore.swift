@@ -57,12 +57,86 @@ extension PushOutcomeRecord: FetchableRecord, MutablePersistableRecord {
     public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 }
 
+/// Where Live Activities and what hangs off them are kept: activities, push tokens,
+/// push-to-start tokens, broadcast channels and push outcomes, so all of them survive a restart.
+///
+/// Two implementations share this contract and one test suite: `SQLiteActivityStore` (GRDB,
+/// tables in the library's SQLite file, the single-machine default) and the PostgreSQL store in
+/// `LibraryPostgreSQL`, shared by every server node, so an activity started through node A is
+/// listed by node B (`ActivityCenter` reads a shared store again as it reconciles).
+public protocol ActivityStore: Sendable {
+    /// Whether other processes write to this store too.
+    var isShared: Bool { get }
+
+    /// Inserts or replaces an activity.
+    func save(_ activity: Activity) async throws
+    func activity(id: String) async throws -> Activity?
+    /// Every activity, oldest first.
+    func activities() async throws -> [Activity]
+    /// Deletes an activity and its push tokens.
+    func deleteActivity(id: String) async throws
+
+    /// Inserts or replaces a push token (by its token).
+    func save(_ token: ActivityPushToken) async throws
+    /// An activity's push tokens, oldest first.
+    func pushTokens(activityID: String) async throws -> [ActivityPushToken]
+    func pushTokens(deviceID: String) async throws -> [ActivityPushToken]
+    /// False when there was no such token.
+    @discardableResult
+    func deletePushToken(_ token: String) async throws -> Bool
+    /// Sets (or clears) when a token may be pushed to again.
+    func setBackoff(_ until: Date?, for token: String) async throws
+
+    func save(_ token: PushToStartToken) async throws
+    /// Push-to-start tokens, oldest first, of one device and/or one attributes type.
+    func pushToStartTokens(deviceID: String?, attributesType: String?) async throws -> [PushToStartToken]
+    @discardableResult
+    func deletePushToStartToken(_ token: String) async throws -> Bool
+
+    func save(_ channel: BroadcastChannel) async throws
+    /// Every channel, oldest first.
+    func channels() async throws -> [BroadcastChannel]
+    func channel(id: String) async throws -> BroadcastChannel?
+    @discardableResult
+    func deleteChannel(id: String) async throws -> Bool
+
+    /// Records a push's outcome, keeping the newest `outcomesKept` per activity.
+    func record(_ outcome: PushOutcomeRecord) async throws
+    /// Outcomes, newest first, optionally of one activity.
+    func outcomes(activityID: String?, limit: Int) async throws -> [PushOutcomeRecord]
+}
+
+/// Outcomes kept per activity (the newest), by every store.
+public let activityOutcomesKept = 200
+
+extension ActivityStore {
+    public func pushToStartTokens() async throws -> [PushToStartToken] {
+        try await pushToStartTokens(deviceID: nil, attributesType: nil)
+    }
+
+    public func pushToStartTokens(deviceID: String?) async throws -> [PushToStartToken] {
+        try await pushToStartTokens(deviceID: deviceID, attributesType: nil)
+    }
+
+    public func pushToStartTokens(attributesType: String?) async throws -> [PushToStartToken] {
+        try await pushToStartTokens(deviceID: nil, attributesType: attributesType)
+    }
+
+    public func outcomes(activityID: String? = nil) async throws -> [PushOutcomeRecord] {
+        try await outcomes(activityID: activityID, limit: 100)
+    }
+
+    public func outcomes(limit: Int) async throws -> [PushOutcomeRecord] {
+        try await outcomes(activityID: nil, limit: limit)
+    }
+}
+
 /// Activities, push tokens, push-to-start tokens, broadcast channels and push outcomes in
 /// SQLite, so all of them survive a restart. Every access is async on GRDB's own queues.
-public final class ActivityStore: Sendable {
+public final class SQLiteActivityStore: ActivityStore {
     let database: any DatabaseWriter
     /// Outcomes kept per activity (the newest).
-    static let outcomesKept = 200
+    static let outcomesKept = activityOutcomesKept
 
     /// Opens (creating if needed) the SQLite file at `url` — the library's own file in the
     /// server — and adds the activity tables.
@@ -73,6 +147,8 @@ public final class ActivityStore: Sendable {
         configuration.busyMode = .timeout(5)
         try self.init(database: DatabasePool(path: url.path, configuration: configuration))
     }
+
+    public var isShared: Bool { false }
 
     /// Uses an open database (an in-memory `DatabaseQueue` in tests).
     public init(database: any DatabaseWriter) throws {
@@ -129,7 +205,7 @@ public final class ActivityStore: Sendable {
         try await database.write { db in try token.save(db) }
     }
 
-    public func pushToStartTokens(deviceID: String? = nil, attributesType: String? = nil) async throws -> [PushToStartToken] {
+    public func pushToStartTokens(deviceID: String?, attributesType: String?) async throws -> [PushToStartToken] {
         try await database.read { db in
             var request = PushToStartToken.order(Column("createdAt"))
             if let deviceID { request = request.filter(Column("deviceID") == deviceID) }
@@ -178,7 +254,7 @@ public final class ActivityStore: Sendable {
         }
     }
 
-    public func outcomes(activityID: String? = nil, limit: Int = 100) async throws -> [PushOutcomeRecord] {
+    public func outcomes(activityID: String?, limit: Int) async throws -> [PushOutcomeRecord] {
         try await database.read { db in
             var request = PushOutcomeRecord.order(Column("id").desc).limit(limit)
             if let activityID { request = request.filter(Column("activityID") == activityID) }

@@ -90,7 +90,7 @@ struct LibraryRoutes: Sendable {
 
     func resources(for assets: [Asset]) async throws -> [AssetResource] {
         let overrides = try await library.overrides(for: assets.map(\.id))
-        let posters = await library.posterPaths(for: assets)
+        let posters = try await library.posterPaths(for: assets)
         let shown = assets.map { $0.displayed(with: overrides[$0.id], defaultArtworkURL: posters[$0.id]) }
         return try await AssetResource.make(shown, library: library)
     }

@@ -168,7 +168,7 @@ struct SessionRoutes: Sendable {
         } else {
             language = PlayerLanguage(acceptLanguage: acceptLanguage ?? "")
         }
-        let settings = try await library.store.playerSettings()
+        let settings = try await library.playerSettings()
         var warnings: [String] = []
         var requested = body.speeds
         if requested == nil, let text = body.speedList {

@@ -21,9 +21,9 @@ public final class LiveActivityHost: Sendable {
     public static func start(
         library: MediaLibrary, downloads: DownloadService?, sessions: PlaybackSessions?,
         apns: APNsConfiguration?, pushesOffReason: String? = nil,
-        now: @escaping @Sendable () -> Date = { Date() }
+        now: @escaping @Sendable () -> Date = { Date() }, store given: (any ActivityStore)? = nil
     ) async throws -> LiveActivityHost {
-        let store = try ActivityStore(url: library.location.databaseURL)
+        let store = try given ?? SQLiteActivityStore(url: library.location.databaseURL)
         let center = try await ActivityCenter(store: store, now: now)
         var client: APNsClient?
         var relay: ActivityPushRelay?

@@ -83,7 +83,7 @@ struct FrameTextRoutes: Sendable {
             let library = service.library
             let assets = try await library.assets(matching: query)
             let overrides = try await library.overrides(for: assets.map(\.id))
-            let posters = await library.posterPaths(for: assets)
+            let posters = try await library.posterPaths(for: assets)
             let shown = assets.map { $0.displayed(with: overrides[$0.id], defaultArtworkURL: posters[$0.id]) }
             var frames: [SearchResponse.FrameHit] = []
             var titles: [String: Library.Asset?] = [:]

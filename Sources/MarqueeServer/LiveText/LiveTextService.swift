@@ -102,7 +102,7 @@ public actor LiveTextService {
 
     /// The media to read a frame from: the source file when it is still there (full
     /// resolution, indexed for exact seeks), else the largest video variant of the bundle.
-    func frameSource(for asset: Library.Asset, pool: MediaThreadPool = .shared) async throws -> MediaCore.Asset {
+    func frameSource(for asset: Library.Asset, pool: MediaThreadPool = .shared) async throws -> MediaAsset {
         let bundle = library.location.bundleDirectory(for: asset.id)
         let sourcePath = asset.sourcePath
         let url: URL? = try await BlockingWork.run {
@@ -122,7 +122,7 @@ public actor LiveTextService {
             return largest.map { bundle.appendingPathComponent($0.stream.uri) }
         }
         guard let url else { throw LiveTextError.noVideo(asset.title) }
-        return url.pathExtension == "m3u8" ? MediaCore.Asset(url: url, pool: pool) : MediaCore.Asset(isolatedFile: url, pool: pool)
+        return url.pathExtension == "m3u8" ? MediaAsset(url: url, pool: pool) : MediaAsset(isolatedFile: url, pool: pool)
     }
 
     // MARK: Protection

@@ -53,6 +53,20 @@ public actor NearbyDevices {
         self.heartbeat = heartbeat
     }
 
+    /// Uses an identity and trust already loaded (from a `DevicePairingStore` shared by server nodes).
+    public init(
+        identity: DeviceIdentity, trust: DeviceTrust, sessions: PlaybackSessions, services: ApplicationServices = .marquee,
+        authorization: any LinkAuthorization = ApplicationServiceAuthorization(),
+        heartbeat: HeartbeatPolicy = HeartbeatPolicy()
+    ) {
+        self.identity = identity
+        self.trust = trust
+        self.services = services
+        self.sessions = sessions
+        self.authorization = authorization
+        self.heartbeat = heartbeat
+    }
+
     nonisolated var responder: LinkResponder {
         LinkResponder(identity: identity, services: services, trust: trust, authorization: authorization, heartbeat: heartbeat)
     }

@@ -65,8 +65,8 @@ public actor PlaybackPositionRecorder {
     /// Writes in a task of its own: the last flush runs as the renderer's connection closes,
     /// when its handler is already cancelled (and the store would refuse a cancelled write).
     private func write(_ position: PlaybackPosition?, assetID: String) async {
-        let store = library.store
-        await Task { try? await store.setPosition(position, for: assetID) }.value
+        let library = library
+        await Task { try? await library.setPosition(position, for: assetID) }.value
     }
 
     /// The rule: nothing while loading, failed or in an ad; forget at the end; otherwise

@@ -1,6 +1,6 @@
 import CFFmpeg
 
-/// Everything one open of an asset's container tells: the values behind `Asset`'s properties.
+/// Everything one open of an asset's container tells: the values behind `MediaAsset`'s properties.
 struct AssetInspection: Sendable {
     var formatName: String
     var duration: MediaTime

@@ -1,5 +1,5 @@
-/// A property of an `Asset` that loads asynchronously, typed by its value, like
-/// `AVAsyncProperty`. Pass several to `Asset.load(_:)` to get a typed tuple back.
+/// A property of an `MediaAsset` that loads asynchronously, typed by its value, like
+/// `AVAsyncProperty`. Pass several to `MediaAsset.load(_:)` to get a typed tuple back.
 public struct AssetProperty<Value: Sendable>: Sendable, Hashable, CustomStringConvertible {
     public let name: String
     let extract: @Sendable (AssetInspection) -> Value

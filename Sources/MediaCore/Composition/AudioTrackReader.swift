@@ -102,7 +102,7 @@ private final class SegmentDecoder {
     private let skipUntil: Int64
     private var finished = false
 
-    init(asset: Asset, track: AssetTrack, sourceStart: MediaTime, layout: AVChannelLayout, flag: CancellationFlag) throws {
+    init(asset: MediaAsset, track: AssetTrack, sourceStart: MediaTime, layout: AVChannelLayout, flag: CancellationFlag) throws {
         input = try FormatInput(source: asset.source, flag: flag)
         reader = try FrameReader(input: input, streamIndex: track.id, threads: 1)
         let decoder = reader.codecContext!

@@ -2,7 +2,7 @@
 /// composition, or an empty stretch — like `AVCompositionTrackSegment`.
 public struct CompositionTrackSegment: Sendable {
     /// The asset the media comes from; `nil` for an empty segment.
-    public var asset: Asset?
+    public var asset: MediaAsset?
     /// The source track, as loaded from `asset`; `nil` for an empty segment.
     public var sourceTrack: AssetTrack?
     /// Where in the source the media comes from (start meaningless for empty segments).

@@ -17,7 +17,7 @@ public struct MutableComposition: Sendable {
 
     /// Inserts `range` of `asset` (its first video and first audio track) at `time`, pushing
     /// later media back. Loads the asset's tracks when they are not loaded yet.
-    public mutating func insertTimeRange(_ range: MediaTimeRange, of asset: Asset, at time: MediaTime) async throws {
+    public mutating func insertTimeRange(_ range: MediaTimeRange, of asset: MediaAsset, at time: MediaTime) async throws {
         guard range.isValid, !range.isEmpty, time.isNumeric, time >= .zero else {
             throw MediaError(.invalidComposition, url: asset.source.displayName, message: "invalid range \(range) or time \(time)")
         }
@@ -71,7 +71,7 @@ public struct MutableComposition: Sendable {
     /// `trackID` only, pushing that track's later media back — like
     /// `AVMutableCompositionTrack.insertTimeRange(_:of:at:)`. Other tracks are not moved.
     public mutating func insertTimeRange(
-        _ range: MediaTimeRange, of sourceTrack: AssetTrack, in asset: Asset,
+        _ range: MediaTimeRange, of sourceTrack: AssetTrack, in asset: MediaAsset,
         at time: MediaTime, intoTrack trackID: Int
     ) async throws {
         guard range.isValid, !range.isEmpty, time.isNumeric, time >= .zero else {

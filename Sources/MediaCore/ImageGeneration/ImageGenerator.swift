@@ -9,7 +9,7 @@
 /// at the window's start. Display rotation and pixel aspect are applied and the image is
 /// fitted inside `maximumSize` with its aspect kept.
 public struct ImageGenerator: Sendable {
-    public let asset: Asset
+    public let asset: MediaAsset
     public var requestedTimeToleranceBefore: MediaTime = .positiveInfinity
     public var requestedTimeToleranceAfter: MediaTime = .positiveInfinity
     /// The largest image wanted; `nil` for the full display size. A zero component is unbounded.
@@ -19,7 +19,7 @@ public struct ImageGenerator: Sendable {
     /// Receives decoding statistics at the end of each run (tests and benchmarks).
     var statistics: (@Sendable (ImageGenerationStatistics) -> Void)?
 
-    public init(asset: Asset) {
+    public init(asset: MediaAsset) {
         self.asset = asset
     }
 

@@ -12,13 +12,13 @@ import HLS
 /// computed from the written files, and every playlist is checked with the `HLS` parser in
 /// strict mode before the result is returned.
 public struct HLSPackager: Sendable {
-    public let asset: Asset
+    public let asset: MediaAsset
     public var options: PackagingOptions
 
     static let copyableVideo: Set<String> = ["h264", "hevc"]
     static let copyableAudio: Set<String> = ["aac", "ac3", "eac3"]
 
-    public init(asset: Asset, options: PackagingOptions = PackagingOptions()) {
+    public init(asset: MediaAsset, options: PackagingOptions = PackagingOptions()) {
         self.asset = asset
         self.options = options
     }

@@ -118,7 +118,7 @@ enum RenditionSegmenter {
 
     /// Encodes the video track (H.264 at `size`) into `directory/index.m3u8`.
     static func encodeVideo(
-        asset: Asset, track: AssetTrack, duration: MediaTime, size: PixelSize, frameDuration: MediaTime, directory: String,
+        asset: MediaAsset, track: AssetTrack, duration: MediaTime, size: PixelSize, frameDuration: MediaTime, directory: String,
         segmentDuration: Double, flag: CancellationFlag, progress: @escaping (Double) -> Void = { _ in }
     ) throws -> String {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -137,7 +137,7 @@ enum RenditionSegmenter {
     /// Encodes an audio track as AAC into `directory/index.m3u8`, keeping its channels
     /// (surround stays surround, up to 7.1).
     static func encodeAudio(
-        asset: Asset, track: AssetTrack, duration: MediaTime, directory: String, segmentDuration: Double,
+        asset: MediaAsset, track: AssetTrack, duration: MediaTime, directory: String, segmentDuration: Double,
         flag: CancellationFlag, progress: @escaping (Double) -> Void = { _ in }
     ) throws -> String {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -160,7 +160,7 @@ enum RenditionSegmenter {
         try TrailingSegment.fold(playlistAt: playlist, shorterThan: TrailingSegment.threshold(segmentDuration: segmentDuration))
     }
 
-    private static func wholeTrack(_ asset: Asset, _ track: AssetTrack, _ duration: MediaTime) -> CompositionTrackSegment {
+    private static func wholeTrack(_ asset: MediaAsset, _ track: AssetTrack, _ duration: MediaTime) -> CompositionTrackSegment {
         let range = MediaTimeRange(start: .zero, duration: track.timeRange.duration.isNumeric ? track.timeRange.end : duration)
         return CompositionTrackSegment(asset: asset, sourceTrack: track, sourceRange: range, targetRange: range)
     }

@@ -12,7 +12,7 @@ enum ThumbnailTiles {
         var averageBitRate: Int
     }
 
-    static func make(asset: Asset, duration: MediaTime, options: PackagingOptions, directory: String) async throws -> Output? {
+    static func make(asset: MediaAsset, duration: MediaTime, options: PackagingOptions, directory: String) async throws -> Output? {
         guard duration.isNumeric, duration.seconds > 0 else { return nil }
         try await asset.pool.run { _ in try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) }
         let interval = options.thumbnailInterval

@@ -24,7 +24,7 @@ public struct FrameSampling: Sendable {
         self.cutThreshold = cutThreshold
     }
 
-    public func samples(of asset: Asset, duration: Double) async throws -> [Sample] {
+    public func samples(of asset: MediaAsset, duration: Double) async throws -> [Sample] {
         guard duration > 0 else { return [] }
         let regular = stride(from: 0.0, to: duration, by: interval).map { start in
             Sample(time: min(start + min(0.5, duration / 2), duration), start: start, end: min(duration, start + interval))
@@ -34,7 +34,7 @@ public struct FrameSampling: Sendable {
     }
 
     /// One sample per shot, read half a second in (or in its middle when it is shorter).
-    func shots(of asset: Asset, duration: Double) async throws -> [Sample] {
+    func shots(of asset: MediaAsset, duration: Double) async throws -> [Sample] {
         var generator = ImageGenerator(asset: asset)
         generator.setTolerance(MediaTime(seconds: probeStep / 2))
         generator.maximumSize = PixelSize(width: 48, height: 48)

@@ -25,7 +25,7 @@ public struct FrameTextAnalyzer: Sendable {
         self.recognizer = recognizer
     }
 
-    public func analyze(_ asset: Asset, at seconds: Double) async throws -> FrameText {
+    public func analyze(_ asset: MediaAsset, at seconds: Double) async throws -> FrameText {
         let (tracks, duration) = try await asset.load(.tracks, .duration)
         guard let video = tracks.first(where: { $0.mediaType == .video && !$0.isAttachedPicture }) else {
             throw TextRecognitionError.engine("\(asset.source.displayName) has no video track to read text from")

@@ -3,6 +3,7 @@ import Downloads
 import Foundation
 import HLS
 import Library
+import LibraryPostgreSQL
 import MediaCore
 import NIOCore
 
@@ -37,6 +38,10 @@ extension CommandFailure {
             self.init(.unusableInput, "bad predicate: \(predicate)")
         case let account as AccountError:
             self.init(.unusableInput, account.description)
+        case let database as PostgreSQLStoreError:
+            self.init(database.isUnreachable ? .unavailable : .failed, database.description)
+        case let timedOut as PostgreSQLStoreError.TimedOut:
+            self.init(.unavailable, "PostgreSQL: \(timedOut.description)")
         case let io as IOError:
             self.init(.unavailable, io.description)
         default:

@@ -5,7 +5,7 @@ import Testing
 
 @Suite struct AssetLoadingTests {
     @Test func loadReturnsATypedTupleOfDurationTracksAndMetadata() async throws {
-        let asset = Asset(path: try await MediaFixtures.shared.counter())
+        let asset = MediaAsset(path: try await MediaFixtures.shared.counter())
         let (duration, tracks, metadata) = try await asset.load(.duration, .tracks, .metadata)
         #expect(abs(duration.seconds - 10) < 0.1)
         let video = try #require(tracks.first { $0.mediaType == .video })
@@ -22,7 +22,7 @@ import Testing
     }
 
     @Test func statusMovesFromNotYetLoadedToLoaded() async throws {
-        let asset = Asset(path: try await MediaFixtures.shared.videoOnly())
+        let asset = MediaAsset(path: try await MediaFixtures.shared.videoOnly())
         guard case .notYetLoaded = asset.status(of: .duration) else {
             Issue.record("a fresh asset must not have loaded anything")
             return
@@ -42,7 +42,7 @@ import Testing
     }
 
     @Test func concurrentLoadsShareOneOpen() async throws {
-        let asset = Asset(path: try await MediaFixtures.shared.counter())
+        let asset = MediaAsset(path: try await MediaFixtures.shared.counter())
         let durations = try await withThrowingTaskGroup(of: Double.self) { group in
             for index in 0..<16 {
                 group.addTask {
@@ -62,7 +62,7 @@ import Testing
 
     @Test func aMissingFileFailsWithATypedErrorNamingThePath() async throws {
         let path = "/nonexistent/marquee/movie.mp4"
-        let asset = Asset(path: path)
+        let asset = MediaAsset(path: path)
         do {
             _ = try await asset.load(.duration)
             Issue.record("loading a missing file must fail")
@@ -82,7 +82,7 @@ import Testing
         let bytes = try Array(Data(contentsOf: URL(fileURLWithPath: try await MediaFixtures.shared.counter())))
         let server = try LoopbackHTTPServer(.serve(bytes))
         defer { server.close() }
-        let asset = Asset(url: URL(string: server.url)!)
+        let asset = MediaAsset(url: URL(string: server.url)!)
         let (duration, tracks) = try await asset.load(.duration, .tracks)
         #expect(abs(duration.seconds - 10) < 0.1)
         #expect(tracks.map(\.mediaType) == [.video, .audio])
@@ -91,7 +91,7 @@ import Testing
     @Test func cancellingEndsAReadStalledOnTheNetwork() async throws {
         let server = try LoopbackHTTPServer(.stall)
         defer { server.close() }
-        let asset = Asset(url: URL(string: server.url)!)
+        let asset = MediaAsset(url: URL(string: server.url)!)
         let started = ContinuousClock.now
         let task = Task { try await asset.load(.duration) }
         try await Task.sleep(for: .milliseconds(300))

@@ -5,7 +5,7 @@ import Testing
 
 @Suite struct TrackPropertiesTests {
     @Test func rotatedPhoneVideoReportsItsRotationAndPresentationSize() async throws {
-        let tracks = try await Asset(path: try await MediaFixtures.shared.rotatedPhone()).load(.tracks)
+        let tracks = try await MediaAsset(path: try await MediaFixtures.shared.rotatedPhone()).load(.tracks)
         let video = try #require(tracks.first)
         #expect(video.naturalSize == PixelSize(width: 320, height: 180))
         #expect(video.displayRotation == 90 || video.displayRotation == 270)
@@ -13,46 +13,46 @@ import Testing
     }
 
     @Test func tenBitHEVCReportsDepthAndPQTransfer() async throws {
-        let tracks = try await Asset(path: try await MediaFixtures.shared.hevc10bit()).load(.tracks)
+        let tracks = try await MediaAsset(path: try await MediaFixtures.shared.hevc10bit()).load(.tracks)
         let video = try #require(tracks.first { $0.mediaType == .video })
         #expect(video.codec == "hevc")
         #expect(video.bitDepth == 10)
         #expect(video.colorTransfer == .pq)
         #expect(video.profile == "Main 10")
-        let sdr = try await Asset(path: try await MediaFixtures.shared.videoOnly()).load(.tracks)
+        let sdr = try await MediaAsset(path: try await MediaFixtures.shared.videoOnly()).load(.tracks)
         #expect(sdr.first?.colorTransfer == .sdr)
         #expect(sdr.first?.bitDepth == 8)
     }
 
     @Test func audioOnlyAndVideoOnlyHaveJustTheirTracks() async throws {
-        let audio = try await Asset(path: try await MediaFixtures.shared.audioOnly()).load(.tracks)
+        let audio = try await MediaAsset(path: try await MediaFixtures.shared.audioOnly()).load(.tracks)
         #expect(audio.map(\.mediaType) == [.audio])
         #expect(audio.first?.sampleRate == 44_100)
         #expect(audio.first?.channelCount == 2)
         #expect(audio.first?.channelLayout == "stereo")
         #expect((audio.first?.estimatedDataRate ?? 0) > 64_000)
-        let video = try await Asset(path: try await MediaFixtures.shared.videoOnly()).load(.tracks)
+        let video = try await MediaAsset(path: try await MediaFixtures.shared.videoOnly()).load(.tracks)
         #expect(video.map(\.mediaType) == [.video])
     }
 
     @Test func variableFrameRateIsDetected() async throws {
-        let tracks = try await Asset(path: try await MediaFixtures.shared.variableFrameRate()).load(.tracks)
+        let tracks = try await MediaAsset(path: try await MediaFixtures.shared.variableFrameRate()).load(.tracks)
         let video = try #require(tracks.first)
         #expect(video.isVariableFrameRate)
-        let steady = try await Asset(path: try await MediaFixtures.shared.counter()).load(.tracks)
+        let steady = try await MediaAsset(path: try await MediaFixtures.shared.counter()).load(.tracks)
         #expect(steady.first?.isVariableFrameRate == false)
     }
 
     @Test func oddAndAnamorphicSizes() async throws {
-        let odd = try await Asset(path: try await MediaFixtures.shared.oddSize()).load(.tracks)
+        let odd = try await MediaAsset(path: try await MediaFixtures.shared.oddSize()).load(.tracks)
         #expect(odd.first?.naturalSize == PixelSize(width: 317, height: 243))
-        let wide = try await Asset(path: try await MediaFixtures.shared.anamorphic()).load(.tracks)
+        let wide = try await MediaAsset(path: try await MediaFixtures.shared.anamorphic()).load(.tracks)
         #expect(wide.first?.pixelAspectRatio == PixelAspectRatio(horizontalSpacing: 2, verticalSpacing: 1))
         #expect(wide.first?.presentationSize == PixelSize(width: 400, height: 200))
     }
 
     @Test func multipleAudioLanguagesSubtitlesChaptersAndMatroskaTags() async throws {
-        let asset = Asset(path: try await MediaFixtures.shared.multiLanguage())
+        let asset = MediaAsset(path: try await MediaFixtures.shared.multiLanguage())
         let (tracks, metadata, chapters) = try await asset.load(.tracks, .metadata, .chapters)
         let audio = tracks.filter { $0.mediaType == .audio }
         #expect(audio.map(\.language) == ["eng", "fra"])
@@ -68,7 +68,7 @@ import Testing
     }
 
     @Test func id3TagsAndCoverArtMapToCommonIdentifiers() async throws {
-        let asset = Asset(path: try await MediaFixtures.shared.taggedMP3())
+        let asset = MediaAsset(path: try await MediaFixtures.shared.taggedMP3())
         let (metadata, tracks) = try await asset.load(.metadata, .tracks)
         #expect(metadata.first(.title)?.stringValue == "Tagged Song")
         #expect(metadata.first(.artist)?.stringValue == "The Testers")

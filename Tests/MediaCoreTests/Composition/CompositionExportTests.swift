@@ -13,7 +13,7 @@ import Testing
     }
 
     @Test func keyframeCutsOfOneSourceAreStreamCopied() async throws {
-        let asset = Asset(path: try await MediaFixtures.shared.counter())
+        let asset = MediaAsset(path: try await MediaFixtures.shared.counter())
         var composition = MutableComposition()
         try await composition.insertTimeRange(range(0, 2), of: asset, at: .zero)
         try await composition.insertTimeRange(range(6, 8), of: asset, at: seconds(2))
@@ -26,7 +26,7 @@ import Testing
         let reported = steps.withLock { $0 }
         #expect(reported == reported.sorted() && reported.last == 1)
 
-        let exported = Asset(path: out)
+        let exported = MediaAsset(path: out)
         let (duration, tracks) = try await exported.load(.duration, .tracks)
         #expect(abs(duration.seconds - 4) < 0.1)
         #expect(tracks.map(\.codec) == ["h264", "aac"])
@@ -39,7 +39,7 @@ import Testing
     }
 
     @Test func offKeyframeCutsAndGapsAreReencoded() async throws {
-        let asset = Asset(path: try await MediaFixtures.shared.counter())
+        let asset = MediaAsset(path: try await MediaFixtures.shared.counter())
         var composition = MutableComposition()
         try await composition.insertTimeRange(range(1.5, 3.5), of: asset, at: .zero)
         composition.insertEmptyTimeRange(range(1, 1.5))
@@ -51,7 +51,7 @@ import Testing
         let out = MediaFixtures.shared.scratch("reencode.mp4")
         let outcome = try await CompositionExporter(composition: composition).export(to: out)
         #expect(outcome.method == .reencode)
-        let exported = Asset(path: out)
+        let exported = MediaAsset(path: out)
         let (duration, tracks) = try await exported.load(.duration, .tracks)
         #expect(abs(duration.seconds - 2.5) < 0.1)
         let audio = try #require(tracks.first { $0.mediaType == .audio })
@@ -69,20 +69,20 @@ import Testing
         #expect(abs(greys[2] - MediaFixtures.expectedGrey(frame: 90)) < 5)
     }
 
-    func firstTrack(_ asset: Asset, _ type: AssetTrack.MediaType) async throws -> AssetTrack? {
+    func firstTrack(_ asset: MediaAsset, _ type: AssetTrack.MediaType) async throws -> AssetTrack? {
         let tracks = try await asset.load(.tracks)
         return tracks.first { $0.mediaType == type }
     }
 
     func videoTrack(_ path: String) async throws -> AssetTrack? {
-        let tracks = try await Asset(path: path).load(.tracks)
+        let tracks = try await MediaAsset(path: path).load(.tracks)
         return tracks.first { $0.mediaType == .video }
     }
 
     @Test func phoneVideoStaysUprightWhetherCopiedOrReencoded() async throws {
         // 320x180 stored, shown 180x320 through a 90° display matrix; red on top when shot.
         let path = try await MediaFixtures.shared.rotatedPhone()
-        let asset = Asset(path: path)
+        let asset = MediaAsset(path: path)
         var whole = MutableComposition()
         try await whole.insertTimeRange(range(0, 2), of: asset, at: .zero)
         let copied = MediaFixtures.shared.scratch("phone-copy.mp4")
@@ -95,7 +95,7 @@ import Testing
         for (out, at) in [(copied, 1.0), (reencoded, 0.5)] {
             let track = try #require(try await videoTrack(out))
             #expect(track.presentationSize == PixelSize(width: 180, height: 320), "\(out)")
-            let (image, _) = try await ImageGenerator(asset: Asset(path: out)).image(at: seconds(at))
+            let (image, _) = try await ImageGenerator(asset: MediaAsset(path: out)).image(at: seconds(at))
             #expect(image.size == PixelSize(width: 180, height: 320))
             // What ffmpeg shows for the source (autorotated) is what the export shows.
             let reference = try ReferenceFrame.rgb(path, at: 1, size: image.size)
@@ -110,8 +110,8 @@ import Testing
 
     @Test func joiningDifferentRotationsIsReencoded() async throws {
         var composition = MutableComposition()
-        try await composition.insertTimeRange(range(0, 2), of: Asset(path: try await MediaFixtures.shared.rotatedPhone()), at: .zero)
-        try await composition.insertTimeRange(range(0, 2), of: Asset(path: try await MediaFixtures.shared.counter()), at: seconds(2))
+        try await composition.insertTimeRange(range(0, 2), of: MediaAsset(path: try await MediaFixtures.shared.rotatedPhone()), at: .zero)
+        try await composition.insertTimeRange(range(0, 2), of: MediaAsset(path: try await MediaFixtures.shared.counter()), at: seconds(2))
         let plan = try await CompositionExporter(composition: composition).plan()
         #expect(plan.method == .reencode && plan.reasons.contains { $0.contains("different display rotations") })
     }
@@ -160,10 +160,10 @@ import Testing
     @Test func aSecondAudioTrackIsMixedIn() async throws {
         // The counter clip carries a 440 Hz tone; "music" at 1 kHz goes on a track of its own
         // from 1 s to 3 s, while the first tracks run 0–4 s.
-        let counter = Asset(path: try await MediaFixtures.shared.counter())
+        let counter = MediaAsset(path: try await MediaFixtures.shared.counter())
         let musicFile = MediaFixtures.shared.scratch("music-1k.m4a")
         try await FFmpegTool.ffmpegOffPool(["-f", "lavfi", "-i", "sine=frequency=1000:sample_rate=48000:duration=3", "-c:a", "aac", musicFile])
-        let music = Asset(path: musicFile)
+        let music = MediaAsset(path: musicFile)
         let musicTrack = try #require(try await firstTrack(music, .audio))
         var composition = MutableComposition()
         try await composition.insertTimeRange(range(0, 4), of: counter, at: .zero)
@@ -178,7 +178,7 @@ import Testing
 
         let out = MediaFixtures.shared.scratch("mixed.mp4")
         #expect(try await CompositionExporter(composition: composition).export(to: out).method == .reencode)
-        let tracks = try await Asset(path: out).load(.tracks)
+        let tracks = try await MediaAsset(path: out).load(.tracks)
         #expect(tracks.filter { $0.mediaType == .audio }.count == 1)
         #expect(try tone(out, at: 0.2, for: 0.6, hertz: 1000) < 0.01)
         #expect(try tone(out, at: 1.5, for: 1, hertz: 1000) > 0.05)
@@ -189,10 +189,10 @@ import Testing
 
     @Test func anAudioMixSetsVolumesAndRamps() async throws {
         // The counter's 440 Hz tone fades out over 2–4 s; 1 kHz music from 1 s at a quarter volume.
-        let counter = Asset(path: try await MediaFixtures.shared.counter())
+        let counter = MediaAsset(path: try await MediaFixtures.shared.counter())
         let musicFile = MediaFixtures.shared.scratch("music-1k-mix.m4a")
         try await FFmpegTool.ffmpegOffPool(["-f", "lavfi", "-i", "sine=frequency=1000:sample_rate=48000:duration=3", "-c:a", "aac", musicFile])
-        let music = Asset(path: musicFile)
+        let music = MediaAsset(path: musicFile)
         var composition = MutableComposition()
         try await composition.insertTimeRange(range(0, 4), of: counter, at: .zero)
         let bed = try composition.addMutableTrack(withMediaType: .audio)
@@ -219,9 +219,9 @@ import Testing
     @Test func anEarlierVideoTrackIsShownWhereverItHasMedia() async throws {
         // Track 1: the grey counter from 1 s to 2 s only; track 2: a colourful test pattern
         // throughout. The picture is the counter in [1, 2), the pattern elsewhere.
-        let counter = Asset(path: try await MediaFixtures.shared.counter())
+        let counter = MediaAsset(path: try await MediaFixtures.shared.counter())
         let counterVideo = try #require(try await firstTrack(counter, .video))
-        let phone = Asset(path: try await MediaFixtures.shared.videoOnly())
+        let phone = MediaAsset(path: try await MediaFixtures.shared.videoOnly())
         let phoneVideo = try #require(try await firstTrack(phone, .video))
         var composition = MutableComposition()
         let top = try composition.addMutableTrack(withMediaType: .video)
@@ -235,7 +235,7 @@ import Testing
 
         let out = MediaFixtures.shared.scratch("layered.mp4")
         _ = try await CompositionExporter(composition: composition).export(to: out)
-        var generator = ImageGenerator(asset: Asset(path: out))
+        var generator = ImageGenerator(asset: MediaAsset(path: out))
         generator.setTolerance(.zero)
         // Inside [1, 2): the counter's flat grey (source 3.5 s = frame 105), letterboxed in the middle.
         let (inside, _) = try await generator.image(at: seconds(1.5))

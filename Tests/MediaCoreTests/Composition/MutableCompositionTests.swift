@@ -12,7 +12,7 @@ import Testing
     }
 
     @Test func insertingLoadsTheSourceAndSegmentsAreInspectable() async throws {
-        let asset = Asset(path: try await MediaFixtures.shared.counter())
+        let asset = MediaAsset(path: try await MediaFixtures.shared.counter())
         guard case .notYetLoaded = asset.status(of: .tracks) else {
             Issue.record("fresh asset")
             return
@@ -45,7 +45,7 @@ import Testing
     }
 
     @Test func removingAcrossSegmentsCutsBothEnds() async throws {
-        let asset = Asset(path: try await MediaFixtures.shared.counter())
+        let asset = MediaAsset(path: try await MediaFixtures.shared.counter())
         var composition = MutableComposition()
         try await composition.insertTimeRange(range(0, 3), of: asset, at: .zero)
         try await composition.insertTimeRange(range(5, 8), of: asset, at: seconds(3))
@@ -55,7 +55,7 @@ import Testing
     }
 
     @Test func insertingARangeOutsideTheSourceFails() async throws {
-        let asset = Asset(path: try await MediaFixtures.shared.counter())
+        let asset = MediaAsset(path: try await MediaFixtures.shared.counter())
         var composition = MutableComposition()
         await #expect(throws: MediaError.self) {
             try await composition.insertTimeRange(range(9, 15), of: asset, at: .zero)
@@ -64,7 +64,7 @@ import Testing
     }
 
     @Test func videoCompositionPropertiesAndValidity() async throws {
-        let asset = Asset(path: try await MediaFixtures.shared.counter())
+        let asset = MediaAsset(path: try await MediaFixtures.shared.counter())
         var composition = MutableComposition()
         try await composition.insertTimeRange(range(0, 2), of: asset, at: .zero)
         try await composition.insertTimeRange(range(4, 6), of: asset, at: seconds(2))

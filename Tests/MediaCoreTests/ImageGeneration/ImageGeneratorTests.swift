@@ -11,7 +11,7 @@ import Testing
     }
 
     @Test func actualTimesStayInsideTheToleranceWindowAndMatchThePicture() async throws {
-        let asset = Asset(path: try await MediaFixtures.shared.counter())
+        let asset = MediaAsset(path: try await MediaFixtures.shared.counter())
         var generator = ImageGenerator(asset: asset)
         generator.setTolerance(MediaTime(seconds: 0.25))
         var random = SystemRandomNumberGenerator()
@@ -31,7 +31,7 @@ import Testing
     }
 
     @Test func aWideToleranceUsesTheKeyframeInsideTheWindow() async throws {
-        let asset = Asset(path: try await MediaFixtures.shared.counter())
+        let asset = MediaAsset(path: try await MediaFixtures.shared.counter())
         var generator = ImageGenerator(asset: asset)
         generator.setTolerance(MediaTime(seconds: 1))
         // Keyframes every 2 s: the window 2.1...4.1 holds only the keyframe at 4 s.
@@ -46,7 +46,7 @@ import Testing
     @Test func zeroToleranceGivesTheFrameOnScreenAtTheRequestedTime() async throws {
         let path = try await MediaFixtures.shared.counter()
         let frameTimes = try FFmpegTool.videoFrameTimes(path)
-        var generator = ImageGenerator(asset: Asset(path: path))
+        var generator = ImageGenerator(asset: MediaAsset(path: path))
         generator.setTolerance(.zero)
         let requests = [0.0, 1.01, 2.51, 3.999, 5.5, 7.77, 9.9].map { MediaTime(seconds: $0, preferredTimescale: 1000) }
         for await result in generator.images(for: requests) {
@@ -60,7 +60,7 @@ import Testing
     @Test func variableFrameRateExactRequestsLandOnRealFrames() async throws {
         let path = try await MediaFixtures.shared.variableFrameRate()
         let frameTimes = try FFmpegTool.videoFrameTimes(path)
-        var generator = ImageGenerator(asset: Asset(path: path))
+        var generator = ImageGenerator(asset: MediaAsset(path: path))
         generator.setTolerance(.zero)
         let requests = stride(from: 0.05, to: 5.9, by: 0.37).map { MediaTime(seconds: $0, preferredTimescale: 1000) }
         var served = 0
@@ -77,7 +77,7 @@ import Testing
     }
 
     @Test func resultsComeInRequestOrderWithPerItemFailures() async throws {
-        let asset = Asset(path: try await MediaFixtures.shared.counter())
+        let asset = MediaAsset(path: try await MediaFixtures.shared.counter())
         var generator = ImageGenerator(asset: asset)
         generator.setTolerance(MediaTime(seconds: 0.5))
         let requests: [MediaTime] = [
@@ -98,7 +98,7 @@ import Testing
 
     @Test func rotationIsAppliedLikeFFmpegDoes() async throws {
         let path = try await MediaFixtures.shared.rotatedPhone()
-        let (image, _) = try await ImageGenerator(asset: Asset(path: path)).image(at: MediaTime(seconds: 1))
+        let (image, _) = try await ImageGenerator(asset: MediaAsset(path: path)).image(at: MediaTime(seconds: 1))
         #expect(image.size == PixelSize(width: 180, height: 320))
         let reference = try ReferenceFrame.rgb(path, at: 1, size: image.size)
         #expect(ReferenceFrame.difference(image, reference) < 6)
@@ -106,16 +106,16 @@ import Testing
         let left = image.averageColor(x: 10, y: 140, width: 60, height: 40)
         let right = image.averageColor(x: 110, y: 140, width: 60, height: 40)
         #expect((left.red > 150) != (right.red > 150))
-        var unrotated = ImageGenerator(asset: Asset(path: path))
+        var unrotated = ImageGenerator(asset: MediaAsset(path: path))
         unrotated.appliesPreferredTrackTransform = false
         #expect(try await unrotated.image(at: .zero).image.size == PixelSize(width: 320, height: 180))
     }
 
     @Test func maximumSizeKeepsAspectIncludingPixelAspect() async throws {
-        var generator = ImageGenerator(asset: Asset(path: try await MediaFixtures.shared.counter()))
+        var generator = ImageGenerator(asset: MediaAsset(path: try await MediaFixtures.shared.counter()))
         generator.maximumSize = PixelSize(width: 100, height: 100)
         #expect(try await generator.image(at: .zero).image.size == PixelSize(width: 100, height: 75))
-        let wide = ImageGenerator(asset: Asset(path: try await MediaFixtures.shared.anamorphic()))
+        let wide = ImageGenerator(asset: MediaAsset(path: try await MediaFixtures.shared.anamorphic()))
         #expect(try await wide.image(at: .zero).image.size == PixelSize(width: 400, height: 200))
         var fitted = wide
         fitted.maximumSize = PixelSize(width: 200, height: 200)
@@ -131,7 +131,7 @@ import Testing
             case "oddSize": try await fixtures.oddSize()
             default: try await fixtures.videoOnly()
             }
-        var generator = ImageGenerator(asset: Asset(path: path))
+        var generator = ImageGenerator(asset: MediaAsset(path: path))
         generator.setTolerance(.zero)
         let (image, actual) = try await generator.image(at: MediaTime(seconds: 0.5))
         #expect(abs(actual.seconds - 0.5) < 0.05)
@@ -142,7 +142,7 @@ import Testing
     @Test func fullSizePicturesOfAWidthOffTheSIMDBlockStayInTheirBuffer() async throws {
         // Before the fix, each picture overran its pixel buffer by 24 bytes and the heap broke.
         let path = try await MediaFixtures.shared.narrow420()
-        var generator = ImageGenerator(asset: Asset(path: path))
+        var generator = ImageGenerator(asset: MediaAsset(path: path))
         generator.setTolerance(.zero)
         let times = (0..<25).map { MediaTime(value: Int64($0), timescale: 25) }
         var last: VideoImage?
@@ -158,7 +158,7 @@ import Testing
 
     @Test(arguments: [ImageFormat.jpeg(), .png, .webp()])
     func encodedImagesAreReadableWithTheRightSize(format: ImageFormat) async throws {
-        var generator = ImageGenerator(asset: Asset(path: try await MediaFixtures.shared.oddSize()))
+        var generator = ImageGenerator(asset: MediaAsset(path: try await MediaFixtures.shared.oddSize()))
         generator.maximumSize = PixelSize(width: 201, height: 0)
         let (image, _) = try await generator.image(at: MediaTime(seconds: 0.2))
         #expect(image.width == 201)
@@ -177,7 +177,7 @@ import Testing
     }
 
     @Test func audioOnlyMediaHasNoImages() async throws {
-        let generator = ImageGenerator(asset: Asset(path: try await MediaFixtures.shared.audioOnly()))
+        let generator = ImageGenerator(asset: MediaAsset(path: try await MediaFixtures.shared.audioOnly()))
         do {
             _ = try await generator.image(at: .zero)
             Issue.record("audio-only media must not produce an image")
@@ -190,7 +190,7 @@ import Testing
     @Test func cancellingTheIteratingTaskStopsASlowSequence() async throws {
         let path = try await MediaFixtures.shared.counter()
         let loader = SlowResourceLoader(base: try FileResourceLoader(path: path), delay: .milliseconds(250))
-        var generator = ImageGenerator(asset: Asset(resourceLoader: loader))
+        var generator = ImageGenerator(asset: MediaAsset(resourceLoader: loader))
         generator.setTolerance(.zero)
         let times = (0..<40).map { MediaTime(seconds: Double($0) * 0.24) }
         let started = ContinuousClock.now
@@ -210,8 +210,8 @@ import Testing
     @Test func aMemoryResourceLoaderGivesTheSamePicturesAsTheFile() async throws {
         let path = try await MediaFixtures.shared.counter()
         let bytes = try Array(Data(contentsOf: URL(fileURLWithPath: path)))
-        var fromMemory = ImageGenerator(asset: Asset(resourceLoader: MemoryResourceLoader(bytes: bytes)))
-        var fromFile = ImageGenerator(asset: Asset(path: path))
+        var fromMemory = ImageGenerator(asset: MediaAsset(resourceLoader: MemoryResourceLoader(bytes: bytes)))
+        var fromFile = ImageGenerator(asset: MediaAsset(path: path))
         fromMemory.setTolerance(.zero)
         fromFile.setTolerance(.zero)
         let time = MediaTime(seconds: 6.2)
@@ -232,7 +232,7 @@ import Testing
     }
 
     @Test func aToleranceWithAKeyframeInsideDecodesOneFramePerImage() async throws {
-        var generator = ImageGenerator(asset: Asset(path: try await MediaFixtures.shared.counter()))
+        var generator = ImageGenerator(asset: MediaAsset(path: try await MediaFixtures.shared.counter()))
         generator.setTolerance(MediaTime(seconds: 1))
         // Keyframes every 2 s: each ±1 s window around 0.5, 1.5, ... 8.5 holds one.
         let times = stride(from: 0.5, through: 8.5, by: 1.0).map { MediaTime(seconds: $0) }
@@ -245,7 +245,7 @@ import Testing
     }
 
     @Test func nearbyExactTimesReuseTheDecoderInsteadOfSeeking() async throws {
-        var generator = ImageGenerator(asset: Asset(path: try await MediaFixtures.shared.counter()))
+        var generator = ImageGenerator(asset: MediaAsset(path: try await MediaFixtures.shared.counter()))
         generator.setTolerance(.zero)
         // Ten times inside one GOP (2.0 ... 3.9 s): one seek, then decoding continues.
         let times = stride(from: 2.05, to: 4.0, by: 0.2).map { MediaTime(seconds: $0, preferredTimescale: 1000) }

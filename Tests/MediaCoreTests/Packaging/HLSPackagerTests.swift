@@ -20,7 +20,7 @@ import Testing
         var options = PackagingOptions()
         options.segmentDuration = 2
         options.thumbnailInterval = 1
-        let result = try await HLSPackager(asset: Asset(path: source), options: options).package(to: out)
+        let result = try await HLSPackager(asset: MediaAsset(path: source), options: options).package(to: out)
         #expect(result.renditions.filter { $0.kind == .video }.map(\.method) == [.copied])
         #expect(result.renditions.filter { $0.kind == .audio }.count == 2)
 
@@ -72,14 +72,14 @@ import Testing
         #expect(decoded.count == 100)
 
         // The package opens as an asset through its HLS playlists.
-        let hlsAsset = Asset(path: result.multivariantPath)
+        let hlsAsset = MediaAsset(path: result.multivariantPath)
         let (hlsDuration, hlsTracks) = try await hlsAsset.load(.duration, .tracks)
         #expect(abs(hlsDuration.seconds - 4) < 0.2)
         #expect(hlsTracks.contains { $0.mediaType == .video && $0.codec == "h264" })
         #expect(hlsTracks.filter { $0.mediaType == .audio }.compactMap(\.language).sorted() == ["eng", "fra"])
         // Thumbnails from the video variant's playlist (FFmpeg's HLS demuxer cannot seek back
         // once a short playlist was read to its end; the generator reopens it).
-        var hlsGenerator = ImageGenerator(asset: Asset(path: (out as NSString).appendingPathComponent(variant.uri)))
+        var hlsGenerator = ImageGenerator(asset: MediaAsset(path: (out as NSString).appendingPathComponent(variant.uri)))
         hlsGenerator.setTolerance(.zero)
         var hlsTimes: [Double] = []
         for await result in hlsGenerator.images(for: [MediaTime(seconds: 1), MediaTime(seconds: 3)]) {
@@ -95,7 +95,7 @@ import Testing
         var options = PackagingOptions(ladder: [1080, 240, 120])
         options.segmentDuration = 2
         options.makesImagePlaylist = false
-        let result = try await HLSPackager(asset: Asset(path: source), options: options).package(to: out)
+        let result = try await HLSPackager(asset: MediaAsset(path: source), options: options).package(to: out)
         let master = try #require(try strictlyParse(result.multivariantPath).multivariant)
         #expect(master.variants.map { $0.attributes.resolution } == [Resolution(width: 320, height: 240), Resolution(width: 160, height: 120)])
         #expect(result.renditions.filter { $0.kind == .video }.allSatisfy { $0.method == .encoded })
@@ -115,7 +115,7 @@ import Testing
         let out = MediaFixtures.shared.scratch("package-hevc")
         var options = PackagingOptions()
         options.makesImagePlaylist = false
-        let result = try await HLSPackager(asset: Asset(path: try await MediaFixtures.shared.hevc10bit()), options: options).package(to: out)
+        let result = try await HLSPackager(asset: MediaAsset(path: try await MediaFixtures.shared.hevc10bit()), options: options).package(to: out)
         let master = try #require(try strictlyParse(result.multivariantPath).multivariant)
         let variant = try #require(master.variants.first)
         #expect(variant.attributes.videoRange == .pq)
@@ -125,7 +125,7 @@ import Testing
 
     @Test func audioOnlyPackagesAsAnAudioVariant() async throws {
         let out = MediaFixtures.shared.scratch("package-audio")
-        let result = try await HLSPackager(asset: Asset(path: try await MediaFixtures.shared.audioOnly())).package(to: out)
+        let result = try await HLSPackager(asset: MediaAsset(path: try await MediaFixtures.shared.audioOnly())).package(to: out)
         let master = try #require(try strictlyParse(result.multivariantPath).multivariant)
         #expect(master.variants.first?.attributes.codecs == ["mp4a.40.2"])
         #expect(master.iFrameVariants.isEmpty && master.imageVariants.isEmpty)
@@ -155,7 +155,7 @@ import Testing
         options.makesImagePlaylist = false
         options.makesIFramePlaylist = false
         options.copyableAudioCodecs = ["aac"]
-        _ = try await HLSPackager(asset: Asset(path: source), options: options).package(to: out)
+        _ = try await HLSPackager(asset: MediaAsset(path: source), options: options).package(to: out)
         return out
     }
 
@@ -246,7 +246,7 @@ import Testing
         var options = PackagingOptions()
         options.segmentDuration = 1
         options.makesImagePlaylist = false
-        let result = try await HLSPackager(asset: Asset(path: source), options: options).package(to: out)
+        let result = try await HLSPackager(asset: MediaAsset(path: source), options: options).package(to: out)
         #expect(result.renditions.map(\.method) == [.encoded, .encoded])
         let text = try String(contentsOfFile: result.multivariantPath, encoding: .utf8)
         let master = try #require(PlaylistParser.parse(text, options: .strict).playlist?.multivariant)
@@ -271,7 +271,7 @@ import Testing
         options.segmentDuration = 1
         options.makesImagePlaylist = false
         let reported = Mutex<[Double]>([])
-        _ = try await HLSPackager(asset: Asset(path: source), options: options).package(to: MediaFixtures.shared.scratch("package-progress")) {
+        _ = try await HLSPackager(asset: MediaAsset(path: source), options: options).package(to: MediaFixtures.shared.scratch("package-progress")) {
             value in reported.withLock { $0.append(value) }
         }
         let values = reported.withLock { $0 }
@@ -288,12 +288,12 @@ import Testing
         options.segmentDuration = 1
         options.makesImagePlaylist = false
         options.makesIFramePlaylist = false
-        let result = try await HLSPackager(asset: Asset(path: source), options: options).package(to: out)
+        let result = try await HLSPackager(asset: MediaAsset(path: source), options: options).package(to: out)
         #expect(result.renditions.first { $0.kind == .video }?.method == .encoded)
         let variant = try #require(result.multivariant.variants.first)
         #expect(variant.attributes.resolution == Resolution(width: 180, height: 320))
         let stream = (out as NSString).appendingPathComponent(variant.uri)
-        let (image, _) = try await ImageGenerator(asset: Asset(path: stream)).image(at: MediaTime(seconds: 1))
+        let (image, _) = try await ImageGenerator(asset: MediaAsset(path: stream)).image(at: MediaTime(seconds: 1))
         #expect(image.size == PixelSize(width: 180, height: 320))
         #expect(ReferenceFrame.difference(image, try ReferenceFrame.rgb(source, at: 1, size: image.size)) < 8)
     }
@@ -311,7 +311,7 @@ import Testing
             let out = MediaFixtures.shared.scratch("package-surround-\(count)")
             var options = PackagingOptions()
             options.segmentDuration = 1
-            let result = try await HLSPackager(asset: Asset(path: source), options: options).package(to: out)
+            let result = try await HLSPackager(asset: MediaAsset(path: source), options: options).package(to: out)
             #expect(result.renditions.map(\.method) == [.encoded])
             let text = try String(contentsOfFile: result.multivariantPath, encoding: .utf8)
             let master = try #require(PlaylistParser.parse(text, options: .strict).playlist?.multivariant)

@@ -36,7 +36,7 @@ import Testing
             "-f", "lavfi", "-i", "testsrc2=s=96x54:r=10:d=15", "-i", srt, "-map", "0:v", "-map", "1:s",
             "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-c:s", "srt", clip,
         ])
-        let asset = Asset(path: clip)
+        let asset = MediaAsset(path: clip)
         let tracks = try await asset.load(.tracks)
         let subtitle = try #require(tracks.first { $0.mediaType == .subtitle })
         let out = (directory as NSString).appendingPathComponent("out")

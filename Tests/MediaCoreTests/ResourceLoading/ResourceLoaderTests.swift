@@ -21,14 +21,14 @@ struct FailingResourceLoader: ResourceLoader {
     @Test(arguments: [true, false])
     func fileLoaderReadsTheSameWithAndWithoutReadAhead(onDemand: Bool) async throws {
         let path = try await MediaFixtures.shared.counter()
-        let loaderAsset = Asset(resourceLoader: try FileResourceLoader(path: path, entireLengthAvailableOnDemand: onDemand))
+        let loaderAsset = MediaAsset(resourceLoader: try FileResourceLoader(path: path, entireLengthAvailableOnDemand: onDemand))
         let (duration, tracks) = try await loaderAsset.load(.duration, .tracks)
-        let (fileDuration, fileTracks) = try await Asset(path: path).load(.duration, .tracks)
+        let (fileDuration, fileTracks) = try await MediaAsset(path: path).load(.duration, .tracks)
         #expect(duration == fileDuration)
         #expect(tracks == fileTracks)
         var generator = ImageGenerator(asset: loaderAsset)
         generator.setTolerance(.zero)
-        var reference = ImageGenerator(asset: Asset(path: path))
+        var reference = ImageGenerator(asset: MediaAsset(path: path))
         reference.setTolerance(.zero)
         let times = [0.4, 3.3, 9.7].map { MediaTime(seconds: $0) }
         var mine: [VideoImage] = []
@@ -56,13 +56,13 @@ struct FailingResourceLoader: ResourceLoader {
 
     @Test func aLoaderErrorReachesTheCallerAsItself() async throws {
         let bytes = try Array(Data(contentsOf: URL(fileURLWithPath: try await MediaFixtures.shared.counter())))
-        let asset = Asset(resourceLoader: FailingResourceLoader(base: MemoryResourceLoader(bytes: bytes), failFromOffset: 0))
+        let asset = MediaAsset(resourceLoader: FailingResourceLoader(base: MemoryResourceLoader(bytes: bytes), failFromOffset: 0))
         await #expect(throws: FailingResourceLoader.StoreUnavailable.self) { try await asset.load(.tracks) }
     }
 
     @Test func statusIsLoadingWhileASlowLoaderIsRead() async throws {
         let path = try await MediaFixtures.shared.counter()
-        let asset = Asset(resourceLoader: SlowResourceLoader(base: try FileResourceLoader(path: path), delay: .milliseconds(150)))
+        let asset = MediaAsset(resourceLoader: SlowResourceLoader(base: try FileResourceLoader(path: path), delay: .milliseconds(150)))
         let task = Task { try await asset.load(.duration) }
         try await Task.sleep(for: .milliseconds(50))
         guard case .loading = asset.status(of: .duration) else {

@@ -95,7 +95,7 @@ import Testing
             let path = try Self.damage(source, damage, seed: UInt64(offset * 7919 + sourceName.count))
             let record = OutcomeLog()
             let finished = await Self.finishes(within: .seconds(30)) {
-                let asset = Asset(path: path)
+                let asset = MediaAsset(path: path)
                 do {
                     let (duration, tracks) = try await asset.load(.duration, .tracks)
                     record.add("probe ok \(duration.seconds)s \(tracks.count) tracks")

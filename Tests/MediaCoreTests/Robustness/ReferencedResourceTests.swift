@@ -36,7 +36,7 @@ import Testing
         return Layout(secret: secret, outside: outside, outsideFileURL: outsideURL, beside: beside)
     }
 
-    static func refusal(_ asset: Asset) async -> MediaError? {
+    static func refusal(_ asset: MediaAsset) async -> MediaError? {
         do {
             _ = try await asset.load(.duration, .tracks)
             return nil
@@ -50,24 +50,24 @@ import Testing
     @Test func isolatedFileNeverOpensWhatItNames() async throws {
         let files = try await Self.layout()
         for path in [files.outside, files.outsideFileURL, files.beside] {
-            let error = try #require(await Self.refusal(Asset(isolatedFile: URL(fileURLWithPath: path))), "\(path) was read")
+            let error = try #require(await Self.refusal(MediaAsset(isolatedFile: URL(fileURLWithPath: path))), "\(path) was read")
             #expect(error.message.contains("refers to another resource"))
             #expect(error.message.contains("secret.ts"))
             #expect(error.message.contains("only the file itself is read"))
         }
         // The clip itself is fine as an isolated file.
-        let (duration, _) = try await Asset(isolatedFile: URL(fileURLWithPath: files.secret)).load(.duration, .tracks)
+        let (duration, _) = try await MediaAsset(isolatedFile: URL(fileURLWithPath: files.secret)).load(.duration, .tracks)
         #expect(abs(duration.seconds - 10) < 0.2)
     }
 
     @Test func fileURLReadsOnlyItsOwnFolder() async throws {
         let files = try await Self.layout()
         for path in [files.outside, files.outsideFileURL] {
-            let error = try #require(await Self.refusal(Asset(url: URL(fileURLWithPath: path))), "\(path) was read")
+            let error = try #require(await Self.refusal(MediaAsset(url: URL(fileURLWithPath: path))), "\(path) was read")
             #expect(error.message.contains("only files in its own folder are read"))
         }
         // An HLS bundle's playlist reads the segments beside it.
-        let (duration, tracks) = try await Asset(url: URL(fileURLWithPath: files.beside)).load(.duration, .tracks)
+        let (duration, tracks) = try await MediaAsset(url: URL(fileURLWithPath: files.beside)).load(.duration, .tracks)
         #expect(abs(duration.seconds - 10) < 0.5)
         #expect(!tracks.isEmpty)
     }

@@ -3,7 +3,7 @@ import Foundation
 /// Keeps the counters of one download and publishes snapshots: to the task's
 /// `AsyncStream` and to its Foundation `Progress` (file counts as units, bytes and
 /// throughput in `userInfo`-free properties).
-actor ProgressTracker {
+actor DownloadProgressTracker {
     private var snapshot = DownloadProgress(
         phase: .planning, completedFiles: 0, totalFiles: 0, bytesWritten: 0,
         expectedBytes: nil, bytesPerSecond: 0, estimatedTimeRemaining: nil, retries: 0)

@@ -8,7 +8,7 @@ import Synchronization
 /// thread the first time any property is asked for; every later or concurrent request shares
 /// that one load. There are no synchronous accessors for values that need I/O: `status(of:)`
 /// says whether a value is there yet.
-public final class Asset: Sendable {
+public final class MediaAsset: Sendable {
     public let source: AssetSource
     let pool: MediaThreadPool
     private let state = Mutex(LoadState())
