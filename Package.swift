@@ -101,6 +101,7 @@ let package = Package(
         .target(
             name: "ObjectStorage",
             dependencies: [
+                "BlockingWork",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -108,6 +109,15 @@ let package = Package(
             ]
         ),
         .testTarget(name: "ObjectStorageTests", dependencies: ["ObjectStorage", "ServiceTesting"]),
+        // Packaged media in an S3-compatible bucket: the library's `MediaStore` on `ObjectStorage`.
+        .target(name: "LibraryObjectStorage", dependencies: ["Library", "ObjectStorage", "BlockingWork", "HLS"]),
+        .testTarget(
+            name: "MediaStoreTests",
+            dependencies: [
+                "Library", "LibraryObjectStorage", "ObjectStorage", "ServiceTesting", "MarqueeServer", "HLS",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
+        ),
         // Throwaway servers for tests: PostgreSQL (initdb in a temporary folder) and SeaweedFS, loopback only.
         .target(name: "ServiceTesting", path: "Tests/ServiceTesting"),
         // Test clips written with the ffmpeg command, one recipe for every test target.
@@ -182,6 +192,7 @@ let package = Package(
                 "BlockingWork",
                 "HLS", "Downloads", "MediaCore", "Library", "MarqueeServer", "Accounts", "APNs", "DeviceLink", "VisualAnalysis",
                 "LibraryPostgreSQL",
+                "LibraryObjectStorage", "ObjectStorage",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

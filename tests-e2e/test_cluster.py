@@ -1,9 +1,14 @@
 """The cluster layout on one machine: two `marquee serve` nodes (no workers of their own) and
-two `marquee worker`s on one PostgreSQL, behind nginx. Every job is packaged exactly once; a
-worker killed with SIGKILL mid-job has its job finished by the other after the lease; a node
-shows progress made by a worker through the database (LISTEN/NOTIFY), not through itself;
-an asset plays in Chromium through the balancer; a node stops and media is still served."""
+two `marquee worker`s on one PostgreSQL and one SeaweedFS (media in a bucket, SigV4 checked by
+the real gateway), behind nginx. Twenty files are ingested (nineteen added by path, one
+uploaded through the balancer) and each is packaged exactly once; a worker killed with SIGKILL
+mid-job has its job finished by the other after the lease; a node shows progress made by a
+worker through the database (LISTEN/NOTIFY), not through itself; the packaged media are in the
+bucket, not on any node; every asset is served through the balancer from both nodes and one
+plays in Chromium; a node stops and playback carries on through the other; deleting an asset
+deletes its objects."""
 import json
+import os
 import re
 import shutil
 import signal
@@ -15,23 +20,28 @@ import urllib.request
 
 import pytest
 
-from cluster_support import Balancer, PostgreSQL
+from cluster_support import Balancer, PostgreSQL, SeaweedFS
 from conftest import Server, marquee_binary
 from player_page import PlayerPage
 
 LEASE = 8
-CLIPS = 6
+FILES = 20
+MEDIA = "s3://marquee/cluster"
 
 
-def get(url, timeout=10):
-    with urllib.request.urlopen(url, timeout=timeout) as response:
-        return response.status, response.read(), response.headers
+def get(url, timeout=10, method="GET", data=None, headers=None):
+    request = urllib.request.Request(url, method=method, data=data, headers=headers or {})
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as response:
+            return response.status, response.read(), response.headers
+    except urllib.error.HTTPError as error:
+        raise AssertionError(f"{method} {url}: {error.code} {error.read()[:500]!r}") from None
 
 
-def start_node(data, database, media):
+def start_node(data, database, environment):
     process = subprocess.Popen([marquee_binary(), "serve", "--data", data, "--port", "0", "--no-samples", "--no-worker",
-                                "--database", database, "--media", media],
-                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+                                "--database", database, "--media", MEDIA],
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=environment)
     line = process.stdout.readline()
     match = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
     assert match, f"marquee serve did not print its URL: {line!r}"
@@ -39,10 +49,10 @@ def start_node(data, database, media):
     return process, int(match.group(1))
 
 
-def start_worker(data, database, media, name):
-    return subprocess.Popen([marquee_binary(), "worker", "--data", data, "--database", database, "--media", media,
+def start_worker(data, database, environment, name):
+    return subprocess.Popen([marquee_binary(), "worker", "--data", data, "--database", database, "--media", MEDIA,
                              "--lease", str(LEASE), "--name", name],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                            stdout=subprocess.DEVNULL, stderr=open(f"{data}.log", "w"), env=environment)
 
 
 def follow_events(url, seen, stop):
@@ -63,29 +73,31 @@ def follow_events(url, seen, stop):
 def cluster():
     folder = tempfile.mkdtemp(prefix="marquee-cluster-")
     database = PostgreSQL()
-    media = f"{folder}/media"
+    storage = SeaweedFS()
+    environment = storage.environment()
     processes = []
     try:
-        node_a, port_a = start_node(f"{folder}/a", database.url, media)
-        node_b, port_b = start_node(f"{folder}/b", database.url, media)
+        node_a, port_a = start_node(f"{folder}/a", database.url, environment)
+        node_b, port_b = start_node(f"{folder}/b", database.url, environment)
         processes += [node_a, node_b]
         balancer = Balancer([port_a, port_b])
-        yield dict(folder=folder, database=database, media=media, nodes=[(node_a, port_a), (node_b, port_b)],
-                   balancer=balancer, processes=processes)
+        yield dict(folder=folder, database=database, storage=storage, environment=environment,
+                   nodes=[(node_a, port_a), (node_b, port_b)], balancer=balancer, processes=processes)
         balancer.stop()
     finally:
         for process in processes:
             if process.poll() is None:
                 process.kill()
                 process.wait(timeout=10)
+        storage.stop()
         database.stop()
         shutil.rmtree(folder, ignore_errors=True)
 
 
 def make_clips(folder):
     clips = []
-    for index in range(CLIPS):
-        # One long clip: the job the first worker is killed in the middle of.
+    for index in range(FILES):
+        # One long clip: the job a worker is killed in the middle of, and the one played in Chromium.
         seconds = 40 if index == 0 else 2
         path = f"{folder}/clip-{index}.mp4"
         subprocess.run(["ffmpeg", "-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i",
@@ -95,86 +107,158 @@ def make_clips(folder):
     return clips
 
 
-def test_two_nodes_two_workers_one_database(cluster, browser):
-    database, balancer = cluster["database"], cluster["balancer"]
+def upload(base, path):
+    """Uploads a file through the chunked upload API in two chunks; returns the new asset's id."""
+    data = open(path, "rb").read()
+    _, body, _ = get(base + "/api/uploads", method="POST", data=json.dumps({"fileName": "uploaded.mp4", "length": len(data)}).encode(),
+                     headers={"Content-Type": "application/json"})
+    upload_id = json.loads(body)["id"]
+    half = len(data) // 2
+    for start, chunk in ((0, data[:half]), (half, data[half:])):
+        get(f"{base}/api/uploads/{upload_id}", method="PUT", data=chunk,
+            headers={"Content-Range": f"bytes {start}-{start + len(chunk) - 1}/{len(data)}", "Content-Type": "application/octet-stream"})
+    _, body, _ = get(f"{base}/api/uploads/{upload_id}/complete", method="POST", data=b"{}", headers={"Content-Type": "application/json"})
+    return json.loads(body)["id"]
+
+
+def files_under(folder):
+    return [os.path.join(root, name) for root, _, names in os.walk(folder) for name in names]
+
+
+def test_two_nodes_two_workers_one_database_one_bucket(cluster, browser):
+    database, balancer, storage, environment = cluster["database"], cluster["balancer"], cluster["storage"], cluster["environment"]
+    folder = cluster["folder"]
     (_, port_a), (_, port_b) = cluster["nodes"]
     node_a = f"http://127.0.0.1:{port_a}"
-    clips = make_clips(cluster["folder"])
+    clips = make_clips(folder)
 
     events, stop = [], threading.Event()
     threading.Thread(target=follow_events, args=(node_a, events, stop), daemon=True).start()
     time.sleep(1)
 
-    first = start_worker(f"{cluster['folder']}/w1", database.url, cluster["media"], "first")
-    cluster["processes"].append(first)
-    subprocess.run([marquee_binary(), "add", "--data", f"{cluster['folder']}/cli", "--database", database.url,
-                    "--media", cluster["media"], "--queue-only", clips[0]], check=True, capture_output=True)
-    # The first worker takes the long clip; kill it in the middle of packaging.
+    workers = {name: start_worker(f"{folder}/{name}", database.url, environment, name) for name in ("one", "two")}
+    cluster["processes"] += list(workers.values())
+    subprocess.run([marquee_binary(), "add", "--data", f"{folder}/cli", "--database", database.url, "--media", MEDIA,
+                    "--queue-only", clips[0]], check=True, capture_output=True, env=environment)
+    # One worker takes the long clip; kill it in the middle of packaging.
     deadline = time.time() + 60
     while time.time() < deadline:
         row = database.psql("marquee", "SELECT lease_owner || ' ' || progress FROM ingest_job WHERE state = 'running'")
-        if row.startswith("first ") and float(row.split()[1]) > 0.05:
+        if row and float(row.split()[1]) > 0.05:
             break
         time.sleep(0.1)
     else:
-        pytest.fail(f"the first worker never got going: {database.psql('marquee', 'SELECT * FROM ingest_job')}")
-    first.send_signal(signal.SIGKILL)
-    first.wait(timeout=10)
+        pytest.fail(f"no worker got going: {database.psql('marquee', 'SELECT * FROM ingest_job')}")
+    killed = row.split()[0]
+    other = "two" if killed == "one" else "one"
+    long_job = database.psql("marquee", "SELECT id FROM ingest_job WHERE state = 'running'")
+    workers[killed].send_signal(signal.SIGKILL)
+    workers[killed].wait(timeout=10)
     killed_at = time.time()
 
-    second = start_worker(f"{cluster['folder']}/w2", database.url, cluster["media"], "second")
-    third = start_worker(f"{cluster['folder']}/w3", database.url, cluster["media"], "third")
-    cluster["processes"] += [second, third]
-    subprocess.run([marquee_binary(), "add", "--data", f"{cluster['folder']}/cli", "--database", database.url,
-                    "--media", cluster["media"], "--queue-only"] + clips[1:], check=True, capture_output=True)
+    # Nineteen more by path, and the twentieth uploaded through the balancer (kept in the bucket
+    # until a worker, which never saw the node's disk, fetches it).
+    subprocess.run([marquee_binary(), "add", "--data", f"{folder}/cli", "--database", database.url, "--media", MEDIA,
+                    "--queue-only"] + clips[1:FILES - 1], check=True, capture_output=True, env=environment)
+    uploaded = upload(balancer.url, clips[FILES - 1])
+
+    # The other worker takes the killed job over once its lease runs out; then the killed worker
+    # comes back, as a supervisor would restart it, so two workers share the rest.
+    deadline = time.time() + LEASE * 4
+    while time.time() < deadline:
+        owner = database.psql("marquee", f"SELECT lease_owner || ' ' || attempts FROM ingest_job WHERE id = {long_job}")
+        if owner == f"{other} 2":
+            break
+        time.sleep(0.2)
+    else:
+        pytest.fail(f"the killed job was not taken over by {other}: {database.psql('marquee', f'SELECT * FROM ingest_job WHERE id = {long_job}')}")
+    taken_over_after = time.time() - killed_at
+    # (In the same data directory: it frees what the killed process left staged.)
+    restarted = start_worker(f"{folder}/{killed}", database.url, environment, f"{killed}-again")
+    cluster["processes"].append(restarted)
 
     deadline = time.time() + 240
     while time.time() < deadline:
         states = database.psql("marquee", "SELECT string_agg(state, ',') FROM ingest_job").split(",")
-        if len(states) == CLIPS and all(s == "succeeded" for s in states):
+        if len(states) == FILES and all(s == "succeeded" for s in states):
             break
         assert "failed" not in states, database.psql("marquee", "SELECT asset_id, message FROM ingest_job WHERE state = 'failed'")
         time.sleep(0.5)
     else:
-        pytest.fail(f"not every job finished: {database.psql('marquee', 'SELECT id, state, lease_owner, attempts FROM ingest_job')}")
+        pytest.fail(f"not every job finished: {database.psql('marquee', 'SELECT id, state, lease_owner, attempts, message FROM ingest_job')}")
 
     attempts = database.psql("marquee", "SELECT string_agg(attempts::text, ',' ORDER BY id) FROM ingest_job").split(",")
-    assert attempts == ["2"] + ["1"] * (CLIPS - 1), \
+    assert attempts == ["2"] + ["1"] * (FILES - 1), \
         f"the killed job ran twice, every other job exactly once: {database.psql('marquee', 'SELECT id, attempts, message, updated_at FROM ingest_job ORDER BY id')}"
-    assert time.time() - killed_at >= LEASE * 0.5  # it waited for the lease to run out
+    assert taken_over_after >= LEASE * 0.5  # it waited for the lease to run out
 
     # Node A runs no worker and was not asked to add anything: it learnt of the progress from the database.
     time.sleep(1)
     stop.set()
     progress = {e["id"]: e["job"]["progress"] for e in events if e.get("job", {}).get("state") == "running" and e["job"]["progress"] > 0}
     assert len(progress) >= 1, f"node A saw no progress: {events[-5:]}"
-    assert sum(1 for e in events if e.get("status") == "ready") >= CLIPS
+    assert sum(1 for e in events if e.get("status") == "ready") >= FILES
 
-    # Through the balancer: every asset's manifest and first segment, from both nodes.
+    # The media are in the bucket, each asset's under its id; no node or worker kept a copy of a segment.
     _, body, _ = get(balancer.url + "/api/assets")
     assets = json.loads(body)["assets"]
-    assert len(assets) == CLIPS and all(a["status"] == "ready" for a in assets)
+    assert len(assets) == FILES and all(a["status"] == "ready" for a in assets)
+    keys = storage.objects("cluster")
+    for asset in assets:
+        mine = [k for k in keys if k.startswith(f"cluster/{asset['id']}/")]
+        assert f"cluster/{asset['id']}/master.m3u8" in mine and f"cluster/{asset['id']}/poster.jpg" in mine, mine
+        assert any(k.endswith(".m4s") for k in mine), mine
+    assert any(k.startswith("cluster/sources/") and k.endswith("/uploaded.mp4") for k in keys), "the upload was not kept in the bucket"
+    local = [f for f in files_under(folder) if f.endswith(".m4s")]
+    assert local == [], f"segments left on local disks: {local[:5]}"
+
+    # Through the balancer: every asset's manifest, playlist, first segment and poster, from both nodes.
     upstreams = set()
     for asset in assets:
         status, body, headers = get(balancer.url + asset["manifestURL"])
         assert status == 200
         upstreams.add(headers["X-Upstream"])
+        manifest = json.loads(body)
         status, playlist, headers = get(f"{balancer.url}/media/{asset['id']}/master.m3u8")
         assert status == 200 and playlist.startswith(b"#EXTM3U")
         upstreams.add(headers["X-Upstream"])
+        status, segment, headers = get(balancer.url + manifest["video"][0]["segments"][0]["url"])
+        assert status == 200 and headers["Content-Type"] == "video/iso.segment" and len(segment) > 1000
+        status, part, headers = get(balancer.url + manifest["video"][0]["segments"][0]["url"], headers={"Range": "bytes=100-199"})
+        assert status == 206 and part == segment[100:200]
+        status, poster, _ = get(f"{balancer.url}/media/{asset['id']}/poster.jpg")
+        assert status == 200 and poster.startswith(b"\xff\xd8\xff")
     assert len(upstreams) == 2, f"the balancer used one node only: {upstreams}"
 
-    # Plays in Chromium through the balancer.
-    page = PlayerPage(browser(), Server(balancer.url, None, None), "clip-1")
+    # Plays in Chromium through the balancer ...
+    driver = browser()
+    page = PlayerPage(driver, Server(balancer.url, None, None), "clip-0")
     page.js("document.getElementById('video').play()")
-    page.wait_for(lambda: page.current_time > 0.5, "the clip did not play through the balancer", timeout=20)
+    page.wait_for(lambda: page.current_time > 1, "the clip did not play through the balancer", timeout=20)
 
-    # Stop node A: media and the library still come through node B.
+    # ... and carries on when a node stops: the player keeps fetching segments through the other.
+    access_log = os.path.join(balancer.folder, "access.log")
     node_process = cluster["nodes"][0][0]
     node_process.terminate()
     node_process.wait(timeout=15)
+    logged_before_stop = os.path.getsize(access_log)
+    stopped_at = page.current_time
+    page.wait_for(lambda: page.current_time > stopped_at + 6, "playback stopped with the node", timeout=20)
+    assert page.video("error") is None
+    with open(access_log) as log:
+        log.seek(logged_before_stop)
+        fetched_after = [line for line in log if ".m4s" in line and '" 200 ' in line]
+    assert fetched_after, "the player fetched no segment after the node stopped (was everything buffered already?)"
     for asset in assets:
         status, playlist, _ = get(f"{balancer.url}/media/{asset['id']}/master.m3u8")
         assert status == 200 and playlist.startswith(b"#EXTM3U")
     status, body, _ = get(balancer.url + "/api/assets")
-    assert status == 200 and len(json.loads(body)["assets"]) == CLIPS
+    assert status == 200 and len(json.loads(body)["assets"]) == FILES
+
+    # Deleting an asset (and its kept upload) deletes its objects.
+    get(f"{balancer.url}/api/assets/{uploaded}?permanently=true", method="DELETE")
+    remaining = storage.objects("cluster")
+    assert not any(k.startswith(f"cluster/{uploaded}/") for k in remaining), "the deleted asset's media are still in the bucket"
+    assert not any(k.startswith("cluster/sources/") for k in remaining), "the deleted upload is still in the bucket"
+    kept = next(a["id"] for a in assets if a["id"] != uploaded)
+    assert any(k.startswith(f"cluster/{kept}/") for k in remaining), "another asset's media went too"

@@ -14,6 +14,8 @@ public final class MediaLibrary: Sendable {
     public let store: any LibraryStore
     public let worker: IngestWorker
     public let packager: any BundlePackaging
+    /// Where packaged media is published: the media folder by default, or object storage.
+    public let media: any MediaStore
     /// Resumable uploads from the web page, streamed into the data directory.
     public let uploads: UploadStore
     /// How long a deleted asset stays restorable before `purgeTrash` removes it for good.
@@ -29,10 +31,12 @@ public final class MediaLibrary: Sendable {
     public init(
         location: LibraryLocation, packager: any BundlePackaging = BundlePackager(), trashRetention: TimeInterval = 30,
         ingestStallLimit: Duration = .seconds(600), store: (any LibraryStore)? = nil,
-        workerLease: Duration = .seconds(30), workerID: String = IngestWorker.defaultWorkerID()
+        workerLease: Duration = .seconds(30), workerID: String = IngestWorker.defaultWorkerID(), media: (any MediaStore)? = nil
     ) throws {
         self.location = location
         self.packager = packager
+        let media = media ?? FolderMediaStore(location: location)
+        self.media = media
         self.trashRetention = trashRetention
         uploads = UploadStore(directory: location.uploadsDirectory, finishedDirectory: location.uploadedSourcesDirectory)
         try FileManager.default.createDirectory(at: location.mediaDirectory, withIntermediateDirectories: true)
@@ -40,7 +44,7 @@ public final class MediaLibrary: Sendable {
         self.store = store
         worker = IngestWorker(
             store: store, location: location, packager: packager, stallLimit: ingestStallLimit,
-            lease: workerLease, workerID: workerID)
+            lease: workerLease, workerID: workerID, media: media)
     }
 
     /// Adds files, folders of media, and HLS bundles; returns the new assets (queued for ingest).
@@ -98,12 +102,36 @@ public final class MediaLibrary: Sendable {
         return files.sorted { $0.path < $1.path }
     }
 
+    /// Adds a file or HLS bundle folder that this server made (an offline download) and that
+    /// workers on other machines must be able to read: kept in object storage when the media
+    /// are there (and removed with the asset), else added where it is, as `add(paths:)` does.
+    @discardableResult
+    public func add(keeping source: URL, role: Asset.Role = .feature) async throws -> Asset {
+        guard !media.isLocal else {
+            guard let asset = try await add(paths: [source.path], role: role).first else { throw LibraryError.unsupportedSource(source.path) }
+            return asset
+        }
+        let (url, name) = try await BlockingWork.run { try Self.sources(for: [source.path]) }.first ?? (source, source.lastPathComponent)
+        guard url.standardizedFileURL.path == source.standardizedFileURL.path else { throw LibraryError.unsupportedSource(source.path) }
+        let kept = try await media.keepSource(url, named: url.lastPathComponent, id: UUID().uuidString.lowercased())
+        let asset = Asset(title: name, sourcePath: kept, role: role, episode: EpisodeParser.parse(fileName: url.lastPathComponent))
+        _ = try await store.insert(asset, job: true)
+        await worker.wake()
+        return asset
+    }
+
     /// Adds a finished upload as a new asset (queued for ingest), titled by its file name.
     @discardableResult
     public func addUpload(id: String) async throws -> Asset {
         let (file, upload) = try await uploads.finish(id: id)
+        let sourcePath = try await media.keepSource(file, named: upload.fileName, id: id)
+        if media.ownsSource(sourcePath) {
+            // The store has it now (a worker on another machine fetches it from there).
+            let folder = file.deletingLastPathComponent()
+            _ = try? await BlockingWork.run { try FileManager.default.removeItem(at: folder) }
+        }
         let asset = Asset(
-            title: file.deletingPathExtension().lastPathComponent, sourcePath: file.path, role: upload.role,
+            title: file.deletingPathExtension().lastPathComponent, sourcePath: sourcePath, role: upload.role,
             episode: EpisodeParser.parse(fileName: upload.fileName))
         _ = try await store.insert(asset, job: true)
         await worker.wake()
@@ -153,7 +181,12 @@ public final class MediaLibrary: Sendable {
 
     private func removeFiles(of asset: Asset) async {
         var doomed: [URL] = []
-        if LibraryLocation.isSafeComponent(asset.id) { doomed.append(location.bundleDirectory(for: asset.id)) }
+        do {
+            try await media.removeMedia(of: asset.id)
+            if let source = asset.sourcePath, media.ownsSource(source) { try await media.removeSource(source) }
+        } catch {
+            FileHandle.standardError.write(Data("marquee: could not remove the media of asset \(asset.id) from \(media): \(error)\n".utf8))
+        }
         if let source = asset.sourcePath.map({ URL(fileURLWithPath: $0).standardizedFileURL }) {
             let uploaded = location.uploadedSourcesDirectory.standardizedFileURL.path + "/"
             if source.path.hasPrefix(uploaded) {
@@ -197,14 +230,10 @@ public final class MediaLibrary: Sendable {
             throw LibraryError.assetNotFound(assetID)
         }
         let name = "artwork-\(Int(Date().timeIntervalSince1970 * 1000)).\(fileExtension)"
-        let folder = location.bundleDirectory(for: assetID)
-        try await BlockingWork.run {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            for old in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [] where old.hasPrefix("artwork-") {
-                try? FileManager.default.removeItem(at: folder.appendingPathComponent(old))
-            }
-            try image.write(to: folder.appendingPathComponent(name), options: .atomic)
+        for old in try await media.files(of: assetID) where old.hasPrefix("artwork-") {
+            try? await media.remove(old, of: assetID)
         }
+        try await media.write(image, to: name, of: assetID)
         var override = try await store.override(for: assetID) ?? MetadataOverride(assetID: assetID)
         override.artworkURL = "/media/\(assetID)/\(name)"
         try await store.setOverride(override)
@@ -244,7 +273,8 @@ public final class MediaLibrary: Sendable {
             Set(assets.compactMap(\.sourcePath).filter { FileManager.default.fileExists(atPath: $0) })
         }
         for var asset in assets {
-            guard let path = asset.sourcePath else { continue }
+            // A source kept in object storage is not a local file.
+            guard let path = asset.sourcePath, !media.ownsSource(path) else { continue }
             let missing = !present.contains(path)
             if missing != asset.sourceMissing {
                 asset.sourceMissing = missing
@@ -253,9 +283,21 @@ public final class MediaLibrary: Sendable {
         }
     }
 
-    /// The URL paths of the poster frames of `assets` that have one, by asset id. The
-    /// bundles are looked at in one batch on `BlockingWork`'s threads, never on the caller's.
+    /// The URL paths of the poster frames of `assets` that have one, by asset id. In a media
+    /// folder the bundles are looked at in one batch on `BlockingWork`'s threads, never on the
+    /// caller's; in object storage, from each ready asset's listing (a poster is there once the
+    /// asset is published, not before).
     public func posterPaths(for assets: [Asset]) async throws -> [String: String] {
+        guard media.isLocal else {
+            return await withTaskGroup(of: (String, Bool).self) { group in
+                for asset in assets where asset.status == .ready {
+                    group.addTask { (asset.id, await self.media.contains(BundleLayout.poster, of: asset.id)) }
+                }
+                var found: [String: String] = [:]
+                for await (id, present) in group where present { found[id] = "/media/\(id)/\(BundleLayout.poster)" }
+                return found
+            }
+        }
         let location = location
         let ids = assets.map(\.id)
         return try await BlockingWork.run {

@@ -28,8 +28,9 @@ struct AddCommand: AsyncParsableCommand {
     func run() async throws {
         let console = Console(command: "add", json: json)
         try await console.run {
-            let (location, store, _) = try await storage.open(dataDirectory: data.map { URL(fileURLWithPath: $0) } ?? LibraryLocation.defaultDataDirectory())
-            let library = try MediaLibrary(location: location, store: store)
+            let (location, store, configuration) = try await storage.open(
+                dataDirectory: data.map { URL(fileURLWithPath: $0) } ?? LibraryLocation.defaultDataDirectory())
+            let library = try MediaLibrary(location: location, store: store, media: try await storage.mediaStore(for: configuration, location: location))
             let added = try await library.add(paths: paths)
             for asset in added {
                 console.emit(

@@ -67,8 +67,9 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     private func serve(_ console: Console) async throws {
-        let (location, store, _) = try await storage.open(dataDirectory: data.map { URL(fileURLWithPath: $0) } ?? LibraryLocation.defaultDataDirectory())
-        let library = try MediaLibrary(location: location, store: store)
+        let (location, store, configuration) = try await storage.open(
+            dataDirectory: data.map { URL(fileURLWithPath: $0) } ?? LibraryLocation.defaultDataDirectory())
+        let library = try MediaLibrary(location: location, store: store, media: try await storage.mediaStore(for: configuration, location: location))
         try await library.refreshSourceAvailability()
         if !noWorker { await library.worker.start() }
         library.startHousekeeping()

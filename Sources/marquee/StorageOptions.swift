@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Library
+import LibraryObjectStorage
 import LibraryPostgreSQL
 
 /// `--database`, `--media` and `--config`: where a server node or a worker keeps the
@@ -24,6 +25,30 @@ struct StorageOptions: ParsableArguments {
         help: "A JSON file with \"database\", \"media\", \"s3Endpoint\" and \"s3Region\" (also MARQUEE_CONFIG); options and the environment win over it.")
     var configFile: String?
 
+    @Option(
+        name: .customLong("media-delivery"),
+        help:
+            "How clients get media kept in a bucket: proxy (streamed through the server, the default), presigned[:SECONDS] (redirect to a presigned URL) or cdn:https://… (redirect to that base URL + the key under the --media prefix) (also MARQUEE_MEDIA_DELIVERY, or \"mediaDelivery\" in the config file)."
+    )
+    var mediaDelivery: String?
+
+    /// Where packaged media is published for this configuration: the media folder, or the
+    /// bucket (with local staging and playlist copies under `object-storage/` in the data directory).
+    func mediaStore(for configuration: StorageConfiguration, location: LibraryLocation) async throws -> any MediaStore {
+        switch configuration.media {
+        case .folder:
+            return FolderMediaStore(location: location)
+        case .s3(let bucket):
+            let delivery: MediaDelivery
+            do { delivery = try MediaDelivery.resolve(option: mediaDelivery, configFile: configFile) } catch let error as ConfigurationError {
+                throw ValidationError(error.description)
+            }
+            let store = S3MediaStore(location: bucket, delivery: delivery, workDirectory: location.dataDirectory.appendingPathComponent("object-storage"))
+            do { try await store.checkAccess() } catch { throw CommandFailure(.unavailable, String(describing: error)) }
+            return store
+        }
+    }
+
     /// The configuration for a data directory, or a usage error naming the bad value.
     func resolve(dataDirectory: URL) throws -> StorageConfiguration {
         do {
@@ -43,8 +68,9 @@ struct StorageOptions: ParsableArguments {
         switch configuration.media {
         case .folder(let folder):
             location = LibraryLocation(dataDirectory: dataDirectory, mediaDirectory: folder)
-        case .s3(let bucket):
-            throw ValidationError("--media \(bucket): object storage is not wired into the library yet; use a folder")
+        case .s3:
+            // Packaging happens in a local staging folder; `mediaStore(for:location:)` publishes to the bucket.
+            location = LibraryLocation(dataDirectory: dataDirectory)
         }
         let store: any LibraryStore
         switch configuration.database {

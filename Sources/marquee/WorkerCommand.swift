@@ -32,7 +32,7 @@ struct WorkerCommand: AsyncParsableCommand {
             dataDirectory: data.map { URL(fileURLWithPath: $0) } ?? LibraryLocation.defaultDataDirectory())
         let library = try MediaLibrary(
             location: location, store: store, workerLease: .milliseconds(Int64(lease * 1000)),
-            workerID: name ?? IngestWorker.defaultWorkerID())
+            workerID: name ?? IngestWorker.defaultWorkerID(), media: try await storage.mediaStore(for: configuration, location: location))
         await library.worker.start()
         let line = "Marquee worker \(library.worker.workerID) is taking jobs from \(configuration.database), media in \(configuration.media)\n"
         FileHandle.standardOutput.write(Data(line.utf8))

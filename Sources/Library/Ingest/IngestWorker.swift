@@ -17,6 +17,8 @@ public actor IngestWorker {
     let store: any LibraryStore
     let location: LibraryLocation
     let packager: any BundlePackaging
+    /// Where packaged bundles are published (staged in a local folder first).
+    let media: any MediaStore
     private var loop: Task<Void, Never>?
     private var poll: Task<Void, Never>?
     private var wakeUp: AsyncStream<Void>.Continuation?
@@ -47,11 +49,13 @@ public actor IngestWorker {
 
     public init(
         store: any LibraryStore, location: LibraryLocation, packager: any BundlePackaging, stallLimit: Duration = .seconds(600),
-        lease: Duration = .seconds(30), maximumAttempts: Int = 3, workerID: String = IngestWorker.defaultWorkerID()
+        lease: Duration = .seconds(30), maximumAttempts: Int = 3, workerID: String = IngestWorker.defaultWorkerID(),
+        media: (any MediaStore)? = nil
     ) {
         self.store = store
         self.location = location
         self.packager = packager
+        self.media = media ?? FolderMediaStore(location: location)
         self.stallLimit = stallLimit
         self.lease = lease
         self.maximumAttempts = maximumAttempts
@@ -144,6 +148,8 @@ public actor IngestWorker {
     /// Starts working through the queue; call `wake()` after queueing a job.
     public func start() async {
         guard loop == nil else { return }
+        // What a killed worker of this data directory left staged is of no use now.
+        await media.discardStaging()
         // No requeueing at start: a job left running by a process that died comes back when
         // its lease expires, and one that another live worker runs keeps going.
         let (signals, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
@@ -200,7 +206,17 @@ public actor IngestWorker {
             asset.status = .processing
             try await store.save(asset)
             guard let sourcePath = asset.sourcePath else { throw LibraryError.unsupportedSource(asset.id) }
-            let source = URL(fileURLWithPath: sourcePath)
+            // A source kept in object storage (an upload) is fetched into a scratch folder first.
+            let scratch = location.dataDirectory.appendingPathComponent("scratch/sources/\(asset.id)")
+            defer { Task.detached { _ = try? await BlockingWork.run { try FileManager.default.removeItem(at: scratch) } } }
+            var fetched: URL?
+            if media.ownsSource(sourcePath) {
+                job.message = "Fetching the source"
+                try await saveJob(job)
+                fetched = try await media.fetchSource(sourcePath, into: scratch)
+                if fetched == nil { throw LibraryError.sourceNotFound(sourcePath) }
+            }
+            let source = fetched ?? URL(fileURLWithPath: sourcePath)
             // Checked again here, just before anything opens it: the file may have been
             // replaced since it was added (a FIFO would block this worker and every later job).
             let kind = try await BlockingWork.run { SourceFileKind.of(source) }
@@ -215,7 +231,7 @@ public actor IngestWorker {
                 break
             }
             let isDirectory = kind == .directory
-            let bundle = location.bundleDirectory(for: asset.id)
+            let bundle = media.stagingFolder(for: asset.id)
             _ = try? await BlockingWork.run { try FileManager.default.removeItem(at: bundle) }
             if isDirectory {
                 job.message = "Importing bundle"
@@ -257,6 +273,11 @@ public actor IngestWorker {
             }
             let master = bundle.appendingPathComponent(BundleLayout.multivariantPlaylist)
             asset.badges = (try? await BlockingWork.run { try BadgeInspector.badges(forMultivariantAt: master) }) ?? []
+            if !media.isLocal {
+                job.message = "Publishing"
+                try await saveJob(job)
+            }
+            try await media.publish(assetID: asset.id)
             // The last word on the asset belongs to the lease holder only.
             guard let id = job.id, try await store.renewLease(jobID: id, worker: workerID, lease: lease) else { throw LeaseLost() }
             asset.status = .ready

@@ -50,7 +50,8 @@ public struct LibraryLocation: Sendable, Hashable {
         return candidate
     }
 
-    static func isSafeComponent(_ component: String) -> Bool {
+    /// Whether `component` is one safe path component (not empty, `.`, `..`, and no `/`, `\\` or NUL).
+    public static func isSafeComponent(_ component: String) -> Bool {
         !component.isEmpty && component != "." && component != ".." && !component.contains("/")
             && !component.contains("\0") && !component.contains("\\")
     }

@@ -57,6 +57,9 @@ struct FileRoutes: Sendable {
         if let text = try await InterstitialPlaylists(library: library).playlist(assetID: asset, path: rest) {
             return try InterstitialPlaylists.response(text, request: request)
         }
+        if !library.media.isLocal {
+            return try await ObjectMediaResponder(media: library.media).respond(assetID: asset, path: rest, request: request)
+        }
         return try await responder.respond(
             key: "media/\(asset)/\(rest)", request: request, context: context,
             kind: ServedFileKind.forExtension((rest as NSString).pathExtension)

@@ -31,10 +31,8 @@ public struct LibraryDownloadImporter: DownloadImporting {
     public init(library: MediaLibrary) { self.library = library }
 
     public func add(bundle: URL) async throws -> String {
-        guard let asset = try await library.add(paths: [bundle.path]).first else {
-            throw LibraryError.unsupportedSource(bundle.path)
-        }
-        return asset.id
+        // Kept in object storage when the media are there, so a worker on another machine can import it.
+        try await library.add(keeping: bundle).id
     }
 
     public func status(of assetID: String) async throws -> LibraryImportStatus {
@@ -48,6 +46,7 @@ public struct LibraryDownloadImporter: DownloadImporting {
 
     public func detachSource(of assetID: String) async throws {
         guard var asset = try await library.asset(id: assetID) else { return }
+        if let kept = asset.sourcePath, library.media.ownsSource(kept) { try await library.media.removeSource(kept) }
         asset.sourcePath = nil
         try await library.save(asset)
     }

@@ -22,9 +22,14 @@ struct InterstitialPlaylists: Sendable {
         let events = try await library.store.authoredInterstitials(for: asset.id)
         guard !events.isEmpty else { return nil }
         let anchor = asset.createdAt
-        let location = library.location
+        guard let parts = MediaPath.components(path, assetID: assetID) else { return nil }
+        // A folder store resolves the path (symbolic links may not lead out); object storage reads a local copy.
+        let found =
+            library.media.isLocal
+            ? library.media.localFile(path, of: assetID) : parts.reduce(try await library.media.playlistFolder(for: assetID)) { $0.appendingPathComponent($1) }
+        guard let file = found else { return nil }
         return try await NIOThreadPool.singleton.runIfActive { () -> String? in
-            guard let file = location.resolve(path, inBundleOf: assetID), let data = try? Data(contentsOf: file) else { return nil }
+            guard let data = try? Data(contentsOf: file) else { return nil }
             guard let playlist = PlaylistParser.parse(data).playlist else { return nil }
             return Self.decorate(playlist, events: events, primaryDuration: length, programDateTime: anchor)
         }
@@ -118,7 +123,7 @@ struct SessionInterstitials: Sendable {
 
     /// The interstitials of the bundle's first variant playlist, their URIs made paths under `/media/{id}/`.
     func streamEvents(for assetID: String) async throws -> [InterstitialEvent] {
-        let bundle = library.location.bundleDirectory(for: assetID)
+        let bundle = try await library.media.playlistFolder(for: assetID)
         return try await NIOThreadPool.singleton.runIfActive { () -> [InterstitialEvent] in
             let masterURL = bundle.appendingPathComponent(BundleLayout.multivariantPlaylist)
             guard let masterData = try? Data(contentsOf: masterURL),

@@ -34,7 +34,7 @@ final class PlaybackManifestStore: Sendable {
 
     func manifest(for asset: Asset) async throws -> PlaybackManifest {
         if let provisional, let manifest = try await provisional.provisionalManifest(id: asset.id) { return manifest }
-        let bundle = library.location.bundleDirectory(for: asset.id)
+        let bundle = try await library.media.playlistFolder(for: asset.id)
         let id = asset.id
         let cache = cache
         do {
