@@ -94,6 +94,19 @@ def test_a_database_nobody_answers_is_3_unavailable(tmp_path):
             assert "PostgreSQL could not connect" in result.stderr and "no answer within 15 s" in result.stderr, result.stderr
 
 
+def test_a_bucket_nobody_answers_is_3_unavailable(tmp_path):
+    # An S3 endpoint on a loopback port nobody listens on: refused at start within 10 s.
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    environment = {**os.environ, "AWS_ENDPOINT_URL_S3": f"http://127.0.0.1:{port}", "AWS_REGION": "us-east-1",
+                   "AWS_ACCESS_KEY_ID": "test", "AWS_SECRET_ACCESS_KEY": "test"}
+    result = subprocess.run([marquee(), "worker", "--data", str(tmp_path), "--media", "s3://media/marquee"],
+                            capture_output=True, text=True, timeout=60, env=environment)
+    assert result.returncode == 3, result.stdout + result.stderr
+    assert "Cannot use s3://media/marquee" in result.stderr and "did not answer within 10 s" in result.stderr, result.stderr
+
+
 def test_piped_serve_says_ready_as_a_json_line(tmp_path):
     process = subprocess.Popen([marquee(), "serve", "--data", str(tmp_path), "--port", "0", "--no-samples"],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)

@@ -54,11 +54,29 @@ public final class S3MediaStore: MediaStore {
 
     /// Checks that the bucket exists and the credentials may read it, with a clear error
     /// naming the bucket when not (asked once at start, so a misconfigured node fails early).
-    public func checkAccess() async throws {
+    /// An endpoint that does not answer within `limit` is an error too: the HTTP client keeps
+    /// retrying a refused connection until its request deadline, minutes later.
+    public func checkAccess(limit: Duration = .seconds(10)) async throws {
+        let client = client
+        let key = location.key(".marquee-access-check")
         do {
-            _ = try await client.get(location.key(".marquee-access-check"))
-        } catch let error as S3Error where error.code == "NoSuchKey" || (error.status == 404 && error.code != "NoSuchBucket") {
-            return
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    do {
+                        _ = try await client.get(key)
+                    } catch let error as S3Error where error.code == "NoSuchKey" || (error.status == 404 && error.code != "NoSuchBucket") {
+                        return
+                    }
+                }
+                group.addTask {
+                    try await Task.sleep(for: limit)
+                    throw S3MediaStoreError.noAnswer(limit)
+                }
+                try await group.next()
+                group.cancelAll()
+            }
+        } catch let error as S3MediaStoreError {
+            throw S3MediaStoreError.unusableBucket(location.description, error.description)
         } catch {
             throw S3MediaStoreError.unusableBucket(location.description, String(describing: error))
         }
@@ -346,10 +364,12 @@ public final class S3MediaStore: MediaStore {
 /// Why a bucket cannot hold the library's media.
 public enum S3MediaStoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case unusableBucket(String, String)
+    case noAnswer(Duration)
 
     public var description: String {
         switch self {
         case .unusableBucket(let bucket, let why): "Cannot use \(bucket) for media: \(why)"
+        case .noAnswer(let limit): "the endpoint did not answer within \(limit.components.seconds) s (is it running, and AWS_ENDPOINT_URL_S3 right?)"
         }
     }
 }

@@ -28,11 +28,18 @@ struct WorkerCommand: AsyncParsableCommand {
 
     func run() async throws {
         guard lease.isFinite, lease >= 1, lease <= 3600 else { throw ValidationError("--lease must be between 1 and 3600 seconds") }
-        let (location, store, configuration) = try await storage.open(
-            dataDirectory: data.map { URL(fileURLWithPath: $0) } ?? LibraryLocation.defaultDataDirectory())
-        let library = try MediaLibrary(
-            location: location, store: store, workerLease: .milliseconds(Int64(lease * 1000)),
-            workerID: name ?? IngestWorker.defaultWorkerID(), media: try await storage.mediaStore(for: configuration, location: location))
+        // A database or bucket that cannot be used ends the worker with one line and its
+        // documented status (3 when the service does not answer).
+        var opened: (MediaLibrary, StorageConfiguration)?
+        try await Console(command: "worker", json: false).run {
+            let (location, store, configuration) = try await storage.open(
+                dataDirectory: data.map { URL(fileURLWithPath: $0) } ?? LibraryLocation.defaultDataDirectory())
+            let library = try MediaLibrary(
+                location: location, store: store, workerLease: .milliseconds(Int64(lease * 1000)),
+                workerID: name ?? IngestWorker.defaultWorkerID(), media: try await storage.mediaStore(for: configuration, location: location))
+            opened = (library, configuration)
+        }
+        guard let (library, configuration) = opened else { return }
         await library.worker.start()
         let line = "Marquee worker \(library.worker.workerID) is taking jobs from \(configuration.database), media in \(configuration.media)\n"
         FileHandle.standardOutput.write(Data(line.utf8))
