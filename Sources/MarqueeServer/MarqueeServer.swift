@@ -29,6 +29,8 @@ public struct MarqueeServer: Sendable {
     public var activities: LiveActivityHost?
     /// Nearby devices (pairing, remotes, games); nil leaves `/api/devices` out.
     public var nearby: NearbyDevices? = nil
+    /// Bundle and web files, shared by the file routes and the event-loop path for cached files.
+    let mediaFiles = MediaFileResponder()
 
     public init(
         library: MediaLibrary, sessions: PlaybackSessions = PlaybackSessions(), webRoot: URL? = nil,
@@ -77,7 +79,7 @@ public struct MarqueeServer: Sendable {
                 signInBuckets: RateLimitBuckets(limits: signInLimits)
             ).register(on: router)
         }
-        FileRoutes(library: library, webRoot: webRoot, responder: MediaFileResponder()).register(on: router)
+        FileRoutes(library: library, webRoot: webRoot, responder: mediaFiles).register(on: router)
         if let activities { ActivityRoutes(host: activities, webRoot: webRoot, responder: MediaFileResponder()).register(on: router) }
         if let liveText { FrameTextRoutes(service: liveText, sessions: sessions).register(on: router) }
         if let downloads { DownloadRoutes(service: downloads, webRoot: webRoot, responder: MediaFileResponder()).register(on: router) }
@@ -95,13 +97,15 @@ public struct MarqueeServer: Sendable {
         let connections = ConnectionCount(maximum: limits.maximumConnections)
         let idle = TimeAmount(limits.idleTimeout)
         let webSockets = router.buildResponder()
+        let cachedMedia = CachedMediaAnswers(files: mediaFiles, originPolicy: originPolicy, access: access, serverName: "Marquee")
         let server = HTTPServerBuilder { responder in
             GuardedChildChannel(
                 inner: HTTP1WebSocketUpgradeChannel(
                     responder: responder, webSocketResponder: webSockets,
                     configuration: .init(
                         http1: HTTP1Channel.Configuration(
-                            additionalChannelHandlers: [FileRegionSink.Installer()], idleTimeout: idle))),
+                            additionalChannelHandlers: [FileRegionSink.Installer(), CachedMediaHandler.Installer(answers: cachedMedia)],
+                            idleTimeout: idle))),
                 count: connections, timeout: idle)
         }
         return Application(
