@@ -97,14 +97,21 @@ public struct MarqueeServer: Sendable {
         let connections = ConnectionCount(maximum: limits.maximumConnections)
         let idle = TimeAmount(limits.idleTimeout)
         let webSockets = router.buildResponder()
+        // MARQUEE_CACHED_FILES_ON_EVENT_LOOP=0 sends every request through the router (to measure the difference).
+        let cachedFilesOnEventLoop = ProcessInfo.processInfo.environment["MARQUEE_CACHED_FILES_ON_EVENT_LOOP"] != "0"
         let cachedMedia = CachedMediaAnswers(files: mediaFiles, originPolicy: originPolicy, access: access, serverName: "Marquee")
+        let connectionHandlers: @Sendable () -> [any RemovableChannelHandler] = {
+            var handlers: [any RemovableChannelHandler] = [FileRegionSink.Installer()]
+            if cachedFilesOnEventLoop { handlers.append(CachedMediaHandler.Installer(answers: cachedMedia)) }
+            return handlers
+        }
         let server = HTTPServerBuilder { responder in
             GuardedChildChannel(
                 inner: HTTP1WebSocketUpgradeChannel(
                     responder: responder, webSocketResponder: webSockets,
                     configuration: .init(
                         http1: HTTP1Channel.Configuration(
-                            additionalChannelHandlers: [FileRegionSink.Installer(), CachedMediaHandler.Installer(answers: cachedMedia)],
+                            additionalChannelHandlers: connectionHandlers(),
                             idleTimeout: idle))),
                 count: connections, timeout: idle)
         }
