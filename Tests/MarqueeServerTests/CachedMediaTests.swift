@@ -93,6 +93,19 @@ struct CachedMediaTests {
         }
     }
 
+    @Test func onlyPlainBundlePathsAreAnsweredOnTheEventLoop() {
+        #expect(CachedMediaAnswers.plainMediaPath("/media/a1/video/seg-1.m4s") == "/media/a1/video/seg-1.m4s")
+        #expect(CachedMediaAnswers.plainMediaPath("/media/a1/seg.m4s?x=1") == "/media/a1/seg.m4s")
+        #expect(CachedMediaAnswers.plainMediaPath("/media/a1/.hidden.m4s") == "/media/a1/.hidden.m4s")
+        for path in [
+            "/media/a1", "/media/a1/", "/media/a1//seg.m4s", "/media/a1/../x/seg.m4s", "/media/a1/./seg.m4s",
+            "/media/a1/..", "/media/a1/%2e%2e/x", "/media/a1/a\\b", "/media/a1/video/index.m3u8", "/media/a1/MASTER.M3U8",
+            "/ui/js/player.js", "/api/assets",
+        ] {
+            #expect(CachedMediaAnswers.plainMediaPath(path) == nil, "\(path)")
+        }
+    }
+
     @Test func aFileReplacedOrRemovedOnDiskIsNotServedStale() async throws {
         let fixture = try await ServerFixture.shared.value
         let (uri, file, first) = try Self.segment(fixture, size: 40_000)

@@ -25,6 +25,7 @@ struct CachedMediaAnswers: Sendable {
     let originPolicy: RequestOriginPolicy
     let access: ServerAccess?
     let serverName: String?
+    let permissions = RememberedPermissions()
 
     enum Answer {
         /// A head, then the body (if any) from memory.
@@ -36,13 +37,8 @@ struct CachedMediaAnswers: Sendable {
     /// The answer to `request`, or nil when the router must answer it. `canSendFiles` says
     /// whether the connection has a `FileRegionSink` (for files not kept in memory).
     func answer(_ request: HTTPRequest, canSendFiles: Bool) -> Answer? {
-        guard request.method == .get || request.method == .head, let target = request.path, target.hasPrefix("/media/") else {
-            return nil
-        }
-        let path = target.firstIndex(of: "?").map { String(target[..<$0]) } ?? target
-        guard !path.contains("%"), !path.contains("//"), !path.hasSuffix("/"), !path.lowercased().hasSuffix(".m3u8") else { return nil }
-        let components = path.split(separator: "/")
-        guard components.count >= 3, !components.contains(where: { $0 == "." || $0 == ".." || $0.contains("\\") }) else { return nil }
+        guard request.method == .get || request.method == .head, let target = request.path, let path = Self.plainMediaPath(target)
+        else { return nil }
         let headers = request.headerFields
         // `Connection: close` ends the connection after the response (Hummingbird's loop does that).
         guard headers[.connection]?.lowercased().contains("close") != true, headers[.upgrade] == nil else { return nil }
@@ -52,7 +48,7 @@ struct CachedMediaAnswers: Sendable {
                 isUpgrade: false) == nil,
             !RateLimits.isExpensive(method: request.method, path: path)
         else { return nil }
-        if let access, !Self.permits(request, path: path, access: access) { return nil }
+        if let access, !permits(request, path: path, access: access) { return nil }
         guard let file = files.cache.fresh(String(path.dropFirst())) else { return nil }
         let answer: Answer
         switch FileAnswer(file: file, method: request.method, headers: headers) {
@@ -71,6 +67,42 @@ struct CachedMediaAnswers: Sendable {
         }
         files.answeredOnEventLoop.wrappingAdd(1, ordering: .relaxed)
         return answer
+    }
+
+    /// `target` without its query when it is a plain `/media/<asset>/<path>` of a file that is
+    /// not a playlist: no `%`, backslash, empty, `.` or `..` segment, no trailing slash — the
+    /// paths whose cache key is the path itself, as the router derives it. (One pass over the
+    /// bytes: Foundation's substring search cost more than the rest of the answer.)
+    static func plainMediaPath(_ target: String) -> String? {
+        let bytes = target.utf8
+        guard bytes.starts(with: "/media/".utf8) else { return nil }
+        var end = bytes.endIndex
+        var slashes = 0
+        var segmentLength = 0
+        var dots = 0
+        var previous: UInt8 = 0
+        for index in bytes.indices {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "?") {
+                end = index
+                break
+            }
+            if byte == UInt8(ascii: "%") || byte == UInt8(ascii: "\\") { return nil }
+            if byte == UInt8(ascii: "/") {
+                if previous == UInt8(ascii: "/") || (dots > 0 && dots == segmentLength && dots <= 2) { return nil }
+                slashes += 1
+                segmentLength = 0
+                dots = 0
+            } else {
+                segmentLength += 1
+                if byte == UInt8(ascii: ".") { dots += 1 }
+            }
+            previous = byte
+        }
+        guard slashes >= 3, previous != UInt8(ascii: "/"), !(dots > 0 && dots == segmentLength && dots <= 2) else { return nil }
+        let path = target.utf8[..<end]
+        if path.suffix(5).map({ $0 | 0x20 }).elementsEqual(".m3u8".utf8) { return nil }
+        return String(Substring(path))
     }
 
     /// The response head with what the routed path adds to every response: a length (0 for
@@ -92,9 +124,9 @@ struct CachedMediaAnswers: Sendable {
     /// Whether `AccessRules` lets this request through, deciding only from credentials the
     /// account service already trusts (`knownPrincipal`). False sends the request to the
     /// router's `AccessMiddleware`, which asks the database and answers 401/403 itself.
-    static func permits(_ request: HTTPRequest, path: String, access: ServerAccess) -> Bool {
+    func permits(_ request: HTTPRequest, path: String, access: ServerAccess) -> Bool {
         let headers = request.headerFields
-        let permission = AccessRules.permission(method: request.method, path: path)
+        let permission = permissions.permission(method: request.method, path: path)
         let principal: Principal?
         if let authorization = headers[.authorization] {
             let parts = authorization.split(separator: " ", maxSplits: 1)
@@ -113,6 +145,23 @@ struct CachedMediaAnswers: Sendable {
         if permission == .signIn { return true }
         guard let principal else { return false }
         return principal.may(permission)
+    }
+}
+
+/// `AccessRules.permission` by method and path, remembered (the rule table is a pure
+/// function of the two; bounded, forgotten all at once when full).
+final class RememberedPermissions: Sendable {
+    private let known = Mutex<[String: Permission]>([:])
+
+    func permission(method: HTTPRequest.Method, path: String) -> Permission {
+        let key = method.rawValue + " " + path
+        if let permission = known.withLock({ $0[key] }) { return permission }
+        let permission = AccessRules.permission(method: method, path: path)
+        known.withLock { table in
+            if table.count >= 4096 { table.removeAll() }
+            table[key] = permission
+        }
+        return permission
     }
 }
 
