@@ -191,6 +191,18 @@ public final class AccountService: Sendable {
         return principal
     }
 
+    /// Who holds this credential when that is already known and still trusted (resolved by
+    /// `principal(for:)` less than `cacheLifetime` ago, not expired, not revoked since), without
+    /// asking the database; nil means "not known here", not "refused": ask `principal(for:)`.
+    /// For callers that cannot wait (an event loop).
+    public func knownPrincipal(for secret: CredentialSecret, now: Date = Date()) -> Principal? {
+        let digest = secret.digest
+        guard let cached = cache.withLock({ $0[digest] }), now.timeIntervalSince(cached.checkedAt) < cacheLifetime,
+            (cached.credential.expiresAt ?? .distantFuture) > now
+        else { return nil }
+        return cached.principal
+    }
+
     /// Ends a session or revokes a token of `accountID`.
     public func revoke(credentialID: String, accountID: Int64) async throws {
         guard try await store.deleteCredential(id: credentialID, accountID: accountID) else {

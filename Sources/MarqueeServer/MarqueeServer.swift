@@ -31,6 +31,8 @@ public struct MarqueeServer: Sendable {
     public var nearby: NearbyDevices? = nil
     /// The interstitial webhooks (`/api/settings/interstitial-webhooks`), told of every break by `sessions`.
     let interstitialWebhooks: InterstitialWebhooks
+    /// Bundle and web files, shared by the file routes and the event-loop path for cached files.
+    let mediaFiles = MediaFileResponder()
 
     public init(
         library: MediaLibrary, sessions: PlaybackSessions = PlaybackSessions(), webRoot: URL? = nil,
@@ -84,7 +86,7 @@ public struct MarqueeServer: Sendable {
                 signInBuckets: RateLimitBuckets(limits: signInLimits)
             ).register(on: router)
         }
-        FileRoutes(library: library, webRoot: webRoot, responder: MediaFileResponder()).register(on: router)
+        FileRoutes(library: library, webRoot: webRoot, responder: mediaFiles).register(on: router)
         if let activities { ActivityRoutes(host: activities, webRoot: webRoot, responder: MediaFileResponder()).register(on: router) }
         if let liveText { FrameTextRoutes(service: liveText, sessions: sessions).register(on: router) }
         if let downloads { DownloadRoutes(service: downloads, webRoot: webRoot, responder: MediaFileResponder()).register(on: router) }
@@ -102,13 +104,22 @@ public struct MarqueeServer: Sendable {
         let connections = ConnectionCount(maximum: limits.maximumConnections)
         let idle = TimeAmount(limits.idleTimeout)
         let webSockets = router.buildResponder()
+        // MARQUEE_CACHED_FILES_ON_EVENT_LOOP=0 sends every request through the router (to measure the difference).
+        let cachedFilesOnEventLoop = ProcessInfo.processInfo.environment["MARQUEE_CACHED_FILES_ON_EVENT_LOOP"] != "0"
+        let cachedMedia = CachedMediaAnswers(files: mediaFiles, originPolicy: originPolicy, access: access, serverName: "Marquee")
+        let connectionHandlers: @Sendable () -> [any RemovableChannelHandler] = {
+            var handlers: [any RemovableChannelHandler] = [FileRegionSink.Installer()]
+            if cachedFilesOnEventLoop { handlers.append(CachedMediaHandler.Installer(answers: cachedMedia)) }
+            return handlers
+        }
         let server = HTTPServerBuilder { responder in
             GuardedChildChannel(
                 inner: HTTP1WebSocketUpgradeChannel(
                     responder: responder, webSocketResponder: webSockets,
                     configuration: .init(
                         http1: HTTP1Channel.Configuration(
-                            additionalChannelHandlers: [FileRegionSink.Installer()], idleTimeout: idle))),
+                            additionalChannelHandlers: connectionHandlers(),
+                            idleTimeout: idle))),
                 count: connections, timeout: idle)
         }
         return Application(

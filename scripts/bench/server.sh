@@ -152,8 +152,8 @@ for round in $(seq "$rounds"); do
     else n="$(rate "http://127.0.0.1:$nginx_port" "nginx-$round" $(nginx_pids))"; fi
   done
   echo "$round $m $n" >> "$work/rounds.txt"
-  printf '  round %d: marquee %6s req/s (%s CPU ms/1k req)  nginx %6s req/s (%s CPU ms/1k req)  ratio %s\n' "$round" \
-    ${m% *} ${m#* } ${n% *} ${n#* } "$(python3 -c "print(f'{${m% *}/${n% *}:.2f}')")"
+  printf '  round %d: marquee %6s req/s (%s CPU ms/1k req)  nginx %6s req/s (%s CPU ms/1k req)  ratio %s  (load %s)\n' "$round" \
+    ${m% *} ${m#* } ${n% *} ${n#* } "$(python3 -c "print(f'{${m% *}/${n% *}:.2f}')")" "$(cut -d' ' -f1 /proc/loadavg)"
 done
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
 python3 - "$work/rounds.txt" "$ratio_target" <<'PY'

@@ -109,6 +109,8 @@ struct ActivityRoutes: Sendable {
         }
         api.post { request, context -> Response in
             let body = try await request.decode(as: StartRequest.self, context: context)
+            if let attributes = body.attributes { try ActivityFieldsShape.checkAttributes(attributes) }
+            try ActivityFieldsShape.check(body.contentState, field: "contentState")
             let snapshot = try await mapped {
                 try await center.request(
                     type: body.type, attributes: body.attributes ?? .object([:]),
@@ -192,6 +194,7 @@ struct ActivityRoutes: Sendable {
         api.post("{id}/update") { request, context -> Outcome in
             let id = try context.parameters.require("id")
             let body = try await request.decode(as: UpdateRequest.self, context: context)
+            try ActivityFieldsShape.check(body.contentState, field: "contentState")
             return try await mapped {
                 let current = try await center.snapshot(id: id)
                 let relevance = body.relevanceScore ?? current.activity.content.relevanceScore
@@ -207,6 +210,7 @@ struct ActivityRoutes: Sendable {
         api.post("{id}/end") { request, context -> Outcome in
             let id = try context.parameters.require("id")
             let body = try await request.decode(as: EndRequest.self, context: context)
+            if let state = body.contentState { try ActivityFieldsShape.check(state, field: "contentState") }
             let policy: DismissalPolicy
             switch body.dismissalPolicy ?? "default" {
             case "default": policy = .default

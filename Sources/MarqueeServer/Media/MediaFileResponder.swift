@@ -28,12 +28,14 @@ typealias FileStatus = Darwin.stat
 /// scripts/bench/server.sh; see docs/server-benchmarks.md.)
 final class MediaFileResponder: Sendable {
     private let threadPool: NIOThreadPool
-    private let cache: ServedFileCache
+    let cache: ServedFileCache
     /// How long a cached file is trusted before it is checked again.
     static let revalidateAfter: Duration = .seconds(1)
 
     /// Files up to this size are kept in memory; larger ones are kept open and sent with `sendfile`.
     let largestFileInMemory: Int
+    /// Requests answered from the cache by `CachedMediaHandler`, without the router (tests, diagnostics).
+    let answeredOnEventLoop = Atomic<Int>(0)
 
     init(threadPool: NIOThreadPool = .singleton, cacheBytes: Int = 256 << 20, largestFileInMemory: Int = 8 << 20) {
         self.threadPool = threadPool
@@ -84,42 +86,29 @@ final class MediaFileResponder: Sendable {
         for file: ServedFile, request: Request, context: some RequestContext,
         sink: FileRegionSink?
     ) async throws -> Response {
-        var headers = file.headers
-        if let match = request.headers[.ifNoneMatch], match == file.eTag || match == "*" {
+        switch FileAnswer(file: file, method: request.method, headers: request.headers) {
+        case .notModified(let headers):
             return Response(status: .notModified, headers: headers)
-        }
-        var range = ByteRangeRequest(header: request.headers[.range], size: file.size)
-        if let ifRange = request.headers[.ifRange], ifRange != file.eTag { range = .whole }
-        if request.method == .head {
-            headers[.contentLength] = String(file.size)
+        case .headOnly(let headers):
             return Response(status: .ok, headers: headers)
-        }
-        switch range {
-        case .unsatisfiable:
+        case .unsatisfiable(let size):
             throw APIError(
-                .rangeNotSatisfiable, "Range not satisfiable for a file of \(file.size) bytes",
-                headers: [.contentRange: "bytes */\(file.size)"])
-        case .partial(let bytes):
-            headers[.contentRange] = "bytes \(bytes.lowerBound)-\(bytes.upperBound)/\(file.size)"
-            headers[.contentLength] = String(bytes.count)
-            if let buffer = file.bytes, let slice = buffer.getSlice(at: buffer.readerIndex + bytes.lowerBound, length: bytes.count) {
-                return Response(status: .partialContent, headers: headers, body: .init(byteBuffer: slice))
-            }
-            if let open = file.file, let sink {
-                return Self.region(.partialContent, headers: headers, of: open, from: bytes.lowerBound, count: bytes.count, to: sink)
-            }
-            let body = try await FileIO(threadPool: threadPool).loadFile(path: file.url.path, range: bytes, context: context)
-            return Response(status: .partialContent, headers: headers, body: body)
-        case .whole:
-            headers[.contentLength] = String(file.size)
-            if let buffer = file.bytes {
-                return Response(status: .ok, headers: headers, body: .init(byteBuffer: buffer))
-            }
+                .rangeNotSatisfiable, "Range not satisfiable for a file of \(size) bytes",
+                headers: [.contentRange: "bytes */\(size)"])
+        case .bytes(let status, let headers, let buffer):
+            return Response(status: status, headers: headers, body: .init(byteBuffer: buffer))
+        case .fromFile(let status, let headers, let range):
             if let open = file.file, let sink, file.size > 0 {
-                return Self.region(.ok, headers: headers, of: open, from: 0, count: file.size, to: sink)
+                let bytes = range ?? 0...(file.size - 1)
+                return Self.region(status, headers: headers, of: open, from: bytes.lowerBound, count: bytes.count, to: sink)
             }
-            let body = try await FileIO(threadPool: threadPool).loadFile(path: file.url.path, context: context)
-            return Response(status: .ok, headers: headers, body: body)
+            let body =
+                if let range {
+                    try await FileIO(threadPool: threadPool).loadFile(path: file.url.path, range: range, context: context)
+                } else {
+                    try await FileIO(threadPool: threadPool).loadFile(path: file.url.path, context: context)
+                }
+            return Response(status: status, headers: headers, body: body)
         }
     }
 
