@@ -146,7 +146,7 @@ struct CachedMediaTests {
         let (uri, file, bytes) = try Self.segment(fixture, size: 20_000)
         defer { try? FileManager.default.removeItem(at: file) }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fast-access-\(UUID().uuidString)")
-        let accounts = AccountService(store: try AccountStore(url: directory.appendingPathComponent("accounts.sqlite")), hasher: .fast)
+        let accounts = AccountService(store: try SQLiteAccountStore(url: directory.appendingPathComponent("accounts.sqlite")), hasher: .fast)
         let owner = try await accounts.createOwner(name: "ann", password: "owner password", setupCode: nil, trustedCaller: true)
         let device = try await accounts.createAccount(name: "tv", password: "device password", role: .pairedDevice)
         let (ownerCredential, ownerToken) = try await accounts.createToken(accountID: owner.id!, label: "t")
