@@ -1,6 +1,7 @@
 import ArgumentParser
 import DeviceLink
 import Foundation
+import Library
 import MarqueeServer
 
 /// `marquee serve`'s nearby-device options: the device-link listener (started at launch,
@@ -21,10 +22,11 @@ struct NearbyOptions: ParsableArguments {
     /// Starts the listener, then (when the server is reachable from the network) the
     /// advertisement. Returns the devices and a line saying how to reach them, which the
     /// caller prints after the server's ready line.
-    func start(host: String, dataDirectory: URL, sessions: PlaybackSessions) async throws -> (NearbyDevices, String)? {
+    func start(host: String, dataDirectory: URL, sessions: PlaybackSessions, library: MediaLibrary) async throws -> (NearbyDevices, String)? {
         guard !noNearby else { return nil }
         let name = deviceName ?? ProcessInfo.processInfo.hostName
         let devices = try NearbyDevices(directory: dataDirectory.appendingPathComponent("devicelink"), name: name, sessions: sessions)
+        await devices.use(library: library)
         let port: Int
         do {
             if let nearbyPort {
