@@ -111,6 +111,10 @@ public actor NearbyDevices {
     public func stop() {
         advertisement?.stop()
         listener?.close()
+        // Links this TV started (to remotes it chose) end too.
+        let clients = outgoingClients.values.map(\.client)
+        outgoingClients = [:]
+        Task { for client in clients { await client.stop() } }
     }
 
     /// Runs the handshake on a new transport and serves the link.
