@@ -24,7 +24,8 @@ from conftest import ARTIFACTS, marquee_binary
 BUDGET = int(os.environ.get("OPENAPI_CONTRACT_SECONDS", "100"))
 CHECKS = "not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance"
 # Operations that make the server connect to a URL from the request (left out without a namespace).
-OUTBOUND = r"^(POST /api/downloads|POST /api/downloads/inspect|PUT /api/settings/interstitial-webhooks|GET /api/sessions/.*/external)$"
+OUTBOUND = (r"^(POST /api/downloads|POST /api/downloads/inspect|PUT /api/settings/interstitial-webhooks"
+            r"|GET /api/sessions/.*/external|POST /api/devices/pairings|POST /api/devices/play-on)$")
 
 
 class LoopbackOnly:

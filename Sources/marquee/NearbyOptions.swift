@@ -1,6 +1,7 @@
 import ArgumentParser
 import DeviceLink
 import Foundation
+import Library
 import MarqueeServer
 
 /// `marquee serve`'s nearby-device options: the device-link listener (started at launch,
@@ -22,7 +23,7 @@ struct NearbyOptions: ParsableArguments {
     /// advertisement. Returns the devices and a line saying how to reach them, which the
     /// caller prints after the server's ready line.
     func start(
-        host: String, dataDirectory: URL, sessions: PlaybackSessions, pairings: (any DevicePairingStore)? = nil
+        host: String, dataDirectory: URL, sessions: PlaybackSessions, library: MediaLibrary, pairings: (any DevicePairingStore)? = nil
     ) async throws -> (NearbyDevices, String)? {
         guard !noNearby else { return nil }
         let name = deviceName ?? ProcessInfo.processInfo.hostName
@@ -35,6 +36,7 @@ struct NearbyOptions: ParsableArguments {
         } else {
             devices = try NearbyDevices(directory: dataDirectory.appendingPathComponent("devicelink"), name: name, sessions: sessions)
         }
+        await devices.use(library: library)
         let port: Int
         do {
             if let nearbyPort {

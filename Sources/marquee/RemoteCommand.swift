@@ -35,6 +35,18 @@ struct RemoteCommand: AsyncParsableCommand {
     @Flag(help: "Only list the TVs found, then exit.")
     var list = false
 
+    @Flag(help: "Wait for a TV to choose this remote on its Nearby devices page (listen, and advertise unless on loopback).")
+    var listen = false
+
+    @Option(help: "With --listen: the address to listen on.")
+    var listenHost: String = "0.0.0.0"
+
+    @Option(help: "With --listen: the port to listen on (0 picks a free one, printed).")
+    var listenPort: Int = 0
+
+    @Flag(help: "With --listen: do not advertise over DNS-SD.")
+    var noAdvertise = false
+
     func run() async throws {
         let service = game ?? "remote"
         guard service == "remote" || service == "tictactoe" else { throw ValidationError("--game can be tictactoe") }
@@ -43,6 +55,18 @@ struct RemoteCommand: AsyncParsableCommand {
             at: directory.appendingPathComponent("identity.json"),
             name: name ?? ProcessInfo.processInfo.hostName, platform: Self.platform)
         let trust = try DeviceTrust(file: directory.appendingPathComponent("trusted-devices.json"))
+        if listen {
+            guard connect == nil, !list else { throw ValidationError("--listen waits for a TV; it does not go with --connect or --list") }
+            guard (0...65535).contains(listenPort) else { throw ValidationError("--listen-port must be between 0 and 65535") }
+            let remote = ListeningRemote(
+                identity: identity, trust: trust, service: service, host: listenHost, port: listenPort, advertise: !noAdvertise)
+            do {
+                try await remote.run(input: LineInput(), output: RemoteOutput())
+            } catch let error as RemoteListenError {
+                throw ValidationError(error.description)
+            }
+            return
+        }
 
         let target = try await chooseTarget(service: service)
         if list { return }

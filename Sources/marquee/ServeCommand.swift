@@ -97,7 +97,8 @@ struct ServeCommand: AsyncParsableCommand {
         server.activities = try await LiveActivityHost.start(
             library: library, downloads: downloads, sessions: server.sessions,
             apns: APNsConfiguration.load(file: apnsConfig.map { URL(fileURLWithPath: $0) }), store: nodeStores.activities)
-        let nearbyDevices = try await nearby.start(host: host, dataDirectory: location.dataDirectory, sessions: server.sessions, pairings: nodeStores.pairings)
+        let nearbyDevices = try await nearby.start(
+            host: host, dataDirectory: location.dataDirectory, sessions: server.sessions, library: server.library, pairings: nodeStores.pairings)
         server.nearby = nearbyDevices?.0
         let setupCode = mode == .signInRequired ? try await accounts.setupCode() : nil
         let dataPath = location.dataDirectory.path

@@ -25,6 +25,8 @@ public struct ReconnectBackoff: Sendable {
 /// The connecting side of a device link (the phone, `marquee remote`): pairs or recognises
 /// the peer, keeps one session across reconnections, and reconnects with backoff when the
 /// connection is aborted. Messages sent while disconnected wait for the next connection.
+/// `admits` is asked about every inbound application message (with the peer it came from), as the responder asks its
+/// authorization: a TV that starts the link to a remote still refuses a revoked device's intents.
 public actor LinkClient {
     /// What happened to the link, for a UI.
     public enum Event: Sendable {
@@ -49,6 +51,7 @@ public actor LinkClient {
     private let approve: LinkHandshake.Approver
     private let backoff: ReconnectBackoff
     private let heartbeat: HeartbeatPolicy
+    private let admits: @Sendable (LinkMessageType, PeerIdentity) async -> LinkClosed?
     private let messageContinuation: AsyncStream<LinkMessage>.Continuation
     private let eventContinuation: AsyncStream<Event>.Continuation
     private var connection: LinkConnection?
@@ -61,8 +64,10 @@ public actor LinkClient {
         identity: DeviceIdentity, trust: DeviceTrust, service: String, purpose: PairingHandshake.Purpose = .pair,
         expectedFingerprint: String? = nil, session: String = UUID().uuidString.lowercased(),
         backoff: ReconnectBackoff = ReconnectBackoff(), heartbeat: HeartbeatPolicy = HeartbeatPolicy(),
-        connect: @escaping @Sendable () async throws -> any LinkTransport, approve: @escaping LinkHandshake.Approver
+        connect: @escaping @Sendable () async throws -> any LinkTransport, approve: @escaping LinkHandshake.Approver,
+        admits: @escaping @Sendable (LinkMessageType, PeerIdentity) async -> LinkClosed? = { _, _ in nil }
     ) {
+        self.admits = admits
         self.identity = identity
         self.trust = trust
         self.service = service
@@ -153,7 +158,7 @@ public actor LinkClient {
         if establishment.newlyPaired { await trust.trust(establishment.peer, services: [service]) }
         let connection = LinkConnection(
             establishment: establishment, isInitiator: true, transport: transport, reader: reader,
-            heartbeat: heartbeat)
+            heartbeat: heartbeat, admits: { [admits, peer = establishment.peer] type in await admits(type, peer) })
         await connection.start()
         return connection
     }

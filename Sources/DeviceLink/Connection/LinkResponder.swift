@@ -48,22 +48,28 @@ public struct LinkResponder: Sendable {
             throw error
         }
         if establishment.newlyPaired { await trust.trust(establishment.peer, services: [establishment.service]) }
-        let trust = trust
-        let services = services
-        let authorization = authorization
-        let key = establishment.peer.identityKey
-        let serviceID = establishment.service
         let connection = LinkConnection(
             establishment: establishment, isInitiator: false, transport: transport, reader: reader,
-            heartbeat: heartbeat
-        ) { type in
-            guard let device = await trust.device(identityKey: key), device.services.contains(serviceID) else { return .revoked }
+            heartbeat: heartbeat,
+            admits: Self.admission(
+                trust: trust, services: services, authorization: authorization, peerKey: establishment.peer.identityKey,
+                service: establishment.service))
+        await connection.start()
+        return connection
+    }
+
+    /// The check every inbound application message of a link passes: the peer is still trusted
+    /// for the service (else `.revoked`), and the authorization admits the message (else
+    /// `.notAllowed`). The same check whichever side started the link.
+    public static func admission(
+        trust: DeviceTrust, services: ApplicationServices, authorization: any LinkAuthorization, peerKey: [UInt8], service serviceID: String
+    ) -> @Sendable (LinkMessageType) async -> LinkClosed? {
+        { type in
+            guard let device = await trust.device(identityKey: peerKey), device.services.contains(serviceID) else { return .revoked }
             guard let service = services[serviceID], await authorization.mayPerform(type, service: service, device: device) else {
                 return .notAllowed(type.rawValue)
             }
             return nil
         }
-        await connection.start()
-        return connection
     }
 }

@@ -35,6 +35,8 @@ struct NearbyRoutes: Sendable {
         var advertisingProblem: String?
         var services: [Service]
         var pending: [NearbyDevices.PendingPairing]
+        /// Pairings this TV started with a device chosen on `/devices`, the newest first.
+        var outgoing: [NearbyDevices.OutgoingPairing]
         var paired: [Paired]
         /// Seconds until pairing opens again after too many failed attempts, or null.
         var pairingLockedFor: Double?
@@ -65,6 +67,8 @@ struct NearbyRoutes: Sendable {
             var host: String
             var port: Int
             var addresses: [String]
+            /// `remote` for a `marquee remote --listen`, `tv` for a Marquee server.
+            var role: String
         }
         var devices: [Device]
         var problem: String?
@@ -72,6 +76,17 @@ struct NearbyRoutes: Sendable {
 
     struct Answer: Decodable {
         var approved: Bool
+    }
+
+    struct PlayOnBody: Decodable {
+        var deviceID: String
+        var assetID: String
+        var time: Double
+        var rate: Double
+    }
+
+    struct PlayOnTargets: ResponseEncodable {
+        var tvs: [NearbyDevices.PlayOnTarget]
     }
 
     func register(on router: Router<MarqueeRequestContext>) {
@@ -91,6 +106,7 @@ struct NearbyRoutes: Sendable {
                 port: await devices.port, advertised: await devices.isAdvertised, advertisingProblem: await devices.advertisingProblem,
                 services: devices.services.services.map { .init(identifier: $0.identifier, usageDescription: $0.usageDescription, platforms: $0.platforms) },
                 pending: await devices.pendingPairings,
+                outgoing: await devices.outgoingPairings,
                 paired: trusted.map {
                     .init(
                         id: $0.id, name: $0.peer.name, platform: $0.peer.platform, fingerprint: $0.fingerprint,
@@ -123,8 +139,39 @@ struct NearbyRoutes: Sendable {
                 devices: found.filter { $0.deviceID != own && (platform == nil || $0.platform == platform) }.map {
                     .init(
                         name: $0.friendlyName, deviceID: $0.deviceID, platform: $0.platform, services: $0.services, fingerprint: $0.fingerprint,
-                        host: $0.host, port: $0.port, addresses: $0.addresses)
+                        host: $0.host, port: $0.port, addresses: $0.addresses, role: $0.txt["role"] ?? "tv")
                 })
+        }
+        // The TV asks a device the person chose (found nearby, or typed) to pair.
+        api.post("devices/pairings") { request, context -> Response in
+            let target = try await request.decode(as: NearbyDevices.PairingTarget.self, context: context)
+            let started: NearbyDevices.OutgoingPairing
+            do {
+                started = try await devices.startPairing(with: target)
+            } catch let error as NearbyDevices.ChoosingError {
+                switch error {
+                case .badTarget(let problem): throw APIError(.badRequest, problem)
+                case .locked: throw APIError(.tooManyRequests, error.description)
+                }
+            }
+            return try NearbyJSON(started).response(from: request, context: context).with(status: .accepted)
+        }
+        // "Play on…": the other TVs this one paired with, and handing an item to one.
+        api.get("devices/tvs") { _, _ -> PlayOnTargets in
+            PlayOnTargets(tvs: await devices.playOnTargets)
+        }
+        api.post("devices/play-on") { request, context -> NearbyJSON<NearbyDevices.PlayOnAnswer> in
+            let body = try await request.decode(as: PlayOnBody.self, context: context)
+            do {
+                return NearbyJSON(try await devices.playOn(deviceID: body.deviceID, assetID: body.assetID, time: body.time, rate: body.rate))
+            } catch let error as NearbyDevices.PlayOnError {
+                switch error {
+                case .unknownTV, .unknownItem: throw APIError(.notFound, error.description)
+                case .badRequest: throw APIError(.badRequest, error.description)
+                case .unreachable: throw APIError(.badGateway, error.description)
+                case .refused: throw APIError(.conflict, error.description)
+                }
+            }
         }
         api.post("devices/pairings/{id}") { request, context -> Response in
             let id = try context.parameters.require("id")
@@ -195,4 +242,11 @@ struct NearbyRoutes: Sendable {
             return Response(status: .noContent)
         }
     }
+}
+
+/// A Codable value as a JSON response (for types defined outside this module).
+struct NearbyJSON<Value: Encodable & Sendable>: ResponseEncodable {
+    var value: Value
+    init(_ value: Value) { self.value = value }
+    func encode(to encoder: any Encoder) throws { try value.encode(to: encoder) }
 }

@@ -21,6 +21,8 @@ public enum AccessRules {
         if path == "/api/devices/link" { return .signIn }
         // A TV page listening for "Play on…" plays what it is sent, like any player page.
         if path == "/api/devices/screen" { return .play }
+        // "Play on…" another TV, from any player: listing the paired TVs and handing the item over.
+        if path == "/api/devices/tvs" && reads || path == "/api/devices/play-on" && method == .post { return .play }
         // The web remote's page and scripts: a phone opens them signed out and pairs over the link.
         if reads, !path.contains(".."),
             path == "/remote" || path == "/ui/css/remote.css" || path.hasPrefix("/ui/js/remote/")

@@ -1,5 +1,6 @@
 import DeviceLink
 import Foundation
+import Library
 import Playback
 
 /// The TV side of nearby devices: this server's device identity, its trusted devices, the
@@ -8,8 +9,12 @@ import Playback
 /// messages go to the playback session on screen or to the Tic-Tac-Toe game.
 public actor NearbyDevices {
     /// A device asking to pair, shown with its code until the person approves or rejects.
+    /// `incoming`: the device asked this TV; `outgoing`: this TV asked the device (chosen on
+    /// `/devices`), which shows the same code and asks its own person.
     public struct PendingPairing: Sendable, Codable, Hashable {
+        public enum Direction: String, Sendable, Codable, Hashable { case incoming, outgoing }
         public var id: String
+        public var direction: Direction = .incoming
         public var deviceID: String
         public var name: String
         public var platform: String
@@ -25,14 +30,21 @@ public actor NearbyDevices {
     /// The TV's pages that open the player when a paired device asks ("Play on…").
     public nonisolated let screens = NearbyScreens()
     let sessions: PlaybackSessions
-    private let authorization: any LinkAuthorization
+    let authorization: any LinkAuthorization
     private var pending: [String: (PendingPairing, CheckedContinuation<Bool, Never>)] = [:]
     private var links: [ObjectIdentifier: LinkConnection] = [:]
     private var games: [String: (game: TicTacToe, device: String, updated: Date)] = [:]
     private var listener: TCPLinkListener?
     private var advertisement: DNSSDAdvertisement?
     public private(set) var advertisingProblem: String?
-    private let heartbeat: HeartbeatPolicy
+    let heartbeat: HeartbeatPolicy
+    /// Pairings this TV started (`startPairing`), by id, and their links while they last.
+    var outgoing: [String: OutgoingPairing] = [:]
+    var outgoingClients: [String: (client: LinkClient, peerKey: [UInt8]?)] = [:]
+    /// Where the other TVs this one paired with listen ("Play on…" connects there).
+    public nonisolated let pairedTVs: PairedTVAddresses
+    /// The library items are looked up in ("Play on…" both ways); nil until `use(library:)`.
+    var library: MediaLibrary?
 
     /// Loads (or creates) the identity and trusted devices under `directory`.
     public init(
@@ -43,9 +55,11 @@ public actor NearbyDevices {
         if let directory {
             identity = try StoredIdentity.loadOrCreate(at: directory.appendingPathComponent("identity.json"), name: name, platform: "linux")
             trust = try DeviceTrust(file: directory.appendingPathComponent("trusted-devices.json"))
+            pairedTVs = PairedTVAddresses(file: directory.appendingPathComponent("paired-tvs.json"))
         } else {
             identity = DeviceIdentity(name: name, platform: "linux")
             trust = try DeviceTrust()
+            pairedTVs = PairedTVAddresses(file: nil)
         }
         self.services = services
         self.sessions = sessions
@@ -111,6 +125,10 @@ public actor NearbyDevices {
     public func stop() {
         advertisement?.stop()
         listener?.close()
+        // Links this TV started (to remotes it chose) end too.
+        let clients = outgoingClients.values.map(\.client)
+        outgoingClients = [:]
+        Task { for client in clients { await client.stop() } }
     }
 
     /// Runs the handshake on a new transport and serves the link.
@@ -134,12 +152,15 @@ public actor NearbyDevices {
     /// towards the lockout), so a flood of requests cannot bury the real one.
     static let maximumPendingPairings = 4
 
-    private func awaitApproval(code: PairingCode, peer: PeerIdentity, service: String) async -> Bool {
+    func awaitApproval(
+        code: PairingCode, peer: PeerIdentity, service: String, id: String = UUID().uuidString.lowercased(),
+        direction: PendingPairing.Direction = .incoming
+    ) async -> Bool {
         guard pending.count < Self.maximumPendingPairings else { return false }
-        let id = UUID().uuidString.lowercased()
         let pairing = PendingPairing(
-            id: id, deviceID: peer.deviceID, name: peer.name, platform: peer.platform,
+            id: id, direction: direction, deviceID: peer.deviceID, name: peer.name, platform: peer.platform,
             fingerprint: peer.fingerprint, service: service, code: code.digits, since: Date())
+        if direction == .outgoing { outgoingShowsCode(id, code: code.digits, peer: peer) }
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 pending[id] = (pairing, continuation)
@@ -163,6 +184,8 @@ public actor NearbyDevices {
     public func revoke(id: String) async -> PairedDevice? {
         guard let device = await trust.revoke(id: id) else { return nil }
         for connection in links.values where connection.peer.identityKey == device.peer.identityKey { await connection.close() }
+        for (client, key) in outgoingClients.values where key == device.peer.identityKey { await client.stop() }
+        await pairedTVs.forget(deviceID: device.id)
         return device
     }
 

@@ -11,9 +11,41 @@ import Playback
 /// four times a second. The session on screen (`PlaybackSessions`) stays the one authority.
 /// Tic-Tac-Toe: `selectedCharacter` (`{"character":"x"}`) and `move` (`{"index":4}`), answered
 /// with `gameState`.
+/// The link is either one the TV accepted (`LinkConnection`) or one it started itself, to a
+/// remote it chose on `/devices` (`LinkClient`, which reconnects): the TV's side is the same.
 struct NearbyRemoteSession {
-    let connection: LinkConnection
+    let peer: PeerIdentity
+    let service: String
+    let session: String
+    let messages: AsyncThrowingStream<LinkMessage, any Error>
+    let sendFrame: @Sendable (LinkMessageType, [UInt8]) async -> Void
     let devices: NearbyDevices
+
+    init(connection: LinkConnection, devices: NearbyDevices) {
+        peer = connection.peer
+        service = connection.service
+        session = connection.session
+        messages = connection.messages
+        sendFrame = { type, payload in try? await connection.send(type, payload) }
+        self.devices = devices
+    }
+
+    /// The TV's side of a link it started: `client` is connected to `peer`.
+    init(client: LinkClient, peer: PeerIdentity, service: String, devices: NearbyDevices) {
+        self.peer = peer
+        self.service = service
+        session = client.session
+        let incoming = client.messages
+        messages = AsyncThrowingStream { continuation in
+            let forward = Task {
+                for await message in incoming { continuation.yield(message) }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in forward.cancel() }
+        }
+        sendFrame = { type, payload in await client.send(type, payload) }
+        self.devices = devices
+    }
 
     struct NowPlaying: Codable, Sendable, Equatable {
         var session: SessionSnapshot?
@@ -36,16 +68,16 @@ struct NearbyRemoteSession {
     }
 
     func run() async {
-        let watcher = connection.service == "remote" ? Task { await watchNowPlaying() } : nil
+        let watcher = service == "remote" ? Task { await watchNowPlaying() } : nil
         defer { watcher?.cancel() }
-        if connection.service == "tictactoe" {
+        if service == "tictactoe" {
             // The TV shows the board from the moment a player connects (or comes back).
-            let game = await devices.game(for: connection.session)
-            await devices.setGame(game, for: connection.session, device: connection.peer.name)
+            let game = await devices.game(for: session)
+            await devices.setGame(game, for: session, device: peer.name)
             await sendGame(game)
         }
         do {
-            for try await message in connection.messages {
+            for try await message in messages {
                 switch message.type {
                 case .intent: await handleIntent(message.payload)
                 case .playItem: await handlePlayItem(message.payload)
@@ -58,7 +90,7 @@ struct NearbyRemoteSession {
 
     private func send<T: Encodable>(_ type: LinkMessageType, _ value: T) async {
         guard let data = try? JSONEncoder().encode(value) else { return }
-        try? await connection.send(type, Array(data))
+        await sendFrame(type, Array(data))
     }
 
     private func handleIntent(_ payload: [UInt8]) async {
@@ -92,6 +124,8 @@ struct NearbyRemoteSession {
         var type: String
         var screens: Int?
         var message: String?
+        /// The item this TV plays (its own library's id, which may differ from the one asked for).
+        var assetID: String?
     }
 
     private func handlePlayItem(_ payload: [UInt8]) async {
@@ -99,12 +133,17 @@ struct NearbyRemoteSession {
             return await send(.intentResult, PlayItemResult(type: "error", message: "playItem needs {\"assetID\", \"time\", \"rate\"}"))
         }
         if let problem = request.problem { return await send(.intentResult, PlayItemResult(type: "error", message: problem)) }
-        request.from = connection.peer.name
+        request.from = peer.name
+        // Another TV hands over an item of its own library: play this library's copy of it.
+        switch await devices.localItem(for: request) {
+        case .found(let id): request.assetID = id
+        case .missing(let message): return await send(.intentResult, PlayItemResult(type: "error", message: message))
+        }
         let screens = await devices.screens.show(request)
         guard screens > 0 else {
             return await send(.intentResult, PlayItemResult(type: "error", message: "No screen of the TV is open: open Marquee in the TV's browser"))
         }
-        await send(.intentResult, PlayItemResult(type: "playing-on-screen", screens: screens))
+        await send(.intentResult, PlayItemResult(type: "playing-on-screen", screens: screens, assetID: request.assetID))
     }
 
     private func watchNowPlaying() async {
@@ -125,7 +164,7 @@ struct NearbyRemoteSession {
     private struct MoveMessage: Decodable { var index: Int }
 
     private func handleGame(_ message: LinkMessage) async {
-        var game = await devices.game(for: connection.session)
+        var game = await devices.game(for: session)
         var problem: String?
         if message.type == .selectedCharacter {
             if let pick = try? JSONDecoder().decode(CharacterMessage.self, from: Data(message.payload)) {
@@ -138,7 +177,7 @@ struct NearbyRemoteSession {
         } else {
             problem = "move needs {\"index\": 0…8}"
         }
-        await devices.setGame(game, for: connection.session, device: connection.peer.name)
+        await devices.setGame(game, for: session, device: peer.name)
         await sendGame(game, error: problem)
     }
 

@@ -14,6 +14,19 @@ public actor NearbyScreens {
         public var rate: Double
         /// The paired device that asked.
         public var from: String?
+        /// The item's title and duration in the sender's library, sent by another TV handing
+        /// an item over: this TV plays its own copy (same id, or same title and duration).
+        public var title: String?
+        public var duration: Double?
+
+        public init(assetID: String, time: Double, rate: Double, from: String? = nil, title: String? = nil, duration: Double? = nil) {
+            self.assetID = assetID
+            self.time = time
+            self.rate = rate
+            self.from = from
+            self.title = title
+            self.duration = duration
+        }
 
         /// Why a request cannot be shown, or nil: an id the library could have, a finite time, a sane rate.
         public var problem: String? {

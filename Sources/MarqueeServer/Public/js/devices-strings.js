@@ -11,6 +11,9 @@ export const deviceStrings = {
     service_remote: 'Remote', service_tictactoe: 'Tic-Tac-Toe', failed: 'Could not reach the server: {message}',
     game_pick: '{device} is choosing a character…', game_playing: '{device} plays {phone}, the TV plays {tv}',
     'game_phone-wins': '{device} wins!', 'game_tv-wins': 'The TV wins.', game_draw: 'Draw.',
+    askingDevice: 'This TV asks {name} to approve ({service})',
+    outgoing_connecting: 'Connecting to {name}…', outgoing_paired: 'Paired with {name}.',
+    outgoing_failed: 'Pairing with {name} failed: {message}', outgoing_confirming: 'Check the code on {name}.',
   },
   ja: {
     nearbyDevices: '近くのデバイス', library: 'ライブラリ', askingToPair: 'ペアリングの要求', pairedDevices: 'ペアリング済みのデバイス',
@@ -23,5 +26,8 @@ export const deviceStrings = {
     service_remote: 'リモコン', service_tictactoe: '三目並べ', failed: 'サーバーに接続できません: {message}',
     game_pick: '{device} がキャラクターを選んでいます…', game_playing: '{device} は {phone}、テレビは {tv}',
     'game_phone-wins': '{device} の勝ち!', 'game_tv-wins': 'テレビの勝ち。', game_draw: '引き分け。',
+    askingDevice: 'このテレビが {name} に承認を求めています({service})',
+    outgoing_connecting: '{name} に接続しています…', outgoing_paired: '{name} とペアリングしました。',
+    outgoing_failed: '{name} とのペアリングに失敗しました: {message}', outgoing_confirming: '{name} のコードを確認してください。',
   },
 };

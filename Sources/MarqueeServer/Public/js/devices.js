@@ -69,7 +69,7 @@ function renderGame(game) {
 }
 
 function render(overview) {
-  const key = JSON.stringify([overview.pending, overview.paired, overview.services, overview.pairingLockedFor && Math.ceil(overview.pairingLockedFor / 60),
+  const key = JSON.stringify([overview.pending, overview.paired, overview.outgoing, overview.services, overview.pairingLockedFor && Math.ceil(overview.pairingLockedFor / 60),
                               overview.games?.[0], language()]);
   if (key === rendered) return;
   rendered = key;
@@ -93,13 +93,28 @@ function render(overview) {
     const item = element('li', 'device pending');
     item.dataset.pairing = pairing.id;
     const main = element('div', 'device-main');
+    item.dataset.direction = pairing.direction ?? 'incoming';
+    const outgoing = pairing.direction === 'outgoing';
     main.append(element('span', 'device-name', pairing.name),
-      element('span', 'device-line', t('wantsService', { platform: pairing.platform, service: serviceName(pairing.service) })),
+      element('span', 'device-line', t(outgoing ? 'askingDevice' : 'wantsService', { platform: pairing.platform, service: serviceName(pairing.service), name: pairing.name })),
       element('span', 'device-line', t('codeHint', { name: pairing.name })));
     const code = element('span', 'pairing-code', `${pairing.code.slice(0, 3)} ${pairing.code.slice(3)}`);
     item.append(main, code,
       button(t('reject'), 'reject', () => send('POST', `/api/devices/pairings/${pairing.id}`, { approved: false })),
       button(t('approve'), 'primary approve', () => send('POST', `/api/devices/pairings/${pairing.id}`, { approved: true })));
+    return item;
+  }));
+
+  // Pairings this TV started with a chosen device: connecting, confirming (the code is above,
+  // under "Asking to pair"), paired, or why it failed.
+  $('outgoing').replaceChildren(...(overview.outgoing ?? []).filter((p) => p.state !== 'confirming').map((pairing) => {
+    const item = element('li', `device outgoing ${pairing.state}`);
+    item.dataset.outgoing = pairing.id;
+    item.dataset.state = pairing.state;
+    const main = element('div', 'device-main');
+    main.append(element('span', 'device-name', pairing.name),
+      element('span', 'device-line', t(`outgoing_${pairing.state}`, { name: pairing.name, message: pairing.message ?? '' })));
+    item.append(main);
     return item;
   }));
 

@@ -26,6 +26,10 @@ export const remoteStrings = {
     rm_gameTitle: 'Tic-Tac-Toe', rm_gameOpen: 'Play Tic-Tac-Toe against the TV', rm_gamePick: 'Pick your character.',
     rm_gameTurn: 'You play {phone}: your move.', 'rm_game_phone-wins': 'You win!', 'rm_game_tv-wins': 'The TV wins.', rm_game_draw: 'Draw.',
     rm_square: 'Square {n}',
+    rm_choosePair: 'Pair', rm_chooseByAddress: 'Or pair with a device by its address (host:port)', rm_roleTV: 'Marquee TV', rm_roleRemote: 'Remote',
+    rm_chooseBadAddress: 'Type the device’s address as host:port, e.g. 192.168.1.20:7420.',
+    rm_playOnMenu: 'Play on…', rm_playOnThisScreen: 'This TV’s screen', rm_playOnStarted: 'Playing on {tv}.', rm_playOnNoTargets: 'No TV is paired yet: pair one on Nearby devices.',
+    rm_volume: 'Volume', rm_mute: 'Mute', rm_unmute: 'Unmute', rm_audio: 'Audio', rm_subtitles: 'Subtitles', rm_subtitlesOff: 'Off',
   },
   ja: {
     rm_remoteTitle: 'リモコン', rm_pairWithTV: 'このテレビとペアリング',
@@ -52,5 +56,9 @@ export const remoteStrings = {
     rm_gameTitle: '三目並べ', rm_gameOpen: 'テレビと三目並べで遊ぶ', rm_gamePick: 'キャラクターを選んでください。',
     rm_gameTurn: 'あなたは {phone}: あなたの番です。', 'rm_game_phone-wins': 'あなたの勝ち!', 'rm_game_tv-wins': 'テレビの勝ち。', rm_game_draw: '引き分け。',
     rm_square: 'マス {n}',
+    rm_choosePair: 'ペアリング', rm_chooseByAddress: 'またはアドレスでデバイスとペアリング(ホスト:ポート)', rm_roleTV: 'Marquee テレビ', rm_roleRemote: 'リモコン',
+    rm_chooseBadAddress: 'デバイスのアドレスを ホスト:ポート の形で入力してください(例: 192.168.1.20:7420)。',
+    rm_playOnMenu: '再生先…', rm_playOnThisScreen: 'このテレビの画面', rm_playOnStarted: '{tv} で再生しています。', rm_playOnNoTargets: 'ペアリング済みのテレビがありません。「近くのデバイス」でペアリングしてください。',
+    rm_volume: '音量', rm_mute: '消音', rm_unmute: '消音を解除', rm_audio: '音声', rm_subtitles: '字幕', rm_subtitlesOff: 'オフ',
   },
 };

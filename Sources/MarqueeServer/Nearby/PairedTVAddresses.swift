@@ -1,0 +1,51 @@
+import Foundation
+
+/// Where the other Marquee TVs this one paired with listen for nearby devices, by device id:
+/// learnt when this TV connected to one to pair ("choose a device" on `/devices`), kept in a
+/// JSON file (owner read/write only) so "Play on…" can reach them after a restart.
+public actor PairedTVAddresses {
+    /// One paired TV's address.
+    public struct Entry: Codable, Sendable, Hashable {
+        public var deviceID: String
+        public var name: String
+        public var fingerprint: String
+        public var host: String
+        public var port: Int
+    }
+
+    private var entries: [String: Entry] = [:]
+    private let file: URL?
+
+    public init(file: URL?) {
+        self.file = file
+        if let file, let data = try? Data(contentsOf: file), let saved = try? JSONDecoder().decode([Entry].self, from: data) {
+            entries = Dictionary(saved.map { ($0.deviceID, $0) }, uniquingKeysWith: { _, last in last })
+        }
+    }
+
+    public func entry(deviceID: String) -> Entry? { entries[deviceID] }
+    public var all: [Entry] { entries.values.sorted { $0.name < $1.name } }
+
+    public func remember(_ entry: Entry) {
+        entries[entry.deviceID] = entry
+        persist()
+    }
+
+    public func forget(deviceID: String) {
+        guard entries.removeValue(forKey: deviceID) != nil else { return }
+        persist()
+    }
+
+    private func persist() {
+        guard let file else { return }
+        do {
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            try encoder.encode(all).write(to: file, options: .atomic)
+            try? FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
+        } catch {
+            FileHandle.standardError.write(Data("devicelink: could not save paired TVs to \(file.path): \(error)\n".utf8))
+        }
+    }
+}
