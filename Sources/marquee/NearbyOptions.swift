@@ -32,7 +32,8 @@ struct NearbyOptions: ParsableArguments {
             // Shared by every node (PostgreSQL): one identity, one set of trusted devices.
             devices = NearbyDevices(
                 identity: try await pairings.deviceIdentity(name: name, platform: "linux"), trust: try await DeviceTrust(store: pairings),
-                sessions: sessions)
+                sessions: sessions,
+                pairedTVs: PairedTVAddresses(file: dataDirectory.appendingPathComponent("devicelink").appendingPathComponent("paired-tvs.json")))
         } else {
             devices = try NearbyDevices(directory: dataDirectory.appendingPathComponent("devicelink"), name: name, sessions: sessions)
         }

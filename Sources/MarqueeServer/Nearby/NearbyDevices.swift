@@ -67,14 +67,16 @@ public actor NearbyDevices {
         self.heartbeat = heartbeat
     }
 
-    /// Uses an identity and trust already loaded (from a `DevicePairingStore` shared by server nodes).
+    /// Uses an identity and trust already loaded (from a `DevicePairingStore` shared by server
+    /// nodes); the addresses of TVs this node paired with stay in `pairedTVs` (per node).
     public init(
         identity: DeviceIdentity, trust: DeviceTrust, sessions: PlaybackSessions, services: ApplicationServices = .marquee,
         authorization: any LinkAuthorization = ApplicationServiceAuthorization(),
-        heartbeat: HeartbeatPolicy = HeartbeatPolicy()
+        heartbeat: HeartbeatPolicy = HeartbeatPolicy(), pairedTVs: PairedTVAddresses = PairedTVAddresses(file: nil)
     ) {
         self.identity = identity
         self.trust = trust
+        self.pairedTVs = pairedTVs
         self.services = services
         self.sessions = sessions
         self.authorization = authorization
