@@ -28,6 +28,9 @@ run: build
 test: setup-test lint
 	swift build --build-tests
 	swift test --skip-build 2>&1 | tee .build/swift-test.log; test $${PIPESTATUS[0]} -eq 0
+	# The TV-chooses-a-device suite runs in a process of its own: in one process with the other
+	# DeviceLink and Nearby suites it can stall the run (not yet understood; see docs/nearby-devices.md).
+	timeout 300 swift test --skip-build --filter ChoosingNearbyDevices 2>&1 | tail -3; test $${PIPESTATUS[0]} -eq 0
 	node --test tests-js/
 	@if ls tests-e2e/test_*.py >/dev/null 2>&1; then python3 -m pytest -q tests-e2e; fi
 
