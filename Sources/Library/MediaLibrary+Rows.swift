@@ -79,4 +79,22 @@ extension MediaLibrary {
     public func setPlayerSettings(_ settings: PlayerSettings) async throws {
         try await store.setPlayerSettings(settings)
     }
+
+    /// The asset's authored breaks in timeline order (pre-rolls first, post-rolls last).
+    public func authoredInterstitials(for assetID: String) async throws -> [AuthoredInterstitial] {
+        try await store.authoredInterstitials(for: assetID)
+    }
+
+    /// Adds or (with `replacing`) changes an authored event; `validate` sees it with the asset's
+    /// other events inside the write, so two concurrent edits cannot both pass.
+    public func saveAuthoredInterstitial(
+        _ event: AuthoredInterstitial, replacing: Bool,
+        validate: @Sendable (AuthoredInterstitial, [AuthoredInterstitial]) throws -> AuthoredInterstitial
+    ) async throws -> AuthoredInterstitial {
+        try await store.saveAuthoredInterstitial(event, replacing: replacing, validate: validate)
+    }
+
+    public func deleteAuthoredInterstitial(id: String, assetID: String) async throws {
+        try await store.deleteAuthoredInterstitial(id: id, assetID: assetID)
+    }
 }

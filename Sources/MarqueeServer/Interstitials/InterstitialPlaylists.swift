@@ -17,9 +17,9 @@ struct InterstitialPlaylists: Sendable {
     /// file should be served as it is (no events, not a playlist, not found).
     func playlist(assetID: String, path: String) async throws -> String? {
         guard path.lowercased().hasSuffix(".m3u8"),
-            let asset = try await library.store.asset(id: assetID), let length = asset.duration
+            let asset = try await library.asset(id: assetID), let length = asset.duration
         else { return nil }
-        let events = try await library.store.authoredInterstitials(for: asset.id)
+        let events = try await library.authoredInterstitials(for: asset.id)
         guard !events.isEmpty else { return nil }
         let anchor = asset.createdAt
         guard let parts = MediaPath.components(path, assetID: assetID) else { return nil }
@@ -110,10 +110,10 @@ struct SessionInterstitials: Sendable {
 
     func events(for assetID: String) async throws -> [InterstitialEvent] {
         var events: [InterstitialEvent] = []
-        let authored = try await library.store.authoredInterstitials(for: assetID)
+        let authored = try await library.authoredInterstitials(for: assetID)
         for event in authored {
             if let adID = event.content.assetID {
-                guard let ad = try await library.store.asset(id: adID), ad.status == .ready else { continue }
+                guard let ad = try await library.asset(id: adID), ad.status == .ready else { continue }
             }
             events.append(event.playbackEvent)
         }

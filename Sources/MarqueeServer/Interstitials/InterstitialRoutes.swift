@@ -18,7 +18,7 @@ struct InterstitialRoutes: Sendable {
         let api = router.group("api")
         api.get("assets/{id}/interstitials") { _, context -> EventList in
             let asset = try await primary(context)
-            return EventList(events: try await library.store.authoredInterstitials(for: asset.id))
+            return EventList(events: try await library.authoredInterstitials(for: asset.id))
         }
         api.post("assets/{id}/interstitials") { request, context -> Response in
             let asset = try await primary(context)
@@ -37,7 +37,7 @@ struct InterstitialRoutes: Sendable {
         api.delete("assets/{id}/interstitials/{event}") { _, context -> Response in
             let asset = try await primary(context)
             do {
-                try await library.store.deleteAuthoredInterstitial(id: try context.parameters.require("event"), assetID: asset.id)
+                try await library.deleteAuthoredInterstitial(id: try context.parameters.require("event"), assetID: asset.id)
             } catch let error as InterstitialValidationError {
                 throw Self.apiError(error)
             }
@@ -47,7 +47,7 @@ struct InterstitialRoutes: Sendable {
         api.get("assets/{id}/interstitials/{event}/asset-list.json") { _, context -> InterstitialAssetList in
             let asset = try await primary(context)
             let id = try context.parameters.require("event")
-            guard let event = try await library.store.authoredInterstitials(for: asset.id).first(where: { $0.id == id }) else {
+            guard let event = try await library.authoredInterstitials(for: asset.id).first(where: { $0.id == id }) else {
                 throw Self.apiError(.notFound(id))
             }
             guard let uri = event.hlsAssetURI else {
@@ -59,15 +59,15 @@ struct InterstitialRoutes: Sendable {
 
     func primary(_ context: MarqueeRequestContext) async throws -> Asset {
         let id = try context.parameters.require("id")
-        guard let asset = try await library.store.asset(id: id) else { throw LibraryError.assetNotFound(id) }
+        guard let asset = try await library.asset(id: id) else { throw LibraryError.assetNotFound(id) }
         return asset
     }
 
     func save(_ event: AuthoredInterstitial, for primary: Asset, replacing: Bool) async throws -> AuthoredInterstitial {
         // The ad is looked up before the write; the store's closure then checks it with the rest.
-        let ad: Asset? = if let id = event.content.assetID, id.count <= 200 { try await library.store.asset(id: id) } else { nil }
+        let ad: Asset? = if let id = event.content.assetID, id.count <= 200 { try await library.asset(id: id) } else { nil }
         do {
-            let saved = try await library.store.saveAuthoredInterstitial(event, replacing: replacing) { event, others in
+            let saved = try await library.saveAuthoredInterstitial(event, replacing: replacing) { event, others in
                 try InterstitialValidation.validated(event, primary: primary, ad: ad, others: others)
             }
             await publish(primary.id)
