@@ -16,18 +16,9 @@ public final class PostgreSQLActivityStore: ActivityStore {
 
     public var isShared: Bool { true }
 
-    static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .secondsSince1970
-        return encoder
-    }()
-
-    static let decoder: JSONDecoder = {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .secondsSince1970
-        return decoder
-    }()
+    /// Rows hold activities in the same JSON form as the SQLite store's.
+    static var encoder: JSONEncoder { JSONValue.encoder }
+    static var decoder: JSONDecoder { JSONValue.decoder }
 
     static func activity(_ row: PostgresRow) throws -> Activity {
         try decoder.decode(Activity.self, from: Data(try row.decode(String.self).utf8))

@@ -61,14 +61,17 @@ public enum JSONValue: Codable, Sendable, Hashable {
 
     public var isObject: Bool { if case .object = self { true } else { false } }
 
-    static let encoder: JSONEncoder = {
+    /// The one JSON form activities are written in (sorted keys, dates as seconds), by every
+    /// store: SQLite's and PostgreSQL's rows read the same.
+    public static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .secondsSince1970
         return encoder
     }()
 
-    static let decoder: JSONDecoder = {
+    /// Reads what `encoder` wrote.
+    public static let decoder: JSONDecoder = {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .secondsSince1970
         return decoder
