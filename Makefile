@@ -27,7 +27,10 @@ run: build
 # Every test: Swift unit and integration tests, then the Python end-to-end tests.
 test: setup-test lint
 	swift build --build-tests
-	swift test --skip-build 2>&1 | tee .build/swift-test.log; test $${PIPESTATUS[0]} -eq 0
+	@# On failure, repeat the failing tests and their issues last, where a truncated CI log still shows them.
+	swift test --skip-build 2>&1 | tee .build/swift-test.log; status=$${PIPESTATUS[0]}; \
+	  if [ $$status -ne 0 ]; then echo "--- failed Swift tests:"; grep -E '✘|recorded an issue|Expectation failed|error:|Fatal error' .build/swift-test.log | grep -v 'passed after' | tail -40; fi; \
+	  test $$status -eq 0
 	# The TV-chooses-a-device suite runs in a process of its own: in one process with the other
 	# DeviceLink and Nearby suites it can stall the run (not yet understood; see docs/nearby-devices.md).
 	timeout 300 swift test --skip-build --filter ChoosingNearbyDevices 2>&1 | tail -3; test $${PIPESTATUS[0]} -eq 0
