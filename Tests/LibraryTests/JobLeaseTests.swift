@@ -73,7 +73,9 @@ struct WorkerFailoverTests {
         try Data("x".utf8).write(to: source)
         let asset = try await temp.library.add(paths: [source.path])[0]
         let location = temp.library.location
-        let lease = Duration.seconds(3)
+        // Long enough that a heartbeat (every third of it) delayed by a loaded machine never lets it lapse:
+        // with 3 s, the second worker took a beating worker's job in one full parallel run.
+        let lease = Duration.seconds(6)
         let first = IngestWorker(
             store: temp.library.store, location: location, packager: ScriptedPackager(behaviour: .hang(after: 0.1)), lease: lease, workerID: "first")
         let second = IngestWorker(
