@@ -167,7 +167,7 @@ struct MediaDeliveryTests {
         try await store.publish(assetID: "e")
         let url = try #require(store.directURL(for: "video/seg 1.m4s", of: "e"))
         #expect(url.query?.contains("X-Amz-Signature=") == true)
-        let answer = try fetch(url)
+        let answer = try await fetch(url)
         #expect(answer.status == 200)
         #expect(answer.body == pattern(40))
         // A URL for another key with this signature is refused by the gateway.
@@ -175,7 +175,7 @@ struct MediaDeliveryTests {
         var forged = try #require(URLComponents(url: posterURL, resolvingAgainstBaseURL: false))
         forged.percentEncodedQuery = url.query
         let forgedURL = try #require(forged.url)
-        #expect(try fetch(forgedURL).status == 403)
+        #expect(try await fetch(forgedURL).status == 403)
 
         let cdn = S3MediaStore(
             location: (store as! S3MediaStore).location, delivery: .cdn(URL(string: "https://cdn.example.com/films/")!),

@@ -56,7 +56,7 @@ func pattern(_ count: Int, seed: Int = 0) -> Data {
 }
 
 /// Fetches `url` with curl (a client outside Marquee), returning the HTTP status and body.
-func fetch(_ url: URL) throws -> (status: Int, body: Data) {
+func fetch(_ url: URL) async throws -> (status: Int, body: Data) {
     let out = FileManager.default.temporaryDirectory.appendingPathComponent("marquee-fetch-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: out) }
     let process = Process()
@@ -64,8 +64,17 @@ func fetch(_ url: URL) throws -> (status: Int, body: Data) {
     process.arguments = ["-s", "-o", out.path, "-w", "%{http_code}", "--max-time", "10", url.absoluteString]
     let pipe = Pipe()
     process.standardOutput = pipe
-    try process.run()
-    process.waitUntilExit()
+    _ = try await runToEnd(process)
     let status = Int(String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)) ?? 0
     return (status, (try? Data(contentsOf: out)) ?? Data())
+}
+
+/// Runs `process` and waits for it to exit without holding a thread of the cooperative pool
+/// (a blocking `waitUntilExit` there stalls every other test's tasks on a two-core machine),
+/// returning its exit status. Its output must go to a file or a pipe small enough to buffer.
+func runToEnd(_ process: Process) async throws -> Int32 {
+    try await withCheckedThrowingContinuation { continuation in
+        process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
+        do { try process.run() } catch { continuation.resume(throwing: error) }
+    }
 }
