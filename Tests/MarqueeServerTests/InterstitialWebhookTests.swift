@@ -59,9 +59,9 @@ struct InterstitialWebhookTests {
         return Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
     }
 
-    /// Polls `condition` for up to 20 s.
-    func eventually(_ condition: () async -> Bool) async throws -> Bool {
-        for _ in 0..<200 {
+    /// Polls `condition` every 100 ms for up to `seconds`.
+    func eventually(within seconds: Int = 20, _ condition: () async -> Bool) async throws -> Bool {
+        for _ in 0..<(seconds * 10) {
             if await condition() { return true }
             try await Task.sleep(for: .milliseconds(100))
         }
@@ -120,7 +120,10 @@ struct InterstitialWebhookTests {
             try await server.interstitialWebhooks.set(
                 InterstitialWebhookSettings(
                     urls: ["http://127.0.0.1:\(port)/hook", "http://127.0.0.1:\(port)/flaky", "http://127.0.0.1:\(closed)/gone"],
-                    timeoutSeconds: 2, retries: 2))
+                    // Delivery is at least once: a receiver slower than the timeout gets the POST again, so the
+                    // timeout is long enough that a loaded machine's slow answer is not taken for a failure
+                    // (2 s was not). The client keeps retrying a refused connection until the timeout.
+                    timeoutSeconds: 5, retries: 2))
             let ad = InterstitialEvent(id: "ad-1", time: 10, url: "/api/assets/ad/manifest.json", duration: 5)
             await server.sessions.insert(Self.session(id: "s1", ad: ad))
             await server.sessions.report(.ready(duration: 60), to: "s1")
@@ -148,8 +151,8 @@ struct InterstitialWebhookTests {
             let flaky = await receiver.bodies("/flaky").compactMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }
             #expect(flaky.map { $0["notification"] as? String } == ["will-present", "did-finish"], "in order, whatever the retries")
 
-            // The closed port: 1 + 2 retries each, then logged among the recent failures.
-            #expect(try await eventually { await server.interstitialWebhooks.recentFailures.count == 2 })
+            // The closed port: 1 + 2 retries each (each up to the 5 s timeout), then logged among the recent failures.
+            #expect(try await eventually(within: 60) { await server.interstitialWebhooks.recentFailures.count == 2 })
             let failures = await server.interstitialWebhooks.recentFailures
             #expect(failures.allSatisfy { $0.url.hasSuffix("/gone") && $0.attempts == 3 })
             #expect(Set(failures.map(\.notification)) == ["will-present", "did-finish"])
