@@ -36,6 +36,8 @@ let package = Package(
         .target(name: "HLS"),
         // The one way to run blocking calls that are not media work (a thread pool of its own).
         .target(name: "BlockingWork", dependencies: [.product(name: "NIOPosix", package: "swift-nio")]),
+        // Fans events out to subscribers' async streams, dropping the oldest for a slow one.
+        .target(name: "EventFeed"),
         // Offline downloads: plans from variant choices, concurrent fetching with retries,
         // a resume journal, AES-128 decryption, offline bundles.
         .target(
@@ -82,7 +84,7 @@ let package = Package(
         .target(
             name: "Library",
             dependencies: [
-                "HLS", "MediaCore", "BlockingWork",
+                "HLS", "MediaCore", "BlockingWork", "EventFeed",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Subprocess", package: "swift-subprocess"),
             ]
@@ -137,7 +139,7 @@ let package = Package(
         // Live Activities: model, lifecycle rules, SQLite store, fan-out to pages and to APNs.
         .target(
             name: "LiveActivities",
-            dependencies: ["APNs", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["APNs", "EventFeed", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         // A local stand-in for APNs (HTTP/2 over TLS, JWT and payload checks) for tests and benchmarks.
         .target(

@@ -87,7 +87,7 @@ public actor IngestWorker {
             while !Task.isCancelled {
                 try? await Task.sleep(for: interval)
                 if Task.isCancelled { return }
-                if await self.stopIfStalled(limit: limit) { return }
+                if self.stopIfStalled(limit: limit) { return }
             }
         }
         heartbeat = Task { await self.beat(jobID: job.id) }

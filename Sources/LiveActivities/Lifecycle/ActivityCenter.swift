@@ -1,3 +1,4 @@
+import EventFeed
 import Foundation
 
 /// The server's Live Activities, as ActivityKit keeps an app's: request, update and end
@@ -12,7 +13,7 @@ public actor ActivityCenter {
     let now: @Sendable () -> Date
     private var activities: [String: Activity] = [:]
     private var shownStates: [String: ActivityState] = [:]
-    private var subscribers: [UUID: AsyncStream<ActivityEvent>.Continuation] = [:]
+    private let feed = EventFeed<ActivityEvent>()
     /// Counts this center's own writes, so reading a shared store back never undoes one that
     /// landed while the read was under way.
     private var localWrites = 0
@@ -222,19 +223,11 @@ public actor ActivityCenter {
 
     /// Every change from now on, until the consumer goes away.
     public func events() -> AsyncStream<ActivityEvent> {
-        let (stream, continuation) = AsyncStream<ActivityEvent>.makeStream(bufferingPolicy: .bufferingNewest(1024))
-        let key = UUID()
-        subscribers[key] = continuation
-        continuation.onTermination = { [weak self] _ in
-            Task { await self?.unsubscribe(key) }
-        }
-        return stream
+        feed.subscribe(buffer: 1024)
     }
 
-    private func unsubscribe(_ key: UUID) { subscribers[key] = nil }
-
     private func publish(_ event: ActivityEvent) {
-        for continuation in subscribers.values { continuation.yield(event) }
+        feed.publish(event)
     }
 
     private func commit(_ activity: Activity, previous: Activity, outcome: ActivityLifecycle.Outcome, alerted: Bool) async throws {
