@@ -2,6 +2,7 @@
 sides, then playback intents reaching the TV's PlaybackSession and its renderer, now-playing
 shown live, recognition without approval, revocation, and Tic-Tac-Toe to the end."""
 import json
+import time
 import urllib.parse
 
 import websocket
@@ -19,8 +20,15 @@ def remote(server, config, *extra):
 def pair(server, process):
     code = process.expect(r"both screens show (\d{3}) (\d{3})")
     digits = code.group(1) + code.group(2)
-    _, overview = server.api("GET", "/api/devices")
-    pending = [p for p in overview["pending"] if p["name"] == "Test remote"]
+    # The TV lists the pairing once its side of the handshake has the code too, which on a
+    # loaded machine can be a moment after the remote shows it.
+    deadline = time.monotonic() + 15
+    while True:
+        _, overview = server.api("GET", "/api/devices")
+        pending = [p for p in overview["pending"] if p["name"] == "Test remote"]
+        if pending or time.monotonic() > deadline:
+            break
+        time.sleep(0.1)
     assert len(pending) == 1, overview
     assert pending[0]["code"] == digits, "the TV shows another code than the remote"
     status, _ = server.api("POST", f"/api/devices/pairings/{pending[0]['id']}", {"approved": True})

@@ -76,8 +76,8 @@ struct ListeningRemote {
             for await transport in listener.transports {
                 do {
                     let connection = try await responder.accept(transport) { code, peer, _ in
-                        output.say("Pairing with “\(peer.name)”: both screens show \(code). Same code on the TV? [y/N]")
-                        let answer = await input.ask()?.trimmingCharacters(in: .whitespaces).lowercased()
+                        let question = "Pairing with “\(peer.name)”: both screens show \(code). Same code on the TV? [y/N]"
+                        let answer = await input.ask(question, on: output)?.trimmingCharacters(in: .whitespaces).lowercased()
                         return answer == "y" || answer == "yes"
                     }
                     output.say(connection.newlyPaired ? "Paired with “\(connection.peer.name)”." : "Connected to “\(connection.peer.name)”.")

@@ -77,8 +77,8 @@ struct RemoteCommand: AsyncParsableCommand {
             identity: identity, trust: trust, service: service, expectedFingerprint: target.fingerprint,
             connect: { try await target.connect() },
             approve: { code, peer, _ in
-                output.say("Pairing with “\(peer.name)”: both screens show \(code). Same code on the TV? [y/N]")
-                let answer = await input.ask()?.trimmingCharacters(in: .whitespaces).lowercased()
+                let question = "Pairing with “\(peer.name)”: both screens show \(code). Same code on the TV? [y/N]"
+                let answer = await input.ask(question, on: output)?.trimmingCharacters(in: .whitespaces).lowercased()
                 return answer == "y" || answer == "yes"
             })
         await client.start()
@@ -218,10 +218,15 @@ actor LineInput {
         }.start()
     }
 
-    /// The next line typed, for a question.
-    func ask() async -> String? {
+    /// Asks `question` on `output` and returns the next line typed. The answer is awaited
+    /// before the question is shown, so an answer typed the moment it appears is never taken
+    /// for a command.
+    func ask(_ question: String, on output: RemoteOutput) async -> String? {
         if ended { return nil }
-        return await withCheckedContinuation { prompt = $0 }
+        return await withCheckedContinuation {
+            prompt = $0
+            output.say(question)
+        }
     }
 
     private func deliver(_ line: String) {
