@@ -7,10 +7,10 @@ import Foundation
 struct RemoteCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "remote",
-        abstract: "Control a Marquee TV nearby: find it, pair, then play/pause, skip, seek, speed, audio and subtitles.",
+        abstract: "Control a Marquee TV nearby: find it, pair, then play/pause, skip, seek, speed, audio, subtitles and volume.",
         discussion: """
             Commands (one per line, also from a pipe): play, pause, toggle, +10, -10, skip SECONDS, seek TIME (seconds or m:ss), \
-            speed RATE, audio ID, subs ID|off, status, quit. With --game tictactoe: x or o to pick a character, 1–9 to play a square.
+            speed RATE, audio ID, subs ID|off, volume PERCENT, mute, unmute, status, quit. With --game tictactoe: x or o to pick a character, 1–9 to play a square.
             """
     )
 
