@@ -9,11 +9,12 @@ import Testing
 /// pair; both show the same code and each side approves (or rejects, which counts towards the
 /// lockout); a chosen remote then controls the TV over the link the TV started, until it is
 /// revoked; a chosen TV is remembered and "Play on…" hands items to it.
-/// It once ran in a process of its own because the whole run "stalled" with it: no thread was
-/// blocked (a backtrace showed every cooperative thread idle); the remote stand-in waited for
-/// ever on a stream of accepted links after a handshake, slowed by the rest of the run past its
-/// 3-second approval window, had failed and yielded nothing. Every wait here now has a deadline
-/// and a failed handshake is reported.
+/// It once ran in a process of its own because the whole run "stalled" with it. No thread was
+/// blocked (a backtrace showed every cooperative thread idle): on a busy machine the test
+/// approved on the TV before the remote stand-in looked for the TV's code, the TV's listing was
+/// gone, the stand-in rejected, and it waited for ever on a stream of accepted links its
+/// `try?` had left empty. The stand-in now reads the code the TV showed, every wait has a
+/// deadline, and a failed handshake is reported.
 @Suite("Choosing a nearby device on the TV", .serialized)
 struct ChoosingNearbyDevicesTests {
     func tv(_ name: String, lockout: PairingLockout = PairingLockout()) async throws -> (NearbyDevices, PlaybackSessions, Int) {
@@ -192,20 +193,30 @@ struct ChoosingNearbyDevicesTests {
         }
     }
 
+    /// The code the TV's page showed, as the remote's person read it.
+    actor ShownCode {
+        var digits: String?
+        func show(_ code: String) { digits = code }
+    }
+
     @Test func aRemoteTheTVChoseControlsItOverTheTVsLinkUntilRevoked() async throws {
         let (livingRoom, sessions, _) = try await tv("Living room")
         let (_, renderer) = try #require(await sessions.attachRenderer(to: "s-Living room"))
+        // The remote's person approves when the TV showed the same code. What the TV showed is
+        // written down when the TV lists it: the TV's listing goes once its own person approves,
+        // which (on a busy machine) can be before the remote gets to look.
+        let shownOnTV = ShownCode()
         let remote = try await ListeningRemote { code, _, _ in
-            // The remote's person approves when the TV shows the same code.
             let deadline = ContinuousClock.now + Self.patience
             while ContinuousClock.now < deadline {
-                if let shown = await livingRoom.pendingPairings.first, shown.code == code.digits { return true }
+                if let shown = await shownOnTV.digits { return shown == code.digits }
                 try? await Task.sleep(for: .milliseconds(10))
             }
             return false
         }
         let started = try await livingRoom.startPairing(with: .init(host: "127.0.0.1", port: remote.listener.port, role: .remote))
         let mine = try await pending(livingRoom, .outgoing)
+        await shownOnTV.show(mine.code)
         #expect(await livingRoom.answer(mine.id, approved: true))
         let link = try await remote.firstConnection()
         #expect(link.newlyPaired && link.peer.name == "Living room")

@@ -629,6 +629,9 @@ async function start() {
     if (video.readyState < 1) await new Promise((resolve) => video.addEventListener('loadedmetadata', resolve, { once: true }));
     actions.seek(resumeAt); // after the 'ready' report, so the session knows the duration
   }
+  // `?rate=` (handed over by "Play on…" from another device) plays at that speed if the session offers it.
+  const startRate = Number.parseFloat(params.get('rate'));
+  if (Number.isFinite(startRate) && startRate > 0 && startRate !== 1) intent(INTENT.selectSpeed, { rate: startRate });
   if (params.get('autoplay') !== '0') intent(INTENT.play);
   addSubtitleTracks();
   mediaSession = installMediaSession(created.metadata, actions);

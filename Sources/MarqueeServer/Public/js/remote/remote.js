@@ -218,6 +218,11 @@ function render() {
   tick();
 }
 
+// Drawn, not emoji: a phone without an emoji font would show boxes.
+const SPEAKER = '<path d="M3 9h4l5-4v14l-5-4H3z" fill="currentColor"/>';
+const SPEAKER_ON = `<svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true">${SPEAKER}<path d="M15.5 8.5a5 5 0 0 1 0 7M18 6a8.5 8.5 0 0 1 0 12" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"/></svg>`;
+const SPEAKER_OFF = `<svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true">${SPEAKER}<path d="M16 9l5 6M21 9l-5 6" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"/></svg>`;
+
 /** The TV page's volume, as the session knows it; hidden for a TV that does not report one. */
 function renderVolume(s) {
   ui.volumeRow.hidden = !s || typeof s.volume !== 'number' || s.status === 'failed';
@@ -225,7 +230,11 @@ function renderVolume(s) {
   const level = s.muted ? 0 : s.volume;
   if (!state.adjustingVolume) ui.volume.value = String(level);
   ui.volumeLevel.textContent = `${Math.round(level * 100)}%`;
-  ui.mute.textContent = s.muted || level === 0 ? '🔇' : '🔊';
+  const silent = s.muted || level === 0;
+  if (ui.mute.dataset.icon !== String(silent)) {
+    ui.mute.innerHTML = silent ? SPEAKER_OFF : SPEAKER_ON;
+    ui.mute.dataset.icon = String(silent);
+  }
   ui.mute.setAttribute('aria-pressed', String(s.muted));
   ui.mute.setAttribute('aria-label', s.muted ? t('rm_unmute') : t('rm_mute'));
   ui.volumeRow.dataset.muted = String(s.muted);
