@@ -104,7 +104,7 @@ def test_play_on_hands_the_item_from_one_server_to_another_tv_at_its_time_and_sp
         tv_page.wait_for(lambda: tv_page.js("return window.marquee.session.selectedSpeed.rate") == 1.5
                          and tv_page.video("playbackRate") == 1.5, "A did not play at 1.5×")
         page.wait_for(lambda: page.video("paused") is True, "B kept playing after handing over")
-        WebDriverWait(laptop, 10).until(lambda d: "TV" in d.find_element(By.ID, "play-on-status").text)
+        WebDriverWait(laptop, 10).until(lambda d: d.find_element(By.ID, "play-on-status").text == f"Playing on {target['name']}.")
         tv.save_screenshot(str(ARTIFACTS / "two-tvs-a-playing.png"))
         laptop.save_screenshot(str(ARTIFACTS / "two-tvs-b-handed-over.png"))
     finally:
