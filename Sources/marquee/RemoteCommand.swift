@@ -97,25 +97,11 @@ struct RemoteCommand: AsyncParsableCommand {
             return nil
         }
         let messages = Task { for await message in client.messages { output.show(message) } }
-        let commands = RemoteCommands(service: service)
-        var nextID = 1
-        for await line in input.commands {
-            let text = line.trimmingCharacters(in: .whitespaces)
-            if text.isEmpty { continue }
-            if text == "quit" || text == "q" { break }
-            do {
-                guard let (type, payload) = try commands.frame(for: text, id: nextID) else {
-                    output.say(commands.help)
-                    continue
-                }
-                nextID += 1
-                await client.send(type, payload)
-            } catch {
-                output.say("\(error)")
-            }
+        // The client queues what is sent while it reconnects, so every line is taken.
+        await RemoteCommandLoop(commands: RemoteCommands(service: service), output: output).run(input.commands) { type, payload in
+            await client.send(type, payload)
+            return true
         }
-        // Let the last answers arrive, then leave.
-        try? await Task.sleep(for: .milliseconds(700))
         await client.stop()
         messages.cancel()
         if let reason = await events.value { throw Self.exitStatus(for: reason).exitCode }
