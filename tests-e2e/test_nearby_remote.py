@@ -77,6 +77,20 @@ def test_remote_pairs_then_controls_the_session_on_the_tv(server, tmp_path):
         process.expect(r"· 1\.5×")
         process.say("speed 3")
         process.expect(r"Refused: speed-not-offered")
+        # Volume is the session's too: the TV page gets one set-volume command, the remote shows the level.
+        process.say("volume 40")
+        command = renderer_commands(ws, "set-volume")
+        assert command["volume"] == 0.4 and command["muted"] is False
+        process.expect(r"· volume 40%")
+        process.say("mute")
+        command = renderer_commands(ws, "set-volume")
+        assert command["volume"] == 0.4 and command["muted"] is True
+        process.expect(r"· muted")
+        process.say("volume 140")
+        process.expect(r"volume needs a level from 0 to 100")
+        # What the viewer does on the TV page itself reaches the remote.
+        ws.send(json.dumps({"v": 1, "type": "report", "report": "volume", "volume": 0.8, "muted": False}))
+        process.expect(r"· volume 80%")
         process.say("pause")
         renderer_commands(ws, "pause")
         process.say("quit")

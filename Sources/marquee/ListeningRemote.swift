@@ -96,23 +96,10 @@ struct ListeningRemote {
             }
         }
         defer { accepting.cancel() }
-        let commands = RemoteCommands(service: service)
-        var nextID = 1
-        for await text in input.commands.map({ $0.trimmingCharacters(in: .whitespaces) }) {
-            if text.isEmpty { continue }
-            if text == "quit" || text == "q" { break }
-            do {
-                guard let (type, payload) = try commands.frame(for: text, id: nextID) else {
-                    output.say(commands.help)
-                    continue
-                }
-                nextID += 1
-                if !(await current.send(type, payload)) { output.say("No TV is connected yet: choose this remote on the TV's Nearby devices page.") }
-            } catch {
-                output.say("\(error)")
-            }
-        }
-        try? await Task.sleep(for: .milliseconds(700))
+        let loop = RemoteCommandLoop(
+            commands: RemoteCommands(service: service), output: output,
+            notConnected: "No TV is connected yet: choose this remote on the TV's Nearby devices page.")
+        await loop.run(input.commands) { type, payload in await current.send(type, payload) }
         await current.close()
     }
 }

@@ -7,10 +7,10 @@ import Foundation
 struct RemoteCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "remote",
-        abstract: "Control a Marquee TV nearby: find it, pair, then play/pause, skip, seek, speed, audio and subtitles.",
+        abstract: "Control a Marquee TV nearby: find it, pair, then play/pause, skip, seek, speed, audio, subtitles and volume.",
         discussion: """
             Commands (one per line, also from a pipe): play, pause, toggle, +10, -10, skip SECONDS, seek TIME (seconds or m:ss), \
-            speed RATE, audio ID, subs ID|off, status, quit. With --game tictactoe: x or o to pick a character, 1–9 to play a square.
+            speed RATE, audio ID, subs ID|off, volume PERCENT, mute, unmute, status, quit. With --game tictactoe: x or o to pick a character, 1–9 to play a square.
             """
     )
 
@@ -97,25 +97,11 @@ struct RemoteCommand: AsyncParsableCommand {
             return nil
         }
         let messages = Task { for await message in client.messages { output.show(message) } }
-        let commands = RemoteCommands(service: service)
-        var nextID = 1
-        for await line in input.commands {
-            let text = line.trimmingCharacters(in: .whitespaces)
-            if text.isEmpty { continue }
-            if text == "quit" || text == "q" { break }
-            do {
-                guard let (type, payload) = try commands.frame(for: text, id: nextID) else {
-                    output.say(commands.help)
-                    continue
-                }
-                nextID += 1
-                await client.send(type, payload)
-            } catch {
-                output.say("\(error)")
-            }
+        // The client queues what is sent while it reconnects, so every line is taken.
+        await RemoteCommandLoop(commands: RemoteCommands(service: service), output: output).run(input.commands) { type, payload in
+            await client.send(type, payload)
+            return true
         }
-        // Let the last answers arrive, then leave.
-        try? await Task.sleep(for: .milliseconds(700))
         await client.stop()
         messages.cancel()
         if let reason = await events.value { throw Self.exitStatus(for: reason).exitCode }

@@ -13,7 +13,7 @@ struct RemoteCommands {
     var help: String {
         service == "tictactoe"
             ? "Type x or o to pick a character, 1–9 to play a square (1 is top left), quit to leave."
-            : "Commands: play, pause, toggle, +10, -10, skip SECONDS, seek TIME, speed RATE, audio ID, subs ID|off, quit."
+            : "Commands: play, pause, toggle, +10, -10, skip SECONDS, seek TIME, speed RATE, audio ID, subs ID|off, volume PERCENT, mute, unmute, quit."
     }
 
     /// The frame for a typed line; nil for a line that is only asking for help.
@@ -58,6 +58,15 @@ struct RemoteCommands {
             guard let argument else { throw Unknown(description: "subs needs a rendition id or off") }
             intent["intent"] = "select-subtitles"
             intent["rendition"] = argument == "off" ? NSNull() : argument
+        case "volume", "vol":
+            guard let argument, let percent = Double(argument.trimmingCharacters(in: CharacterSet(charactersIn: "%"))), (0...100).contains(percent) else {
+                throw Unknown(description: "volume needs a level from 0 to 100 (percent)")
+            }
+            intent["intent"] = "set-volume"
+            intent["volume"] = percent / 100
+        case "mute", "unmute":
+            intent["intent"] = "set-muted"
+            intent["muted"] = verb == "mute"
         case "status", "help": return nil
         default: throw Unknown(description: "unknown command “\(line)”. \(help)")
         }
@@ -87,6 +96,8 @@ final class RemoteOutput: Sendable {
             var command: String
             var rate: Double?
             var time: Double?
+            var volume: Double?
+            var muted: Bool?
         }
     }
 
@@ -103,6 +114,8 @@ final class RemoteOutput: Sendable {
             var subtitles: [Option]
             var selectedAudio: String?
             var selectedSubtitles: String?
+            var volume: Double?
+            var muted: Bool?
             struct Metadata: Decodable { var title: String? }
             struct Speed: Decodable { var localizedNumericName: String }
             struct Option: Decodable { var id: String }
@@ -129,7 +142,10 @@ final class RemoteOutput: Sendable {
                 say(
                     "OK: "
                         + (answer.commands ?? []).map { c in
-                            [c.command, c.rate.map { "\($0)×" }, c.time.map(Self.clock)].compactMap { $0 }.joined(separator: " ")
+                            [
+                                c.command, c.rate.map { "\($0)×" }, c.time.map(Self.clock), c.volume.map { "\(Int(($0 * 100).rounded()))%" },
+                                c.muted == true ? "muted" : nil,
+                            ].compactMap { $0 }.joined(separator: " ")
                         }.joined(separator: ", "))
             }
         case .nowPlaying:
@@ -139,8 +155,9 @@ final class RemoteOutput: Sendable {
             let audio = session.audio.count > 1 ? " · audio \(session.selectedAudio ?? "-") of \(session.audio.map(\.id).joined(separator: ","))" : ""
             let subs =
                 session.subtitles.isEmpty ? "" : " · subtitles \(session.selectedSubtitles ?? "off") of \(session.subtitles.map(\.id).joined(separator: ","))"
+            let volume = session.volume.map { session.muted == true ? " · muted" : " · volume \(Int(($0 * 100).rounded()))%" } ?? ""
             say(
-                "Now playing: \(session.metadata.title ?? "untitled") — \(time) · \(session.status) · \(session.selectedSpeed?.localizedNumericName ?? "1×")\(audio)\(subs)"
+                "Now playing: \(session.metadata.title ?? "untitled") — \(time) · \(session.status) · \(session.selectedSpeed?.localizedNumericName ?? "1×")\(audio)\(subs)\(volume)"
             )
         case .gameState:
             guard let game = try? JSONDecoder().decode(Game.self, from: data) else { return }

@@ -36,11 +36,11 @@ struct RendererVocabularyTests {
         for name in RendererVocabulary.Intent.allCases.map(\.rawValue) {
             let frame = InboundRendererMessage(
                 v: 1, type: "intent", id: 1, intent: name, seconds: 1, time: 1, fraction: 0.5, rate: 1,
-                step: 1, rendition: "x", duration: nil, message: nil, direction: 1)
+                step: 1, rendition: "x", duration: nil, message: nil, direction: 1, volume: 0.5, muted: true)
             #expect(throws: Never.self) { _ = try frame.parsed() }
         }
         for name in RendererVocabulary.Report.allCases.map(\.rawValue) {
-            let frame = InboundRendererMessage(v: 1, type: "report", report: name, time: 1, duration: 3, message: "m")
+            let frame = InboundRendererMessage(v: 1, type: "report", report: name, time: 1, duration: 3, message: "m", volume: 0.5, muted: false)
             #expect(throws: Never.self) { _ = try frame.parsed() }
         }
         #expect(throws: InboundRendererMessage.Invalid.self) { _ = try InboundRendererMessage(v: 1, type: "intent", intent: "dance").parsed() }

@@ -23,12 +23,15 @@ enum RendererVocabulary {
         case selectAudio = "select-audio"
         case selectSubtitles = "select-subtitles"
         case toggleCaptions = "toggle-captions"
+        case setVolume = "set-volume"
+        case setMuted = "set-muted"
     }
 
     enum Report: String, CaseIterable {
         case ready, time, playing, stalled, ended, failed
         case interstitialFailed = "interstitial-failed"
         case autoplayBlocked = "autoplay-blocked"
+        case volume
     }
 
     enum Command: String, CaseIterable {
@@ -37,6 +40,7 @@ enum RendererVocabulary {
         case resumePrimary = "resume-primary"
         case selectAudio = "select-audio"
         case selectSubtitles = "select-subtitles"
+        case setVolume = "set-volume"
     }
 }
 
@@ -57,6 +61,10 @@ struct InboundRendererMessage: Decodable {
     var message: String?
     /// For `skip-interval`: back (−1) or forward (+1).
     var direction: Int?
+    /// For `set-volume` and the `volume` report: the level, 0...1.
+    var volume: Double?
+    /// For `set-muted` and the `volume` report.
+    var muted: Bool?
 
     enum Parsed {
         case intent(id: Int?, PlaybackIntent)
@@ -92,6 +100,8 @@ struct InboundRendererMessage: Decodable {
             case .selectAudio: intent = .selectAudio(id: try need(rendition, "rendition"))
             case .selectSubtitles: intent = .selectSubtitles(id: rendition)
             case .toggleCaptions: intent = .toggleCaptions
+            case .setVolume: intent = .setVolume(try need(volume, "volume"))
+            case .setMuted: intent = .setMuted(try need(muted, "muted"))
             }
             return .intent(id: id, intent)
         case "report":
@@ -106,6 +116,7 @@ struct InboundRendererMessage: Decodable {
             case .failed: return .report(.failed(message: String((message ?? "The media element failed").prefix(500))))
             case .interstitialFailed: return .report(.interstitialFailed(message: String((message ?? "The interstitial failed").prefix(500))))
             case .autoplayBlocked: return .report(.autoplayBlocked)
+            case .volume: return .report(.volume(level: try need(volume, "volume"), muted: muted ?? false))
             }
         default:
             throw Invalid(reason: "unknown message type \"\(type)\"")
@@ -120,6 +131,8 @@ struct CommandPayload: Codable, Sendable, Hashable {
     var time: Double?
     var rendition: String?
     var interstitial: InterstitialEvent?
+    var volume: Double?
+    var muted: Bool?
 
     init(_ command: RendererCommand) {
         switch command {
@@ -144,6 +157,10 @@ struct CommandPayload: Codable, Sendable, Hashable {
         case .selectSubtitles(let id):
             self.command = RendererVocabulary.Command.selectSubtitles.rawValue
             rendition = id
+        case .setVolume(let level, let muted):
+            self.command = RendererVocabulary.Command.setVolume.rawValue
+            volume = level
+            self.muted = muted
         }
     }
 }
@@ -171,6 +188,9 @@ public struct SessionSnapshot: Codable, Sendable, Hashable {
     public var subtitles: [MediaOption]
     public var selectedAudio: String?
     public var selectedSubtitles: String?
+    /// The TV page's volume, 0...1, and whether it is muted (remotes show and change these).
+    public var volume: Double
+    public var muted: Bool
     public var interstitials: [InterstitialTimeRange]
     public var activeInterstitial: InterstitialEvent?
     /// The primary time at which the renderer holds playback and reports (the next break).
@@ -212,6 +232,8 @@ public struct SessionSnapshot: Codable, Sendable, Hashable {
         subtitles = session.subtitleOptions
         selectedAudio = session.selectedAudioID
         selectedSubtitles = session.selectedSubtitleID
+        volume = session.volume
+        muted = session.muted
         interstitials = session.interstitialTimeRanges
         activeInterstitial = session.activeInterstitial
         boundary = session.nextBoundary

@@ -26,6 +26,10 @@ public enum PlaybackIntent: Sendable, Hashable {
     /// End the active interstitial now and resume the primary (the break's skip button),
     /// as `AVPlayerInterstitialEventController.skipCurrentEvent()`.
     case skipInterstitial
+    /// Set the renderer's volume, 0...1 (a remote's volume slider); a level above 0 unmutes.
+    case setVolume(Double)
+    /// Mute or unmute the renderer, keeping its level (a remote's mute button).
+    case setMuted(Bool)
 }
 
 /// Why a session turned an intent down, so the page can undo its local feedback and say so.

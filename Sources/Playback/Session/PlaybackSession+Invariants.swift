@@ -18,6 +18,7 @@ extension PlaybackSession {
         if let id = selectedAudioID, !audioOptions.contains(where: { $0.id == id }) { broken.append("audio \(id) is not an option") }
         if let id = selectedSubtitleID, !subtitleOptions.contains(where: { $0.id == id }) { broken.append("subtitles \(id) are not an option") }
         if activeInterstitial != nil, duration == nil { broken.append("an interstitial plays before the item is ready") }
+        if !(0...1).contains(volume) { broken.append("volume \(volume) outside 0...1") }
         if !(1...300).contains(skipInterval) { broken.append("skip interval \(skipInterval) outside 1...300 s") }
         let allowed = permissions
         if allowed.canSkipInterstitial, activeInterstitial == nil { broken.append("a skip is offered with no interstitial playing") }

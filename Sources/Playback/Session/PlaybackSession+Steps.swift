@@ -3,7 +3,7 @@
 /// which drive the same table (`make fuzz`, `PlaybackSessionPropertyTests`).
 public enum PlaybackSessionStep {
     /// How many kinds of step there are; `apply` takes any `kind` and wraps it.
-    public static let kindCount = 29
+    public static let kindCount = 30
 
     /// A session with every kind of interstitial (pre-roll, a restricted mid-roll at 8 s followed
     /// in the same break by a `once` event with a skip control and a playout limit, one with a
@@ -91,6 +91,13 @@ public enum PlaybackSessionStep {
                         id: "snap", time: number.isFinite ? number : 0, url: "/ad.json", duration: 3, resumptionOffset: 2.5,
                         alignsStartWithPrimarySegmentBoundary: true, alignsResumptionWithPrimarySegmentBoundary: integer.isMultiple(of: 3))
                 ]
+            }
+        case 28:
+            // Volume from a remote (any number) or reported by the page.
+            switch integer % 3 {
+            case 0: _ = session.handle(.setVolume(number))
+            case 1, -1: _ = session.handle(.setMuted(integer.isMultiple(of: 2)))
+            default: _ = session.handle(.volume(level: number, muted: integer < 0))
             }
         default:
             _ = session.handle(.failed(message: "decoder error"))

@@ -115,6 +115,13 @@ public struct PlaybackSession: Sendable {
     /// The browser refused to start playback by itself; the viewer must press play.
     public private(set) var autoplayBlocked = false
 
+    /// The renderer's volume, 0...1, as the session last set it or the renderer reported it.
+    /// It is the TV page's own (not stored with the item); remotes read it here and change it
+    /// with `setVolume` / `setMuted`, so the session stays the one authority.
+    public private(set) var volume: Double = 1
+    /// Whether the renderer is muted.
+    public private(set) var muted = false
+
     private var lastSubtitleID: String?
     /// Will-present and did-finish notifications not taken yet (oldest first, at most `notificationLimit`).
     var pendingInterstitialNotifications: [InterstitialNotification] = []
@@ -283,6 +290,16 @@ public struct PlaybackSession: Sendable {
                 ?? subtitleOptions.first(where: \.isDefault)
                 ?? subtitleOptions[0]
             return .success(showSubtitles(choice.id))
+        case .setVolume(let level):
+            guard level.isFinite else { return .failure(.invalidValue) }
+            volume = min(max(level, 0), 1)
+            muted = volume == 0
+            return .success([.setVolume(level: volume, muted: muted)])
+        case .setMuted(let mute):
+            muted = mute
+            // Unmuting at level 0 would stay silent: come back at a quarter, as the page's own button does.
+            if !mute, volume == 0 { volume = 0.25 }
+            return .success([.setVolume(level: volume, muted: muted)])
         }
     }
 
@@ -416,6 +433,11 @@ public struct PlaybackSession: Sendable {
             guard activeInterstitial != nil else { return [] }
             interstitialFailure = message
             return advanceBreak(.failed, message: message)
+        case .volume(let level, let mute):
+            guard level.isFinite else { return [] }
+            volume = min(max(level, 0), 1)
+            muted = mute
+            return []
         case .autoplayBlocked:
             autoplayBlocked = true
             desiresPlayback = false

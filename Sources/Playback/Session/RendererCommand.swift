@@ -13,4 +13,6 @@ public enum RendererCommand: Sendable, Hashable {
     case selectAudio(id: String)
     /// Show this subtitle rendition, or none.
     case selectSubtitles(id: String?)
+    /// Set the media element's volume (0...1) and whether it is muted.
+    case setVolume(level: Double, muted: Bool)
 }

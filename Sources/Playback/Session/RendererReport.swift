@@ -16,4 +16,7 @@ public enum RendererReport: Sendable, Hashable {
     case interstitialFailed(message: String)
     /// The browser refused to start playback without a gesture (autoplay policy).
     case autoplayBlocked
+    /// The viewer changed the volume on the renderer itself (its slider, keys, mute button):
+    /// its level, 0...1, and whether it is muted.
+    case volume(level: Double, muted: Bool)
 }

@@ -25,6 +25,7 @@ import { InterstitialOverlay, adBadgeText } from './interstitial-overlay.js';
 import { InterstitialEditor } from './interstitial-editor.js';
 import { nextPresentedFrame } from './interstitial-handoff.js';
 import { InterstitialPreloader } from './interstitial-preload.js';
+import { VolumeReports } from './volume-report.js';
 
 const $ = (id) => document.getElementById(id);
 const player = $('player');
@@ -272,6 +273,7 @@ renditions.setBuilder(() => {
 const info = new InfoPanel($('info-panel'), $('info-button'), { open: () => t('moreInfo'), close: () => t('closeInfo') });
 const volume = new VolumeControl($('mute-button'), $('volume-slider'), [video, $('interstitial-video')],
   { mute: () => t('mute'), volume: () => t('volume') });
+const volumeReports = new VolumeReports(video, [$('interstitial-video')], () => socket, () => session);
 new CuePlacement(video, player, document.querySelector('.bottom-bar'));
 
 function toggleHelp() {
@@ -399,6 +401,7 @@ function applyState(state) {
   if (!playing) visibility.show(); else if (!wasPlaying) visibility.activity();
   mediaSession.update({ playing, duration: duration(), time: video.currentTime, rate: state.rate });
   upNext.update(state);
+  volumeReports.sync();
 }
 
 const upNext = new UpNext(player, assetID);
@@ -460,6 +463,9 @@ async function carryOut(command) {
       break;
     case COMMAND.selectSubtitles:
       for (const [id, track] of subtitleTracks) track.mode = id === command.rendition ? 'showing' : 'disabled';
+      break;
+    case COMMAND.setVolume:
+      volumeReports.apply(command);
       break;
   }
 }
@@ -623,6 +629,9 @@ async function start() {
     if (video.readyState < 1) await new Promise((resolve) => video.addEventListener('loadedmetadata', resolve, { once: true }));
     actions.seek(resumeAt); // after the 'ready' report, so the session knows the duration
   }
+  // `?rate=` (handed over by "Play on…" from another device) plays at that speed if the session offers it.
+  const startRate = Number.parseFloat(params.get('rate'));
+  if (Number.isFinite(startRate) && startRate > 0 && startRate !== 1) intent(INTENT.selectSpeed, { rate: startRate });
   if (params.get('autoplay') !== '0') intent(INTENT.play);
   addSubtitleTracks();
   mediaSession = installMediaSession(created.metadata, actions);

@@ -5,14 +5,17 @@ export const INTENT = Object.freeze({
   play: 'play', pause: 'pause', togglePlayPause: 'toggle-play-pause', skip: 'skip', skipInterval: 'skip-interval',
   skipInterstitial: 'skip-interstitial', seek: 'seek', seekToFraction: 'seek-to-fraction', selectSpeed: 'select-speed',
   stepSpeed: 'step-speed', selectAudio: 'select-audio', selectSubtitles: 'select-subtitles', toggleCaptions: 'toggle-captions',
+  setVolume: 'set-volume', setMuted: 'set-muted',
 });
 
 export const REPORT = Object.freeze({
   ready: 'ready', time: 'time', playing: 'playing', stalled: 'stalled', ended: 'ended', failed: 'failed',
   interstitialFailed: 'interstitial-failed', autoplayBlocked: 'autoplay-blocked',
+  volume: 'volume',
 });
 
 export const COMMAND = Object.freeze({
   play: 'play', pause: 'pause', seek: 'seek', playInterstitial: 'play-interstitial', resumePrimary: 'resume-primary',
   selectAudio: 'select-audio', selectSubtitles: 'select-subtitles',
+  setVolume: 'set-volume',
 });

@@ -1,7 +1,8 @@
 // The web remote (`/remote`): a phone's browser pairs with the TV that served the page over
 // the device link (code shown on both, approval on both), then sends renderer-protocol intents
 // over the encrypted channel and shows what the TV is playing. What it may do (skip interval,
-// seek, speed) comes from the session's permissions in each now-playing snapshot.
+// seek, speed) comes from the session's permissions in each now-playing snapshot; volume, audio and
+// subtitles are the session's too (the TV page reports its volume; the pickers list the item's renditions).
 import { addStrings, formatTime, pickLanguage, setLanguage, t } from '../i18n.js';
 import { remoteStrings } from './remote-strings.js';
 import { LinkClient, linkURL } from '../devicelink/link-client.js';
@@ -22,6 +23,8 @@ const ui = {
   code: $('code'), approve: $('code-approve'), reject: $('code-reject'), codeWaiting: $('code-waiting'),
   title: $('now-title'), subtitle: $('now-subtitle'), position: $('position'), duration: $('duration'), seek: $('seek'),
   playPause: $('play-pause'), back: $('skip-back'), forward: $('skip-forward'), speedRow: $('speed-row'), speed: $('speed'),
+  volumeRow: $('volume-row'), mute: $('remote-mute'), volume: $('remote-volume'), volumeLevel: $('volume-level'),
+  audioRow: $('audio-row'), audio: $('audio'), subtitlesRow: $('subtitles-row'), subtitles: $('subtitles'),
 };
 
 const state = {
@@ -33,6 +36,7 @@ const state = {
   seeking: false,
   reconnectDelay: 200,
   wantConnected: false,
+  adjustingVolume: false,
 };
 sessionStorage.setItem('marquee.remote.session', state.session);
 // For the e2e tests (and anyone debugging): the live link.
@@ -59,6 +63,9 @@ function localize() {
   ui.retry.textContent = t('rm_pairAgain');
   $('speed-label').textContent = t('rm_speed');
   ui.seek.setAttribute('aria-label', t('rm_position'));
+  $('audio-label').textContent = t('rm_audio');
+  $('subtitles-label').textContent = t('rm_subtitles');
+  ui.volume.setAttribute('aria-label', t('rm_volume'));
 }
 
 /** Whether this browser paired with the TV that served this page. */
@@ -205,7 +212,46 @@ function render() {
     ui.speed.dataset.options = options;
   }
   if (s && document.activeElement !== ui.speed) ui.speed.value = String(s.selectedSpeed?.rate ?? s.rate);
+  renderVolume(s);
+  renderPicker(ui.audioRow, ui.audio, s?.audio ?? [], s?.selectedAudio ?? '', null, 2);
+  renderPicker(ui.subtitlesRow, ui.subtitles, s?.subtitles ?? [], s?.selectedSubtitles ?? '', t('rm_subtitlesOff'), 1);
   tick();
+}
+
+// Drawn, not emoji: a phone without an emoji font would show boxes.
+const SPEAKER = '<path d="M3 9h4l5-4v14l-5-4H3z" fill="currentColor"/>';
+const SPEAKER_ON = `<svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true">${SPEAKER}<path d="M15.5 8.5a5 5 0 0 1 0 7M18 6a8.5 8.5 0 0 1 0 12" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"/></svg>`;
+const SPEAKER_OFF = `<svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true">${SPEAKER}<path d="M16 9l5 6M21 9l-5 6" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"/></svg>`;
+
+/** The TV page's volume, as the session knows it; hidden for a TV that does not report one. */
+function renderVolume(s) {
+  ui.volumeRow.hidden = !s || typeof s.volume !== 'number' || s.status === 'failed';
+  if (ui.volumeRow.hidden) return;
+  const level = s.muted ? 0 : s.volume;
+  if (!state.adjustingVolume) ui.volume.value = String(level);
+  ui.volumeLevel.textContent = `${Math.round(level * 100)}%`;
+  const silent = s.muted || level === 0;
+  if (ui.mute.dataset.icon !== String(silent)) {
+    ui.mute.innerHTML = silent ? SPEAKER_OFF : SPEAKER_ON;
+    ui.mute.dataset.icon = String(silent);
+  }
+  ui.mute.setAttribute('aria-pressed', String(s.muted));
+  ui.mute.setAttribute('aria-label', s.muted ? t('rm_unmute') : t('rm_mute'));
+  ui.volumeRow.dataset.muted = String(s.muted);
+  ui.volumeRow.dataset.volume = String(s.volume);
+}
+
+/** An audio or subtitle menu listing what the TV's item offers, the session's choice selected. */
+function renderPicker(row, select, options, selected, offLabel, minimum) {
+  row.hidden = options.length < minimum;
+  if (row.hidden) return;
+  const entries = (offLabel === null ? [] : [['', offLabel]]).concat(options.map((option) => [option.id, option.name || option.language || option.id]));
+  const key = entries.map(([id, name]) => `${id}:${name}`).join('|');
+  if (select.dataset.options !== key) {
+    select.replaceChildren(...entries.map(([id, name]) => new Option(name, id)));
+    select.dataset.options = key;
+  }
+  if (document.activeElement !== select) select.value = selected;
 }
 
 function tick() {
@@ -230,6 +276,17 @@ ui.seek.addEventListener('change', () => {
   sendIntent('seek', { time: Number(ui.seek.value) });
 });
 ui.speed.addEventListener('change', () => sendIntent('select-speed', { rate: Number(ui.speed.value) }));
+ui.audio.addEventListener('change', () => sendIntent('select-audio', { rendition: ui.audio.value }));
+ui.subtitles.addEventListener('change', () => sendIntent('select-subtitles', { rendition: ui.subtitles.value || null }));
+ui.mute.addEventListener('click', () => sendIntent('set-muted', { muted: !(state.snapshot?.muted ?? false) }));
+ui.volume.addEventListener('input', () => {
+  state.adjustingVolume = true;
+  ui.volumeLevel.textContent = `${Math.round(Number(ui.volume.value) * 100)}%`;
+});
+ui.volume.addEventListener('change', () => {
+  state.adjustingVolume = false;
+  sendIntent('set-volume', { volume: Number(ui.volume.value) });
+});
 $('pair').addEventListener('click', () => connect('pair'));
 ui.retry.addEventListener('click', () => connect('pair'));
 window.addEventListener('pagehide', () => { state.wantConnected = false; state.link?.close(); });

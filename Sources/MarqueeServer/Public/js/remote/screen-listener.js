@@ -15,8 +15,13 @@ export function setScreen(on) {
 
 /** The player URL for a play request. */
 export function playerURL(request) {
-  const time = Number(request.time) > 0 ? `?t=${Math.round(Number(request.time) * 10) / 10}` : '';
-  return `/watch/${encodeURIComponent(request.assetID)}${time}`;
+  const query = new URLSearchParams();
+  if (Number(request.time) > 0) query.set('t', String(Math.round(Number(request.time) * 10) / 10));
+  // The speed it played at on the other device (the player selects it when the session offers it).
+  const rate = Number(request.rate);
+  if (Number.isFinite(rate) && rate > 0 && rate !== 1) query.set('rate', String(rate));
+  const text = query.toString();
+  return `/watch/${encodeURIComponent(request.assetID)}${text ? `?${text}` : ''}`;
 }
 
 let socket = null;
