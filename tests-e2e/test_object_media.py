@@ -7,7 +7,9 @@ one `marquee serve` with its own worker:
 - Live Text reads frames of an asset whose source and bundle are only in the bucket;
 - a presigned redirect's target answers a CORS preflight from the server's origin, once the
   bucket has the CORS rule docs/deploying.md gives."""
+import datetime
 import hashlib
+import hmac
 import json
 import os
 import re
@@ -165,3 +167,96 @@ def test_live_text_reads_frames_of_media_only_in_the_bucket(bucket_server):
     text = json.loads(body)
     words = json.dumps(text).upper()
     assert "BUCKET" in words and "WORDS" in words, f"the frame's text was not read: {text}"
+
+
+def cors_rule(origin):
+    """The bucket CORS rule docs/deploying.md gives, for the server's origin."""
+    return ("<CORSConfiguration><CORSRule>"
+            f"<AllowedOrigin>{origin}</AllowedOrigin><AllowedMethod>GET</AllowedMethod><AllowedMethod>HEAD</AllowedMethod>"
+            "<AllowedHeader>Range</AllowedHeader><ExposeHeader>Content-Range</ExposeHeader><ExposeHeader>Content-Length</ExposeHeader>"
+            "<ExposeHeader>ETag</ExposeHeader><MaxAgeSeconds>3600</MaxAgeSeconds></CORSRule></CORSConfiguration>").encode()
+
+
+def put_bucket_cors(storage, body):
+    """PutBucketCors, signed with SigV4 here (curl's --aws-sigv4 signs `?cors` differently from S3)."""
+    now = datetime.datetime.now(datetime.timezone.utc)
+    stamp, day = now.strftime("%Y%m%dT%H%M%SZ"), now.strftime("%Y%m%d")
+    payload = hashlib.sha256(body).hexdigest()
+    import base64
+    headers = {"host": f"127.0.0.1:{storage.s3_port}", "x-amz-content-sha256": payload, "x-amz-date": stamp,
+               "content-md5": base64.b64encode(hashlib.md5(body).digest()).decode(), "content-type": "application/xml"}
+    names = ";".join(sorted(headers))
+    canonical = "\n".join(["PUT", f"/{storage.bucket}", "cors=", "".join(f"{k}:{headers[k]}\n" for k in sorted(headers)), names, payload])
+    scope = f"{day}/us-east-1/s3/aws4_request"
+    to_sign = "\n".join(["AWS4-HMAC-SHA256", stamp, scope, hashlib.sha256(canonical.encode()).hexdigest()])
+    key = ("AWS4" + storage.secret_key).encode()
+    for part in (day, "us-east-1", "s3", "aws4_request"):
+        key = hmac.new(key, part.encode(), hashlib.sha256).digest()
+    signature = hmac.new(key, to_sign.encode(), hashlib.sha256).hexdigest()
+    headers["authorization"] = f"AWS4-HMAC-SHA256 Credential={storage.access_key}/{scope}, SignedHeaders={names}, Signature={signature}"
+    del headers["host"]
+    status, answer, _ = request(f"{storage.endpoint}/{storage.bucket}?cors=", method="PUT", data=body, headers=headers)
+    assert status == 200, f"PutBucketCors: {status} {answer[:300]!r}"
+
+
+class NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None
+
+
+FETCH_RANGE = """
+    const done = arguments[arguments.length - 1];
+    fetch(arguments[0], {headers: {Range: 'bytes=0-99'}})
+      .then(async (r) => done({status: r.status, url: r.url, length: (await r.arrayBuffer()).byteLength,
+                               range: r.headers.get('Content-Range')}))
+      .catch((e) => done({error: String(e)}));
+"""
+
+
+def test_presigned_media_play_from_the_page_once_the_bucket_allows_its_origin(bucket_server, browser):
+    storage, folder = bucket_server["storage"], bucket_server["folder"]
+    segment = f"{folder}/segment.m4s"
+    with open(segment, "wb") as out:
+        out.write(os.urandom(4096))
+    put_object(storage, "objects/corsasset/video/segment-00000.m4s", segment)
+    process = subprocess.Popen([marquee_binary(), "serve", "--data", f"{folder}/presigned", "--port", "0", "--no-samples", "--no-worker",
+                                "--media", MEDIA, "--media-delivery", "presigned"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               text=True, env=storage.environment())
+    try:
+        match = re.search(r"http://127\.0\.0\.1:(\d+)/", process.stdout.readline())
+        assert match, "marquee serve did not print its URL"
+        threading.Thread(target=lambda: process.stdout.read(), daemon=True).start()
+        origin = f"http://127.0.0.1:{match.group(1)}"
+        media = f"{origin}/media/corsasset/video/segment-00000.m4s"
+        try:
+            urllib.request.build_opener(NoRedirect).open(media, timeout=10)
+            raise AssertionError("presigned delivery did not redirect")
+        except urllib.error.HTTPError as error:
+            assert error.code == 302
+            target = error.headers["Location"]
+        assert target.startswith(storage.endpoint + "/"), target
+
+        driver = browser()
+        driver.get(origin + "/")
+        # The page may connect to the bucket: its content security policy names the endpoint.
+        status, _, headers = request(origin + "/")
+        assert storage.endpoint in headers["Content-Security-Policy"].split("connect-src")[1].split(";")[0], headers["Content-Security-Policy"]
+        driver.set_script_timeout(20)
+        # A rule for another origin only: the browser refuses the redirected answer.
+        put_bucket_cors(storage, cors_rule("http://127.0.0.1:1"))
+        refused = driver.execute_async_script(FETCH_RANGE, media)
+        assert "error" in refused, f"the page read bucket media the bucket does not allow it: {refused}"
+
+        # The documented rule for the server's origin: a preflight is answered, and the page reads the bytes.
+        put_bucket_cors(storage, cors_rule(origin))
+        status, _, headers = request(target, method="OPTIONS", headers={
+            "Origin": origin, "Access-Control-Request-Method": "GET", "Access-Control-Request-Headers": "range"})
+        assert status == 200 and headers["Access-Control-Allow-Origin"] in (origin, "*"), (status, dict(headers))
+        assert "range" in headers.get("Access-Control-Allow-Headers", "").lower()
+        fetched = driver.execute_async_script(FETCH_RANGE, media)
+        assert fetched.get("status") == 206 and fetched["length"] == 100, fetched
+        assert fetched["url"].startswith(storage.endpoint + "/"), f"not fetched from the bucket: {fetched}"
+        assert fetched["range"] == "bytes 0-99/4096", fetched
+    finally:
+        process.terminate()
+        process.wait(timeout=10)

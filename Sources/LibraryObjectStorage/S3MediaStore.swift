@@ -252,6 +252,17 @@ public final class S3MediaStore: MediaStore {
             chunks: object.body.map { Data(buffer: $0, byteTransferStrategy: .noCopy) })
     }
 
+    public var directOrigin: String? {
+        let url: URL
+        switch delivery {
+        case .proxy: return nil
+        case .presigned: url = client.endpoint
+        case .cdn(let base): url = base
+        }
+        guard let scheme = url.scheme, let host = url.host else { return nil }
+        return "\(scheme)://\(host)\(url.port.map { ":\($0)" } ?? "")"
+    }
+
     public func directURL(for path: String, of assetID: String) -> URL? {
         guard MediaPath.components(path, assetID: assetID) != nil else { return nil }
         switch delivery {

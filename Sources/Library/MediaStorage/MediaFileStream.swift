@@ -21,6 +21,9 @@ public struct MediaFileStream: Sendable {
 }
 
 extension MediaStore {
+    /// Media are served by the server itself unless a store says otherwise.
+    public var directOrigin: String? { nil }
+
     /// The default for stores without a streaming read: the bytes read at once by
     /// `read(_:of:range:)`, handed on as one chunk (ignoring `ifMatch`).
     public func stream(_ path: String, of assetID: String, range: ClosedRange<Int>?, ifMatch: String?) async throws -> MediaFileStream? {

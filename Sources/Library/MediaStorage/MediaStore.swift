@@ -57,6 +57,11 @@ public protocol MediaStore: Sendable, CustomStringConvertible {
     /// that one (so a range worked out from an earlier `info` is of the same file).
     func stream(_ path: String, of assetID: String, range: ClosedRange<Int>?, ifMatch: String?) async throws -> MediaFileStream?
 
+    /// The origin (`scheme://host[:port]`) clients are redirected to for media (the bucket's
+    /// endpoint or the CDN), or `nil` when media are served by the server itself. Pages must
+    /// allow it in their content security policy.
+    var directOrigin: String? { get }
+
     /// A URL a client may fetch the file at directly (presigned, or on a CDN), or `nil` to
     /// have the server stream it.
     func directURL(for path: String, of assetID: String) -> URL?
