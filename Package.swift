@@ -108,7 +108,8 @@ let package = Package(
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
             ]
         ),
-        .testTarget(name: "ObjectStorageTests", dependencies: ["ObjectStorage", "ServiceTesting"]),
+        .testTarget(
+            name: "ObjectStorageTests", dependencies: ["ObjectStorage", "ServiceTesting", .product(name: "NIOCore", package: "swift-nio")]),
         // Packaged media in an S3-compatible bucket: the library's `MediaStore` on `ObjectStorage`.
         .target(
             name: "LibraryObjectStorage",
