@@ -110,9 +110,19 @@ let package = Package(
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
             ]
         ),
-        .testTarget(name: "ObjectStorageTests", dependencies: ["ObjectStorage", "ServiceTesting"]),
+        .testTarget(
+            name: "ObjectStorageTests", dependencies: ["ObjectStorage", "ServiceTesting", .product(name: "NIOCore", package: "swift-nio")]),
         // Packaged media in an S3-compatible bucket: the library's `MediaStore` on `ObjectStorage`.
-        .target(name: "LibraryObjectStorage", dependencies: ["Library", "ObjectStorage", "BlockingWork", "HLS"]),
+        .target(
+            name: "LibraryObjectStorage",
+            dependencies: [
+                "Library", "ObjectStorage", "BlockingWork", "HLS",
+                // Streaming reads hand the HTTP client's body on without collecting it.
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+            ]
+        ),
         .testTarget(
             name: "MediaStoreTests",
             dependencies: [

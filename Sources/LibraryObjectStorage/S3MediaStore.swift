@@ -1,7 +1,10 @@
+import AsyncHTTPClient
 import BlockingWork
 import Foundation
 import HLS
 import Library
+import NIOCore
+import NIOFoundationCompat
 import ObjectStorage
 import Synchronization
 
@@ -239,6 +242,25 @@ public final class S3MediaStore: MediaStore {
         } catch let error as S3Error where error.status == 404 {
             return nil
         }
+    }
+
+    public func stream(_ path: String, of assetID: String, range: ClosedRange<Int>?, ifMatch: String?) async throws -> MediaFileStream? {
+        guard MediaPath.components(path, assetID: assetID) != nil else { return nil }
+        guard let object = try await client.stream(key(path, of: assetID), range: range, ifMatch: ifMatch) else { return nil }
+        return MediaFileStream(
+            totalSize: object.totalSize, range: object.range, eTag: object.etag,
+            chunks: object.body.map { Data(buffer: $0, byteTransferStrategy: .noCopy) })
+    }
+
+    public var directOrigin: String? {
+        let url: URL
+        switch delivery {
+        case .proxy: return nil
+        case .presigned: url = client.endpoint
+        case .cdn(let base): url = base
+        }
+        guard let scheme = url.scheme, let host = url.host else { return nil }
+        return "\(scheme)://\(host)\(url.port.map { ":\($0)" } ?? "")"
     }
 
     public func directURL(for path: String, of assetID: String) -> URL? {

@@ -44,6 +44,8 @@ public struct MarqueeServer: Sendable {
         self.sessions = sessions
         self.webRoot = webRoot ?? Self.bundledWebRoot()
         self.downloads = downloads
+        var originPolicy = originPolicy
+        if originPolicy.mediaOrigin == nil { originPolicy.mediaOrigin = library.media.directOrigin }
         self.originPolicy = originPolicy
         self.rateLimits = rateLimits
         self.access = access

@@ -52,6 +52,16 @@ public protocol MediaStore: Sendable, CustomStringConvertible {
     /// The bytes of a published file (or of `range`, inclusive bounds), or `nil` when there is none.
     func read(_ path: String, of assetID: String, range: ClosedRange<Int>?) async throws -> MediaFileContents?
 
+    /// The bytes of a published file (or of `range`, inclusive bounds) as they arrive, or
+    /// `nil` when there is none. With `ifMatch`, fails when the file's validator is no longer
+    /// that one (so a range worked out from an earlier `info` is of the same file).
+    func stream(_ path: String, of assetID: String, range: ClosedRange<Int>?, ifMatch: String?) async throws -> MediaFileStream?
+
+    /// The origin (`scheme://host[:port]`) clients are redirected to for media (the bucket's
+    /// endpoint or the CDN), or `nil` when media are served by the server itself. Pages must
+    /// allow it in their content security policy.
+    var directOrigin: String? { get }
+
     /// A URL a client may fetch the file at directly (presigned, or on a CDN), or `nil` to
     /// have the server stream it.
     func directURL(for path: String, of assetID: String) -> URL?

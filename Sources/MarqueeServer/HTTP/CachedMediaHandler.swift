@@ -113,7 +113,7 @@ struct CachedMediaAnswers: Sendable {
         fields[.xContentTypeOptions] = "nosniff"
         fields[.referrerPolicy] = "same-origin"
         if fields[.contentType]?.hasPrefix("text/html") == true {
-            fields[.contentSecurityPolicy] = RequestOriginMiddleware<MarqueeRequestContext>.pagePolicy
+            fields[.contentSecurityPolicy] = RequestOriginMiddleware<MarqueeRequestContext>.pagePolicy(mediaOrigin: originPolicy.mediaOrigin)
             fields[.xFrameOptions] = "DENY"
         }
         fields[.date] = ResponseDate.now

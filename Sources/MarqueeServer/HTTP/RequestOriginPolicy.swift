@@ -21,6 +21,10 @@ public struct RequestOriginPolicy: Sendable {
     public var allowedHosts: Set<String>
     /// This machine's names, read once.
     let machineNames: Set<String>
+    /// Where media are fetched from when they are not served by this server (a bucket's
+    /// endpoint or a CDN with `--media-delivery presigned|cdn:`): pages may connect to it and
+    /// play from it.
+    public var mediaOrigin: String?
 
     public init(allowedHosts: [String] = []) {
         self.allowedHosts = Set(allowedHosts.map { $0.lowercased() })
@@ -96,9 +100,14 @@ struct RequestOriginMiddleware<Context: RequestContext>: RouterMiddleware {
 
     /// What pages may load: only this server's scripts, styles, media (MSE uses blob: URLs)
     /// and sockets; images also from https (artwork named by URL); never framed by others.
-    static var pagePolicy: String {
-        "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob: https:; "
-            + "media-src 'self' blob:; connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'self'; "
+    static var pagePolicy: String { pagePolicy(mediaOrigin: nil) }
+
+    /// The page policy, also allowing `mediaOrigin` (where media redirects lead) for fetches,
+    /// media and images.
+    static func pagePolicy(mediaOrigin: String?) -> String {
+        let media = mediaOrigin.map { " " + $0 } ?? ""
+        return "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob: https:\(media); "
+            + "media-src 'self' blob:\(media); connect-src 'self'\(media); font-src 'self'; object-src 'none'; base-uri 'self'; "
             + "form-action 'self'; frame-ancestors 'none'"
     }
 
@@ -119,7 +128,7 @@ struct RequestOriginMiddleware<Context: RequestContext>: RouterMiddleware {
         response.headers[.xContentTypeOptions] = "nosniff"
         response.headers[.referrerPolicy] = "same-origin"
         if response.headers[.contentType]?.hasPrefix("text/html") == true {
-            response.headers[.contentSecurityPolicy] = Self.pagePolicy
+            response.headers[.contentSecurityPolicy] = Self.pagePolicy(mediaOrigin: policy.mediaOrigin)
             response.headers[.xFrameOptions] = "DENY"
         }
         return response

@@ -51,7 +51,7 @@ public actor LiveTextService {
         if let hit = try await store.cachedFrame(assetID: asset.id, at: time) { return Answer(frame: hit, cached: true) }
         // The player may have moved on while this request waited its turn.
         if await isStale() { throw LiveTextError.superseded }
-        let source = try await frameSource(for: asset)
+        let source = try await frameSource(for: asset, around: time)
         let analyzer = self.analyzer
         let task = Task { try await analyzer.analyze(source, at: time) }
         let token = UUID()
@@ -101,17 +101,25 @@ public actor LiveTextService {
     }
 
     /// The media to read a frame from: the source file when it is still there (full
-    /// resolution, indexed for exact seeks), else the largest video variant of the bundle.
-    func frameSource(for asset: Library.Asset, pool: MediaThreadPool = .shared) async throws -> MediaAsset {
+    /// resolution, indexed for exact seeks), else the largest video variant of the bundle. When
+    /// the bundle is in object storage, the segments around `time` (every segment when `nil`)
+    /// are fetched into a local file first (`StoredFrameWindows`).
+    func frameSource(for asset: Library.Asset, around time: Double? = nil, pool: MediaThreadPool = .shared) async throws -> MediaAsset {
         let bundle = library.location.bundleDirectory(for: asset.id)
         let sourcePath = asset.sourcePath
+        let sourceFile: URL? = try await BlockingWork.run {
+            guard let sourcePath, !sourcePath.contains("://") else { return nil }
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: sourcePath, isDirectory: &isDirectory), !isDirectory.boolValue else { return nil }
+            return URL(fileURLWithPath: sourcePath)
+        }
+        if sourceFile == nil, !library.media.isLocal {
+            let windows = StoredFrameWindows(media: library.media, dataDirectory: library.location.dataDirectory)
+            guard let file = try await windows.file(assetID: asset.id, around: time) else { throw LiveTextError.noVideo(asset.title) }
+            return MediaAsset(isolatedFile: file, pool: pool)
+        }
         let url: URL? = try await BlockingWork.run {
-            if let sourcePath {
-                var isDirectory: ObjCBool = false
-                if FileManager.default.fileExists(atPath: sourcePath, isDirectory: &isDirectory), !isDirectory.boolValue {
-                    return URL(fileURLWithPath: sourcePath)
-                }
-            }
+            if let sourceFile { return sourceFile }
             let master = bundle.appendingPathComponent(BundleLayout.multivariantPlaylist)
             guard let multivariant = try? PlaybackManifest.multivariantPlaylist(at: master) else { return nil }
             let largest = multivariant.inspectedVariants().max { a, b in
@@ -160,6 +168,10 @@ public actor LiveTextService {
             return
         }
         try await store.replaceIndex(assetID: asset.id, with: entries)
+        // A bucket's whole rendition was fetched for this: free the disk it took.
+        if !library.media.isLocal {
+            await StoredFrameWindows(media: library.media, dataDirectory: library.location.dataDirectory).forget(assetID: asset.id)
+        }
     }
 
     /// Indexes every ready asset not indexed yet, then each one that becomes ready, one at a

@@ -32,11 +32,10 @@ struct ObjectMediaResponder: Sendable {
         headers[.acceptRanges] = "bytes"
         let wantsRange = request.headers[.range] != nil && request.method != .head
         if !wantsRange, request.method != .head, request.headers[.ifNoneMatch] == nil {
-            // The usual case (a whole segment): one request to the store.
-            guard let contents = try await media.read(path, of: assetID, range: nil) else { throw APIError(.notFound, "No such file") }
-            if let eTag = contents.eTag { headers[.eTag] = eTag }
-            headers[.contentLength] = String(contents.data.count)
-            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(data: contents.data)))
+            // The usual case (a whole segment): one request to the store, streamed through.
+            guard let stream = try await media.stream(path, of: assetID, range: nil, ifMatch: nil) else { throw APIError(.notFound, "No such file") }
+            if let eTag = stream.eTag { headers[.eTag] = eTag }
+            return Self.streamed(stream, status: .ok, headers: headers)
         }
         guard let info = try await media.info(path, of: assetID) else { throw APIError(.notFound, "No such file") }
         if let eTag = info.eTag { headers[.eTag] = eTag }
@@ -55,14 +54,36 @@ struct ObjectMediaResponder: Sendable {
                 .rangeNotSatisfiable, "Range not satisfiable for a file of \(info.size) bytes",
                 headers: [.contentRange: "bytes */\(info.size)"])
         case .partial(let bytes):
-            guard let contents = try await media.read(path, of: assetID, range: bytes) else { throw APIError(.notFound, "No such file") }
-            headers[.contentRange] = "bytes \(bytes.lowerBound)-\(bytes.upperBound)/\(info.size)"
-            headers[.contentLength] = String(contents.data.count)
-            return Response(status: .partialContent, headers: headers, body: .init(byteBuffer: ByteBuffer(data: contents.data)))
+            // The client's range goes to the store as a ranged GET, on the object `info` described.
+            guard let stream = try await media.stream(path, of: assetID, range: bytes, ifMatch: info.eTag) else {
+                throw APIError(.notFound, "No such file")
+            }
+            let sent = stream.range ?? bytes
+            headers[.contentRange] = "bytes \(sent.lowerBound)-\(sent.upperBound)/\(stream.totalSize)"
+            return Self.streamed(stream, status: .partialContent, headers: headers)
         case .whole:
-            guard let contents = try await media.read(path, of: assetID, range: nil) else { throw APIError(.notFound, "No such file") }
-            headers[.contentLength] = String(contents.data.count)
-            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(data: contents.data)))
+            guard let stream = try await media.stream(path, of: assetID, range: nil, ifMatch: info.eTag) else {
+                throw APIError(.notFound, "No such file")
+            }
+            return Self.streamed(stream, status: .ok, headers: headers)
         }
+    }
+
+    /// A response whose body is copied from the store as the client reads it: a chunk is
+    /// asked for only after the previous one was written, so a slow client slows the read
+    /// from the store instead of the node buffering the file.
+    static func streamed(_ stream: MediaFileStream, status: HTTPResponse.Status, headers: HTTPFields) -> Response {
+        var headers = headers
+        let length = stream.range.map { $0.count } ?? 0
+        headers[.contentLength] = String(length)
+        let chunks = stream.chunks
+        return Response(
+            status: status, headers: headers,
+            body: ResponseBody(contentLength: length) { writer in
+                for try await chunk in chunks {
+                    try await writer.write(ByteBuffer(data: chunk))
+                }
+                try await writer.finish(nil)
+            })
     }
 }
