@@ -99,6 +99,9 @@ def add_clip(network, base, folder):
     raise AssertionError("the clip was not ready in time")
 
 
+PYTHON_AST_BUG = "AST constructor recursion depth mismatch"
+
+
 def test_the_api_answers_as_its_openapi_document_says():
     folder = Path(tempfile.mkdtemp(prefix="marquee-openapi-"))
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
@@ -110,11 +113,22 @@ def test_the_api_answers_as_its_openapi_document_says():
         try:
             add_clip(network, base, folder)
             started = time.time()
-            run = subprocess.run(
-                network.prefix + [sys.executable, "-m", "schemathesis.cli", "run", f"{base}/api/openapi.json", "--checks", CHECKS,
-                                  "--max-time", str(BUDGET), "--workers", "2", "--request-timeout", "15", "--seed", "20261123",
-                                  "--no-color", "--suppress-health-check", "all", "--generation-database", "none", *left_out],
-                capture_output=True, text=True, timeout=BUDGET + 60, cwd=folder)
+
+            def schemathesis(seed):
+                return subprocess.run(
+                    network.prefix + [sys.executable, "-m", "schemathesis.cli", "run", f"{base}/api/openapi.json", "--checks", CHECKS,
+                                      "--max-time", str(BUDGET), "--workers", "2", "--request-timeout", "15", "--seed", str(seed),
+                                      "--no-color", "--suppress-health-check", "all", "--generation-database", "none", *left_out],
+                    capture_output=True, text=True, timeout=BUDGET + 60, cwd=folder)
+
+            run = schemathesis(20261123)
+            if run.returncode != 0 and PYTHON_AST_BUG in run.stdout + run.stderr:
+                # Debian 12's Python 3.11 can raise this SystemError inside hypothesis's own code after
+                # it recovered from a deep recursion while generating data (a CPython bug, fixed in
+                # later releases); it says nothing about the API, so the run is made once more.
+                print(f"schemathesis stopped on the Python bug {PYTHON_AST_BUG!r}; running it once more")
+                report.with_suffix(".first-run.txt").write_text(run.stdout + run.stderr)
+                run = schemathesis(20261124)
             report.write_text(run.stdout + run.stderr)
             print(f"schemathesis ran {time.time() - started:.0f} s; report in {report}")
             summary = [line for line in run.stdout.splitlines() if "generated" in line or "passed" in line][-3:]
