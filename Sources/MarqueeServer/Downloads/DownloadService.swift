@@ -1,4 +1,5 @@
 import Downloads
+import EventFeed
 import Foundation
 import HLS
 import Library
@@ -33,7 +34,7 @@ public actor DownloadService {
 
     var entries: [String: Entry] = [:]
     private var order: [String] = []
-    private var subscribers: [UUID: AsyncStream<DownloadEvent>.Continuation] = [:]
+    private let feed = EventFeed<DownloadEvent>()
     private var started = false
     private var lastWrite: Task<Void, Never>?
     /// The revision of the latest snapshot made (`DownloadSnapshot.revision`).
@@ -188,7 +189,7 @@ public actor DownloadService {
         lastWrite = removal
         await removal.value
         let usage = diskUsage
-        for continuation in subscribers.values { continuation.yield(.removed(id: id, diskUsage: usage)) }
+        feed.publish(.removed(id: id, diskUsage: usage))
         admit()
     }
 
@@ -203,16 +204,8 @@ public actor DownloadService {
 
     /// Every change from now on, until the stream's consumer goes away.
     public func events() -> AsyncStream<DownloadEvent> {
-        let (stream, continuation) = AsyncStream<DownloadEvent>.makeStream(bufferingPolicy: .bufferingNewest(256))
-        let key = UUID()
-        subscribers[key] = continuation
-        continuation.onTermination = { [weak self] _ in
-            Task { await self?.unsubscribe(key) }
-        }
-        return stream
+        feed.subscribe(buffer: 256)
     }
-
-    private func unsubscribe(_ key: UUID) { subscribers[key] = nil }
 
     /// Bytes the downloads hold (what each has written; a finished one counts its bundle).
     var diskUsage: Int64 {
@@ -420,9 +413,8 @@ public actor DownloadService {
     }
 
     private func broadcast(_ id: String) {
-        guard let entry = entries[id], !subscribers.isEmpty else { return }
-        let event = DownloadEvent.changed(snapshot(of: entry), diskUsage: diskUsage)
-        for continuation in subscribers.values { continuation.yield(event) }
+        guard let entry = entries[id], feed.subscriberCount > 0 else { return }
+        feed.publish(.changed(snapshot(of: entry), diskUsage: diskUsage))
     }
 
     func snapshot(of entry: Entry) -> DownloadSnapshot {
