@@ -28,12 +28,14 @@ enum RendererVocabulary {
     enum Report: String, CaseIterable {
         case ready, time, playing, stalled, ended, failed
         case interstitialFailed = "interstitial-failed"
+        case interstitialAssetList = "interstitial-asset-list"
         case autoplayBlocked = "autoplay-blocked"
     }
 
     enum Command: String, CaseIterable {
         case play, pause, seek
         case playInterstitial = "play-interstitial"
+        case playInterstitialAsset = "play-interstitial-asset"
         case resumePrimary = "resume-primary"
         case selectAudio = "select-audio"
         case selectSubtitles = "select-subtitles"
@@ -57,6 +59,9 @@ struct InboundRendererMessage: Decodable {
     var message: String?
     /// For `skip-interval`: back (−1) or forward (+1).
     var direction: Int?
+    /// For `interstitial-asset-list`: the event's ID and the assets its list names.
+    var interstitial: String?
+    var assets: [InterstitialAssetListReport.Asset]?
 
     enum Parsed {
         case intent(id: Int?, PlaybackIntent)
@@ -106,6 +111,9 @@ struct InboundRendererMessage: Decodable {
             case .failed: return .report(.failed(message: String((message ?? "The media element failed").prefix(500))))
             case .interstitialFailed: return .report(.interstitialFailed(message: String((message ?? "The interstitial failed").prefix(500))))
             case .autoplayBlocked: return .report(.autoplayBlocked)
+            case .interstitialAssetList:
+                let report = try InterstitialAssetListReport(eventID: need(interstitial, "interstitial"), assets: need(assets, "assets"))
+                return .report(try report.parsed())
             }
         default:
             throw Invalid(reason: "unknown message type \"\(type)\"")
@@ -120,6 +128,8 @@ struct CommandPayload: Codable, Sendable, Hashable {
     var time: Double?
     var rendition: String?
     var interstitial: InterstitialEvent?
+    /// For `play-interstitial-asset`: the asset of the event's list to play (`uri`, `duration`, `index`).
+    var asset: InterstitialAssetPayload?
 
     init(_ command: RendererCommand) {
         switch command {
@@ -133,6 +143,11 @@ struct CommandPayload: Codable, Sendable, Hashable {
         case .playInterstitial(let event, let rate):
             self.command = RendererVocabulary.Command.playInterstitial.rawValue
             interstitial = event
+            self.rate = rate
+        case .playInterstitialAsset(let event, let asset, let index, let rate):
+            self.command = RendererVocabulary.Command.playInterstitialAsset.rawValue
+            interstitial = event
+            self.asset = InterstitialAssetPayload(asset, index: index)
             self.rate = rate
         case .resumePrimary(let time, let rate):
             self.command = RendererVocabulary.Command.resumePrimary.rawValue
@@ -221,6 +236,7 @@ public struct SessionSnapshot: Codable, Sendable, Hashable {
         autoplayBlocked = session.autoplayBlocked
         interstitialFailure = session.interstitialFailure
         interstitialBreak = session.playout.map { InterstitialBreakPosition(position: $0.position, count: $0.count, resumeAt: $0.resumeAt) }
+        interstitialBreak?.describe(session.playout, next: session.nextInterstitialItem)
         metadata = session.metadata
         allowsVideoFrameAnalysis = session.allowsVideoFrameAnalysis
     }

@@ -10,9 +10,11 @@ export const INTENT = Object.freeze({
 export const REPORT = Object.freeze({
   ready: 'ready', time: 'time', playing: 'playing', stalled: 'stalled', ended: 'ended', failed: 'failed',
   interstitialFailed: 'interstitial-failed', autoplayBlocked: 'autoplay-blocked',
+  interstitialAssetList: 'interstitial-asset-list',
 });
 
 export const COMMAND = Object.freeze({
   play: 'play', pause: 'pause', seek: 'seek', playInterstitial: 'play-interstitial', resumePrimary: 'resume-primary',
   selectAudio: 'select-audio', selectSubtitles: 'select-subtitles',
+  playInterstitialAsset: 'play-interstitial-asset',
 });
