@@ -270,7 +270,7 @@ renditions.setBuilder(() => {
 });
 
 const info = new InfoPanel($('info-panel'), $('info-button'), { open: () => t('moreInfo'), close: () => t('closeInfo') });
-const volume = new VolumeControl($('mute-button'), $('volume-slider'), [video, $('interstitial-video')],
+const volume = new VolumeControl($('mute-button'), $('volume-slider'), [video, $('interstitial-video'), $('interstitial-video-next')],
   { mute: () => t('mute'), volume: () => t('volume') });
 new CuePlacement(video, player, document.querySelector('.bottom-bar'));
 
@@ -433,6 +433,10 @@ async function carryOut(command) {
       if (inPictureInPicture) interstitial.takePictureInPicture();
       break;
     }
+    case COMMAND.playInterstitialAsset:
+      // The next asset of the playing event's asset list (picture in picture follows inside the player).
+      await interstitial.start(command.interstitial, command.rate, command.asset);
+      break;
     case COMMAND.resumePrimary:
       if (document.pictureInPictureElement === interstitial.video) {
         await video.requestPictureInPicture().catch((error) => console.warn('picture in picture:', error.message));
@@ -464,12 +468,14 @@ async function carryOut(command) {
   }
 }
 
-const interstitial = new InterstitialPlayer($('interstitial-video'), (report, fields) => socket?.report(report, fields), () => session?.id);
+const interstitial = new InterstitialPlayer($('interstitial-video'), (report, fields) => socket?.report(report, fields), () => session?.id, $('interstitial-video-next'));
 const adOverlay = new InterstitialOverlay(player, () => intent(INTENT.skipInterstitial));
 const preloader = new InterstitialPreloader(video, interstitial, duration);
 new InterstitialEditor(player, { assetID, currentTime: () => video.currentTime, toast: (text) => toast(text, 2500) });
-interstitial.video.addEventListener('timeupdate', () => { if (interstitial.isActive) showAdTime(); });
-interstitial.video.addEventListener('durationchange', () => { if (interstitial.isActive) showAdTime(); });
+for (const ad of interstitial.elements) {
+  ad.addEventListener('timeupdate', () => { if (interstitial.isActive && ad === interstitial.video) showAdTime(); });
+  ad.addEventListener('durationchange', () => { if (interstitial.isActive && ad === interstitial.video) showAdTime(); });
+}
 
 /** During a break the clock is the ad's: its time, what is left, and a countdown badge. */
 function showAdTime() {
