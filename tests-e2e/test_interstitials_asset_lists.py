@@ -4,81 +4,12 @@ offset; and the switch from one ad of a break to the next shows no gap a viewer 
 next ad is loaded in the break's other element while the current one plays). Frames are timed
 with requestVideoFrameCallback (interstitial_frames.js). Short clips: each listed asset is the
 Sample Ad's first two-second segment, served from another loopback server as HLS."""
-import json
-import threading
-import time
-import http.server
-import urllib.error
-import urllib.request
-
-import pytest
-
 from interstitial_frames import record_frames, transitions
 from player_page import PlayerPage
+from short_ad_server import ShortAdServer
 from test_interstitials import AD, TOUR, active_id, badge, breaks, shot  # noqa: F401 (breaks is a fixture)
 
 TARGET_MS = 100
-
-
-class ShortAdServer:
-    """A loopback HTTP server on another origin: `/ad/…` relays the Sample Ad's HLS from Marquee
-    with every media playlist cut to its first segment (a two-second ad); `/list.json` is an
-    asset list naming it twice (two assets, by two URIs). Remembers what was asked for."""
-
-    def __init__(self, marquee_url, ad_id):
-        self.requests = []
-        outer = self
-
-        class Handler(http.server.BaseHTTPRequestHandler):
-            def log_message(self, *args):
-                pass
-
-            def do_GET(self):
-                outer.requests.append(self.path)
-                if self.path.startswith("/ad/"):
-                    path = self.path[4:].split("?")[0]
-                    try:
-                        with urllib.request.urlopen(f"{marquee_url}/media/{ad_id}/{path}", timeout=10) as response:
-                            body, kind = response.read(), response.headers.get("Content-Type", "application/octet-stream")
-                    except urllib.error.HTTPError as error:
-                        self.send_error(error.code)
-                        return
-                    if path.endswith(".m3u8") and b"#EXTINF" in body:
-                        body = outer.first_segment(body.decode()).encode()
-                elif self.path == "/list.json":
-                    body = json.dumps({"ASSETS": [{"URI": f"{outer.url}/ad/master.m3u8?asset=1", "DURATION": 2},
-                                                  {"URI": "/ad/master.m3u8?asset=2", "DURATION": 2}]}).encode()
-                    kind = "application/json"
-                else:
-                    self.send_error(404)
-                    return
-                self.send_response(200)
-                self.send_header("Content-Type", kind)
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-
-        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
-        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
-
-    @staticmethod
-    def first_segment(playlist):
-        """The media playlist up to and including its first segment, then its end."""
-        lines, kept, seen_segment = playlist.splitlines(), [], False
-        for line in lines:
-            if line.startswith("#EXT-X-ENDLIST"):
-                continue
-            kept.append(line)
-            if line.startswith("#EXTINF"):
-                seen_segment = True
-            elif seen_segment and line and not line.startswith("#"):
-                break
-        return "\n".join(kept + ["#EXT-X-ENDLIST", ""])
-
-    def close(self):
-        self.httpd.shutdown()
-        self.httpd.server_close()
 
 
 def position(page):
