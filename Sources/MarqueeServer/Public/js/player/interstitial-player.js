@@ -69,6 +69,8 @@ export class InterstitialPlayer {
     this.engine = null; // the front element's loader while an ad plays
     this.prepared = null; // { key, event, asset, video, engine, ready: Promise, failure }: the break ahead, in front
     this.preparedNext = null; // the same for the break's next ad, in the back element
+    this.incoming = null; // the next ad's preparation while it is swapped in
+    this.deferredNext = undefined; // a next ad named while a swap was under way
     this.lastReport = 0;
     for (const element of [video, next]) this.listen(element);
   }
@@ -128,7 +130,9 @@ export class InterstitialPlayer {
     if (!preparation) return;
     preparation.dropped = true;
     preparation.engine?.stop();
-    emptied(preparation.video);
+    // Its element is emptied unless it plays or another preparation loads in it now.
+    const inUse = [this.prepared, this.preparedNext, this.incoming].some((other) => other && other !== preparation && other.video === preparation.video);
+    if (!inUse && !(this.active && preparation.video === this.front)) emptied(preparation.video);
   }
 
   /** Loads `event` paused on its first frame, ready to play at once when its break starts.
@@ -145,6 +149,7 @@ export class InterstitialPlayer {
    *  session's `interstitialBreak.next` names it) in the other element; `null` drops it. */
   prepareNext(item) {
     if (!this.active) return;
+    if (this.incoming) { this.deferredNext = item; return; }
     if (!item?.event) { this.discardNext(); return; }
     const key = itemKey(item.event, item.asset);
     if (this.preparedNext?.key === key) return;
@@ -210,20 +215,24 @@ export class InterstitialPlayer {
   }
 
   /** The break's next ad: swapped in from the other element once its first frame is decoded.
-   *  Until then the ad before stays in front, paused on its last frame. */
+   *  Until then the ad before stays in front, paused on its last frame. While the swap is under
+   *  way the element it frees is not reused: a next ad named meanwhile is loaded after it. */
   async startNext(event, rate, asset, key) {
     const item = { key, event, asset };
     const previous = { video: this.front, engine: this.engine };
+    // An ad still being swapped in (the session moved past it) stops loading now: its element is reused.
+    if (this.incoming) { this.incoming.dropped = true; this.incoming.engine?.stop(); }
     this.active = item;
     this.reporting = null;
     this.engine = null;
     previous.video.pause();
     let preparation = this.preparedNext?.key === key ? this.preparedNext : null;
-    this.preparedNext = null;
     if (!preparation) {
       this.discardNext();
       preparation = this.load(event, asset, this.back);
     }
+    this.preparedNext = null;
+    this.incoming = preparation;
     try {
       await preparation.ready;
       if (this.active !== item) { this.drop(preparation); return; }
@@ -238,19 +247,27 @@ export class InterstitialPlayer {
       this.front = video;
       previous.video.id = NEXT_ID;
       video.id = FRONT_ID;
-      this.reporting = video;
       video.hidden = false;
-      if (video.readyState >= HTMLMediaElement.HAVE_CURRENT_DATA) {
-        this.reveal(video, previous);
-      } else {
-        nextPresentedFrame(video, 2000).then(() => { if (this.front === video) this.reveal(video, previous); });
-      }
+      this.reporting = video;
+      const shown = video.readyState >= HTMLMediaElement.HAVE_CURRENT_DATA ? Promise.resolve() : nextPresentedFrame(video, 2000);
+      const revealed = shown.then(() => { if (this.front === video) this.reveal(video, previous); });
       if (inPictureInPicture) this.takePictureInPicture();
-      await this.run(video, rate);
+      const playing = this.run(video, rate);
+      await revealed;
+      await playing;
     } catch (error) {
       // The ad before stays in front, paused, while the session goes on without this one.
       if (preparation.video !== this.front) this.drop(preparation);
       if (this.active === item) this.report(REPORT.interstitialFailed, { message: String(error?.message ?? error) });
+    } finally {
+      if (this.incoming === preparation) {
+        this.incoming = null;
+        if (this.deferredNext !== undefined) {
+          const next = this.deferredNext;
+          this.deferredNext = undefined;
+          this.prepareNext(next);
+        }
+      }
     }
   }
 
@@ -305,6 +322,8 @@ export class InterstitialPlayer {
     this.engine = null;
     this.active = null;
     this.reporting = null;
+    this.incoming = null;
+    this.deferredNext = undefined;
     this.discardNext();
     this.reset();
   }
