@@ -451,8 +451,11 @@ async function carryOut(command) {
         video.defaultPlaybackRate = command.rate;
         video.playbackRate = command.rate;
         video.play().catch(() => {});
-        // The break stays on screen (and audible) until the primary presents its first frame again.
-        await nextPresentedFrame(video);
+        // The break stays on screen (and audible) until the primary presents its first frame again;
+        // an ad that played to its end has nothing more to show, and a primary paused on the
+        // frame it resumes on (moved there during the break) shows it at once.
+        const shownAlready = interstitial.video.ended && !video.seeking && pendingSeek === null && video.readyState >= HTMLMediaElement.HAVE_CURRENT_DATA;
+        if (!shownAlready) await nextPresentedFrame(video);
       }
       interstitial.stop();
       timeline.setDuration(duration());
