@@ -89,6 +89,8 @@ function preloadBench() {
     isActive: false, preparedEvent: null, prepared: [], discarded: 0,
     prepare(event) { this.preparedEvent = event; this.prepared.push(event.id); },
     discard() { this.preparedEvent = null; this.discarded += 1; },
+    nextItems: [],
+    prepareNext(item) { this.nextItems.push(item); },
   };
   return { video, player, preloader: new InterstitialPreloader(video, player, () => 60) };
 }

@@ -40,7 +40,9 @@ struct RendererVocabularyTests {
             #expect(throws: Never.self) { _ = try frame.parsed() }
         }
         for name in RendererVocabulary.Report.allCases.map(\.rawValue) {
-            let frame = InboundRendererMessage(v: 1, type: "report", report: name, time: 1, duration: 3, message: "m", volume: 0.5, muted: false)
+            let frame = InboundRendererMessage(
+                v: 1, type: "report", report: name, time: 1, duration: 3, message: "m", volume: 0.5, muted: false, interstitial: "e",
+                assets: [.init(uri: "/a.json", duration: 1)])
             #expect(throws: Never.self) { _ = try frame.parsed() }
         }
         #expect(throws: InboundRendererMessage.Invalid.self) { _ = try InboundRendererMessage(v: 1, type: "intent", intent: "dance").parsed() }

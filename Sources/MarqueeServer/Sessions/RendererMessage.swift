@@ -30,6 +30,7 @@ enum RendererVocabulary {
     enum Report: String, CaseIterable {
         case ready, time, playing, stalled, ended, failed
         case interstitialFailed = "interstitial-failed"
+        case interstitialAssetList = "interstitial-asset-list"
         case autoplayBlocked = "autoplay-blocked"
         case volume
     }
@@ -37,6 +38,7 @@ enum RendererVocabulary {
     enum Command: String, CaseIterable {
         case play, pause, seek
         case playInterstitial = "play-interstitial"
+        case playInterstitialAsset = "play-interstitial-asset"
         case resumePrimary = "resume-primary"
         case selectAudio = "select-audio"
         case selectSubtitles = "select-subtitles"
@@ -65,6 +67,9 @@ struct InboundRendererMessage: Decodable {
     var volume: Double?
     /// For `set-muted` and the `volume` report.
     var muted: Bool?
+    /// For `interstitial-asset-list`: the event's ID and the assets its list names.
+    var interstitial: String?
+    var assets: [InterstitialAssetListReport.Asset]?
 
     enum Parsed {
         case intent(id: Int?, PlaybackIntent)
@@ -117,6 +122,9 @@ struct InboundRendererMessage: Decodable {
             case .interstitialFailed: return .report(.interstitialFailed(message: String((message ?? "The interstitial failed").prefix(500))))
             case .autoplayBlocked: return .report(.autoplayBlocked)
             case .volume: return .report(.volume(level: try need(volume, "volume"), muted: muted ?? false))
+            case .interstitialAssetList:
+                let report = try InterstitialAssetListReport(eventID: need(interstitial, "interstitial"), assets: need(assets, "assets"))
+                return .report(try report.parsed())
             }
         default:
             throw Invalid(reason: "unknown message type \"\(type)\"")
@@ -133,6 +141,8 @@ struct CommandPayload: Codable, Sendable, Hashable {
     var interstitial: InterstitialEvent?
     var volume: Double?
     var muted: Bool?
+    /// For `play-interstitial-asset`: the asset of the event's list to play (`uri`, `duration`, `index`).
+    var asset: InterstitialAssetPayload?
 
     init(_ command: RendererCommand) {
         switch command {
@@ -146,6 +156,11 @@ struct CommandPayload: Codable, Sendable, Hashable {
         case .playInterstitial(let event, let rate):
             self.command = RendererVocabulary.Command.playInterstitial.rawValue
             interstitial = event
+            self.rate = rate
+        case .playInterstitialAsset(let event, let asset, let index, let rate):
+            self.command = RendererVocabulary.Command.playInterstitialAsset.rawValue
+            interstitial = event
+            self.asset = InterstitialAssetPayload(asset, index: index)
             self.rate = rate
         case .resumePrimary(let time, let rate):
             self.command = RendererVocabulary.Command.resumePrimary.rawValue
@@ -243,6 +258,7 @@ public struct SessionSnapshot: Codable, Sendable, Hashable {
         autoplayBlocked = session.autoplayBlocked
         interstitialFailure = session.interstitialFailure
         interstitialBreak = session.playout.map { InterstitialBreakPosition(position: $0.position, count: $0.count, resumeAt: $0.resumeAt) }
+        interstitialBreak?.describe(session.playout, next: session.nextInterstitialItem)
         metadata = session.metadata
         allowsVideoFrameAnalysis = session.allowsVideoFrameAnalysis
     }

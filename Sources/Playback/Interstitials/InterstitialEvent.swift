@@ -3,8 +3,8 @@
 /// Modelled on `AVPlayerInterstitialEvent` and the HLS Interstitials date range
 /// (`CLASS="com.apple.hls.interstitial"`): the event happens when primary playback reaches
 /// `time` (or before it starts, for a pre-roll, or after it ends, for a post-roll), plays the
-/// item at `url` (or the first item of the asset list at `assetListURL`, resolved when the
-/// break starts), then primary playback resumes `resumptionOffset` seconds later than where it
+/// item at `url` (or each asset of the asset list at `assetListURL` in turn, resolved as the
+/// break approaches: `InterstitialAsset`), then primary playback resumes `resumptionOffset` seconds later than where it
 /// left (0 for an inserted ad, the event's duration for a replacing one).
 public struct InterstitialEvent: Sendable, Hashable, Codable, Identifiable {
     /// When an event plays relative to the primary item (HLS `CUE`).
@@ -29,7 +29,7 @@ public struct InterstitialEvent: Sendable, Hashable, Codable, Identifiable {
     public var time: Double
     /// What the renderer loads to play the break (a playback manifest or an HLS URL).
     public var url: String
-    /// An HLS Interstitials asset list (`X-ASSET-LIST`) resolved when the break starts, if any.
+    /// An HLS Interstitials asset list (`X-ASSET-LIST`) resolved as the break approaches, if any.
     public var assetListURL: String?
     public var duration: Double
     public var resumptionOffset: Double

@@ -25,10 +25,14 @@ extension PlaybackSession {
         if allowed.canChangeRate, speeds.isEmpty { broken.append("a speed change is offered with no speeds") }
         if status == .failed, allowed.canSeek || allowed.canPlayPause { broken.append("a failed session still offers controls") }
         if let playout {
-            if !(1...playout.count).contains(playout.position) || playout.position + playout.upNext.count != playout.count {
+            // Each event to come counts at least one ad; the playing event's later assets count too.
+            if !(1...playout.count).contains(playout.position) || playout.count - playout.position < playout.upNext.count {
                 broken.append("break position \(playout.position) of \(playout.count) with \(playout.upNext.count) to come")
             }
             if !playout.resumeAt.isFinite { broken.append("a break resumes at \(playout.resumeAt)") }
+            if !(playout.assetStart >= 0 && playout.assetStart <= playout.clock) {
+                broken.append("the playing asset started at \(playout.assetStart) s of an event clock at \(playout.clock)")
+            }
         }
         if let boundary = nextBoundary, boundary <= currentTime { broken.append("boundary \(boundary) is not ahead of \(currentTime)") }
         if pendingInterstitialNotifications.count > Self.notificationLimit {

@@ -3,7 +3,7 @@
 /// which drive the same table (`make fuzz`, `PlaybackSessionPropertyTests`).
 public enum PlaybackSessionStep {
     /// How many kinds of step there are; `apply` takes any `kind` and wraps it.
-    public static let kindCount = 30
+    public static let kindCount = 31
 
     /// A session with every kind of interstitial (pre-roll, a restricted mid-roll at 8 s followed
     /// in the same break by a `once` event with a skip control and a playout limit, one with a
@@ -99,6 +99,20 @@ public enum PlaybackSessionStep {
             case 1, -1: _ = session.handle(.setMuted(integer.isMultiple(of: 2)))
             default: _ = session.handle(.volume(level: number, muted: integer < 0))
             }
+        case 29:
+            // An asset list resolved for one of the events (or an unknown one): 0 to 3 assets.
+            let ids = ["pre", "mid", "mid-2", "late", "post", "local-a", "local-b", "snap", "list", "nope"]
+            let id = ids[((integer % ids.count) + ids.count) % ids.count]
+            if integer.isMultiple(of: 5) {
+                session.interstitialEvents = [
+                    InterstitialEvent(
+                        id: "list", time: number.isFinite ? number : 0, url: "", duration: 4, assetListURL: "/list.json",
+                        playoutLimit: integer.isMultiple(of: 3) ? 3 : nil)
+                ]
+            }
+            let count = ((integer % 4) + 4) % 4
+            let assets = (0..<count).map { InterstitialAsset(uri: "/a\($0).json", duration: $0 == 0 ? number : 2) }
+            _ = session.handle(.interstitialAssetList(eventID: id, assets: assets))
         default:
             _ = session.handle(.failed(message: "decoder error"))
             return true

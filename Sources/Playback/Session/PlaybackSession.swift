@@ -48,7 +48,7 @@ public struct PlaybackSession: Sendable {
         case failed(message: String)
     }
 
-    public private(set) var phase: Phase = .loading
+    public internal(set) var phase: Phase = .loading
 
     public private(set) var status: Status {
         get {
@@ -125,6 +125,8 @@ public struct PlaybackSession: Sendable {
     private var lastSubtitleID: String?
     /// Will-present and did-finish notifications not taken yet (oldest first, at most `notificationLimit`).
     var pendingInterstitialNotifications: [InterstitialNotification] = []
+    /// Asset lists the renderer resolved ahead of their break, by event ID (the break takes them when it starts).
+    var pendingAssetLists: [String: [InterstitialAsset]] = [:]
     static let notificationLimit = 64
 
     /// Time reports further apart than this are not treated as playback passing an event.
@@ -389,7 +391,8 @@ public struct PlaybackSession: Sendable {
         case .time(let time):
             guard time.isFinite else { return [] }
             if let event = activeInterstitial {
-                interstitialTime = max(time, 0)
+                // The renderer reports the time in the asset playing; the event's clock runs on across its asset list.
+                interstitialTime = (playout?.assetStart ?? 0) + max(time, 0)
                 // A playout limit ends the event early, whatever its content's length.
                 if let limit = event.playoutLimit, interstitialTime >= limit { return advanceBreak(.playoutLimit) }
                 return []
@@ -438,6 +441,9 @@ public struct PlaybackSession: Sendable {
             volume = min(max(level, 0), 1)
             muted = mute
             return []
+        case .interstitialAssetList(let eventID, let assets):
+            takeAssetList(assets, for: eventID)
+            return []
         case .autoplayBlocked:
             autoplayBlocked = true
             desiresPlayback = false
@@ -460,6 +466,12 @@ public struct PlaybackSession: Sendable {
     /// next event of the break plays, or the primary resumes.
     mutating func advanceBreak(_ reason: InterstitialNotification.Reason, message: String? = nil) -> [RendererCommand] {
         guard case .interstitial(let current, let activity) = phase else { return [] }
+        // An asset of the event's asset list that played out (or failed) hands on to the next
+        // one; a skip, a cancel or the playout limit ends the whole event.
+        if reason == .completed || reason == .failed, let next = current.advancedToNextAsset(), let asset = next.asset {
+            phase = .interstitial(next, activity: activity == .waiting ? .playing : activity)
+            return [.playInterstitialAsset(next.event, asset: asset, index: next.assetIndex, rate: desiresPlayback ? rate(for: next.event) : 0)]
+        }
         announceFinish(current.event, reason, message: message)
         if let next = current.advanced() {
             phase = .interstitial(next, activity: activity == .waiting ? .playing : activity)
@@ -498,7 +510,7 @@ public struct PlaybackSession: Sendable {
         phase = .interstitial(
             InterstitialPlayout(
                 event: event, resumeAt: time, stoppedAt: stoppedAt, upNext: Array(events.dropFirst()),
-                position: 1, count: events.count),
+                assetLists: takePendingAssetLists(of: events)),
             activity: activity)
         if event.cue == .none { currentTime = min(max(event.time, 0), duration ?? event.time) }
         announce(.willPresent, event)

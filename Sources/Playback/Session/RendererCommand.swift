@@ -8,6 +8,9 @@ public enum RendererCommand: Sendable, Hashable {
     /// Leave the primary item and play this interstitial from its start at `rate`
     /// (or load it paused when `rate` is 0).
     case playInterstitial(InterstitialEvent, rate: Double)
+    /// Go on, inside the playing event, to asset `index` (from 0) of its asset list, from its
+    /// start at `rate` (0 = load paused): the event's clock, skip control and playout limit run on.
+    case playInterstitialAsset(InterstitialEvent, asset: InterstitialAsset, index: Int, rate: Double)
     /// Go back to the primary item at `time`, playing at `rate` (0 means stay paused).
     case resumePrimary(at: Double, rate: Double)
     case selectAudio(id: String)

@@ -14,6 +14,9 @@ public enum RendererReport: Sendable, Hashable {
     case failed(message: String)
     /// The active interstitial could not load or play; the primary must go on without it.
     case interstitialFailed(message: String)
+    /// The renderer resolved the asset list (`X-ASSET-LIST`) of the event with this ID (as its
+    /// break approached): the assets it names, in order. The session plays each of them.
+    case interstitialAssetList(eventID: String, assets: [InterstitialAsset])
     /// The browser refused to start playback without a gesture (autoplay policy).
     case autoplayBlocked
     /// The viewer changed the volume on the renderer itself (its slider, keys, mute button):

@@ -1,19 +1,31 @@
-// Plays an interstitial (an ad) in its own video element over the paused primary item, from
-// the interstitial's playback manifest, and reports its time and end.
+// Plays a break's ads (interstitials) in their own video elements over the paused primary
+// item, from each ad's playback manifest, and reports the playing ad's time and end.
+//
+// Two elements take turns. The one in front is always `#interstitial-video` (it plays the
+// ad, or holds the break prepared ahead of its boundary); the other, `#interstitial-video-next`,
+// loads the break's next ad while the current one plays (the session names it:
+// `interstitialBreak.next`). When the session moves on to that ad, the two swap (and swap
+// ids): the next ad's first frame is already decoded, so it replaces the last frame of the
+// one before at the next paint.
 //
 // A break is prepared ahead of its boundary (`prepare`, a few seconds before): its manifest
-// (or asset list, or external HLS playlists) is resolved, a MediaSource attached to this
+// (or asset list, or external HLS playlists) is resolved, a MediaSource attached to the front
 // element and its first segments appended, paused on its first frame, invisible and behind
 // the primary. When the session starts the break the element only has to play, so its first
 // frame follows the primary's last one within a frame or two. A preparation that failed is
-// reported when the break starts (the session skips it); one for a break that never comes is
-// dropped.
+// reported when its ad starts (the session skips it); one for an ad that never comes is
+// dropped. An asset list resolved here is reported to the session, which decides that each
+// of its assets plays (`play-interstitial-asset`); this module decides nothing.
 import { MSELoader } from './mse-loader.js';
 import { REPORT } from './renderer-vocabulary.js';
 import { interstitialManifest } from './interstitial-source.js';
 import { nextPresentedFrame } from './interstitial-handoff.js';
 
-const preparationKey = (event) => `${event.id}\n${event.url}\n${event.assetListURL ?? ''}`;
+const FRONT_ID = 'interstitial-video';
+const NEXT_ID = 'interstitial-video-next';
+
+/** What an ad is: an event from its start, or a later asset of its asset list. */
+const itemKey = (event, asset) => [event.id, event.url, event.assetListURL ?? '', asset?.index ?? 0, asset?.uri ?? ''].join('\n');
 
 /** Resolves once `video` has its current frame decoded (or after `timeout` ms). */
 function firstFrameLoaded(video, timeout) {
@@ -25,142 +37,294 @@ function firstFrameLoaded(video, timeout) {
   });
 }
 
+/** Empties `video` and hides it. */
+function emptied(video) {
+  video.pause();
+  video.removeAttribute('src');
+  video.load();
+  video.hidden = true;
+  delete video.dataset.pending;
+  delete video.dataset.preparing;
+}
+
 export class InterstitialPlayer {
-  /** @param {HTMLVideoElement} video @param {(report: string, fields?: object) => void} report @param {() => string} sessionID */
-  constructor(video, report, sessionID = () => '') {
-    this.video = video;
+  /**
+   * @param {HTMLVideoElement} video the break's element (`#interstitial-video`)
+   * @param {(report: string, fields?: object) => void} report
+   * @param {() => string} sessionID
+   * @param {HTMLVideoElement} [next] the element the next ad loads in (`#interstitial-video-next`); made beside `video` if absent
+   */
+  constructor(video, report, sessionID = () => '', next = null) {
+    if (!next) {
+      next = video.cloneNode(false);
+      next.id = NEXT_ID;
+      video.after(next);
+    }
+    this.front = video;
+    this.back = next;
     this.report = report;
     this.sessionID = sessionID;
-    this.active = null;
-    this.prepared = null; // { key, event, engine, ready: Promise, failure }
+    this.active = null; // { key, event, asset } playing in front
+    this.reporting = null; // the element whose time, end and errors are the current ad's
+    this.engine = null; // the front element's loader while an ad plays
+    this.prepared = null; // { key, event, asset, video, engine, ready: Promise, failure }: the break ahead, in front
+    this.preparedNext = null; // the same for the break's next ad, in the back element
+    this.incoming = null; // the next ad's preparation while it is swapped in
+    this.deferredNext = undefined; // a next ad named while a swap was under way
     this.lastReport = 0;
-    video.addEventListener('timeupdate', () => {
-      if (!this.active) return;
+    for (const element of [video, next]) this.listen(element);
+  }
+
+  listen(element) {
+    // Only the element playing the current ad reports (not the one before it, paused as the next comes in).
+    const playing = () => this.active && element === this.reporting;
+    element.addEventListener('timeupdate', () => {
+      if (!playing()) return;
       const now = performance.now();
       if (now - this.lastReport > 250) {
         this.lastReport = now;
-        this.report(REPORT.time, { time: video.currentTime });
+        this.report(REPORT.time, { time: element.currentTime });
       }
     });
-    video.addEventListener('ended', () => { if (this.active) this.report(REPORT.ended); });
-    // A break that cannot play is the session's to skip: it hears why, and resumes the primary.
-    video.addEventListener('error', () => {
-      const message = video.error?.message || `media error ${video.error?.code ?? ''}`;
-      if (this.active) this.report(REPORT.interstitialFailed, { message });
-      else if (this.prepared) this.prepared.failure = message;
+    element.addEventListener('ended', () => { if (playing()) this.report(REPORT.ended); });
+    // An ad that cannot play is the session's to skip: it hears why, and goes on.
+    element.addEventListener('error', () => {
+      const message = element.error?.message || `media error ${element.error?.code ?? ''}`;
+      if (playing()) this.report(REPORT.interstitialFailed, { message });
+      else for (const preparation of [this.prepared, this.preparedNext]) if (preparation?.video === element) preparation.failure = message;
     });
   }
+
+  /** Both elements, front first. */
+  get elements() { return [this.front, this.back]; }
+
+  /** The element playing the break (or holding it prepared). */
+  get video() { return this.front; }
 
   get isActive() { return this.active !== null; }
 
   /** The event prepared (or being prepared) ahead of its break, if any. */
   get preparedEvent() { return this.prepared?.event ?? null; }
 
+  /** Loads `event`/`asset` into `video`, paused on its first frame; resolves its asset list and tells the session. */
+  load(event, asset, video) {
+    const preparation = { key: itemKey(event, asset), event, asset, video, engine: null, failure: null, dropped: false };
+    preparation.ready = (async () => {
+      const onAssetList = (assets) => this.report(REPORT.interstitialAssetList, { interstitial: event.id, assets });
+      const manifest = await interstitialManifest(event, this.sessionID(), asset, onAssetList);
+      if (preparation.dropped) return;
+      video.dataset.pending = '';
+      video.dataset.preparing = '';
+      video.hidden = false;
+      preparation.engine = new MSELoader(video, manifest);
+      preparation.engine.addEventListener('error', (error) => { preparation.failure = String(error.detail?.message ?? error.detail); });
+      await preparation.engine.start();
+      await firstFrameLoaded(video, 5000);
+    })();
+    preparation.ready.catch((error) => { preparation.failure = String(error?.message ?? error); });
+    return preparation;
+  }
+
+  /** Stops a preparation and empties its element. */
+  drop(preparation) {
+    if (!preparation) return;
+    preparation.dropped = true;
+    preparation.engine?.stop();
+    // Its element is emptied unless it plays or another preparation loads in it now.
+    const inUse = [this.prepared, this.preparedNext, this.incoming].some((other) => other && other !== preparation && other.video === preparation.video);
+    if (!inUse && !(this.active && preparation.video === this.front)) emptied(preparation.video);
+  }
+
   /** Loads `event` paused on its first frame, ready to play at once when its break starts.
    *  Does nothing while a break plays or when `event` is already prepared; replaces another preparation. */
   prepare(event) {
     if (this.active || !event) return;
-    const key = preparationKey(event);
+    const key = itemKey(event, null);
     if (this.prepared?.key === key) return;
     this.discard();
-    const preparation = { key, event, engine: null, failure: null };
-    this.prepared = preparation;
-    preparation.ready = (async () => {
-      const manifest = await interstitialManifest(event, this.sessionID());
-      if (this.prepared !== preparation) return;
-      this.video.dataset.pending = '';
-      this.video.dataset.preparing = '';
-      this.video.hidden = false;
-      preparation.engine = new MSELoader(this.video, manifest);
-      preparation.engine.addEventListener('error', (error) => { preparation.failure = String(error.detail?.message ?? error.detail); });
-      await preparation.engine.start();
-      await firstFrameLoaded(this.video, 5000);
-    })();
-    preparation.ready.catch((error) => { preparation.failure = String(error?.message ?? error); });
+    this.prepared = this.load(event, null, this.front);
+  }
+
+  /** During a break, loads the ad that plays after the current one (`{event, asset}`, as the
+   *  session's `interstitialBreak.next` names it) in the other element; `null` drops it. */
+  prepareNext(item) {
+    if (!this.active) return;
+    if (this.incoming) { this.deferredNext = item; return; }
+    if (!item?.event) { this.discardNext(); return; }
+    const key = itemKey(item.event, item.asset);
+    if (this.preparedNext?.key === key) return;
+    this.discardNext();
+    this.preparedNext = this.load(item.event, item.asset ?? null, this.back);
   }
 
   /** Drops a preparation whose break did not come (a seek, new events). */
   discard() {
     if (!this.prepared) return;
-    this.prepared.engine?.stop();
+    const preparation = this.prepared;
     this.prepared = null;
-    if (!this.active) this.reset();
+    if (this.active) { preparation.dropped = true; preparation.engine?.stop(); } else this.drop(preparation);
   }
 
-  async start(event, rate) {
-    const prepared = this.prepared?.key === preparationKey(event) ? this.prepared : null;
+  /** Drops the next ad's preparation (the session names another, or none). */
+  discardNext() {
+    const preparation = this.preparedNext;
+    this.preparedNext = null;
+    this.drop(preparation);
+  }
+
+  /** Plays `event` (or `asset`, a later asset of its asset list) at `rate` (0 = load paused):
+   *  the break's first ad in front, a later ad of the break by swapping in the other element. */
+  async start(event, rate, asset = null) {
+    const key = itemKey(event, asset);
+    if (this.active) return this.startNext(event, rate, asset, key);
+    const prepared = this.prepared?.key === key ? this.prepared : null;
     if (!prepared) this.discard();
     this.engine?.stop();
     this.engine = null;
     this.prepared = null;
-    this.active = event;
-    if (!prepared) this.reset();
+    const item = { key, event, asset };
+    this.active = item;
+    this.reporting = this.front;
+    if (!prepared) emptied(this.front);
+    const video = this.front;
     // Behind the primary's held frame until the break's first frame is presented: no black flash.
-    this.video.dataset.pending = '';
-    delete this.video.dataset.preparing;
-    this.video.hidden = false;
-    nextPresentedFrame(this.video, 2000).then(() => { if (this.active === event) delete this.video.dataset.pending; });
+    video.dataset.pending = '';
+    delete video.dataset.preparing;
+    video.hidden = false;
+    nextPresentedFrame(video, 2000).then(() => { if (this.active === item) delete video.dataset.pending; });
     try {
       if (prepared) {
         await prepared.ready;
         if (prepared.failure) throw new Error(prepared.failure);
         this.engine = prepared.engine;
         // Its first frame is decoded and waiting: it replaces the primary's at the next paint.
-        if (this.video.readyState >= HTMLMediaElement.HAVE_CURRENT_DATA) delete this.video.dataset.pending;
-        // The loader may have been told of an error after it was prepared.
-        this.engine?.addEventListener('error', (error) => {
-          if (this.active === event) this.report(REPORT.interstitialFailed, { message: String(error.detail?.message ?? error.detail) });
-        });
+        if (video.readyState >= HTMLMediaElement.HAVE_CURRENT_DATA) delete video.dataset.pending;
+        this.watchErrors(this.engine, item);
       } else {
-        const manifest = await interstitialManifest(event, this.sessionID());
-        if (this.active !== event) return;
-        this.engine = new MSELoader(this.video, manifest);
+        const onAssetList = (assets) => this.report(REPORT.interstitialAssetList, { interstitial: event.id, assets });
+        const manifest = await interstitialManifest(event, this.sessionID(), asset, onAssetList);
+        if (this.active !== item) return;
+        this.engine = new MSELoader(video, manifest);
         await this.engine.start();
       }
-      if (this.active !== event) return;
-      this.video.defaultPlaybackRate = rate || 1;
-      this.video.playbackRate = rate || 1;
-      if (rate > 0) await this.video.play().catch(() => {});
+      if (this.active !== item) return;
+      await this.run(video, rate);
     } catch (error) {
-      if (this.active === event) this.report(REPORT.interstitialFailed, { message: String(error?.message ?? error) });
+      if (this.active === item) this.report(REPORT.interstitialFailed, { message: String(error?.message ?? error) });
     }
+  }
+
+  /** The break's next ad: swapped in from the other element once its first frame is decoded.
+   *  Until then the ad before stays in front, paused on its last frame. While the swap is under
+   *  way the element it frees is not reused: a next ad named meanwhile is loaded after it. */
+  async startNext(event, rate, asset, key) {
+    const item = { key, event, asset };
+    const previous = { video: this.front, engine: this.engine };
+    // An ad still being swapped in (the session moved past it) stops loading now: its element is reused.
+    if (this.incoming) { this.incoming.dropped = true; this.incoming.engine?.stop(); }
+    this.active = item;
+    this.reporting = null;
+    this.engine = null;
+    previous.video.pause();
+    let preparation = this.preparedNext?.key === key ? this.preparedNext : null;
+    if (!preparation) {
+      this.discardNext();
+      preparation = this.load(event, asset, this.back);
+    }
+    this.preparedNext = null;
+    this.incoming = preparation;
+    try {
+      await preparation.ready;
+      if (this.active !== item) { this.drop(preparation); return; }
+      if (preparation.failure) throw new Error(preparation.failure);
+      const video = preparation.video;
+      this.engine = preparation.engine;
+      this.watchErrors(this.engine, item);
+      // Swap: the next ad's element comes to the front (its id too) in the same task that
+      // hides the one before, so the paint after shows its first frame in place of the last.
+      const inPictureInPicture = document.pictureInPictureElement === previous.video;
+      this.back = previous.video;
+      this.front = video;
+      previous.video.id = NEXT_ID;
+      video.id = FRONT_ID;
+      video.hidden = false;
+      this.reporting = video;
+      const shown = video.readyState >= HTMLMediaElement.HAVE_CURRENT_DATA ? Promise.resolve() : nextPresentedFrame(video, 2000);
+      const revealed = shown.then(() => { if (this.front === video) this.reveal(video, previous); });
+      if (inPictureInPicture) this.takePictureInPicture();
+      const playing = this.run(video, rate);
+      await revealed;
+      await playing;
+    } catch (error) {
+      // The ad before stays in front, paused, while the session goes on without this one.
+      if (preparation.video !== this.front) this.drop(preparation);
+      if (this.active === item) this.report(REPORT.interstitialFailed, { message: String(error?.message ?? error) });
+    } finally {
+      if (this.incoming === preparation) {
+        this.incoming = null;
+        if (this.deferredNext !== undefined) {
+          const next = this.deferredNext;
+          this.deferredNext = undefined;
+          this.prepareNext(next);
+        }
+      }
+    }
+  }
+
+  /** Shows `video` and empties the element of the ad before it. */
+  reveal(video, previous) {
+    delete video.dataset.preparing;
+    delete video.dataset.pending;
+    previous.engine?.stop();
+    emptied(previous.video);
+  }
+
+  /** The loader may be told of an error after it was prepared. */
+  watchErrors(engine, item) {
+    engine?.addEventListener('error', (error) => {
+      if (this.active === item) this.report(REPORT.interstitialFailed, { message: String(error.detail?.message ?? error.detail) });
+    });
+  }
+
+  async run(video, rate) {
+    video.defaultPlaybackRate = rate || 1;
+    video.playbackRate = rate || 1;
+    if (rate > 0) await video.play().catch(() => {});
   }
 
   /** Moves picture in picture to the ad (allowed without a gesture while a window is open):
    *  waits for the ad's first metadata, which the window needs. */
   async takePictureInPicture() {
+    const video = this.front;
     if (!this.active || !document.pictureInPictureElement) return;
-    if (this.video.readyState < HTMLMediaElement.HAVE_METADATA) {
+    if (video.readyState < HTMLMediaElement.HAVE_METADATA) {
       await new Promise((resolve) => {
-        this.video.addEventListener('loadedmetadata', resolve, { once: true });
-        this.video.addEventListener('emptied', resolve, { once: true });
+        video.addEventListener('loadedmetadata', resolve, { once: true });
+        video.addEventListener('emptied', resolve, { once: true });
       });
     }
     if (!this.active) return;
-    await this.video.requestPictureInPicture().catch((error) => console.warn('picture in picture:', error.message));
+    await video.requestPictureInPicture().catch((error) => console.warn('picture in picture:', error.message));
   }
 
   play(rate) {
-    this.video.playbackRate = rate;
-    return this.video.play();
+    this.front.playbackRate = rate;
+    return this.front.play();
   }
 
-  pause() { this.video.pause(); }
+  pause() { this.front.pause(); }
 
-  /** Empties the element and hides it. */
-  reset() {
-    this.video.pause();
-    this.video.removeAttribute('src');
-    this.video.load();
-    this.video.hidden = true;
-    delete this.video.dataset.pending;
-    delete this.video.dataset.preparing;
-  }
+  /** Empties the front element and hides it. */
+  reset() { emptied(this.front); }
 
   stop() {
     this.engine?.stop();
     this.engine = null;
     this.active = null;
+    this.reporting = null;
+    this.incoming = null;
+    this.deferredNext = undefined;
+    this.discardNext();
     this.reset();
   }
 }

@@ -1,6 +1,9 @@
 // Gets both sides of a hand-over ready before it happens, from the session's state:
 // - the next break (the session's `upcomingInterstitial`) is prepared in the break's element
 //   a few seconds before its boundary (at once for a pre-roll, near the end for a post-roll);
+// - during a break, the ad that plays after the current one (`interstitialBreak.next`: the
+//   break's next event, or the next asset of the playing event's asset list) is loaded in the
+//   break's other element while the current ad plays, so the switch between ads shows no gap;
 // - during a break, the paused primary element is moved to where the primary will resume
 //   (`interstitialBreak.resumeAt`), so it resumes on a frame it already has.
 // The session still decides when each break starts and ends; this module only loads ahead.
@@ -31,6 +34,10 @@ export class InterstitialPreloader {
     const resumeAt = state?.interstitialBreak?.resumeAt;
     const event = state?.activeInterstitial;
     if (event && event.cue === 'none' && Number.isFinite(resumeAt)) this.positionPrimary(resumeAt);
+    if (event) {
+      const next = state.interstitialBreak?.next;
+      this.player.prepareNext(next ? { event: next.interstitial, asset: next.asset ?? null } : null);
+    }
   }
 
   /** Where the upcoming break sits on the primary's timeline. */

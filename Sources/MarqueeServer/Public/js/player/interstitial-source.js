@@ -3,7 +3,9 @@
 // asset's) maps to the same; any other HLS URL (an external ad) is read by interstitial-hls.js,
 // through this server when it is on another one (the page may only connect to its own server:
 // `/api/sessions/{id}/interstitials/{event}/external?url=…`); an asset list (`X-ASSET-LIST`)
-// is fetched when this is called (as the break approaches) and its first asset used.
+// is fetched when this is called (as the break approaches), its assets told to the session
+// (which decides that each plays, in turn) and its first asset used; a later asset of the
+// list comes as an item with its `asset` (the session's `play-interstitial-asset`).
 // Whatever cannot play throws, with the reason: the page reports the failure and the session
 // skips the break.
 import { hlsManifest } from './interstitial-hls.js';
@@ -51,15 +53,31 @@ function manifestFor(uri, base, via) {
   return cached(via(url.href), () => hlsManifest(url.href, via));
 }
 
-/** The playback manifest for `event` of session `sessionID` (resolving its asset list first, if it has one). */
-export async function interstitialManifest(event, sessionID) {
+/** The assets an asset list names, each `{uri, duration}` with `uri` resolved against the list's URL. */
+export function listedAssets(list, listURL) {
+  const assets = Array.isArray(list?.ASSETS) ? list.ASSETS : [];
+  return assets.filter((asset) => typeof asset?.URI === 'string' && asset.URI).map((asset) => {
+    let uri;
+    try { uri = new URL(asset.URI, listURL).href; } catch { uri = asset.URI; }
+    const duration = Number(asset.DURATION);
+    return Number.isFinite(duration) && duration >= 0 ? { uri, duration } : { uri };
+  });
+}
+
+/**
+ * The playback manifest for `event` of session `sessionID`: for `asset` (a later asset of its
+ * asset list, as the session named it), that asset's; otherwise the event's content, or its
+ * asset list's first asset after the list is fetched and `onAssetList(assets)` told of it.
+ */
+export async function interstitialManifest(event, sessionID, asset = null, onAssetList = () => {}) {
   const via = fetcher(event, sessionID);
+  if (asset?.uri) return manifestFor(asset.uri, location.href, via);
   if (event.assetListURL) {
     const listURL = new URL(event.assetListURL, location.href).href;
-    const list = await jsonAt(via(listURL), 'asset list');
-    const first = list?.ASSETS?.[0]?.URI;
-    if (!first) throw new Error('asset list has no ASSETS');
-    return manifestFor(first, listURL, via);
+    const assets = listedAssets(await jsonAt(via(listURL), 'asset list'), listURL);
+    if (!assets.length) throw new Error('asset list has no ASSETS');
+    onAssetList(assets.slice(0, 100));
+    return manifestFor(assets[0].uri, listURL, via);
   }
   if (!event.url) throw new Error('the break names nothing to play');
   return manifestFor(event.url, location.href, via);

@@ -271,7 +271,7 @@ renditions.setBuilder(() => {
 });
 
 const info = new InfoPanel($('info-panel'), $('info-button'), { open: () => t('moreInfo'), close: () => t('closeInfo') });
-const volume = new VolumeControl($('mute-button'), $('volume-slider'), [video, $('interstitial-video')],
+const volume = new VolumeControl($('mute-button'), $('volume-slider'), [video, $('interstitial-video'), $('interstitial-video-next')],
   { mute: () => t('mute'), volume: () => t('volume') });
 const volumeReports = new VolumeReports(video, [$('interstitial-video')], () => socket, () => session);
 new CuePlacement(video, player, document.querySelector('.bottom-bar'));
@@ -436,6 +436,10 @@ async function carryOut(command) {
       if (inPictureInPicture) interstitial.takePictureInPicture();
       break;
     }
+    case COMMAND.playInterstitialAsset:
+      // The next asset of the playing event's asset list (picture in picture follows inside the player).
+      await interstitial.start(command.interstitial, command.rate, command.asset);
+      break;
     case COMMAND.resumePrimary:
       if (document.pictureInPictureElement === interstitial.video) {
         await video.requestPictureInPicture().catch((error) => console.warn('picture in picture:', error.message));
@@ -450,8 +454,11 @@ async function carryOut(command) {
         video.defaultPlaybackRate = command.rate;
         video.playbackRate = command.rate;
         video.play().catch(() => {});
-        // The break stays on screen (and audible) until the primary presents its first frame again.
-        await nextPresentedFrame(video);
+        // The break stays on screen (and audible) until the primary presents its first frame again;
+        // an ad that played to its end has nothing more to show, and a primary paused on the
+        // frame it resumes on (moved there during the break) shows it at once.
+        const shownAlready = interstitial.video.ended && !video.seeking && pendingSeek === null && video.readyState >= HTMLMediaElement.HAVE_CURRENT_DATA;
+        if (!shownAlready) await nextPresentedFrame(video);
       }
       interstitial.stop();
       timeline.setDuration(duration());
@@ -470,12 +477,14 @@ async function carryOut(command) {
   }
 }
 
-const interstitial = new InterstitialPlayer($('interstitial-video'), (report, fields) => socket?.report(report, fields), () => session?.id);
+const interstitial = new InterstitialPlayer($('interstitial-video'), (report, fields) => socket?.report(report, fields), () => session?.id, $('interstitial-video-next'));
 const adOverlay = new InterstitialOverlay(player, () => intent(INTENT.skipInterstitial));
 const preloader = new InterstitialPreloader(video, interstitial, duration);
 new InterstitialEditor(player, { assetID, currentTime: () => video.currentTime, toast: (text) => toast(text, 2500) });
-interstitial.video.addEventListener('timeupdate', () => { if (interstitial.isActive) showAdTime(); });
-interstitial.video.addEventListener('durationchange', () => { if (interstitial.isActive) showAdTime(); });
+for (const ad of interstitial.elements) {
+  ad.addEventListener('timeupdate', () => { if (interstitial.isActive && ad === interstitial.video) showAdTime(); });
+  ad.addEventListener('durationchange', () => { if (interstitial.isActive && ad === interstitial.video) showAdTime(); });
+}
 
 /** During a break the clock is the ad's: its time, what is left, and a countdown badge. */
 function showAdTime() {

@@ -12,10 +12,12 @@ export const REPORT = Object.freeze({
   ready: 'ready', time: 'time', playing: 'playing', stalled: 'stalled', ended: 'ended', failed: 'failed',
   interstitialFailed: 'interstitial-failed', autoplayBlocked: 'autoplay-blocked',
   volume: 'volume',
+  interstitialAssetList: 'interstitial-asset-list',
 });
 
 export const COMMAND = Object.freeze({
   play: 'play', pause: 'pause', seek: 'seek', playInterstitial: 'play-interstitial', resumePrimary: 'resume-primary',
   selectAudio: 'select-audio', selectSubtitles: 'select-subtitles',
   setVolume: 'set-volume',
+  playInterstitialAsset: 'play-interstitial-asset',
 });
