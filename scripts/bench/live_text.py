@@ -116,6 +116,11 @@ def percentile(values, fraction):
     return ordered[min(len(ordered) - 1, max(0, round(fraction * (len(ordered) - 1))))]
 
 
+def load_now():
+    """The 1-minute load average, printed beside each timing (the machine may be shared)."""
+    return f"load {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
+
+
 def code_lines(text):
     return "\n".join(line for line in text.split("\n") if line.strip() and not TIMESTAMP.match(line.strip()))
 
@@ -200,7 +205,8 @@ def main():
         # 1. Accuracy through the server (what the player gets).
         code_times = [0.9 + 0.37 * i for i in range(20)]  # all before the ad break at 8 s
         code_times = [t for t in code_times if t < 7.9]
-        latencies, code_cers, misses = [], [], 0
+        latencies, server_times, code_cers, misses = [], [], [], 0
+        load_before = load_now()
         cpu_before = process_cpu_seconds(server.process.pid)
         for t in code_times:
             started = time.perf_counter()
@@ -210,13 +216,19 @@ def main():
             if not body["cached"]:
                 misses += 1
                 latencies.append(elapsed)
+                server_times.append(body["milliseconds"] / 1000)
             code_cers.append(cer(code_lines(body["text"]), reference_code))
         cpu_per_frame = (process_cpu_seconds(server.process.pid) - cpu_before) / max(1, len(code_times))
-        japanese_cers = []
+        load_after = load_now()
+        japanese_cers, japanese_times = [], []
+        cpu_before = process_cpu_seconds(server.process.pid)
         for t in [1.1, 3.3, 5.5, 7.7, 9.1]:
             status, body = server.api("GET", f"/api/assets/{japanese_id}/frame-text?time={t}")
             assert status == 200, body
+            if not body["cached"]:
+                japanese_times.append(body["milliseconds"] / 1000)
             japanese_cers.append(japanese_cer(body["text"], "\n".join(JAPANESE)))
+        japanese_cpu = (process_cpu_seconds(server.process.pid) - cpu_before) / 5
 
         print("Accuracy (character error rate against the drawn text, through the server):")
         print(f"  Code Walkthrough, {len(code_cers)} frames: mean {statistics.mean(code_cers) * 100:.2f} %, "
@@ -247,15 +259,20 @@ def main():
         marquee_median = statistics.median(latencies)
         print()
         print(f"Pause to selectable text, 720p frame, cache miss ({len(latencies)} frames of Code Walkthrough):")
-        print(f"  Marquee frame-text request:           median {marquee_median * 1000:6.0f} ms   p95 {percentile(latencies, 0.95) * 1000:6.0f} ms")
-        print(f"  Marquee server CPU time per request:  {cpu_per_frame * 1000:6.0f} ms   (decode + read; what a request takes on an idle core;"
-              f" load now {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
+        print(f"  Marquee frame-text request:           median {marquee_median * 1000:6.0f} ms   p95 {percentile(latencies, 0.95) * 1000:6.0f} ms"
+              f"   ({load_before} before, {load_after} after)")
+        print(f"  Marquee server's own time (route):    median {statistics.median(server_times) * 1000:6.0f} ms   p95 {percentile(server_times, 0.95) * 1000:6.0f} ms"
+              "   (cache lookup + decode + pre-process + OCR, wall clock inside the server)")
+        print(f"  Marquee server CPU time per request:  {cpu_per_frame * 1000:6.0f} ms   (decode + read; what a request takes on an idle core)")
+        if japanese_times:
+            print(f"  Japanese 720p frame (for reference):  server median {statistics.median(japanese_times) * 1000:6.0f} ms,"
+                  f" CPU {japanese_cpu * 1000:6.0f} ms per request   ({load_now()})")
         browser = browser_pause_to_text(server, code["id"], [0.25 + 0.41 * i for i in range(15) if 0.25 + 0.41 * i < 7.8])
         if browser:
             print(f"  Chromium, pause (seek) to text layer:  median {statistics.median(browser) * 1000:6.0f} ms   p95 {percentile(browser, 0.95) * 1000:6.0f} ms"
                   "   (+ the still-frame delay, 0.5 s by default)")
         print(f"  ffmpeg + tesseract CLI:               median {statistics.median(cli_default) * 1000:6.0f} ms   p95 {percentile(cli_default, 0.95) * 1000:6.0f} ms"
-              f"   (CER {statistics.mean(cli_cers) * 100:.2f} %)")
+              f"   (CER {statistics.mean(cli_cers) * 100:.2f} %; {load_now()})")
         print(f"  ffmpeg + tesseract CLI, OMP_THREAD_LIMIT=1: median {statistics.median(cli_single) * 1000:6.0f} ms")
         print(f"  ratio CLI / Marquee: {statistics.median(cli_default) / marquee_median:.1f}x "
               f"(vs single-threaded CLI {statistics.median(cli_single) / marquee_median:.1f}x; target >= 3x)")

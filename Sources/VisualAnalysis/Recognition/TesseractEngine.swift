@@ -28,7 +28,6 @@ final class TesseractEngine: @unchecked Sendable {
         // Pre-processing has already turned light text dark; Tesseract's own second pass on
         // an inverted copy would double the work for nothing.
         _ = TessBaseAPISetVariable(handle, "tessedit_do_invert", "0")
-        TessBaseAPISetPageSegMode(handle, PSM_AUTO)
     }
 
     deinit {
@@ -65,6 +64,36 @@ final class TesseractEngine: @unchecked Sendable {
 
     /// Recognises the text in `image`; boxes are in `image`'s pixels. Polls `flag` while it works.
     func recognize(_ image: GrayImage, binarization: FramePreprocessor.Binarization, flag: CancellationFlag) throws -> [TextBlock] {
+        try reading(image, binarization: binarization, flag: flag) { monitor in
+            TessBaseAPISetPageSegMode(handle, PSM_AUTO)
+            return try recognizeSet(monitor, flag: flag)
+        }
+    }
+
+    /// Reads each of `regions` of `image` on its own, as one block of text, and gives its words
+    /// as one line (nil where nothing was read); boxes are in `image`'s pixels.
+    func recognizeLines(
+        in regions: [TextBox], of image: GrayImage, binarization: FramePreprocessor.Binarization, flag: CancellationFlag
+    ) throws -> [TextLine?] {
+        try reading(image, binarization: binarization, flag: flag) { monitor in
+            TessBaseAPISetPageSegMode(handle, PSM_SINGLE_BLOCK)
+            return try regions.map { region -> TextLine? in
+                // Tesseract reports boxes in the whole picture's coordinates after SetRectangle.
+                TessBaseAPISetRectangle(handle, Int32(region.x), Int32(region.y), Int32(region.width), Int32(region.height))
+                let words = try recognizeSet(monitor, flag: flag).flatMap(\.lines).flatMap(\.words)
+                guard let first = words.first else { return nil }
+                let box = words.dropFirst().reduce(first.box) { $0.union($1.box) }
+                let confidence = words.map(\.confidence).reduce(0, +) / Double(words.count)
+                return TextLine(box: box, confidence: confidence, words: words)
+            }
+        }
+    }
+
+    /// Gives Tesseract `image` for the length of `body`, with a monitor that polls `flag`.
+    private func reading<Result>(
+        _ image: GrayImage, binarization: FramePreprocessor.Binarization, flag: CancellationFlag,
+        _ body: (OpaquePointer?) throws -> Result
+    ) throws -> Result {
         _ = TessBaseAPISetVariable(handle, "thresholding_method", binarization == .sauvola ? "2" : "0")
         image.pixels.withUnsafeBufferPointer { pixels in
             TessBaseAPISetImage(handle, pixels.baseAddress, Int32(image.width), Int32(image.height), 1, Int32(image.width))
@@ -81,10 +110,15 @@ final class TesseractEngine: @unchecked Sendable {
             return Unmanaged<CancellationFlag>.fromOpaque(context).takeUnretainedValue().isCancelled
         }
         Self.runSerially()  // on this thread, which may not be the one that made the engine
-        let status = withExtendedLifetime(flag) {
+        return try withExtendedLifetime(flag) {
             TessMonitorSetCancelThis(monitor, Unmanaged.passUnretained(flag).toOpaque())
-            return TessBaseAPIRecognize(handle, monitor)
+            return try body(monitor)
         }
+    }
+
+    /// Recognises the picture (or rectangle) set and reads the result.
+    private func recognizeSet(_ monitor: OpaquePointer?, flag: CancellationFlag) throws -> [TextBlock] {
+        let status = TessBaseAPIRecognize(handle, monitor)
         try flag.check()
         guard status == 0 else { throw TextRecognitionError.engine("Tesseract could not recognise the frame (status \(status))") }
         guard let iterator = TessBaseAPIGetIterator(handle) else { return [] }
