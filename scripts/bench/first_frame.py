@@ -9,6 +9,9 @@ from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
 base, asset, runs = os.environ["BASE"], os.environ["ASSET"], int(os.environ.get("RUNS", "5"))
+# "Name: value" sent with every request the page makes (a signed-in bench: the server bench runs
+# with access control on, and an anonymous page would only get the sign-in screen).
+auth = os.environ.get("AUTH_HEADER", "")
 options = webdriver.ChromeOptions()
 options.binary_location = "/usr/bin/chromium"
 for argument in ["--headless=new", "--no-first-run", "--disable-background-networking", "--disable-component-update",
@@ -17,6 +20,10 @@ for argument in ["--headless=new", "--no-first-run", "--disable-background-netwo
 if os.geteuid() == 0:
     options.add_argument("--no-sandbox")
 driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+if auth:
+    name, _, value = auth.partition(":")
+    driver.execute_cdp_cmd("Network.enable", {})
+    driver.execute_cdp_cmd("Network.setExtraHTTPHeaders", {"headers": {name.strip(): value.strip()}})
 # Arm the frame callback before any page script runs.
 driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": """
   window.__firstFrame = null;

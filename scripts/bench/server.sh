@@ -175,7 +175,7 @@ print(f"server CPU per request, nginx/marquee (1 = as cheap as nginx): {spread([
 PY
 
 # Time to first frame in headless Chromium.
-[[ "${FIRST_FRAME:-1}" == 1 ]] && BASE="$base" ASSET="$tour" RUNS="$runs" python3 scripts/bench/first_frame.py
+[[ "${FIRST_FRAME:-1}" == 1 ]] && BASE="$base" ASSET="$tour" RUNS="$runs" AUTH_HEADER="${BENCH_AUTH_HEADER:-}" python3 scripts/bench/first_frame.py
 
 # Other clients' /api/assets latency while one client floods a renderer socket.
 [[ "${FLOOD:-1}" == 1 ]] && BASE="$base" ASSET="$tour" AUTH_HEADER="${BENCH_AUTH_HEADER:-}" python3 scripts/bench/ws_flood.py
