@@ -43,7 +43,7 @@ let package = Package(
         .target(
             name: "Downloads",
             dependencies: [
-                "HLS", "BlockingWork",
+                "HLS", "BlockingWork", "Clocks",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -69,6 +69,8 @@ let package = Package(
             name: "VisualAnalysis",
             dependencies: ["CTesseract", "MediaCore", .product(name: "GRDB", package: "GRDB.swift")]
         ),
+        // The time that grace periods, stale dates and backoff are measured on (a manual clock in tests).
+        .target(name: "Clocks"),
         // The authoritative player state: sessions, speeds, interstitials. Pure logic.
         .target(name: "Playback"),
         // Accounts, sign-in sessions and API tokens: who may use a server, and as what role.
@@ -133,7 +135,14 @@ let package = Package(
         // Throwaway servers for tests: PostgreSQL (initdb in a temporary folder) and SeaweedFS, loopback only.
         .target(name: "ServiceTesting", path: "Tests/ServiceTesting"),
         // Test clips written with the ffmpeg command, one recipe for every test target.
-        .target(name: "MediaTesting", dependencies: [.product(name: "Subprocess", package: "swift-subprocess")], path: "Tests/MediaTesting"),
+        // Also the manual clock and the loopback HLS server that tests share.
+        .target(
+            name: "MediaTesting",
+            dependencies: [
+                "Clocks", .product(name: "Subprocess", package: "swift-subprocess"),
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ], path: "Tests/MediaTesting"),
         // Push provider for Live Activities: HTTP/2 to APNs, ES256 provider tokens, payloads, channels.
         .target(
             name: "APNs",
@@ -149,7 +158,7 @@ let package = Package(
         // Live Activities: model, lifecycle rules, SQLite store, fan-out to pages and to APNs.
         .target(
             name: "LiveActivities",
-            dependencies: ["APNs", "EventFeed", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["APNs", "EventFeed", "Clocks", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         // A local stand-in for APNs (HTTP/2 over TLS, JWT and payload checks) for tests and benchmarks.
         .target(
@@ -187,7 +196,7 @@ let package = Package(
             name: "MarqueeServer",
             dependencies: [
                 "HLS", "Library", "Playback", "Downloads", "Accounts", "LiveActivities", "APNs", "DeviceLink", "EventFeed",
-                "VisualAnalysis", "BlockingWork",
+                "VisualAnalysis", "BlockingWork", "Clocks",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -215,14 +224,16 @@ let package = Package(
         .executableTarget(
             name: "marquee-bench", dependencies: ["HLS", "MediaCore", "DeviceLink", "Playback", "MarqueeServer"], path: "Benchmarks/marquee-bench"),
         .testTarget(name: "HLSTests", dependencies: ["HLS"]),
-        .testTarget(name: "DownloadsTests", dependencies: ["Downloads", "HLS"]),
-        .testTarget(name: "MediaCoreTests", dependencies: ["MediaCore"]),
+        .testTarget(name: "DownloadsTests", dependencies: ["Downloads", "HLS", "MediaTesting"]),
+        .testTarget(name: "MediaCoreTests", dependencies: ["MediaCore", "MediaTesting"]),
         .testTarget(
             name: "PlaybackTests",
             dependencies: ["Playback", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(name: "AccountsTests", dependencies: ["Accounts"]),
-        .testTarget(name: "LiveActivitiesTests", dependencies: ["LiveActivities", "APNs", "APNsTesting", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(
+            name: "LiveActivitiesTests",
+            dependencies: ["LiveActivities", "APNs", "APNsTesting", "MediaTesting", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "APNsTests", dependencies: ["APNs", "APNsTesting", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "DeviceLinkTests", dependencies: ["DeviceLink"]),
         .testTarget(name: "VisualAnalysisTests", dependencies: ["VisualAnalysis", "MediaCore"]),

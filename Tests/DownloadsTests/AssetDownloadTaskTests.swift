@@ -1,48 +1,35 @@
 import Foundation
 import HLS
+import MediaTesting
 import Testing
 
 @testable import Downloads
 
-/// The download task against a real HTTP server on loopback (Python's http.server over a
-/// folder of generated files): pause holds new files back, resume finishes, cancellation
+/// The download task against a real HTTP server on loopback (the shared `LoopbackHLSServer`
+/// over generated files): pause holds new files back, resume finishes, cancellation
 /// keeps finished files for the next run, and the Foundation `Progress` ends complete.
 @Suite("Asset download task", .serialized)
 struct AssetDownloadTaskTests {
-    final class Server {
-        let process = Process()
-        let root: URL
-        var port = 0
+    /// A media playlist of `segments` generated segments, served from memory on loopback.
+    struct Server {
+        let http: LoopbackHLSServer
 
-        init(segments: Int) throws {
-            root = FileManager.default.temporaryDirectory.appendingPathComponent("marquee-dl-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        init(segments: Int) async throws {
+            var files: [String: Data] = [:]
             var playlist = "#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-PLAYLIST-TYPE:VOD\n"
             for i in 0..<segments {
-                let bytes = (0..<(40_000 + i * 997)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ i) }
-                try Data(bytes).write(to: root.appendingPathComponent("s\(i).ts"))
+                files["s\(i).ts"] = Data((0..<(40_000 + i * 997)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ i) })
                 playlist += "#EXTINF:2.0,\ns\(i).ts\n"
             }
-            try (playlist + "#EXT-X-ENDLIST\n").write(to: root.appendingPathComponent("media.m3u8"), atomically: true, encoding: .utf8)
-            let output = Pipe()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["python3", "-u", "-m", "http.server", "0", "--bind", "127.0.0.1", "--directory", root.path]
-            process.standardOutput = output
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            let line = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
-            guard let match = line.firstMatch(of: /port (\d+)/), let p = Int(match.1) else {
-                throw DownloadError.io(path: "http.server", reason: "no port in \(line)")
-            }
-            port = p
+            files["media.m3u8"] = Data((playlist + "#EXT-X-ENDLIST\n").utf8)
+            http = try await LoopbackHLSServer.start(files: files)
         }
 
-        var playlistURL: URL { URL(string: "http://127.0.0.1:\(port)/media.m3u8")! }
+        var playlistURL: URL { http.url("media.m3u8") }
 
         func stop() {
-            // SIGKILL and no waitUntilExit: Foundation's wait can hang on Linux.
-            kill(process.processIdentifier, SIGKILL)
-            try? FileManager.default.removeItem(at: root)
+            let http = http
+            Task { try? await http.stop() }
         }
     }
 
@@ -59,7 +46,7 @@ struct AssetDownloadTaskTests {
     }
 
     @Test func pauseHoldsNewFilesAndResumeFinishes() async throws {
-        let server = try Server(segments: 30)
+        let server = try await Server(segments: 30)
         defer { server.stop() }
         let out = outputFolder()
         defer { try? FileManager.default.removeItem(at: out) }
@@ -85,7 +72,7 @@ struct AssetDownloadTaskTests {
     }
 
     @Test func cancellationKeepsFinishedFilesForTheNextRun() async throws {
-        let server = try Server(segments: 40)
+        let server = try await Server(segments: 40)
         defer { server.stop() }
         let out = outputFolder()
         defer { try? FileManager.default.removeItem(at: out) }
@@ -122,7 +109,7 @@ struct AssetDownloadTaskTests {
         try await fetcher.shutdown()
     }
     @Test func playlistsAreWrittenBeforeTheFilesSoTheBundlePlaysWhileDownloading() async throws {
-        let server = try Server(segments: 6)
+        let server = try await Server(segments: 6)
         defer { server.stop() }
         let out = outputFolder()
         defer { try? FileManager.default.removeItem(at: out) }

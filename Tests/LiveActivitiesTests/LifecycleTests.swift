@@ -1,11 +1,12 @@
 import Foundation
+import MediaTesting
 import Testing
 
 @testable import LiveActivities
 
 @Suite("Live Activity lifecycle rules")
 struct LifecycleTests {
-    let clock = TestClock()
+    let clock = ManualClock()
 
     @Test("A request starts an active activity with its attributes and content")
     func request() async throws {
@@ -152,7 +153,7 @@ struct LifecycleTests {
 
 @Suite("Dismissal policies and time limits")
 struct DismissalTests {
-    let clock = TestClock()
+    let clock = ManualClock()
 
     @Test("Default dismissal: an ended activity stays four hours, then it is dismissed")
     func defaultPolicy() async throws {
@@ -237,7 +238,7 @@ struct DismissalTests {
 struct ActivityStoreTests {
     @Test("Activities, push tokens, push-to-start tokens and channels survive a restart")
     func survivesRestart() async throws {
-        let clock = TestClock()
+        let clock = ManualClock()
         let path = temporaryDatabase()
         defer { try? FileManager.default.removeItem(at: path.deletingLastPathComponent()) }
         let token = String(repeating: "ab", count: 32)

@@ -1,17 +1,8 @@
 import Foundation
 import GRDB
-import Synchronization
+import MediaTesting
 
 @testable import LiveActivities
-
-/// A clock the test moves by hand.
-final class TestClock: Sendable {
-    private let date: Mutex<Date>
-    init(_ start: Date = Date(timeIntervalSince1970: 1_800_000_000)) { date = Mutex(start) }
-    var now: Date { date.withLock { $0 } }
-    func advance(_ seconds: TimeInterval) { date.withLock { $0 = $0.addingTimeInterval(seconds) } }
-    var reader: @Sendable () -> Date { { [self] in self.now } }
-}
 
 /// A download as the Downloading activity shows it, typed like an app's own attributes.
 struct SampleAttributes: ActivityAttributes {
@@ -31,9 +22,9 @@ func content(_ percent: Int, staleDate: Date? = nil, relevance: Double = 0) -> A
     ActivityContent(state: state(percent), staleDate: staleDate, relevanceScore: relevance)
 }
 
-func makeCenter(clock: TestClock, path: URL? = nil) async throws -> ActivityCenter {
+func makeCenter(clock: ManualClock, path: URL? = nil) async throws -> ActivityCenter {
     let store = try path.map { try SQLiteActivityStore(url: $0) } ?? SQLiteActivityStore(database: DatabaseQueue())
-    return try await ActivityCenter(store: store, now: clock.reader)
+    return try await ActivityCenter(store: store, clock: clock)
 }
 
 func temporaryDatabase() -> URL {

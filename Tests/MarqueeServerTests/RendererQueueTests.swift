@@ -1,4 +1,5 @@
 import Foundation
+import MediaTesting
 import Testing
 
 @testable import MarqueeServer
@@ -8,8 +9,8 @@ import Testing
 /// whose renderer went away, and lets only the current renderer drive a session.
 @Suite("Renderer queues and session lifetime")
 struct RendererQueueTests {
-    func sessions(grace: Duration = .seconds(120)) async -> PlaybackSessions {
-        let sessions = PlaybackSessions(rendererGracePeriod: grace)
+    func sessions(grace: Duration = .seconds(120), clock: ManualClock = ManualClock()) async -> PlaybackSessions {
+        let sessions = PlaybackSessions(rendererGracePeriod: grace, clock: clock)
         var session = PlaybackSession(id: "s1", assetID: "a1", metadata: DisplayMetadata(title: "Clip"))
         _ = session.handle(.ready(duration: 60))
         await sessions.insert(session)
@@ -42,25 +43,38 @@ struct RendererQueueTests {
     }
 
     @Test func aSessionWhoseRendererLeftIsFreedAfterTheGracePeriod() async throws {
-        let sessions = await sessions(grace: .milliseconds(150))
+        let clock = ManualClock()
+        let sessions = await sessions(grace: .seconds(600), clock: clock)
         let (gone, _) = try #require(await sessions.attachRenderer(to: "s1"))
         await sessions.detachRenderer(gone, from: "s1")
+        try await clock.waitForSleepers()
+        clock.advance(by: .seconds(599))
         #expect(await sessions.session(id: "s1") != nil)
-        // Freed soon after the grace period (waiting longer only on a loaded machine).
-        let deadline = ContinuousClock.now + .seconds(10)
-        while await sessions.session(id: "s1") != nil, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(50))
-        }
+        clock.advance(by: .seconds(1))
+        try await Self.waitUntil { await sessions.session(id: "s1") == nil }
         #expect(await sessions.session(id: "s1") == nil)
     }
 
     @Test func aRendererThatComesBackInTimeKeepsTheSession() async throws {
-        let sessions = await sessions(grace: .milliseconds(300))
+        let clock = ManualClock()
+        let sessions = await sessions(grace: .seconds(600), clock: clock)
         let (gone, _) = try #require(await sessions.attachRenderer(to: "s1"))
         await sessions.detachRenderer(gone, from: "s1")
+        try await clock.waitForSleepers()
+        clock.advance(by: .seconds(300))
         let back = await sessions.attachRenderer(to: "s1")
         #expect(back != nil)
-        try await Task.sleep(for: .milliseconds(800))
+        clock.advance(by: .seconds(600))
+        // The grace period's check woke (the clock has no sleeper left); give it a moment of
+        // real time to run, as the other test's check frees its session within it.
+        #expect(clock.sleeperCount == 0)
+        try await Task.sleep(for: .milliseconds(50))
         #expect(await sessions.session(id: "s1") != nil)
+    }
+
+    /// Polls `condition` every millisecond of real time, for at most 10 s.
+    static func waitUntil(_ condition: () async -> Bool) async throws {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !(await condition()), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(1)) }
     }
 }

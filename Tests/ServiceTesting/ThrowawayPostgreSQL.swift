@@ -9,9 +9,8 @@ import Glibc
 /// test gets a database of its own from `makeDatabase()`).
 ///
 /// As root (CI), the server runs as `nobody` (PostgreSQL refuses root). It listens on
-/// 127.0.0.1 only, with `fsync` off (a throwaway). A small shell guardian owns it: when the
-/// test process is gone (its `/proc` entry), the guardian stops the server and removes the
-/// folder, however the test process ended. Set `MARQUEE_TEST_POSTGRES_URL` (`postgres://user@127.0.0.1:PORT/postgres`)
+/// 127.0.0.1 only, with `fsync` off (a throwaway). A `ServiceGuardian` owns it: the server
+/// stops and its folder goes when the test process exits, however it ended. Set `MARQUEE_TEST_POSTGRES_URL` (`postgres://user@127.0.0.1:PORT/postgres`)
 /// to use a server of your own instead.
 public actor ThrowawayPostgreSQL {
     public static let shared = ThrowawayPostgreSQL()
@@ -72,6 +71,7 @@ public actor ThrowawayPostgreSQL {
         let asRoot = getuid() == 0
         // As root the server runs as nobody, who may not reach a private TMPDIR: use /tmp then.
         let parent = asRoot ? "/tmp" : NSTemporaryDirectory()
+        ServiceGuardian.removeAbandonedFolders(in: parent, prefix: "marquee-pg-")
         let folder = URL(fileURLWithPath: parent).appendingPathComponent("marquee-pg-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         if asRoot {
@@ -83,32 +83,17 @@ public actor ThrowawayPostgreSQL {
         let port = try FreePort.pick()
         let user = "marquee"
         let data = folder.appendingPathComponent("data").path
-        let script = """
-            set -e
-            '\(initdb)' -D '\(data)' -U \(user) --auth=trust -E UTF8 --no-locale --no-sync > '\(folder.path)/initdb.log' 2>&1
-            '\(postgres)' -D '\(data)' -h 127.0.0.1 -p \(port) -k '\(folder.path)' -c fsync=off -c synchronous_commit=off \\
-                -c full_page_writes=off -c max_connections=300 -c shared_buffers=32MB > '\(folder.path)/postgres.log' 2>&1 &
-            server=$!
-            echo started
-            while [ -d /proc/\(ProcessInfo.processInfo.processIdentifier) ]; do sleep 1; done
-            kill -INT $server 2>/dev/null || true
-            for i in 1 2 3 4 5 6 7 8 9 10; do kill -0 $server 2>/dev/null || break; sleep 0.5; done
-            kill -KILL $server 2>/dev/null || true
-            wait $server 2>/dev/null || true
-            rm -rf '\(folder.path)'
-            """
-        let process = Process()
-        if asRoot {
-            process.executableURL = URL(fileURLWithPath: "/usr/sbin/runuser")
-            process.arguments = ["-u", "nobody", "--", "/bin/sh", "-c", script]
-        } else {
-            process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            process.arguments = ["-c", script]
-        }
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let script = ServiceGuardian.script(
+            starting: """
+                set -e
+                '\(initdb)' -D '\(data)' -U \(user) --auth=trust -E UTF8 --no-locale --no-sync > '\(folder.path)/initdb.log' 2>&1
+                '\(postgres)' -D '\(data)' -h 127.0.0.1 -p \(port) -k '\(folder.path)' -c fsync=off -c synchronous_commit=off \\
+                    -c full_page_writes=off -c max_connections=300 -c shared_buffers=32MB > '\(folder.path)/postgres.log' 2>&1 &
+                server=$!
+                set +e
+                """, signal: "INT", folder: folder)
+        let process = try ServiceGuardian.launch(
+            asRoot ? ["/usr/sbin/runuser", "-u", "nobody", "--", "/bin/sh", "-c", script] : ["/bin/sh", "-c", script], folder: folder)
         guardian = process
         let server = Server(host: "127.0.0.1", port: port, user: user, folder: folder)
         let deadline = ContinuousClock.now + .seconds(60)

@@ -8,7 +8,7 @@ import Glibc
 /// Python package), started once per test process in a temporary folder, every port on
 /// 127.0.0.1, with one identity so the gateway checks SigV4 signatures for real.
 ///
-/// Like `ThrowawayPostgreSQL`, a shell guardian stops it and removes its folder when the
+/// Like `ThrowawayPostgreSQL`, a `ServiceGuardian` stops it and removes its folder when the
 /// test process exits.
 public actor ThrowawaySeaweedFS {
     public static let shared = ThrowawaySeaweedFS()
@@ -38,6 +38,7 @@ public actor ThrowawaySeaweedFS {
 
     private func start() async throws -> Server {
         let weed = try await Self.weedBinary()
+        ServiceGuardian.removeAbandonedFolders(in: NSTemporaryDirectory(), prefix: "marquee-weed-")
         let folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("marquee-weed-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let key = "marquee-test"
@@ -61,23 +62,12 @@ public actor ThrowawaySeaweedFS {
         ]
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("data"), withIntermediateDirectories: true)
         let quoted = ([weed] + arguments).map { "'\($0)'" }.joined(separator: " ")
-        let script = """
-            \(quoted) > '\(folder.path)/weed.log' 2>&1 &
-            server=$!
-            while [ -d /proc/\(ProcessInfo.processInfo.processIdentifier) ]; do sleep 1; done
-            kill -TERM $server 2>/dev/null || true
-            for i in 1 2 3 4 5 6 7 8 9 10; do kill -0 $server 2>/dev/null || break; sleep 0.5; done
-            kill -KILL $server 2>/dev/null || true
-            wait $server 2>/dev/null || true
-            rm -rf '\(folder.path)'
-            """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", script]
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let script = ServiceGuardian.script(
+            starting: """
+                \(quoted) > '\(folder.path)/weed.log' 2>&1 &
+                server=$!
+                """, signal: "TERM", folder: folder)
+        let process = try ServiceGuardian.launch(["/bin/sh", "-c", script], folder: folder)
         let server = Server(endpoint: URL(string: "http://127.0.0.1:\(s3Port)")!, accessKeyID: key, secretAccessKey: secret, region: "us-east-1")
         let deadline = ContinuousClock.now + .seconds(60)
         while ContinuousClock.now < deadline {

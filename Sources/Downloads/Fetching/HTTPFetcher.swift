@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import Clocks
 import Foundation
 import NIOCore
 import NIOFoundationCompat
@@ -22,6 +23,8 @@ public final class HTTPFetcher: Sendable {
     let timeout: TimeAmount
     let stall: StallRule
     let onRetry: @Sendable (RetryEvent) -> Void
+    /// The time retry backoff waits on (a manual clock in tests).
+    let clock: any WallClock
 
     /// A body that brings fewer than `minimumBytes` in any `window` has stalled: a server that
     /// trickles a byte every few seconds never trips a read timeout, so it is caught by rate.
@@ -36,8 +39,10 @@ public final class HTTPFetcher: Sendable {
 
     public init(
         concurrency: Int = 8, policy: RetryPolicy = RetryPolicy(), timeout: TimeAmount = .seconds(30),
-        stall: StallRule = StallRule(), onRetry: @escaping @Sendable (RetryEvent) -> Void = { _ in }
+        stall: StallRule = StallRule(), onRetry: @escaping @Sendable (RetryEvent) -> Void = { _ in },
+        clock: any WallClock = SystemClock()
     ) {
+        self.clock = clock
         var configuration = HTTPClient.Configuration(redirectConfiguration: .follow(max: 10, allowCycles: false))
         configuration.timeout = .init(connect: .seconds(10), read: timeout)
         configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: max(concurrency, 1))
@@ -175,7 +180,7 @@ public final class HTTPFetcher: Sendable {
                 throw DownloadError.gaveUp(url: url, attempts: attempt, reason: reason)
             }
             onRetry(RetryEvent(url: url, attempt: attempt, delay: delay, reason: reason))
-            try await Task.sleep(nanoseconds: UInt64(delay * 1e9))
+            try await clock.sleep(for: .nanoseconds(Int64(delay * 1e9)))
         }
     }
 

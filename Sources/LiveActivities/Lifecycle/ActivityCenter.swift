@@ -1,3 +1,4 @@
+import Clocks
 import EventFeed
 import Foundation
 
@@ -5,12 +6,13 @@ import Foundation
 /// them, read them in relevance order, and hear every change. The rules are
 /// `ActivityLifecycle`'s; this actor stores the results and announces them.
 ///
-/// Time comes from `now`, so tests move it by hand; `reconcile()` applies what time alone
+/// Time comes from `clock`, so tests move it by hand; `reconcile()` applies what time alone
 /// does (stale dates, scheduled starts, the 8-hour limit, dismissal dates) and `run(every:)`
 /// calls it periodically in the server.
 public actor ActivityCenter {
     public nonisolated let store: any ActivityStore
-    let now: @Sendable () -> Date
+    /// The time stale dates, scheduled starts and the 8-hour limit are measured on.
+    public nonisolated let clock: any WallClock
     private var activities: [String: Activity] = [:]
     private var shownStates: [String: ActivityState] = [:]
     private let feed = EventFeed<ActivityEvent>()
@@ -21,9 +23,9 @@ public actor ActivityCenter {
     let dismissedRetention: TimeInterval = 24 * 3600
 
     /// Opens the center over `store`, reading back every activity it holds.
-    public init(store: any ActivityStore, now: @escaping @Sendable () -> Date = { Date() }) async throws {
+    public init(store: any ActivityStore, clock: any WallClock = SystemClock()) async throws {
         self.store = store
-        self.now = now
+        self.clock = clock
         for activity in try await store.activities() {
             activities[activity.id] = activity
             shownStates[activity.id] = activity.state(at: now())
@@ -31,6 +33,8 @@ public actor ActivityCenter {
     }
 
     public var currentDate: Date { now() }
+
+    private nonisolated func now() -> Date { clock.now }
 
     // MARK: Reading
 
@@ -215,7 +219,7 @@ public actor ActivityCenter {
     public func run(every interval: Duration = .seconds(1)) async {
         while !Task.isCancelled {
             await reconcile()
-            try? await Task.sleep(for: interval)
+            try? await clock.sleep(for: interval)
         }
     }
 

@@ -1,4 +1,5 @@
 import APNs
+import Clocks
 import Foundation
 import Library
 import LiveActivities
@@ -21,10 +22,10 @@ public final class LiveActivityHost: Sendable {
     public static func start(
         library: MediaLibrary, downloads: DownloadService?, sessions: PlaybackSessions?,
         apns: APNsConfiguration?, pushesOffReason: String? = nil,
-        now: @escaping @Sendable () -> Date = { Date() }, store given: (any ActivityStore)? = nil
+        clock: any WallClock = SystemClock(), store given: (any ActivityStore)? = nil
     ) async throws -> LiveActivityHost {
         let store = try given ?? SQLiteActivityStore(url: library.location.databaseURL)
-        let center = try await ActivityCenter(store: store, now: now)
+        let center = try await ActivityCenter(store: store, clock: clock)
         var client: APNsClient?
         var relay: ActivityPushRelay?
         if let apns {

@@ -1,3 +1,4 @@
+import Clocks
 import Foundation
 import Playback
 
@@ -20,6 +21,8 @@ public actor PlaybackSessions {
     /// A session whose renderer went away is dropped after this long unless a renderer comes
     /// back (a page reload reattaches well within it).
     let rendererGracePeriod: Duration
+    /// The time idle sessions and grace periods are measured on (a manual clock in tests).
+    let clock: any WallClock
     /// Messages queued for a renderer that does not read; past this the renderer is dropped
     /// (its stream finishes and its socket closes) instead of the server buffering without limit.
     static let rendererQueueLimit = 256
@@ -54,8 +57,9 @@ public actor PlaybackSessions {
 
     public init(
         idleTimeout: TimeInterval = 30 * 60, rendererGracePeriod: Duration = .seconds(600),
-        rendererFrames: RendererFrameBudget = RendererFrameBudget()
+        rendererFrames: RendererFrameBudget = RendererFrameBudget(), clock: any WallClock = SystemClock()
     ) {
+        self.clock = clock
         self.idleTimeout = idleTimeout
         self.rendererGracePeriod = rendererGracePeriod
         self.rendererFrames = rendererFrames
@@ -63,7 +67,7 @@ public actor PlaybackSessions {
 
     public func insert(_ session: PlaybackSession) {
         dropIdle()
-        entries[session.id] = Entry(session: session, lastActive: Date())
+        entries[session.id] = Entry(session: session, lastActive: clock.now)
     }
 
     public func session(id: String) -> PlaybackSession? {
@@ -90,7 +94,7 @@ public actor PlaybackSessions {
     public func apply(_ intent: PlaybackIntent, to id: String, replyTo: Int? = nil) -> Result<[RendererCommand], PlaybackRefusal>? {
         guard var entry = entries[id] else { return nil }
         let result = entry.session.handle(intent)
-        entry.lastActive = Date()
+        entry.lastActive = clock.now
         entries[id] = entry
         announceInterstitials(of: id)
         switch result {
@@ -122,7 +126,7 @@ public actor PlaybackSessions {
         let beforeInterstitial = entry.session.activeInterstitial
         let beforePermissions = entry.session.permissions
         let commands = entry.session.handle(report)
-        entry.lastActive = Date()
+        entry.lastActive = clock.now
         entries[id] = entry
         announceInterstitials(of: id)
         if !commands.isEmpty { send(.commands(commands, replyTo: nil), to: id) }
@@ -158,7 +162,7 @@ public actor PlaybackSessions {
         let rendererID = UUID()
         entry.renderer = continuation
         entry.rendererID = rendererID
-        entry.lastActive = Date()
+        entry.lastActive = clock.now
         entries[id] = entry
         continuation.yield(.state(entry.session))
         notify(id)
@@ -170,12 +174,12 @@ public actor PlaybackSessions {
         entry.renderer?.finish()
         entry.renderer = nil
         entry.rendererID = nil
-        entry.lastActive = Date()
+        entry.lastActive = clock.now
         entries[id] = entry
         notify(id)
-        let grace = rendererGracePeriod
+        let (grace, clock) = (rendererGracePeriod, clock)
         Task { [weak self] in
-            try? await Task.sleep(for: grace)
+            try? await clock.sleep(for: grace)
             await self?.dropIfStillDetached(id, since: entry.lastActive)
         }
     }
@@ -188,7 +192,7 @@ public actor PlaybackSessions {
     }
 
     private func dropIdle() {
-        let cutoff = Date().addingTimeInterval(-idleTimeout)
+        let cutoff = clock.now.addingTimeInterval(-idleTimeout)
         for (id, entry) in entries where entry.renderer == nil && entry.lastActive < cutoff {
             entries.removeValue(forKey: id)
         }

@@ -1,4 +1,5 @@
 import Foundation
+import MediaTesting
 import Testing
 
 @testable import MediaCore
@@ -79,19 +80,20 @@ import Testing
     }
 
     @Test func assetLoadsOverHTTPOnLoopback() async throws {
-        let bytes = try Array(Data(contentsOf: URL(fileURLWithPath: try await MediaFixtures.shared.counter())))
-        let server = try LoopbackHTTPServer(.serve(bytes))
-        defer { server.close() }
-        let asset = MediaAsset(url: URL(string: server.url)!)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: try await MediaFixtures.shared.counter()))
+        let server = try await LoopbackHLSServer.start(files: ["media": bytes])
+        defer { Task { try? await server.stop() } }
+        let asset = MediaAsset(url: server.url("media"))
         let (duration, tracks) = try await asset.load(.duration, .tracks)
         #expect(abs(duration.seconds - 10) < 0.1)
         #expect(tracks.map(\.mediaType) == [.video, .audio])
     }
 
     @Test func cancellingEndsAReadStalledOnTheNetwork() async throws {
-        let server = try LoopbackHTTPServer(.stall)
-        defer { server.close() }
-        let asset = MediaAsset(url: URL(string: server.url)!)
+        let server = try await LoopbackHLSServer.start()
+        defer { Task { try? await server.stop() } }
+        server.setFault("media", .stall)
+        let asset = MediaAsset(url: server.url("media"))
         let started = ContinuousClock.now
         let task = Task { try await asset.load(.duration) }
         try await Task.sleep(for: .milliseconds(300))
