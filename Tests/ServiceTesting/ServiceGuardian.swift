@@ -27,6 +27,11 @@ enum ServiceGuardian {
     /// The name of the file in which the guardian shell records its own PID (under `runuser`
     /// it is not the process this one started).
     static let guardianFile = "guardian.pid"
+    /// A file whose appearance tells the guardian to stop its server now. Signals cannot be
+    /// relied on: the guardian inherits the test process's signal mask, in which TERM and CHLD
+    /// may be blocked (a guardian waiting on `wait` for a background `sleep` then never woke,
+    /// and its server outlived the tests), so it polls with foreground sleeps instead.
+    static let stopFile = "stop"
 
     /// The shell script that runs `start` (which must leave the server's PID in `$server`),
     /// then waits for the test process to go and stops the server with `signal`, escalating
@@ -45,7 +50,7 @@ enum ServiceGuardian {
             exit 0
         }
         trap stop TERM INT HUP
-        while [ -d /proc/\(ProcessInfo.processInfo.processIdentifier) ]; do sleep 1 & wait $!; done
+        while [ -d /proc/\(ProcessInfo.processInfo.processIdentifier) ] && [ ! -e '\(folder.appendingPathComponent(stopFile).path)' ]; do sleep 0.2; done
         stop
         """
     }
@@ -86,6 +91,9 @@ enum ServiceGuardian {
         let pids = folders.withLock { $0 }.compactMap { folder in
             (try? String(contentsOf: folder.appendingPathComponent(guardianFile), encoding: .utf8))
                 .flatMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        }
+        for folder in folders.withLock({ $0 }) {
+            FileManager.default.createFile(atPath: folder.appendingPathComponent(stopFile).path, contents: nil)
         }
         for pid in pids { kill(pid, SIGTERM) }
         let deadline = Date().addingTimeInterval(10)
