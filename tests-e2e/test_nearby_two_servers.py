@@ -75,7 +75,9 @@ def test_play_on_hands_the_item_from_one_server_to_another_tv_at_its_time_and_sp
         assert tv_b.api("POST", f"/api/devices/pairings/{mine['id']}", {"approved": True})[0] == 204
         wait_until(lambda: any(o["id"] == started["id"] and o["state"] == "paired" for o in tv_b.api("GET", "/api/devices")[1]["outgoing"]),
                    "B's pairing with A did not finish")
-        trusted_on_a = next(d["id"] for d in tv_a.api("GET", "/api/devices")[1]["paired"] if d["name"] == "TV B")
+        # Each side stores the trust when its own half of the handshake completes; A may finish after B.
+        trusted_on_a = wait_until(lambda: next((d["id"] for d in tv_a.api("GET", "/api/devices")[1]["paired"] if d["name"] == "TV B"), None),
+                                  "A does not list B as paired")
         target = next(t for t in tv_b.api("GET", "/api/devices/tvs")[1]["tvs"] if t["port"] == a_port)
 
         # A's browser is its screen; B's player is at 12 s and 1.5×.
