@@ -22,6 +22,7 @@ public final class AccountService: Sendable {
         var checkedAt: Date
     }
     private let cache = Mutex<[Data: Cached]>([:])
+    private let revocationCount = Atomic<UInt64>(0)
     /// Consecutive failed sign-ins by account name, for a per-account slowdown that works even
     /// when guesses come from many addresses.
     private let failures = Mutex<[String: (count: Int, last: Date)]>([:])
@@ -230,7 +231,14 @@ public final class AccountService: Sendable {
     }
 
     /// Forgets every cached credential.
-    public func invalidate() { cache.withLock { $0.removeAll() } }
+    public func invalidate() {
+        cache.withLock { $0.removeAll() }
+        revocationCount.wrappingAdd(1, ordering: .releasing)
+    }
+
+    /// Grows with every `invalidate()` (anything that may have revoked a credential), so a
+    /// caller that remembers a principal for a moment can tell it must ask again.
+    public var revocations: UInt64 { revocationCount.load(ordering: .acquiring) }
 }
 
 /// Too many failed sign-ins for one account name: try again after `retryAfter` seconds.

@@ -193,4 +193,48 @@ struct CachedMediaTests {
             #expect(answered() == 1)
         }
     }
+
+    /// A connection remembers the credential it presented and the host it was accepted under,
+    /// so its next segments skip the digest and the checks; the memory never outlives a
+    /// revocation, and another credential or host on the same connection is checked afresh.
+    @Test func aConnectionRemembersItsCredentialButNeverPastARevocation() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fast-memory-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let accounts = AccountService(store: try SQLiteAccountStore(url: directory.appendingPathComponent("accounts.sqlite")), hasher: .fast)
+        let owner = try await accounts.createOwner(name: "ann", password: "owner password", setupCode: nil, trustedCaller: true)
+        let (credential, token) = try await accounts.createToken(accountID: owner.id!, label: "t")
+        let (_, otherToken) = try await accounts.createToken(accountID: owner.id!, label: "u")
+        #expect(try await accounts.principal(for: token) != nil)  // known to the service, as after a routed request
+
+        let files = MediaFileResponder()
+        let file = directory.appendingPathComponent("seg.m4s")
+        files.cache.store(
+            ServedFile(
+                url: file, size: 3, modified: Date(), kind: .forExtension("m4s"), bytes: ByteBuffer(bytes: [1, 2, 3]), file: nil,
+                checked: .now),
+            for: "media/a1/seg.m4s")
+        let answers = CachedMediaAnswers(
+            files: files, originPolicy: RequestOriginPolicy(), access: ServerAccess(mode: .signInRequired, accounts: accounts),
+            serverName: nil)
+        func request(_ bearer: String, host: String = "127.0.0.1:8080") -> HTTPRequest {
+            HTTPRequest(method: .get, scheme: "http", authority: host, path: "/media/a1/seg.m4s", headerFields: [.authorization: "Bearer \(bearer)"])
+        }
+        var memory = CachedMediaAnswers.ConnectionMemory()
+
+        #expect(answers.answer(request(token.value), canSendFiles: false, remembering: &memory) != nil)
+        #expect(memory.credential?.principal.accountID == owner.id)
+        #expect(memory.accepted?.host == "127.0.0.1:8080")
+        #expect(answers.answer(request(token.value), canSendFiles: false, remembering: &memory) != nil)
+        // Another credential on the same connection is not taken for the remembered one.
+        #expect(answers.answer(request(otherToken.value), canSendFiles: false, remembering: &memory) == nil)
+        #expect(answers.answer(request("mqt_not-a-token"), canSendFiles: false, remembering: &memory) == nil)
+        // Nor another host: a rebinding page's name is refused here as on the routed path.
+        #expect(answers.answer(request(token.value), canSendFiles: false, remembering: &memory) != nil)
+        #expect(answers.answer(request(token.value, host: "attacker.example"), canSendFiles: false, remembering: &memory) == nil)
+        #expect(answers.answer(request(token.value), canSendFiles: false, remembering: &memory) != nil)
+        // A revocation ends the remembered credential at the next request.
+        try await accounts.revoke(credentialID: credential.id, accountID: owner.id!)
+        #expect(answers.answer(request(token.value), canSendFiles: false, remembering: &memory) == nil)
+        #expect(memory.credential == nil)
+    }
 }

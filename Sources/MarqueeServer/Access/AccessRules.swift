@@ -12,6 +12,9 @@ public enum AccessRules {
 
     public static func permission(method: HTTPRequest.Method, path: String) -> Permission {
         let reads = method == .get || method == .head
+        // Bundle files (segments, playlists, posters): whoever may browse the library may read
+        // them. First, because a player asks for one every few seconds per connection.
+        if reads, path.hasPrefix("/media/") { return .browse }
         if reads, publicFiles.contains(path) { return .signIn }
         if path.hasPrefix("/api/auth/") { return .signIn }
         if path == "/api/tokens" || path.hasPrefix("/api/tokens/") || path == "/account" { return .ownAccount }

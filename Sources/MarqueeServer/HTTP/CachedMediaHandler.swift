@@ -25,7 +25,6 @@ struct CachedMediaAnswers: Sendable {
     let originPolicy: RequestOriginPolicy
     let access: ServerAccess?
     let serverName: String?
-    let permissions = RememberedPermissions()
 
     enum Answer {
         /// A head, then the body (if any) from memory.
@@ -34,36 +33,91 @@ struct CachedMediaAnswers: Sendable {
         case region(HTTPResponse, OpenFile, offset: Int, count: Int)
     }
 
+    /// What a connection's earlier requests settled, so that its next ones (a player fetches
+    /// segment after segment on one connection) skip the work: the `Host` and `Origin` the
+    /// origin policy accepted, and the credential it presented with the principal it names —
+    /// trusted while the account service has revoked nothing since and for at most
+    /// `recheckAfter`, after which the service is asked again.
+    struct ConnectionMemory {
+        static let recheckAfter: Duration = .seconds(1)
+        var accepted: (host: String?, origin: String?)?
+        var credential: (value: String, principal: Principal, revocations: UInt64, checked: ContinuousClock.Instant)?
+    }
+
+    /// The request fields this path reads, found in one pass (nil when a field it reads comes
+    /// twice: such a request goes to the router, which combines them as HTTP says).
+    struct RequestFields {
+        var connection: String?
+        var upgrade: String?
+        var origin: String?
+        var authorization: String?
+        var cookie: String?
+
+        init?(_ fields: HTTPFields) {
+            for field in fields {
+                switch field.name {
+                case .connection:
+                    guard connection == nil else { return nil }
+                    connection = field.value
+                case .upgrade:
+                    guard upgrade == nil else { return nil }
+                    upgrade = field.value
+                case .origin:
+                    guard origin == nil else { return nil }
+                    origin = field.value
+                case .authorization:
+                    guard authorization == nil else { return nil }
+                    authorization = field.value
+                case .cookie:
+                    guard cookie == nil else { return nil }
+                    cookie = field.value
+                default: continue
+                }
+            }
+        }
+    }
+
     /// The answer to `request`, or nil when the router must answer it. `canSendFiles` says
     /// whether the connection has a `FileRegionSink` (for files not kept in memory).
     func answer(_ request: HTTPRequest, canSendFiles: Bool) -> Answer? {
-        guard request.method == .get || request.method == .head, let target = request.path, let path = Self.plainMediaPath(target)
+        var memory = ConnectionMemory()
+        return answer(request, canSendFiles: canSendFiles, remembering: &memory)
+    }
+
+    /// `answer(_:canSendFiles:)` for one request of a connection whose earlier requests
+    /// settled `memory` (updated for the next).
+    func answer(_ request: HTTPRequest, canSendFiles: Bool, remembering memory: inout ConnectionMemory) -> Answer? {
+        guard request.method == .get || request.method == .head, let target = request.path, let path = Self.plainMediaPath(target),
+            let fields = RequestFields(request.headerFields)
         else { return nil }
-        let headers = request.headerFields
         // `Connection: close` ends the connection after the response (Hummingbird's loop does that).
-        guard headers[.connection]?.lowercased().contains("close") != true, headers[.upgrade] == nil else { return nil }
-        guard
-            originPolicy.refusal(
-                method: request.method, host: request.authority, origin: headers[.origin], contentType: headers[.contentType],
-                isUpgrade: false) == nil,
-            !RateLimits.isExpensive(method: request.method, path: path)
-        else { return nil }
-        if let access, !permits(request, path: path, access: access) { return nil }
+        guard fields.connection?.lowercased().contains("close") != true, fields.upgrade == nil else { return nil }
+        if memory.accepted == nil || memory.accepted! != (request.authority, fields.origin) {
+            guard
+                originPolicy.refusal(
+                    method: request.method, host: request.authority, origin: fields.origin,
+                    contentType: request.headerFields[.contentType], isUpgrade: false) == nil,
+                !RateLimits.isExpensive(method: request.method, path: path)
+            else { return nil }
+            memory.accepted = (request.authority, fields.origin)
+        }
+        if let access, !permits(fields, method: request.method, path: path, access: access, remembering: &memory) { return nil }
         guard let file = files.cache.fresh(String(path.dropFirst())) else { return nil }
         let answer: Answer
-        switch FileAnswer(file: file, method: request.method, headers: headers) {
+        switch FileAnswer(file: file, method: request.method, headers: request.headerFields) {
         case .unsatisfiable:
             return nil
-        case .notModified(let fields):
-            answer = .memory(response(.notModified, fields), nil)
+        case .notModified(var fields):
+            fields[.contentLength] = "0"
+            answer = .memory(response(.notModified, fields, kind: file.kind), nil)
         case .headOnly(let fields):
-            answer = .memory(response(.ok, fields), nil)
+            answer = .memory(response(.ok, fields, kind: file.kind), nil)
         case .bytes(let status, let fields, let buffer):
-            answer = .memory(response(status, fields), buffer)
+            answer = .memory(response(status, fields, kind: file.kind), buffer)
         case .fromFile(let status, let fields, let range):
             guard canSendFiles, let open = file.file, file.size > 0 else { return nil }
             let bytes = range ?? 0...(file.size - 1)
-            answer = .region(response(status, fields), open, offset: bytes.lowerBound, count: bytes.count)
+            answer = .region(response(status, fields, kind: file.kind), open, offset: bytes.lowerBound, count: bytes.count)
         }
         files.answeredOnEventLoop.wrappingAdd(1, ordering: .relaxed)
         return answer
@@ -105,63 +159,75 @@ struct CachedMediaAnswers: Sendable {
         return String(Substring(path))
     }
 
-    /// The response head with what the routed path adds to every response: a length (0 for
-    /// bodiless answers), the security headers of `RequestOriginMiddleware`, `Date` and `Server`.
-    private func response(_ status: HTTPResponse.Status, _ fields: HTTPFields) -> HTTPResponse {
+    /// The response head with what the routed path adds to every response: the security
+    /// headers of `RequestOriginMiddleware`, `Date` and `Server`. (`fields` are a cached
+    /// file's, which never carry these, so they are appended rather than looked up and set.)
+    private func response(_ status: HTTPResponse.Status, _ fields: HTTPFields, kind: ServedFileKind) -> HTTPResponse {
         var fields = fields
-        if fields[.contentLength] == nil { fields[.contentLength] = "0" }
-        fields[.xContentTypeOptions] = "nosniff"
-        fields[.referrerPolicy] = "same-origin"
-        if fields[.contentType]?.hasPrefix("text/html") == true {
+        fields.append(HTTPField(name: .xContentTypeOptions, value: "nosniff"))
+        fields.append(HTTPField(name: .referrerPolicy, value: "same-origin"))
+        if kind.contentType.hasPrefix("text/html") {
             fields[.contentSecurityPolicy] = RequestOriginMiddleware<MarqueeRequestContext>.pagePolicy(mediaOrigin: originPolicy.mediaOrigin)
             fields[.xFrameOptions] = "DENY"
         }
-        fields[.date] = ResponseDate.now
-        if let serverName { fields[.server] = serverName }
+        fields.append(HTTPField(name: .date, value: ResponseDate.now))
+        if let serverName { fields.append(HTTPField(name: .server, value: serverName)) }
         return HTTPResponse(status: status, headerFields: fields)
     }
 
     /// Whether `AccessRules` lets this request through, deciding only from credentials the
     /// account service already trusts (`knownPrincipal`). False sends the request to the
     /// router's `AccessMiddleware`, which asks the database and answers 401/403 itself.
-    func permits(_ request: HTTPRequest, path: String, access: ServerAccess) -> Bool {
-        let headers = request.headerFields
-        let permission = permissions.permission(method: request.method, path: path)
+    func permits(
+        _ fields: RequestFields, method: HTTPRequest.Method, path: String, access: ServerAccess,
+        remembering memory: inout ConnectionMemory
+    ) -> Bool {
         let principal: Principal?
-        if let authorization = headers[.authorization] {
-            let parts = authorization.split(separator: " ", maxSplits: 1)
-            guard parts.count == 2, parts[0].lowercased() == "bearer",
-                let known = access.accounts.knownPrincipal(for: CredentialSecret(value: String(parts[1]))), known.proof == .token
-            else { return false }
-            principal = known
-        } else if let secret = AccessMiddleware.sessionCookie(headers[.cookie]) {
-            guard let known = access.accounts.knownPrincipal(for: CredentialSecret(value: secret)), known.proof == .session else {
-                return false
+        if let authorization = fields.authorization {
+            let known = remembered(authorization, in: &memory, access: access) {
+                let parts = authorization.split(separator: " ", maxSplits: 1)
+                guard parts.count == 2, parts[0].lowercased() == "bearer",
+                    let known = access.accounts.knownPrincipal(for: CredentialSecret(value: String(parts[1]))), known.proof == .token
+                else { return nil }
+                return known
             }
+            guard let known else { return false }
+            principal = known
+        } else if let cookie = fields.cookie, memory.credential?.value == cookie || AccessMiddleware.sessionCookie(cookie) != nil {
+            let known = remembered(cookie, in: &memory, access: access) {
+                guard let secret = AccessMiddleware.sessionCookie(cookie),
+                    let known = access.accounts.knownPrincipal(for: CredentialSecret(value: secret)), known.proof == .session
+                else { return nil }
+                return known
+            }
+            guard let known else { return false }
             principal = known
         } else {
             principal = access.mode == .open ? Principal.localUser : nil
         }
+        let permission = AccessRules.permission(method: method, path: path)
         if permission == .signIn { return true }
         guard let principal else { return false }
         return principal.may(permission)
     }
-}
 
-/// `AccessRules.permission` by method and path, remembered (the rule table is a pure
-/// function of the two; bounded, forgotten all at once when full).
-final class RememberedPermissions: Sendable {
-    private let known = Mutex<[String: Permission]>([:])
-
-    func permission(method: HTTPRequest.Method, path: String) -> Permission {
-        let key = method.rawValue + " " + path
-        if let permission = known.withLock({ $0[key] }) { return permission }
-        let permission = AccessRules.permission(method: method, path: path)
-        known.withLock { table in
-            if table.count >= 4096 { table.removeAll() }
-            table[key] = permission
+    /// The principal `credential` names: the connection's remembered one when the same
+    /// credential was resolved less than `recheckAfter` ago and nothing was revoked since,
+    /// else `resolve()` (remembered when it names someone).
+    private func remembered(
+        _ credential: String, in memory: inout ConnectionMemory, access: ServerAccess, resolve: () -> Principal?
+    ) -> Principal? {
+        let revocations = access.accounts.revocations
+        let now = ContinuousClock.now
+        if let known = memory.credential, known.value == credential, known.revocations == revocations,
+            known.checked.duration(to: now) < ConnectionMemory.recheckAfter
+        {
+            return known.principal
         }
-        return permission
+        memory.credential = nil
+        guard let principal = resolve() else { return nil }
+        memory.credential = (credential, principal, revocations, now)
+        return principal
     }
 }
 
@@ -196,6 +262,8 @@ final class CachedMediaHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private var routed = 0
     /// The answer to the request being read, sent once its end arrives.
     private var answering: CachedMediaAnswers.Answer?
+    /// What this connection's earlier requests settled (host, credential).
+    private var memory = CachedMediaAnswers.ConnectionMemory()
 
     init(answers: CachedMediaAnswers) {
         self.answers = answers
@@ -208,7 +276,7 @@ final class CachedMediaHandler: ChannelDuplexHandler, RemovableChannelHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .head(let request):
-            if routed == 0, let answer = answers.answer(request, canSendFiles: sink != nil) {
+            if routed == 0, let answer = answers.answer(request, canSendFiles: sink != nil, remembering: &memory) {
                 answering = answer
                 return
             }
