@@ -67,8 +67,10 @@ let package = Package(
         // Text recognition on video frames (Live Text), its cache and the frame-text search index.
         .target(
             name: "VisualAnalysis",
-            dependencies: ["CTesseract", "MediaCore", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["CTesseract", "MediaCore", "SQLiteDatabase", .product(name: "GRDB", package: "GRDB.swift")]
         ),
+        // How every SQLite store opens its file (folder, WAL pool, foreign keys, busy timeout).
+        .target(name: "SQLiteDatabase", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
         // The time that grace periods, stale dates and backoff are measured on (a manual clock in tests).
         .target(name: "Clocks"),
         // The authoritative player state: sessions, speeds, interstitials. Pure logic.
@@ -77,6 +79,7 @@ let package = Package(
         .target(
             name: "Accounts",
             dependencies: [
+                "SQLiteDatabase",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
@@ -86,7 +89,7 @@ let package = Package(
         .target(
             name: "Library",
             dependencies: [
-                "HLS", "MediaCore", "BlockingWork", "EventFeed",
+                "HLS", "MediaCore", "BlockingWork", "EventFeed", "SQLiteDatabase",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Subprocess", package: "swift-subprocess"),
             ]
@@ -158,7 +161,7 @@ let package = Package(
         // Live Activities: model, lifecycle rules, SQLite store, fan-out to pages and to APNs.
         .target(
             name: "LiveActivities",
-            dependencies: ["APNs", "EventFeed", "Clocks", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["APNs", "EventFeed", "Clocks", "SQLiteDatabase", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         // A local stand-in for APNs (HTTP/2 over TLS, JWT and payload checks) for tests and benchmarks.
         .target(
@@ -223,14 +226,14 @@ let package = Package(
             name: "apns-bench", dependencies: ["APNs", "APNsTesting", .product(name: "Crypto", package: "swift-crypto")], path: "Benchmarks/apns-bench"),
         .executableTarget(
             name: "marquee-bench", dependencies: ["HLS", "MediaCore", "DeviceLink", "Playback", "MarqueeServer"], path: "Benchmarks/marquee-bench"),
-        .testTarget(name: "HLSTests", dependencies: ["HLS"]),
+        .testTarget(name: "HLSTests", dependencies: ["HLS", "MediaTesting"]),
         .testTarget(name: "DownloadsTests", dependencies: ["Downloads", "HLS", "MediaTesting"]),
         .testTarget(name: "MediaCoreTests", dependencies: ["MediaCore", "MediaTesting"]),
         .testTarget(
             name: "PlaybackTests",
             dependencies: ["Playback", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
-        .testTarget(name: "AccountsTests", dependencies: ["Accounts"]),
+        .testTarget(name: "AccountsTests", dependencies: ["Accounts", "MediaTesting"]),
         .testTarget(
             name: "LiveActivitiesTests",
             dependencies: ["LiveActivities", "APNs", "APNsTesting", "MediaTesting", .product(name: "GRDB", package: "GRDB.swift")]),
@@ -244,7 +247,7 @@ let package = Package(
             name: "MarqueeServerTests",
             dependencies: [
                 "MarqueeServer", "Library", "Playback", "Downloads", "HLS", "DeviceLink",
-                "VisualAnalysis", "MediaTesting",
+                "VisualAnalysis", "MediaTesting", "ServiceTesting",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
             ]

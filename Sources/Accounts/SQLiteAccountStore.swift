@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import SQLiteDatabase
 
 /// The accounts database, `accounts.sqlite` beside the library's: accounts and their
 /// credentials. A WAL-mode pool; GRDB runs every access on its own queues.
@@ -7,12 +8,7 @@ public final class SQLiteAccountStore: AccountStore {
     let database: DatabasePool
 
     public init(url: URL) throws {
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        var configuration = Configuration()
-        configuration.foreignKeysEnabled = true
-        configuration.busyMode = .timeout(5)
-        database = try DatabasePool(path: url.path, configuration: configuration)
-        try Self.migrator.migrate(database)
+        database = try SQLiteDatabase.openPool(at: url, migrator: Self.migrator)
     }
 
     static var migrator: DatabaseMigrator {

@@ -1,21 +1,26 @@
+import Clocks
 import Foundation
 
 /// Keeps the counters of one download and publishes snapshots: to the task's
 /// `AsyncStream` and to its Foundation `Progress` (file counts as units, bytes and
-/// throughput in `userInfo`-free properties).
+/// throughput in `userInfo`-free properties). Throughput and the time remaining are
+/// measured on `clock` (a manual clock in tests).
 actor DownloadProgressTracker {
     private var snapshot = DownloadProgress(
         phase: .planning, completedFiles: 0, totalFiles: 0, bytesWritten: 0,
         expectedBytes: nil, bytesPerSecond: 0, estimatedTimeRemaining: nil, retries: 0)
     private var bandwidthEstimate: Int64?
     private var bytesThisRun: Int64 = 0
-    private var startedAt = Date()
+    private let clock: any WallClock
+    private var startedAt: Date
     private var sizedFiles = 0
     private var sizedBytes: Int64 = 0
     private let continuation: AsyncStream<DownloadProgress>.Continuation
     private let progress: Progress
 
-    init(continuation: AsyncStream<DownloadProgress>.Continuation, progress: Progress) {
+    init(continuation: AsyncStream<DownloadProgress>.Continuation, progress: Progress, clock: any WallClock = SystemClock()) {
+        self.clock = clock
+        startedAt = clock.now
         self.continuation = continuation
         self.progress = progress
     }
@@ -30,7 +35,7 @@ actor DownloadProgressTracker {
         sizedFiles = alreadyDone
         sizedBytes = alreadyBytes
         self.bandwidthEstimate = bandwidthEstimate
-        startedAt = Date()
+        startedAt = clock.now
         publish()
     }
 
@@ -64,7 +69,7 @@ actor DownloadProgressTracker {
     func fail() { continuation.finish() }
 
     private func publish() {
-        let elapsed = max(Date().timeIntervalSince(startedAt), 0.001)
+        let elapsed = max(clock.now.timeIntervalSince(startedAt), 0.001)
         snapshot.bytesPerSecond = Double(bytesThisRun) / elapsed
         if sizedFiles >= 3, snapshot.totalFiles > 0 {
             snapshot.expectedBytes = Int64(Double(sizedBytes) / Double(sizedFiles) * Double(snapshot.totalFiles))

@@ -28,14 +28,9 @@ struct PostgreSQLConnection: Sendable {
         }
     }
 
+    /// The rows of `query`, decoded (the library store's `read`, so every store reads one way).
     func rows<Result>(_ what: String, _ query: PostgresQuery, _ decode: (PostgresRow) throws -> Result) async throws -> [Result] {
-        do {
-            var results: [Result] = []
-            for try await row in try await client.query(query, logger: logger) { results.append(try decode(row)) }
-            return results
-        } catch {
-            throw PostgreSQLStoreError(operation: what, underlying: error)
-        }
+        try await library.read(what, query, decode)
     }
 
     /// Runs a statement; the number of rows it returned (use `RETURNING` to count changes).

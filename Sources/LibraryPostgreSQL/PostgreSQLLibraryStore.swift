@@ -164,7 +164,8 @@ public final class PostgreSQLLibraryStore: LibraryStore {
         return result
     }
 
-    func read<Result: Sendable>(_ what: String, _ query: PostgresQuery, _ decode: (PostgresRow) throws -> Result) async throws -> [Result] {
+    /// The rows of `query`, decoded; a failure names `what` was being read.
+    func read<Result>(_ what: String, _ query: PostgresQuery, _ decode: (PostgresRow) throws -> Result) async throws -> [Result] {
         do {
             var results: [Result] = []
             for try await row in try await client.query(query, logger: logger) { results.append(try decode(row)) }

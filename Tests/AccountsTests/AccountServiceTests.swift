@@ -1,4 +1,5 @@
 import Foundation
+import MediaTesting
 import Testing
 
 @testable import Accounts
@@ -9,7 +10,7 @@ struct AccountServiceTests {
     let service: AccountService
 
     init() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("accounts-\(UUID().uuidString)")
+        directory = ScratchFolder.reserve("accounts")
         service = AccountService(store: try SQLiteAccountStore(url: directory.appendingPathComponent("accounts.sqlite")), hasher: .fast)
     }
 

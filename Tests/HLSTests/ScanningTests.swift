@@ -1,4 +1,5 @@
 import Foundation
+import MediaTesting
 import Testing
 
 @testable import HLS
@@ -38,18 +39,5 @@ struct ScanningTests {
             let reference = "#EXTM3U\n#EXT-X-DEFINE:NAME=\"v\",VALUE=\"x\"\n#EXT-X-TARGETDURATION:4\n#EXTINF:4,\n\(pad){$v}.ts\n#EXT-X-ENDLIST\n"
             #expect(PlaylistParser.parse(Data(reference.utf8)).playlist?.media?.segments.first?.uri == "\(pad)x.ts", "offset \(offset)")
         }
-    }
-}
-
-/// A small deterministic generator (SplitMix64) so failures reproduce.
-struct SplitMix64 {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

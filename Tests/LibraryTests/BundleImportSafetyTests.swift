@@ -1,4 +1,5 @@
 import Foundation
+import MediaTesting
 import Testing
 
 @testable import Library
@@ -9,8 +10,7 @@ import Testing
     let scratch: URL
 
     init() throws {
-        scratch = FileManager.default.temporaryDirectory.appendingPathComponent("marquee-bundle-safety-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        scratch = try ScratchFolder.make("marquee-bundle-safety")
     }
 
     /// A two-segment fMP4 bundle: index.m3u8 → video/index.m3u8 → init.mp4, seg-1.m4s, seg-2.m4s.

@@ -1,4 +1,5 @@
 import Foundation
+import MediaTesting
 import Testing
 
 @testable import Library
@@ -8,8 +9,7 @@ import Testing
 @Suite("Ingest watchdog and cancellation")
 struct IngestWatchdogTests {
     func library(stall: Duration) throws -> (MediaLibrary, URL) {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("marquee-watchdog-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try ScratchFolder.make("marquee-watchdog")
         let library = try MediaLibrary(
             location: LibraryLocation(dataDirectory: folder.appendingPathComponent("data")),
             packager: ScriptedPackager(behaviour: .hang(after: nil), hangingPrefix: "hang", duration: 1), ingestStallLimit: stall)

@@ -2,6 +2,7 @@ import Downloads
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import MediaTesting
 import Synchronization
 import Testing
 
@@ -213,9 +214,7 @@ func eventually(_ what: String, timeout: Duration = .seconds(5), _ condition: ()
 }
 
 func temporaryDirectory() throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("marquee-downloads-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
+    try ScratchFolder.make("marquee-downloads")
 }
 
 // MARK: The service

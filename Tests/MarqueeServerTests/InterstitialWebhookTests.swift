@@ -1,7 +1,9 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import MediaTesting
 import Playback
+import ServiceTesting
 import Testing
 
 @testable import Library
@@ -80,7 +82,7 @@ struct InterstitialWebhookTests {
 
     @Test("Settings are validated, saved, and read back after a restart")
     func settings() async throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("marquee-webhooks-\(UUID().uuidString)")
+        let root = ScratchFolder.reserve("marquee-webhooks")
         let library = try MediaLibrary(location: LibraryLocation(dataDirectory: root))
         try await MarqueeServer(library: library).application(host: "127.0.0.1", port: 0).test(.router) { client in
             try await client.execute(uri: "/api/settings/interstitial-webhooks", method: .get) { response in
@@ -112,7 +114,7 @@ struct InterstitialWebhookTests {
         let receiver = Receiver()
         try await Self.receiverApplication(receiver).test(.live) { receiverClient in
             let port = try #require(receiverClient.port)
-            let root = FileManager.default.temporaryDirectory.appendingPathComponent("marquee-webhooks-\(UUID().uuidString)")
+            let root = ScratchFolder.reserve("marquee-webhooks")
             let library = try MediaLibrary(location: LibraryLocation(dataDirectory: root))
             let server = MarqueeServer(library: library)
             // A port nothing listens on: connection refused, every attempt.
@@ -164,7 +166,7 @@ struct InterstitialWebhookTests {
         let receiver = Receiver()
         try await Self.receiverApplication(receiver).test(.live) { receiverClient in
             let port = try #require(receiverClient.port)
-            let root = FileManager.default.temporaryDirectory.appendingPathComponent("marquee-webhooks-\(UUID().uuidString)")
+            let root = ScratchFolder.reserve("marquee-webhooks")
             let server = MarqueeServer(library: try MediaLibrary(location: LibraryLocation(dataDirectory: root)))
             try await server.interstitialWebhooks.set(
                 InterstitialWebhookSettings(urls: ["http://127.0.0.1:\(port)/hang"], timeoutSeconds: 30, retries: 0))
@@ -186,17 +188,6 @@ struct InterstitialWebhookTests {
         }
     }
 
-    /// A loopback port with nothing listening (bound, then closed).
-    static func closedPort() throws -> Int {
-        let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(socket) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) } }
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket, $0, &length) } }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
+    /// A loopback port with nothing listening (the kernel's pick, bound, then closed).
+    static func closedPort() throws -> Int { try FreePort.pick() }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import SQLiteDatabase
 
 extension Activity: FetchableRecord, PersistableRecord {
     public static var databaseTableName: String { "liveActivity" }
@@ -141,11 +142,7 @@ public final class SQLiteActivityStore: ActivityStore {
     /// Opens (creating if needed) the SQLite file at `url` — the library's own file in the
     /// server — and adds the activity tables.
     public convenience init(url: URL) throws {
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        var configuration = Configuration()
-        configuration.foreignKeysEnabled = true
-        configuration.busyMode = .timeout(5)
-        try self.init(database: DatabasePool(path: url.path, configuration: configuration))
+        try self.init(database: SQLiteDatabase.openPool(at: url, migrator: nil))
     }
 
     public var isShared: Bool { false }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import SQLiteDatabase
 
 /// Where recognised frame text is kept: a cache of each analysed frame (so a second pause on
 /// the same frame answers at once) and a full-text index of the frames sampled at ingest
@@ -12,11 +13,7 @@ public final class FrameTextStore: Sendable {
     let database: DatabasePool
 
     public init(url: URL) throws {
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        var configuration = Configuration()
-        configuration.busyMode = .timeout(5)
-        database = try DatabasePool(path: url.path, configuration: configuration)
-        try Self.migrator.migrate(database)
+        database = try SQLiteDatabase.openPool(at: url, migrator: Self.migrator)
     }
 
     static var migrator: DatabaseMigrator {

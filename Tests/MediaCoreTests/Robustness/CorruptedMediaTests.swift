@@ -1,4 +1,5 @@
 import Foundation
+import MediaTesting
 import Testing
 
 @testable import MediaCore
@@ -6,17 +7,6 @@ import Testing
 /// Damaged media through probing and thumbnails: every file ends in a result or a typed
 /// error within a time limit; nothing crashes or hangs.
 @Suite struct CorruptedMediaTests {
-    /// A reproducible pseudo-random generator (SplitMix64).
-    struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
 
     enum Damage: String, CaseIterable {
         case flip10, flip200, flip5000, truncate10, truncate50, truncate90, zeroLength, wrongExtension,
@@ -25,7 +15,7 @@ import Testing
 
     /// Writes the damaged copy of `source` and returns its path.
     static func damage(_ source: String, _ damage: Damage, seed: UInt64) throws -> String {
-        var random = SeededGenerator(state: seed)
+        var random = SplitMix64(seed: seed)
         var bytes = try Array(Data(contentsOf: URL(fileURLWithPath: source)))
         let name = URL(fileURLWithPath: source).deletingPathExtension().lastPathComponent
         var ext = URL(fileURLWithPath: source).pathExtension

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import SQLiteDatabase
 
 /// The library's SQLite database: assets, overrides, jobs, interstitials and settings — the
 /// embedded `LibraryStore`, one file in the data directory.
@@ -13,12 +14,7 @@ public final class SQLiteLibraryStore: LibraryStore {
 
     /// Opens (creating if needed) the database at `url` and runs pending migrations.
     public init(url: URL) throws {
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        var configuration = Configuration()
-        configuration.foreignKeysEnabled = true
-        configuration.busyMode = .timeout(5)
-        database = try DatabasePool(path: url.path, configuration: configuration)
-        try LibraryMigrations.migrator.migrate(database)
+        database = try SQLiteDatabase.openPool(at: url, migrator: LibraryMigrations.migrator)
     }
 
     // MARK: Assets
