@@ -246,7 +246,13 @@ public final class S3MediaStore: MediaStore {
 
     public func stream(_ path: String, of assetID: String, range: ClosedRange<Int>?, ifMatch: String?) async throws -> MediaFileStream? {
         guard MediaPath.components(path, assetID: assetID) != nil else { return nil }
-        guard let object = try await client.stream(key(path, of: assetID), range: range, ifMatch: ifMatch) else { return nil }
+        let object: S3Client.ObjectStream
+        do {
+            guard let found = try await client.stream(key(path, of: assetID), range: range, ifMatch: ifMatch) else { return nil }
+            object = found
+        } catch let error as S3Error where error.status == 412 {
+            throw MediaFileChanged(path: path, assetID: assetID)
+        }
         return MediaFileStream(
             totalSize: object.totalSize, range: object.range, eTag: object.etag,
             chunks: object.body.map { Data(buffer: $0, byteTransferStrategy: .noCopy) })

@@ -96,6 +96,26 @@ struct MediaStoreContractTests {
         #expect(try await store.files(of: "other").count == 5)
     }
 
+    /// A bucket object replaced between its validator and a ranged read is reported as
+    /// `MediaFileChanged` (the server then reads the validator again), not as a store failure.
+    @Test func aStreamOfAnObjectReplacedSinceItsValidatorSaysItChanged() async throws {
+        let temp = TemporaryFolder()
+        defer { temp.cleanUp() }
+        let store = try await MediaStoreKind.s3.makeStore(data: temp.url)
+        try await store.write(pattern(4096), to: "artwork-1.png", of: "c")
+        let before = try #require(try await store.info("artwork-1.png", of: "c"))
+        let same = try #require(try await store.stream("artwork-1.png", of: "c", range: 10...19, ifMatch: before.eTag))
+        #expect(same.range == 10...19)
+
+        try await store.write(pattern(4096, seed: 7), to: "artwork-1.png", of: "c")
+        await #expect(throws: MediaFileChanged.self) {
+            _ = try await store.stream("artwork-1.png", of: "c", range: 10...19, ifMatch: before.eTag)
+        }
+        let after = try #require(try await store.info("artwork-1.png", of: "c"))
+        #expect(after.eTag != before.eTag)
+        #expect(try await store.stream("artwork-1.png", of: "c", range: 10...19, ifMatch: after.eTag) != nil)
+    }
+
     @Test(arguments: MediaStoreKind.allCases)
     func pathsThatLeaveAnAssetAreRefused(kind: MediaStoreKind) async throws {
         let temp = TemporaryFolder()

@@ -20,6 +20,20 @@ public struct MediaFileStream: Sendable {
     }
 }
 
+/// A file changed between reading its validator and reading its bytes (a stream asked for
+/// with `ifMatch` found another version): the caller reads the validator again.
+public struct MediaFileChanged: Error, Sendable, CustomStringConvertible {
+    public let path: String
+    public let assetID: String
+
+    public init(path: String, assetID: String) {
+        self.path = path
+        self.assetID = assetID
+    }
+
+    public var description: String { "\(path) of asset \(assetID) changed while it was being read" }
+}
+
 extension MediaStore {
     /// Media are served by the server itself unless a store says otherwise.
     public var directOrigin: String? { nil }

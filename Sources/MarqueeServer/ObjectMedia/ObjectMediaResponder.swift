@@ -37,6 +37,28 @@ struct ObjectMediaResponder: Sendable {
             if let eTag = stream.eTag { headers[.eTag] = eTag }
             return Self.streamed(stream, status: .ok, headers: headers)
         }
+        return try await Self.sameFile { try await validated(assetID: assetID, path: path, request: request, headers: headers) }
+    }
+
+    /// Reads what a conditional or ranged request needs — the file's size and validator, then
+    /// the bytes of that same version (`If-Match` to the store) — again if the file was
+    /// replaced in between (a re-publish); a file replaced twice in a row gets a 503 the client
+    /// may retry.
+    static func sameFile(_ answer: () async throws -> Response) async throws -> Response {
+        do {
+            return try await answer()
+        } catch is MediaFileChanged {
+            do {
+                return try await answer()
+            } catch let changed as MediaFileChanged {
+                throw APIError(.serviceUnavailable, "\(changed); try again", headers: [.retryAfter: "1"])
+            }
+        }
+    }
+
+    /// The answer to a ranged, conditional or HEAD request, from the file's current validator.
+    private func validated(assetID: String, path: String, request: Request, headers: HTTPFields) async throws -> Response {
+        var headers = headers
         guard let info = try await media.info(path, of: assetID) else { throw APIError(.notFound, "No such file") }
         if let eTag = info.eTag { headers[.eTag] = eTag }
         if let match = request.headers[.ifNoneMatch], match == info.eTag || match == "*" {
