@@ -235,4 +235,45 @@ struct LiveTextTests {
             #expect(byTitle.assets.map(\.id).contains(fixture.textID))
         }
     }
+
+    @Test("An asset deleted for good leaves nothing in the frame-text index or the frames cache; one in the trash keeps its index")
+    func deletedAssetsLeaveNoFrameText() async throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("marquee-livetext-delete-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        let library = try MediaLibrary(location: LibraryLocation(dataDirectory: root.appendingPathComponent("data")))
+        let path = root.appendingPathComponent("gone.mp4").path
+        try await ProcessRunner(executable: "/usr/bin/ffmpeg").run([
+            "-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "color=c=white:size=640x360:rate=24:duration=2",
+            "-vf", "drawtext=fontfile=/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf:text='Vanishing persimmon':fontsize=28:fontcolor=black:x=30:y=100",
+            "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", path,
+        ])
+        let asset = try await library.add(paths: [path])[0]
+        await library.worker.drain()
+        let service = try LiveTextService(library: library, analyzer: FrameTextAnalyzer(recognizer: TextRecognizer(threadCount: 1)))
+        // A frames cache as a bucket-backed node keeps one (object-storage/frames/ASSET).
+        let frames = root.appendingPathComponent("data/object-storage/frames/\(asset.id)")
+        try FileManager.default.createDirectory(at: frames, withIntermediateDirectories: true)
+        try Data("frames".utf8).write(to: frames.appendingPathComponent("video-1-all.mp4"))
+
+        func eventually(_ what: String, _ condition: () async throws -> Bool) async throws {
+            for _ in 0..<300 {
+                if try await condition() { return }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            Issue.record("timed out waiting until \(what)")
+        }
+        await service.startIndexing()
+        defer { Task { await service.stopIndexing() } }
+        try await eventually("the asset is indexed") { try await service.store.isIndexed(assetID: asset.id) }
+        #expect(try await service.store.search("persimmon").contains { $0.assetID == asset.id })
+
+        try await library.trash(assetID: asset.id)
+        try await eventually("the frames cache is gone") { !FileManager.default.fileExists(atPath: frames.path) }
+        #expect(try await service.store.isIndexed(assetID: asset.id), "an asset in the trash may come back: its index stays")
+
+        try await library.purgeTrash(before: Date().addingTimeInterval(60))
+        try await eventually("the index forgets the asset") { try await !service.store.isIndexed(assetID: asset.id) }
+        #expect(try await service.store.search("persimmon").isEmpty)
+    }
 }

@@ -185,8 +185,10 @@ public actor LiveTextService {
                 await self.indexIfNeeded(asset.id)
             }
             for await change in changes {
-                guard case .assetChanged(let id) = change else { continue }
-                await self.indexIfNeeded(id)
+                switch change {
+                case .assetChanged(let id): await self.indexIfNeeded(id)
+                case .assetRemoved(let id): await self.assetRemoved(id)
+                }
             }
         }
     }
@@ -194,6 +196,20 @@ public actor LiveTextService {
     public func stopIndexing() {
         indexing?.cancel()
         indexing = nil
+    }
+
+    /// An asset went to the trash or was deleted: the frames fetched from a bucket for it are
+    /// a cache and go at once; its frame text goes once the asset is gone for good (an asset
+    /// restored from the trash keeps its index).
+    func assetRemoved(_ id: String) async {
+        await StoredFrameWindows(media: library.media, dataDirectory: library.location.dataDirectory).forget(assetID: id)
+        // Only once the library answers that the asset is gone (not when it could not be asked).
+        do {
+            guard try await library.asset(id: id, includingTrashed: true) == nil else { return }
+            try await store.forget(assetID: id)
+        } catch {
+            FileHandle.standardError.write(Data("marquee: could not forget the frame text of deleted asset \(id): \(error)\n".utf8))
+        }
     }
 
     private func indexIfNeeded(_ id: String) async {
