@@ -1,6 +1,7 @@
 import Foundation
 import HLS
 import MediaCore
+import MediaTesting
 import Testing
 
 @testable import Library
@@ -28,7 +29,7 @@ struct BundlePackagerTests {
         #expect(wide.width == 320 && wide.height == 180)
         // A phone-style clip: landscape pixels with a display matrix turning them a quarter.
         let rotated = try await temp.makeClip(named: "rotated.mp4", seconds: 1)
-        try Self.rotateFirstTrack(of: rotated)
+        try DisplayRotation.quarterTurnClockwise(rotated, codedHeight: 180)
         let portrait = try await BundlePackager().probe(rotated)
         #expect(portrait.width == 180 && portrait.height == 320)
     }
@@ -210,21 +211,6 @@ struct BundlePackagerTests {
         } catch {
             Issue.record("unexpected error \(error)", sourceLocation: sourceLocation)
         }
-    }
-
-    /// Writes a 90° display matrix into the first `tkhd` box of an MP4 (FFmpeg 5.1's muxer
-    /// has no option for it; the fixture's first track is the video).
-    static func rotateFirstTrack(of url: URL) throws {
-        var bytes = [UInt8](try Data(contentsOf: url))
-        let tkhd = Array("tkhd".utf8)
-        let type = try #require((0..<bytes.count - 4).first { Array(bytes[$0..<$0 + 4]) == tkhd })
-        #expect(bytes[type + 4] == 0, "tkhd version 0")
-        let matrix: [UInt32] = [0, 0x0001_0000, 0, 0xFFFF_0000, 0, 0, 0, 0, 0x4000_0000]
-        for (index, value) in matrix.enumerated() {
-            let offset = type + 4 + 40 + index * 4
-            bytes.replaceSubrange(offset..<offset + 4, with: withUnsafeBytes(of: value.bigEndian, Array.init))
-        }
-        try Data(bytes).write(to: url)
     }
 
     static func strictPlaylist(_ bundle: URL, _ relative: String) throws -> Playlist {

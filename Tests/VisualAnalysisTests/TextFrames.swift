@@ -1,5 +1,6 @@
 import Foundation
 import MediaCore
+import MediaTesting
 
 /// Clips with known text drawn by FFmpeg (DejaVu Sans Mono, Noto Sans CJK), for checking
 /// what the recogniser reads and where it says the words are.
@@ -51,20 +52,8 @@ enum TextFrames {
     /// A copy of an MP4 whose first track header says "turn 90° clockwise to show" (as
     /// phones write it); `codedHeight` is the stored picture's height.
     static func withDisplayRotation90(_ clip: URL, codedHeight: Int) throws -> URL {
-        let output = clip.deletingPathExtension().appendingPathExtension("rotated.mp4")
-        var bytes = try Array(Data(contentsOf: clip))
-        let tag: [UInt8] = Array("tkhd".utf8)
-        guard let at = (4..<(bytes.count - 4)).first(where: { Array(bytes[$0..<$0 + 4]) == tag }) else {
-            throw ToolFailure(message: "no tkhd box in \(clip.path)")
-        }
-        let matrixOffset = at - 4 + (bytes[at + 4] == 1 ? 60 : 48)
-        let matrix: [Int32] = [0, 0x10000, 0, -0x10000, 0, 0, Int32(codedHeight) << 16, 0, 0x4000_0000]
-        for (index, value) in matrix.enumerated() {
-            let word = UInt32(bitPattern: value)
-            for byte in 0..<4 { bytes[matrixOffset + index * 4 + byte] = UInt8(truncatingIfNeeded: word >> (24 - 8 * UInt32(byte))) }
-        }
-        try Data(bytes).write(to: output)
-        return output
+        try DisplayRotation.quarterTurnClockwise(
+            clip, codedHeight: codedHeight, to: clip.deletingPathExtension().appendingPathExtension("rotated.mp4"))
     }
 
     static func run(_ executable: String, _ arguments: [String]) async throws {

@@ -1,4 +1,5 @@
 import Foundation
+import MediaTesting
 
 /// Test media generated once per test run with the ffmpeg CLI into a temporary directory.
 ///
@@ -77,27 +78,9 @@ actor MediaFixtures {
         }
         let rotated = directory.appendingPathComponent("phone-rotated.mp4")
         if !FileManager.default.fileExists(atPath: rotated.path) {
-            var bytes = try Array(Data(contentsOf: URL(fileURLWithPath: plain)))
-            try Self.setDisplayMatrix(&bytes, [0, 0x10000, 0, -0x10000, 0, 0, 180 << 16, 0, 0x4000_0000])
-            try Data(bytes).write(to: rotated)
+            try DisplayRotation.quarterTurnClockwise(URL(fileURLWithPath: plain), codedHeight: 180, to: rotated)
         }
         return rotated.path
-    }
-
-    /// Overwrites the matrix of the first track header box ('tkhd') of an MP4.
-    static func setDisplayMatrix(_ bytes: inout [UInt8], _ matrix: [Int32]) throws {
-        let tag: [UInt8] = Array("tkhd".utf8)
-        guard let at = (4..<(bytes.count - 4)).first(where: { Array(bytes[$0..<$0 + 4]) == tag }) else {
-            throw FFmpegTool.Failure(command: "patch tkhd", output: "no tkhd box")
-        }
-        let boxStart = at - 4
-        let matrixOffset = boxStart + (bytes[at + 4] == 1 ? 60 : 48)
-        for (index, value) in matrix.enumerated() {
-            let word = UInt32(bitPattern: value)
-            for byte in 0..<4 {
-                bytes[matrixOffset + index * 4 + byte] = UInt8(truncatingIfNeeded: word >> (24 - 8 * UInt32(byte)))
-            }
-        }
     }
 
     /// 10-bit HEVC (Main 10) tagged as PQ / BT.2020, 2 s.
