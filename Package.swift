@@ -247,7 +247,7 @@ let package = Package(
             name: "MarqueeServerTests",
             dependencies: [
                 "MarqueeServer", "Library", "Playback", "Downloads", "HLS", "DeviceLink",
-                "VisualAnalysis", "MediaTesting", "ServiceTesting",
+                "VisualAnalysis", "MediaTesting", "ServiceTesting", "LibraryPostgreSQL",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
             ]

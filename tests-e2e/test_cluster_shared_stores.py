@@ -168,3 +168,49 @@ def test_a_pairing_made_on_one_node_is_trusted_on_the_other(nodes, owners, tmp_p
     revoked.expect(r"both screens show")
     revoked.say("n")
     assert revoked.finish() == 1
+
+
+def test_a_download_started_on_one_node_is_listed_and_controlled_on_the_other(owners):
+    """The download runs on node A (its playlist server holds every request open, so it stays
+    under way); node B lists it, pauses and resumes it through A, and deletes it."""
+    import socket
+    import threading
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(8)
+    held = []
+    threading.Thread(target=lambda: [held.append(listener.accept()) for _ in iter(int, 1)], daemon=True).start()
+    on_a, on_b = owners
+
+    def state_on(client, download_id):
+        status, _, listing = client.call("GET", "/api/downloads")
+        assert status == 200, listing
+        return next((d["state"] for d in listing["downloads"] if d["id"] == download_id), None)
+
+    def wait_for(client, download_id, expected, what):
+        deadline = time.time() + 15
+        while time.time() < deadline:
+            if state_on(client, download_id) == expected:
+                return
+            time.sleep(0.2)
+        pytest.fail(f"{what}: {state_on(client, download_id)!r}, not {expected!r}")
+
+    try:
+        url = f"http://127.0.0.1:{listener.getsockname()[1]}/master.m3u8"
+        status, _, created = on_a.call("POST", "/api/downloads", {"url": url, "title": "Held Stream"})
+        assert status in (200, 201, 202), created
+        download_id = created["id"]
+        wait_for(on_b, download_id, "downloading", "node B does not list node A's download")
+        status, _, paused = on_b.call("POST", f"/api/downloads/{download_id}/pause")
+        assert status == 200 and paused["state"] == "paused", paused
+        wait_for(on_a, download_id, "paused", "node A did not pause its download for node B")
+        status, _, resumed = on_b.call("POST", f"/api/downloads/{download_id}/resume")
+        assert status == 200 and resumed["state"] == "downloading", resumed
+        status, _, body = on_b.call("DELETE", f"/api/downloads/{download_id}")
+        assert status in (200, 204), body
+        wait_for(on_a, download_id, None, "node A still lists the download deleted through node B")
+        assert state_on(on_b, download_id) is None
+    finally:
+        listener.close()
+        for connection, _ in held:
+            connection.close()

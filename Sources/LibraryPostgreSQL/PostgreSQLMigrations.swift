@@ -201,6 +201,23 @@ enum PostgreSQLMigrations {
                 "CREATE TABLE device_identity (scope text PRIMARY KEY, body text NOT NULL)",
                 "CREATE TABLE device_trust (scope text PRIMARY KEY, body text NOT NULL, updated_at timestamptz NOT NULL DEFAULT now())",
             ]),
+        Migration(
+            version: 7, name: "in-app downloads shared by every node",
+            statements: [
+                // body: the download's record as JSON (the server's `DownloadRecord`); node: the one
+                // running it, holding it while lease_until is ahead; wanted: a pause, resume, cancel,
+                // retry or delete asked for through another node, for the holder to carry out.
+                """
+                CREATE TABLE download_record (
+                    id text PRIMARY KEY,
+                    node text NOT NULL,
+                    body text NOT NULL,
+                    resumable boolean NOT NULL,
+                    wanted text,
+                    lease_until timestamptz NOT NULL,
+                    created_at timestamptz NOT NULL DEFAULT now())
+                """
+            ]),
     ]
 
     /// Brings the database up to the newest version; returns the versions it applied.

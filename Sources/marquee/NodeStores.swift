@@ -15,16 +15,22 @@ struct NodeStores {
     let activities: any ActivityStore
     /// Nil: the pairing files in the data directory (`devicelink/`), as `NearbyDevices` keeps them itself.
     let pairings: (any DevicePairingStore)?
+    /// Nil: download records are files in the data directory (`downloads/`).
+    let downloads: (any SharedDownloadRecords)?
 
     init(library store: any LibraryStore, location: LibraryLocation) throws {
         if let postgres = store as? PostgreSQLLibraryStore {
             accounts = PostgreSQLAccountStore(sharing: postgres)
             activities = PostgreSQLActivityStore(sharing: postgres)
             pairings = PostgreSQLDevicePairingStore(sharing: postgres)
+            // One name per machine and data directory, so a restarted node takes its own downloads back at once.
+            downloads = PostgreSQLDownloadRows(
+                sharing: postgres, node: "\(ProcessInfo.processInfo.hostName):\(location.dataDirectory.standardizedFileURL.path)")
         } else {
             accounts = try SQLiteAccountStore(url: location.accountsDatabaseURL)
             activities = try SQLiteActivityStore(url: location.databaseURL)
             pairings = nil
+            downloads = nil
         }
     }
 

@@ -82,12 +82,12 @@ struct ServeCommand: AsyncParsableCommand {
                 }
             }
         }
-        let downloads = DownloadService(library: library)
+        let nodeStores = try NodeStores(library: store, location: location)
+        let downloads = DownloadService(library: library, shared: nodeStores.downloads)
         for problem in try await downloads.start() {
             console.warn("skipped an unreadable download record: \(problem)")
         }
         let mode = AccessMode.forBindAddress(host, requireSignIn: requireSignIn)
-        let nodeStores = try NodeStores(library: store, location: location)
         let accounts = AccountService(store: nodeStores.accounts)
         nodeStores.keepCredentialCacheCurrent(accounts)
         let access = ServerAccess(mode: mode, accounts: accounts)

@@ -25,6 +25,8 @@ struct DownloadActivities: Sendable {
     }
 
     func follow(_ download: DownloadSnapshot) async {
+        // In a cluster the node running a download keeps its activity (the others only list it).
+        guard await downloads.runsHere(download.id) else { return }
         let id = Self.activityID(download.id)
         let state = DownloadingAttributes.ContentState(
             phase: download.state, bytesWritten: download.bytesWritten, expectedBytes: download.expectedBytes,

@@ -30,13 +30,21 @@ public actor DownloadService {
         var bytesPerSecond = 0.0
         var secondsRemaining: Double?
         var lastSaved = Date.distantPast
+        /// Progress not written yet, to be written when `progressSaveInterval` has passed.
+        var unsavedProgress = false
     }
 
     var entries: [String: Entry] = [:]
-    private var order: [String] = []
-    private let feed = EventFeed<DownloadEvent>()
+    var order: [String] = []
+    let feed = EventFeed<DownloadEvent>()
     private var started = false
-    private var lastWrite: Task<Void, Never>?
+    var lastWrite: Task<Void, Never>?
+    /// The records every node of a cluster shares (nil on a single server, whose records are
+    /// files in the data directory). See `DownloadService+Cluster.swift`.
+    let shared: (any SharedDownloadRecords)?
+    /// Other nodes' downloads, as last read from `shared`.
+    var foreign: [String: ForeignDownload] = [:]
+    var clusterTasks: [Task<Void, Never>] = []
     /// The revision of the latest snapshot made (`DownloadSnapshot.revision`).
     private var revisions = 0
     private var controls: [String: Task<Void, Never>] = [:]
@@ -45,8 +53,10 @@ public actor DownloadService {
 
     public init(
         store: DownloadRecordStore, runner: any DownloadRunner = HLSDownloadRunner(), importer: any DownloadImporting,
-        inspector: StreamInspector = StreamInspector(), maximumActive: Int = 2, importPollInterval: Duration = .milliseconds(500)
+        inspector: StreamInspector = StreamInspector(), maximumActive: Int = 2, importPollInterval: Duration = .milliseconds(500),
+        shared: (any SharedDownloadRecords)? = nil
     ) {
+        self.shared = shared
         self.store = store
         self.runner = runner
         self.importer = importer
@@ -55,11 +65,12 @@ public actor DownloadService {
         self.importPollInterval = importPollInterval
     }
 
-    /// The service `marquee serve` runs: records under `DATA/downloads`, imports into `library`.
-    public init(library: MediaLibrary) {
+    /// The service `marquee serve` runs: bundles (and, without `shared`, records) under
+    /// `DATA/downloads`, imports into `library`; with `shared`, the records every node shares.
+    public init(library: MediaLibrary, shared: (any SharedDownloadRecords)? = nil) {
         self.init(
             store: DownloadRecordStore(directory: library.location.dataDirectory.appendingPathComponent("downloads")),
-            importer: LibraryDownloadImporter(library: library))
+            importer: LibraryDownloadImporter(library: library), shared: shared)
     }
 
     /// Reads the records back and carries on: downloads that were running start again (their
@@ -69,7 +80,15 @@ public actor DownloadService {
     public func start() async throws -> [String] {
         guard !started else { return [] }
         started = true
+        if shared != nil { return try await startSharing() }
         let (records, problems) = try await store.load()
+        await adopt(records)
+        return problems
+    }
+
+    /// Takes `records` (read back, or claimed from a node that went away) into the service:
+    /// running ones start again, paused ones wait, imports are followed up.
+    func adopt(_ records: [DownloadRecord]) async {
         for record in records where entries[record.id] == nil {
             var lifecycle = DownloadLifecycle(state: record.state)
             var entry = Entry(record: record, lifecycle: lifecycle)
@@ -83,7 +102,6 @@ public actor DownloadService {
             perform(effects, for: record.id)
         }
         admit()
-        return problems
     }
 
     // MARK: Requests from the API
@@ -161,14 +179,22 @@ public actor DownloadService {
         return snapshot(of: entries[record.id]!)
     }
 
-    public func pause(_ id: String) async throws(DownloadServiceError) -> DownloadSnapshot { try await apply(.pause, to: id) }
-    public func resume(_ id: String) async throws(DownloadServiceError) -> DownloadSnapshot { try await apply(.resume, to: id) }
-    public func cancel(_ id: String) async throws(DownloadServiceError) -> DownloadSnapshot { try await apply(.cancel, to: id) }
-    public func retry(_ id: String) async throws(DownloadServiceError) -> DownloadSnapshot { try await apply(.retry, to: id) }
+    public func pause(_ id: String) async throws(DownloadServiceError) -> DownloadSnapshot { try await control(.pause, id) }
+    public func resume(_ id: String) async throws(DownloadServiceError) -> DownloadSnapshot { try await control(.resume, id) }
+    public func cancel(_ id: String) async throws(DownloadServiceError) -> DownloadSnapshot { try await control(.cancel, id) }
+    public func retry(_ id: String) async throws(DownloadServiceError) -> DownloadSnapshot { try await control(.retry, id) }
+
+    /// A person's control: carried out here for a download this node runs, else handed to
+    /// the node that runs it (`DownloadService+Cluster.swift`).
+    private func control(_ event: DownloadLifecycle.Event, _ id: String) async throws(DownloadServiceError) -> DownloadSnapshot {
+        if entries[id] == nil, shared != nil { return try await controlElsewhere(event, id) }
+        return try await apply(event, to: id)
+    }
 
     /// Removes the download: stops it and deletes its record and files (a library asset it
     /// became stays in the library).
     public func delete(_ id: String) async throws(DownloadServiceError) {
+        if entries[id] == nil, shared != nil { return try await deleteElsewhere(id) }
         guard let entry = entries[id] else { throw .notFound("No download \(id)") }
         if case .importing = entry.lifecycle.state {
             throw .conflict("“\(entry.record.title)” is being added to the library; delete it when that has finished.")
@@ -182,9 +208,10 @@ public actor DownloadService {
         await entry.running?.resume()
         await task?.value
         let previous = lastWrite
-        let removal = Task { [store] in
+        let removal = Task { [store, shared] in
             await previous?.value
             try? await store.delete(id)
+            try? await shared?.delete(id: id)
         }
         lastWrite = removal
         await removal.value
@@ -193,13 +220,18 @@ public actor DownloadService {
         admit()
     }
 
+    /// Every download, oldest first: this node's and, in a cluster, the other nodes'.
     public func list() -> (downloads: [DownloadSnapshot], diskUsage: Int64) {
-        (order.compactMap { entries[$0] }.map(snapshot(of:)), diskUsage)
+        let mine = order.compactMap { entries[$0] }.map(snapshot(of:))
+        guard !foreign.isEmpty else { return (mine, diskUsage) }
+        let theirs = foreign.values.filter { entries[$0.record.id] == nil }.map(snapshot(of:))
+        return ((mine + theirs).sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }, diskUsage)
     }
 
     public func download(_ id: String) throws(DownloadServiceError) -> DownloadSnapshot {
-        guard let entry = entries[id] else { throw .notFound("No download \(id)") }
-        return snapshot(of: entry)
+        if let entry = entries[id] { return snapshot(of: entry) }
+        if let other = foreign[id] { return snapshot(of: other) }
+        throw .notFound("No download \(id)")
     }
 
     /// Every change from now on, until the stream's consumer goes away.
@@ -209,16 +241,17 @@ public actor DownloadService {
 
     /// Bytes the downloads hold (what each has written; a finished one counts its bundle).
     var diskUsage: Int64 {
-        entries.values.reduce(0) { sum, e in
-            if case .cancelled = e.lifecycle.state { return sum }
-            return sum + e.record.figures.bytesWritten
+        let records = entries.values.map(\.record) + foreign.values.filter { entries[$0.record.id] == nil }.map(\.record)
+        return records.reduce(0) { sum, record in
+            if case .cancelled = record.state { return sum }
+            return sum + record.figures.bytesWritten
         }
     }
 
     // MARK: The lifecycle's effects
 
     @discardableResult
-    private func apply(_ event: DownloadLifecycle.Event, to id: String, admitting: Bool = true) async throws(DownloadServiceError) -> DownloadSnapshot {
+    func apply(_ event: DownloadLifecycle.Event, to id: String, admitting: Bool = true) async throws(DownloadServiceError) -> DownloadSnapshot {
         guard var entry = entries[id] else { throw .notFound("No download \(id)") }
         let effects: [DownloadLifecycle.Effect]
         switch entry.lifecycle.handle(event) {
@@ -249,7 +282,7 @@ public actor DownloadService {
         _ = try? await apply(event, to: id)
     }
 
-    private func perform(_ effects: [DownloadLifecycle.Effect], for id: String) {
+    func perform(_ effects: [DownloadLifecycle.Effect], for id: String) {
         for effect in effects {
             switch effect {
             case .startTask:
@@ -296,7 +329,7 @@ public actor DownloadService {
     }
 
     /// Starts queued downloads while fewer than `maximumActive` run.
-    private func admit() {
+    func admit() {
         var active = entries.values.filter { $0.lifecycle.state == .downloading }.count
         for id in order where active < maximumActive {
             guard var entry = entries[id], entry.lifecycle.state == .queued else { continue }
@@ -358,10 +391,26 @@ public actor DownloadService {
         entry.record.figures.expectedBytes = snapshot.expectedBytes
         entry.bytesPerSecond = snapshot.bytesPerSecond
         entry.secondsRemaining = snapshot.estimatedTimeRemaining
-        let save = Date().timeIntervalSince(entry.lastSaved) >= progressSaveInterval
+        let sinceSaved = Date().timeIntervalSince(entry.lastSaved)
+        let save = sinceSaved >= progressSaveInterval
+        let scheduleSave = !save && !entry.unsavedProgress
+        entry.unsavedProgress = !save
         entries[id] = entry
         broadcast(id)
         if save { await persist(id) }
+        if scheduleSave {
+            // The last progress before a pause in reports is written too (other nodes show it).
+            let wait = Duration.milliseconds(Int((progressSaveInterval - sinceSaved) * 1000) + 1)
+            Task {
+                try? await Task.sleep(for: wait)
+                await self.saveProgress(id, generation: generation)
+            }
+        }
+    }
+
+    private func saveProgress(_ id: String, generation: Int) async {
+        guard isCurrent(id, generation), entries[id]?.unsavedProgress == true else { return }
+        await persist(id)
     }
 
     private func runImport(_ id: String) async {
@@ -398,12 +447,23 @@ public actor DownloadService {
 
     /// Writes the record; writes happen one after another in the order asked for, so an
     /// older state never lands after a newer one.
-    private func persist(_ id: String) async {
+    func persist(_ id: String) async {
         guard var entry = entries[id] else { return }
         entry.lastSaved = Date()
+        entry.unsavedProgress = false
         entries[id] = entry
         let record = entry.record
         let previous = lastWrite
+        if let shared {
+            let body = ForeignDownload.body(of: entry)
+            let write = Task { [shared] in
+                await previous?.value
+                return (try? await shared.save(id: id, body: body, resumable: record.state.isUnfinished)) ?? true
+            }
+            lastWrite = Task { _ = await write.value }
+            if await !write.value { await letGo(id) }
+            return
+        }
         let write = Task { [store] in
             await previous?.value
             try? await store.save(record)
@@ -412,13 +472,22 @@ public actor DownloadService {
         await write.value
     }
 
-    private func broadcast(_ id: String) {
+    func broadcast(_ id: String) {
         guard let entry = entries[id], feed.subscriberCount > 0 else { return }
         feed.publish(.changed(snapshot(of: entry), diskUsage: diskUsage))
     }
 
     func snapshot(of entry: Entry) -> DownloadSnapshot {
-        let record = entry.record
+        snapshot(entry.record, bytesPerSecond: entry.bytesPerSecond, secondsRemaining: entry.secondsRemaining, playable: isPlayable(entry))
+    }
+
+    /// The snapshot of a download another node runs: as it last saved it, watchable here
+    /// only once it is in the library (its files so far are on that node's disk).
+    func snapshot(of other: ForeignDownload) -> DownloadSnapshot {
+        snapshot(other.record, bytesPerSecond: other.bytesPerSecond, secondsRemaining: other.secondsRemaining, playable: false)
+    }
+
+    private func snapshot(_ record: DownloadRecord, bytesPerSecond: Double, secondsRemaining: Double?, playable: Bool) -> DownloadSnapshot {
         var message: String?
         var assetID: String?
         var playerURL: String?
@@ -430,14 +499,14 @@ public actor DownloadService {
         case .importing(let id): assetID = id
         default: break
         }
-        if playerURL == nil, isPlayable(entry) { playerURL = "/watch/\(record.id)" }
+        if playerURL == nil, playable { playerURL = "/watch/\(record.id)" }
         let figures = record.figures
         let progress: Double = if case .finished = record.state { 1 } else { figures.fraction }
         return DownloadSnapshot(
             id: record.id, url: record.request.url, title: record.title, state: record.state.name, message: message,
             assetID: assetID, playerURL: playerURL, request: record.request, progress: progress,
             completedFiles: figures.completedFiles, totalFiles: figures.totalFiles, bytesWritten: figures.bytesWritten,
-            expectedBytes: figures.expectedBytes, bytesPerSecond: entry.bytesPerSecond, secondsRemaining: entry.secondsRemaining,
+            expectedBytes: figures.expectedBytes, bytesPerSecond: bytesPerSecond, secondsRemaining: secondsRemaining,
             createdAt: record.createdAt, updatedAt: record.updatedAt, revision: nextRevision())
     }
 
