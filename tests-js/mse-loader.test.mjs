@@ -156,3 +156,17 @@ test('the variant follows measured throughput, within the picture size', () => {
   assert.equal(loader.variantIndex, 0);
   assert.deepEqual(changes, [720, 360]);
 });
+
+test('after the media element reports an error, refused appends stop the loader without failing playback', async () => {
+  const { loader, video } = loaderAt(0, manifest(20, 4));
+  const failures = [];
+  loader.addEventListener('error', (event) => failures.push(event.detail));
+  // MSE refuses every append once the element has an error (Firefox's decode error without a sound device).
+  video.error = { code: 3, message: 'OnMediaSinkAudioError' };
+  for (const track of [loader.tracks.video, loader.tracks.audio]) {
+    track.buffer.appendBuffer = () => { throw new DOMException('An attempt was made to use an object that is not, or is no longer, usable', 'InvalidStateError'); };
+  }
+  await settle(loader);
+  assert.deepEqual(failures, []);
+  assert.equal(loader.stopped, true);
+});

@@ -132,6 +132,11 @@ export class MSELoader extends EventTarget {
         if (error.name === 'InvalidStateError' && this.detached(track)) {
           // The MediaSource closed or no longer holds this buffer: this loader is being
           // replaced, and nothing is wrong with playback.
+        } else if (error.name === 'InvalidStateError' && this.video.error) {
+          // The media element reported an error, after which MSE takes no more appends. The
+          // element's own error handler decides whether that fails playback (Firefox without
+          // a sound device reports a decode error and plays on with what is buffered).
+          this.stopped = true;
         } else if (error.name === 'InvalidStateError' && (track.stateErrors = (track.stateErrors ?? 0) + 1) < 3) {
           // The buffer was busy or its MediaSource was ending at that moment: try again on
           // a later tick rather than fail playback (three in a row do).
