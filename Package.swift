@@ -131,7 +131,7 @@ let package = Package(
         .testTarget(
             name: "MediaStoreTests",
             dependencies: [
-                "Library", "LibraryObjectStorage", "ObjectStorage", "ServiceTesting", "MarqueeServer", "HLS",
+                "Library", "LibraryObjectStorage", "ObjectStorage", "ServiceTesting", "MarqueeServer", "HLS", "MediaTesting",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
         ),
@@ -187,7 +187,7 @@ let package = Package(
         .target(
             name: "DeviceLink",
             dependencies: [
-                "CDNSSD",
+                "CDNSSD", "Clocks",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -238,7 +238,7 @@ let package = Package(
             name: "LiveActivitiesTests",
             dependencies: ["LiveActivities", "APNs", "APNsTesting", "MediaTesting", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "APNsTests", dependencies: ["APNs", "APNsTesting", .product(name: "Crypto", package: "swift-crypto")]),
-        .testTarget(name: "DeviceLinkTests", dependencies: ["DeviceLink"]),
+        .testTarget(name: "DeviceLinkTests", dependencies: ["DeviceLink", "MediaTesting"]),
         .testTarget(name: "VisualAnalysisTests", dependencies: ["VisualAnalysis", "MediaCore", "MediaTesting"]),
         .testTarget(name: "LibraryTests", dependencies: ["Library", "MediaCore", "HLS", "LibraryPostgreSQL", "ServiceTesting", "MediaTesting"]),
         // One contract suite per node store (accounts, activities, pairings), run against both implementations.

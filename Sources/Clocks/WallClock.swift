@@ -11,6 +11,9 @@ import Foundation
 public protocol WallClock: Sendable {
     /// The current date on this clock.
     var now: Date { get }
+    /// Time since a fixed point of this clock that never jumps when the system date is set
+    /// forward or back: what intervals (heartbeats, timeouts) are measured with.
+    var monotonicNow: Duration { get }
     /// Suspends until `duration` has passed on this clock; throws `CancellationError` when the
     /// task is cancelled first.
     func sleep(for duration: Duration) async throws
@@ -20,5 +23,7 @@ public protocol WallClock: Sendable {
 public struct SystemClock: WallClock {
     public init() {}
     public var now: Date { Date() }
+    public var monotonicNow: Duration { ContinuousClock.now - Self.origin }
+    private static let origin = ContinuousClock.now
     public func sleep(for duration: Duration) async throws { try await Task.sleep(for: duration) }
 }

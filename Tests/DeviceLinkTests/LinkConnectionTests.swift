@@ -1,4 +1,5 @@
 import Foundation
+import MediaTesting
 import Testing
 
 @testable import DeviceLink
@@ -210,20 +211,37 @@ import Testing
     @Test func aPeerThatStopsSendingIsNoticedByTheHeartbeat() async throws {
         let board = CodeBoard()
         let meddler = Meddler()
-        // The phone beats every 100 ms; the TV gives up after 4 s of silence (generous enough
-        // for a loaded machine running the whole suite in parallel: 2 s was once too short).
-        let phoneBeat = HeartbeatPolicy(interval: .milliseconds(100), missedBeats: 40)
-        let tvBeat = HeartbeatPolicy(interval: .milliseconds(100), missedBeats: 40)
-        let tv = TestTV(trust: try DeviceTrust(), heartbeat: tvBeat, approve: board.approver("tv", other: "phone"))
-        let phone = await Self.pairedPhone(tv: tv, board: board, wrap: { MeddlingTransport(inner: $0, meddler: meddler) }, heartbeat: phoneBeat)
+        // Both ends beat every 5 s and give up after 15 s of silence, on one manual clock: the
+        // test moves time itself, so a loaded machine cannot make a beat late.
+        let clock = ManualClock()
+        let beat = HeartbeatPolicy(interval: .seconds(5), missedBeats: 3, clock: clock)
+        let tv = TestTV(trust: try DeviceTrust(), heartbeat: beat, approve: board.approver("tv", other: "phone"))
+        let phone = await Self.pairedPhone(tv: tv, board: board, wrap: { MeddlingTransport(inner: $0, meddler: meddler) }, heartbeat: beat)
         await phone.send(.intent, Array("one".utf8))
         try await tv.waitForMessages(1)
-        // Heartbeats keep an idle link open well past the TV's limit.
-        try await Task.sleep(for: .milliseconds(5000))
+        // Heartbeats keep an idle link open for a minute, four times the TV's limit.
+        try await Self.advance(clock, by: 60, whileHearing: tv)
         #expect(await tv.connections.first?.closeReason == nil)
+        // A peer that falls silent is dropped once three beats are missed, not before.
         await meddler.set(.swallowEverything)
+        try await Self.advance(clock, by: 10, whileHearing: tv)
+        #expect(await tv.connections.first?.closeReason == nil)
+        try await clock.waitForSleepers(2)
+        clock.advance(by: .seconds(10))
         try await eventually("the TV noticed the silent peer") { await tv.connections.first?.closeReason == .peerUnresponsive }
         await phone.stop()
+    }
+
+    /// Moves `clock` forward one 5 s beat at a time, each once both ends' heartbeat loops are
+    /// asleep on it (so every beat is sent and checked before the next).
+    private static func advance(_ clock: ManualClock, by seconds: Int, whileHearing tv: TestTV) async throws {
+        for _ in 0..<(seconds / 5) {
+            try await clock.waitForSleepers(2)
+            clock.advance(by: .seconds(5))
+            // Let the woken loops send, and the other end read, before the next beat (a beat
+            // read late is fine: the limit is three).
+            try await Task.sleep(for: .milliseconds(30))
+        }
     }
 
     @Test func aConnectionWhoseNoncesRunOutClosesInsteadOfReusingOne() async throws {

@@ -28,6 +28,8 @@ public final class ManualClock: WallClock {
         return start.addingTimeInterval(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
     }
 
+    public var monotonicNow: Duration { state.withLock { $0.elapsed } }
+
     /// How many tasks are sleeping on this clock now.
     public var sleeperCount: Int { state.withLock { $0.sleepers.count } }
 

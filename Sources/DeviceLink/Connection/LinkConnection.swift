@@ -1,3 +1,4 @@
+import Clocks
 import Foundation
 
 /// An application message received on an established link.
@@ -12,14 +13,17 @@ public struct LinkMessage: Sendable, Hashable {
 }
 
 /// Heartbeat timing: a sealed heartbeat is sent every `interval` while idle; a peer not heard
-/// from for `interval × missedBeats` is treated as gone.
+/// from for `interval × missedBeats` is treated as gone. Both are measured on `clock` (the
+/// system's; tests pass a manual one and move it by hand).
 public struct HeartbeatPolicy: Sendable {
     public var interval: Duration
     public var missedBeats: Int
+    public var clock: any WallClock
 
-    public init(interval: Duration = .seconds(5), missedBeats: Int = 3) {
+    public init(interval: Duration = .seconds(5), missedBeats: Int = 3, clock: any WallClock = SystemClock()) {
         self.interval = interval
         self.missedBeats = missedBeats
+        self.clock = clock
     }
 }
 
@@ -42,8 +46,8 @@ public actor LinkConnection {
     private let outbound: AsyncStream<[UInt8]>.Continuation
     private let inbound: AsyncThrowingStream<LinkMessage, any Error>.Continuation
     private let heartbeat: HeartbeatPolicy
-    private var lastHeard = ContinuousClock.now
-    private var lastSent = ContinuousClock.now
+    private var lastHeard: Duration
+    private var lastSent: Duration
     private var closedReason: LinkClosed?
     private var tasks: [Task<Void, Never>] = []
     private let admits: @Sendable (LinkMessageType) async -> LinkClosed?
@@ -63,6 +67,8 @@ public actor LinkConnection {
         self.reader = reader
         self.transport = transport
         self.heartbeat = heartbeat
+        lastHeard = heartbeat.clock.monotonicNow
+        lastSent = lastHeard
         self.admits = admits
         let (outStream, outContinuation) = AsyncStream.makeStream(of: [UInt8].self)
         outbound = outContinuation
@@ -90,7 +96,7 @@ public actor LinkConnection {
         do {
             let frame = try channel.seal(type, payload)
             outbound.yield(frame.encoded)
-            lastSent = .now
+            lastSent = heartbeat.clock.monotonicNow
         } catch {
             close(.channel(error))
             throw LinkClosed.channel(error)
@@ -143,7 +149,7 @@ public actor LinkConnection {
             guard closedReason == nil else { return }
             let payload: [UInt8]
             do { payload = try channel.open(frame) } catch { return close(.channel(error)) }
-            lastHeard = .now
+            lastHeard = heartbeat.clock.monotonicNow
             guard let type = LinkMessageType(rawValue: frame.type), !type.isHandshake else { return close(.notAllowed(frame.type)) }
             switch type {
             case .heartbeat: continue
@@ -156,15 +162,15 @@ public actor LinkConnection {
     }
 
     private func heartbeatLoop() async {
-        let clock = ContinuousClock()
+        let clock = heartbeat.clock
         while closedReason == nil {
             try? await clock.sleep(for: heartbeat.interval)
             if Task.isCancelled || closedReason != nil { return }
-            if clock.now - lastHeard > heartbeat.interval * heartbeat.missedBeats {
+            if clock.monotonicNow - lastHeard > heartbeat.interval * heartbeat.missedBeats {
                 await transport.close()
                 return close(.peerUnresponsive)
             }
-            if clock.now - lastSent >= heartbeat.interval { try? send(.heartbeat) }
+            if clock.monotonicNow - lastSent >= heartbeat.interval { try? send(.heartbeat) }
         }
     }
 }
