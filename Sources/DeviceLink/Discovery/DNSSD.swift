@@ -1,5 +1,6 @@
 import CDNSSD
 import Foundation
+import Synchronization
 
 /// The DNS-SD service type Marquee advertises and browses.
 public let marqueeServiceType = "_marquee._tcp"
@@ -76,10 +77,13 @@ private func onOwnThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T
 }
 
 /// A registered DNS-SD service; it stays advertised until `stop()`.
-public final class DNSSDAdvertisement: @unchecked Sendable {
-    private let lock = NSLock()
-    private var ref: DNSServiceRef?
-    private var stopped = false
+///
+/// A thread of its own owns the service reference: it answers the daemon (name conflicts,
+/// re-registration) and, once stopped, withdraws the service. `stop()` only tells it to, so
+/// it never waits on the daemon; the withdrawal follows within 0.2 s.
+public final class DNSSDAdvertisement: Sendable {
+    private let ref: UncheckedRef
+    private let stopped = Mutex(false)
     public let name: String
 
     /// Registers `name` of `type` on `port` with a TXT record. Fails with a clear error when
@@ -88,7 +92,7 @@ public final class DNSSDAdvertisement: @unchecked Sendable {
         setenv("AVAHI_COMPAT_NOWARN", "1", 1)
         let record = TXTRecord.encode(txt)
         let box = RegistrationBox()
-        let ref: DNSServiceRef = try await onOwnThread {
+        let ref = try await onOwnThread {
             var ref: DNSServiceRef?
             let context = Unmanaged.passUnretained(box).toOpaque()
             let error = record.withUnsafeBytes { txt in
@@ -108,50 +112,47 @@ public final class DNSSDAdvertisement: @unchecked Sendable {
                 throw DNSSDError(code: processed != 0 ? processed : (box.done ? box.error : -65568), operation: "advertising \(type)")
             }
             return UncheckedRef(ref: ref)
-        }.ref
+        }
         let advertisement = DNSSDAdvertisement(ref: ref, name: box.name ?? name)
         let keep = Thread { advertisement.serve() }
         keep.start()
         return advertisement
     }
 
-    private init(ref: DNSServiceRef, name: String) {
+    private init(ref: UncheckedRef, name: String) {
         self.ref = ref
         self.name = name
     }
 
-    /// Keeps answering the daemon (name conflicts, re-registration) until stopped.
+    private var isStopped: Bool { stopped.withLock { $0 } }
+
+    /// Keeps answering the daemon until stopped, then withdraws the service. Runs on the
+    /// advertisement's own thread, the only one that touches the reference.
     private func serve() {
-        while true {
-            lock.lock()
-            guard let ref, !stopped else {
-                lock.unlock()
-                return
-            }
-            lock.unlock()
-            _ = process(ref, until: Date().addingTimeInterval(0.5)) { false }
+        while !isStopped {
+            let error = process(ref.ref, until: Date().addingTimeInterval(0.5)) { self.isStopped }
+            // The daemon went away: wait before asking again instead of spinning.
+            if error != 0 { Thread.sleep(forTimeInterval: 0.5) }
         }
+        DNSServiceRefDeallocate(ref.ref)
     }
 
-    /// Withdraws the advertisement.
+    /// Withdraws the advertisement (within 0.2 s, on its own thread).
     public func stop() {
-        lock.lock()
-        defer { lock.unlock() }
-        guard !stopped else { return }
-        stopped = true
-        if let ref { DNSServiceRefDeallocate(ref) }
-        ref = nil
+        stopped.withLock { $0 = true }
     }
-
-    deinit { stop() }
 }
 
+/// What the registration callback reports. Unchecked: the callback runs on the registering
+/// thread, inside `process`, and the box is read there after it returns.
 private final class RegistrationBox: @unchecked Sendable {
     var done = false
     var error: DNSServiceErrorType = 0
     var name: String?
 }
 
+/// A DNS-SD reference handed from the registering thread to the advertisement's thread,
+/// which alone uses it from then on.
 private struct UncheckedRef: @unchecked Sendable { var ref: DNSServiceRef }
 
 /// A device found by browsing, resolved to its host, port, TXT record and addresses.
@@ -184,6 +185,8 @@ public enum DNSSDBrowser {
         return found.filter { service == nil || $0.services.contains(service!) }
     }
 
+    /// What the browse and resolve callbacks report. Unchecked: the callbacks run on the
+    /// browsing thread, inside `process`.
     private final class Box: @unchecked Sendable {
         var instances: [(name: String, type: String, domain: String, interface: UInt32)] = []
         var resolved: (host: String, port: Int, txt: [UInt8])?

@@ -81,7 +81,7 @@ public final class TextRecognizer: Sendable {
 
     /// The engines one thread reads a frame with: the first language alone, and the other
     /// languages first (then the first) for the lines the first one is unsure of.
-    struct EngineSet: @unchecked Sendable {
+    struct EngineSet: Sendable {
         let first: TesseractEngine
         let others: TesseractEngine?
     }
