@@ -2,9 +2,11 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
-import Library
 import MarqueeServer
+import MediaTesting
 import Testing
+
+@testable import Library
 
 /// The whole path on each media store: a clip uploaded through the chunked upload API's
 /// store, packaged by the ingest worker, published, played through the server's routes
@@ -13,16 +15,7 @@ import Testing
 struct LibraryOnMediaStoreTests {
     /// A 2-second 320×180 H.264/AAC clip made with ffmpeg.
     func makeClip(in folder: URL) async throws -> URL {
-        let clip = folder.appendingPathComponent("clip.mp4")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
-        process.arguments = [
-            "-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=24:duration=2",
-            "-f", "lavfi", "-i", "sine=frequency=440:duration=2", "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p",
-            "-c:a", "aac", clip.path,
-        ]
-        #expect(try await runToEnd(process) == 0)
-        return clip
+        try await TestClip(seconds: 2).write(to: folder.appendingPathComponent("clip.mp4"))
     }
 
     struct Bytes: AsyncSequence, Sendable {
@@ -133,13 +126,10 @@ struct LibraryOnMediaStoreTests {
         let clip = try await makeClip(in: temp.url)
         let bundle = temp.url.appendingPathComponent("downloads/Harbour")
         try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
-        process.arguments = [
+        try await ProcessRunner(executable: "/usr/bin/ffmpeg").run([
             "-hide_banner", "-loglevel", "error", "-i", clip.path, "-c", "copy", "-f", "hls", "-hls_time", "1", "-hls_segment_type", "fmp4",
             "-hls_playlist_type", "vod", "-master_pl_name", "master.m3u8", bundle.appendingPathComponent("video.m3u8").path,
-        ]
-        #expect(try await runToEnd(process) == 0)
+        ])
 
         let asset = try await library.add(keeping: bundle)
         #expect(asset.title == "Harbour")

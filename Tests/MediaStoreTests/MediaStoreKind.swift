@@ -1,9 +1,11 @@
 import Foundation
-import Library
 import LibraryObjectStorage
 import ObjectStorage
 import ServiceTesting
+import Synchronization
 import Testing
+
+@testable import Library
 
 /// The two `MediaStore` implementations; the suites run once against each: a media folder,
 /// and a fresh bucket on a real SeaweedFS S3 gateway (which checks every signature).
@@ -59,22 +61,10 @@ func pattern(_ count: Int, seed: Int = 0) -> Data {
 func fetch(_ url: URL) async throws -> (status: Int, body: Data) {
     let out = FileManager.default.temporaryDirectory.appendingPathComponent("marquee-fetch-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: out) }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-    process.arguments = ["-s", "-o", out.path, "-w", "%{http_code}", "--max-time", "10", url.absoluteString]
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    _ = try await runToEnd(process)
-    let status = Int(String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)) ?? 0
+    let written = Mutex("")
+    try await ProcessRunner(executable: "/usr/bin/curl").run(
+        ["-s", "-o", out.path, "-w", "%{http_code}", "--max-time", "10", url.absoluteString]
+    ) { line in written.withLock { $0 += line } }
+    let status = Int(written.withLock { $0 }.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
     return (status, (try? Data(contentsOf: out)) ?? Data())
-}
-
-/// Runs `process` and waits for it to exit without holding a thread of the cooperative pool
-/// (a blocking `waitUntilExit` there stalls every other test's tasks on a two-core machine),
-/// returning its exit status. Its output must go to a file or a pipe small enough to buffer.
-func runToEnd(_ process: Process) async throws -> Int32 {
-    try await withCheckedThrowingContinuation { continuation in
-        process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-        do { try process.run() } catch { continuation.resume(throwing: error) }
-    }
 }

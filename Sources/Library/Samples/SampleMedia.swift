@@ -30,10 +30,18 @@ public struct SampleMedia: Sendable {
         // commands == [.play(rate: 1.5)]
         """
 
+    /// Writes `file` with ffmpeg from `arguments` (inputs and codecs) unless it is there: into
+    /// a `.part.mp4` beside it first, so an interrupted run never leaves a half-written clip.
+    private func make(_ file: URL, _ arguments: [String]) async throws {
+        guard !FileManager.default.fileExists(atPath: file.path) else { return }
+        let part = file.path + ".part.mp4"
+        try await ffmpeg.run(["-hide_banner", "-loglevel", "error", "-y"] + arguments + [part])
+        try FileManager.default.moveItem(atPath: part, toPath: file.path)
+    }
+
     /// Writes the clips into `folder` (skipping ones already there) and describes them.
     public func generate(into folder: URL) async throws -> [Clip] {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let quiet = ["-hide_banner", "-loglevel", "error", "-y"]
         let video = ["-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p", "-c:a", "aac", "-b:a", "96k"]
         let mono = "\(fontDirectory)/DejaVuSansMono.ttf"
         let sans = "\(fontDirectory)/DejaVuSans-Bold.ttf"
@@ -59,21 +67,19 @@ public struct SampleMedia: Sendable {
 
         """.write(to: subtitles, atomically: true, encoding: .utf8)
         let tour = folder.appendingPathComponent("tour.mp4")
-        if !FileManager.default.fileExists(atPath: tour.path) {
-            try await ffmpeg.run(
-                quiet + [
-                    "-f", "lavfi", "-i", "testsrc2=size=1280x720:rate=24:duration=30",
-                    "-f", "lavfi", "-i", "sine=frequency=440:duration=30:sample_rate=48000",
-                    "-f", "lavfi", "-i", "sine=frequency=660:duration=30:sample_rate=48000",
-                    "-i", subtitles.path,
-                    "-map", "0:v", "-map", "1:a", "-map", "2:a", "-map", "3:s",
-                ] + video + [
-                    "-c:s", "mov_text",
-                    "-metadata:s:a:0", "language=eng", "-metadata:s:a:1", "language=fra", "-metadata:s:s:0", "language=eng",
-                    "-metadata", "title=Test Pattern Tour", tour.path + ".part.mp4",
-                ])
-            try FileManager.default.moveItem(atPath: tour.path + ".part.mp4", toPath: tour.path)
-        }
+        try await make(
+            tour,
+            [
+                "-f", "lavfi", "-i", "testsrc2=size=1280x720:rate=24:duration=30",
+                "-f", "lavfi", "-i", "sine=frequency=440:duration=30:sample_rate=48000",
+                "-f", "lavfi", "-i", "sine=frequency=660:duration=30:sample_rate=48000",
+                "-i", subtitles.path,
+                "-map", "0:v", "-map", "1:a", "-map", "2:a", "-map", "3:s",
+            ] + video + [
+                "-c:s", "mov_text",
+                "-metadata:s:a:0", "language=eng", "-metadata:s:a:1", "language=fra", "-metadata:s:s:0", "language=eng",
+                "-metadata", "title=Test Pattern Tour",
+            ])
         clips.append(
             Clip(
                 file: tour, title: "Test Pattern Tour", subtitle: "Sample · 720p and 360p",
@@ -81,49 +87,43 @@ public struct SampleMedia: Sendable {
                 role: .feature))
 
         let portrait = folder.appendingPathComponent("portrait.mp4")
-        if !FileManager.default.fileExists(atPath: portrait.path) {
-            try await ffmpeg.run(
-                quiet + [
-                    "-f", "lavfi", "-i", "testsrc=size=360x640:rate=24:duration=15",
-                    "-f", "lavfi", "-i", "sine=frequency=523:duration=15:sample_rate=48000",
-                    "-vf", "drawtext=fontfile=\(sans):text='Portrait':fontsize=40:fontcolor=white:box=1:boxcolor=black@0.6:x=(w-tw)/2:y=h*0.8",
-                ] + video + ["-metadata", "title=Portrait Clip", portrait.path + ".part.mp4"])
-            try FileManager.default.moveItem(atPath: portrait.path + ".part.mp4", toPath: portrait.path)
-        }
+        try await make(
+            portrait,
+            [
+                "-f", "lavfi", "-i", "testsrc=size=360x640:rate=24:duration=15",
+                "-f", "lavfi", "-i", "sine=frequency=523:duration=15:sample_rate=48000",
+                "-vf", "drawtext=fontfile=\(sans):text='Portrait':fontsize=40:fontcolor=white:box=1:boxcolor=black@0.6:x=(w-tw)/2:y=h*0.8",
+            ] + video + ["-metadata", "title=Portrait Clip"])
         clips.append(
             Clip(
                 file: portrait, title: "Portrait Clip", subtitle: "Sample · 9:16",
                 summary: "A 15-second portrait clip, shown as portrait.", role: .feature))
 
         let code = folder.appendingPathComponent("code.mp4")
-        if !FileManager.default.fileExists(atPath: code.path) {
-            let snippet = folder.appendingPathComponent("snippet.txt")
-            try Self.codeSnippet.write(to: snippet, atomically: true, encoding: .utf8)
-            try await ffmpeg.run(
-                quiet + [
-                    "-f", "lavfi", "-i", "color=c=0x1e1e2e:size=1280x720:rate=24:duration=20",
-                    "-f", "lavfi", "-i", "anoisesrc=color=brown:amplitude=0.05:duration=20:sample_rate=48000",
-                    "-vf",
-                    "drawtext=fontfile=\(mono):textfile=\(snippet.path):fontsize=30:fontcolor=0xcdd6f4:line_spacing=14:x=80:y=140,"
-                        + "drawtext=fontfile=\(sans):text='%{pts\\:hms}':fontsize=24:fontcolor=0x89b4fa:x=w-tw-40:y=h-60",
-                ] + video + ["-metadata", "title=Code Walkthrough", code.path + ".part.mp4"])
-            try FileManager.default.moveItem(atPath: code.path + ".part.mp4", toPath: code.path)
-        }
+        let snippet = folder.appendingPathComponent("snippet.txt")
+        try Self.codeSnippet.write(to: snippet, atomically: true, encoding: .utf8)
+        try await make(
+            code,
+            [
+                "-f", "lavfi", "-i", "color=c=0x1e1e2e:size=1280x720:rate=24:duration=20",
+                "-f", "lavfi", "-i", "anoisesrc=color=brown:amplitude=0.05:duration=20:sample_rate=48000",
+                "-vf",
+                "drawtext=fontfile=\(mono):textfile=\(snippet.path):fontsize=30:fontcolor=0xcdd6f4:line_spacing=14:x=80:y=140,"
+                    + "drawtext=fontfile=\(sans):text='%{pts\\:hms}':fontsize=24:fontcolor=0x89b4fa:x=w-tw-40:y=h-60",
+            ] + video + ["-metadata", "title=Code Walkthrough"])
         clips.append(
             Clip(
                 file: code, title: "Code Walkthrough", subtitle: "Sample · text on screen",
                 summary: "Swift code shown as text in every frame, with an ad break at 8 seconds.", role: .feature))
 
         let ad = folder.appendingPathComponent("ad.mp4")
-        if !FileManager.default.fileExists(atPath: ad.path) {
-            try await ffmpeg.run(
-                quiet + [
-                    "-f", "lavfi", "-i", "smptebars=size=1280x720:rate=24:duration=5",
-                    "-f", "lavfi", "-i", "sine=frequency=880:duration=5:sample_rate=48000",
-                    "-vf", "drawtext=fontfile=\(sans):text='Advertisement':fontsize=64:fontcolor=white:box=1:boxcolor=black@0.7:x=(w-tw)/2:y=(h-th)/2",
-                ] + video + ["-metadata", "title=Sample Ad", ad.path + ".part.mp4"])
-            try FileManager.default.moveItem(atPath: ad.path + ".part.mp4", toPath: ad.path)
-        }
+        try await make(
+            ad,
+            [
+                "-f", "lavfi", "-i", "smptebars=size=1280x720:rate=24:duration=5",
+                "-f", "lavfi", "-i", "sine=frequency=880:duration=5:sample_rate=48000",
+                "-vf", "drawtext=fontfile=\(sans):text='Advertisement':fontsize=64:fontcolor=white:box=1:boxcolor=black@0.7:x=(w-tw)/2:y=(h-th)/2",
+            ] + video + ["-metadata", "title=Sample Ad"])
         clips.append(
             Clip(
                 file: ad, title: "Sample Ad", subtitle: "Sample · interstitial",
