@@ -8,6 +8,7 @@ import time
 
 import pytest
 
+from ad_relay_server import AdRelayServer
 from conftest import ARTIFACTS
 from player_page import PlayerPage
 
@@ -213,59 +214,15 @@ def test_the_break_editor_adds_a_break_at_the_current_time_and_the_marks_update(
             server.api("DELETE", f"/api/assets/{tour}/interstitials/{event['id']}")
 
 
-class ExternalAdServer:
-    """Another HTTP server on loopback serving an HLS ad: `/ad/…` relays the Sample Ad's HLS
-    bundle from Marquee (so it is an HLS stream on another origin), `/list.json` is an asset
-    list naming it, `/missing/master.m3u8` is a 404. Remembers what was asked for, and when."""
-
-    def __init__(self, marquee_url, ad_id):
-        import http.server
-        import threading
-        import urllib.request
-
-        self.requests = []
-        outer = self
-
-        class Handler(http.server.BaseHTTPRequestHandler):
-            def log_message(self, *args):
-                pass
-
-            def do_GET(self):
-                outer.requests.append((time.time(), self.path))
-                if self.path.startswith("/ad/"):
-                    try:
-                        with urllib.request.urlopen(f"{marquee_url}/media/{ad_id}/{self.path[4:]}", timeout=10) as response:
-                            body, kind = response.read(), response.headers.get("Content-Type", "application/octet-stream")
-                    except urllib.error.HTTPError as error:
-                        self.send_error(error.code)
-                        return
-                elif self.path == "/list.json":
-                    body = json.dumps({"ASSETS": [{"URI": f"{outer.url}/ad/master.m3u8", "DURATION": 5}]}).encode()
-                    kind = "application/json"
-                else:
-                    self.send_error(404)
-                    return
-                self.send_response(200)
-                self.send_header("Content-Type", kind)
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-
-        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
-        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
-
-    def asked(self, prefix):
-        return [(at, path) for at, path in self.requests if path.startswith(prefix)]
-
-    def close(self):
-        self.httpd.shutdown()
-        self.httpd.server_close()
+def external_ad_server(marquee_url, ad_id):
+    """Another HTTP server on loopback serving the Sample Ad as HLS on another origin, with
+    `/list.json` an asset list naming it (five seconds)."""
+    return AdRelayServer(marquee_url, ad_id, assets=lambda url: [{"URI": f"{url}/ad/master.m3u8", "DURATION": 5}])
 
 
 def test_external_hls_ads_and_asset_lists_play_in_the_break_element_and_a_failed_one_is_skipped(server, browser, breaks):
     ad_id = server.asset(AD)["id"]
-    external = ExternalAdServer(server.url, ad_id)
+    external = external_ad_server(server.url, ad_id)
     try:
         hls = breaks(time=4, content={"uri": f"{external.url}/ad/master.m3u8"}, duration=5, playoutLimit=2, resumptionOffset=0)
         listed = breaks(time=10, content={"assetList": f"{external.url}/list.json"}, duration=5, playoutLimit=2, resumptionOffset=0)

@@ -6,7 +6,7 @@ with requestVideoFrameCallback (interstitial_frames.js). Short clips: each liste
 Sample Ad's first two-second segment, served from another loopback server as HLS."""
 from interstitial_frames import record_frames, transitions
 from player_page import PlayerPage
-from short_ad_server import ShortAdServer
+from ad_relay_server import short_ad_server
 from test_interstitials import AD, TOUR, active_id, badge, breaks, shot  # noqa: F401 (breaks is a fixture)
 
 # The 100 ms target for a switch is measured by `make bench` (scripts/bench/interstitials.sh),
@@ -25,7 +25,7 @@ def frames(page):
 
 
 def test_an_asset_list_of_two_plays_both_ads_then_resumes_the_primary_at_its_offset(server, browser, breaks):
-    external = ShortAdServer(server.url, server.asset(AD)["id"])
+    external = short_ad_server(server.url, server.asset(AD)["id"])
     try:
         listed = breaks(time=3, content={"assetList": f"{external.url}/list.json"}, duration=4, resumptionOffset=2)
         driver = browser()

@@ -20,7 +20,7 @@ from selenium import webdriver  # noqa: E402
 from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 from interstitial_frames import record_frames, transitions  # noqa: E402
-from short_ad_server import ShortAdServer  # noqa: E402
+from ad_relay_server import short_ad_server  # noqa: E402
 
 base, tour, ad = os.environ["BASE"], os.environ["TOUR"], os.environ["AD"]
 breaks = int(os.environ.get("BREAKS", "10"))
@@ -34,7 +34,7 @@ def api(method, path, body=None):
         return json.loads(text) if text else None
 
 
-external = ShortAdServer(base, ad)
+external = short_ad_server(base, ad)
 for n in range(breaks):
     api("POST", f"/api/assets/{tour}/interstitials", {"time": 2 + 2.5 * n, "content": {"assetID": ad}, "playoutLimit": 1})
     api("POST", f"/api/assets/{tour}/interstitials", {"time": 2 + 2.5 * n, "content": {"assetList": f"{external.url}/list.json"},
