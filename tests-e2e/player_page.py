@@ -57,10 +57,14 @@ class PlayerPage:
 
     # Input through the browser's own pipeline
 
-    def mouse(self, kind, x, y, buttons=0, button="none", modifiers=0, click_count=0):
-        self.driver.execute_cdp_cmd("Input.dispatchMouseEvent", {
-            "type": kind, "x": x, "y": y, "buttons": buttons, "button": button,
-            "modifiers": modifiers, "clickCount": click_count, "pointerType": "mouse"})
+    def mouse(self, kind, x, y, buttons=0, button="none", modifiers=0, click_count=0, at=None):
+        """Dispatches a mouse event through CDP; `at` (seconds since the epoch) is when the
+        event happened, as the page's `event.timeStamp` sees it (default: when it arrives)."""
+        event = {"type": kind, "x": x, "y": y, "buttons": buttons, "button": button,
+                 "modifiers": modifiers, "clickCount": click_count, "pointerType": "mouse"}
+        if at is not None:
+            event["timestamp"] = at
+        self.driver.execute_cdp_cmd("Input.dispatchMouseEvent", event)
 
     def drag(self, start, end, steps=12, step_delay=0.016):
         (x0, y0), (x1, y1) = start, end

@@ -73,12 +73,16 @@ def test_timeline_drag_from_anywhere_seeks_where_it_ends(server, driver):
 
 
 def swipe(page, x0, x1, y, steps=8, delay=0.008):
-    page.mouse("mouseMoved", x0, y)
-    page.mouse("mousePressed", x0, y, buttons=1, button="left", click_count=1)
+    """A fast horizontal swipe: `steps` moves `delay` apart, then a release. Each event carries
+    the time it happened, so a loaded machine that delivers them late does not turn the fling
+    into a hold-then-release (which rightly has no momentum)."""
+    start = time.time()
+    page.mouse("mouseMoved", x0, y, at=start)
+    page.mouse("mousePressed", x0, y, buttons=1, button="left", click_count=1, at=start)
     for i in range(1, steps + 1):
-        page.mouse("mouseMoved", x0 + (x1 - x0) * i / steps, y, buttons=1, button="left")
+        page.mouse("mouseMoved", x0 + (x1 - x0) * i / steps, y, buttons=1, button="left", at=start + i * delay)
         time.sleep(delay)
-    page.mouse("mouseReleased", x1, y, button="left", click_count=1)
+    page.mouse("mouseReleased", x1, y, button="left", click_count=1, at=start + (steps + 1) * delay)
 
 
 def test_swipe_keeps_the_timeline_moving_after_release_then_settles(server, driver):
