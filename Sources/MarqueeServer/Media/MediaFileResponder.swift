@@ -29,7 +29,7 @@ typealias FileStatus = Darwin.stat
 final class MediaFileResponder: Sendable {
     private let threadPool: NIOThreadPool
     let cache: ServedFileCache
-    /// How long a cached file is trusted before it is checked again.
+    /// How long a cached file is trusted before it is checked again (`ServedFileCache.trust`).
     static let revalidateAfter: Duration = .seconds(1)
 
     /// Files up to this size are kept in memory; larger ones are kept open and sent with `sendfile`.
@@ -205,6 +205,7 @@ final class ServedFileCache: Sendable {
         var order: [String] = []
         var total = 0
         var openFiles = 0
+        var trusted = MediaFileResponder.revalidateAfter
 
         mutating func remove(_ key: String) {
             guard let old = files.removeValue(forKey: key) else { return }
@@ -224,10 +225,18 @@ final class ServedFileCache: Sendable {
         entries = Mutex(Entries(limit: limit))
     }
 
+    /// How long an entry is trusted after it was checked against the file system: one second
+    /// unless changed here (a test about something else lengthens it, so that a slow machine
+    /// does not send a request back to the router to check the file again).
+    var trust: Duration {
+        get { entries.withLock { $0.trusted } }
+        set { entries.withLock { $0.trusted = newValue } }
+    }
+
     /// The entry when it was checked against the file system recently enough to trust.
     func fresh(_ key: String) -> ServedFile? {
         entries.withLock { entries in
-            guard let entry = entries.files[key], entry.checked.duration(to: .now) < MediaFileResponder.revalidateAfter else { return nil }
+            guard let entry = entries.files[key], entry.checked.duration(to: .now) < entries.trusted else { return nil }
             return entry
         }
     }
