@@ -28,7 +28,7 @@ struct InterstitialAssetListReportTests {
         let parsed = try parse(
             #"{"v":1,"type":"report","report":"interstitial-asset-list","interstitial":"ev","assets":[{"uri":"https://a/1.m3u8","duration":5},{"uri":"https://a/2.m3u8"}]}"#
         )
-        guard case .report(let report) = parsed else {
+        guard case .report(let report, nil) = parsed else {
             Issue.record("not a report: \(parsed)")
             return
         }

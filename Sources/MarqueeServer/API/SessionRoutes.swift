@@ -126,8 +126,8 @@ struct SessionRoutes: Sendable {
                             case .intent(let replyTo, let intent):
                                 _ = await sessions.apply(intent, to: id, replyTo: replyTo)
                                 await positions?.observe(sessionID: id)
-                            case .report(let report):
-                                await sessions.report(report, to: id)
+                            case .report(let report, let item):
+                                await sessions.report(report, about: item, to: id)
                                 await positions?.observe(sessionID: id)
                             }
                         } catch {

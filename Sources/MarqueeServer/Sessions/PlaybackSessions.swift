@@ -118,14 +118,15 @@ public actor PlaybackSessions {
         }
     }
 
-    /// Takes a renderer report; sends any resulting commands and, when something a viewer
-    /// would notice changed, the new state.
-    func report(_ report: RendererReport, to id: String) {
+    /// Takes a renderer report (about `item`, when the renderer names it: one about an item
+    /// no longer playing is dropped); sends any resulting commands and, when something a
+    /// viewer would notice changed, the new state.
+    func report(_ report: RendererReport, about item: RenderedItem? = nil, to id: String) {
         guard var entry = entries[id] else { return }
         let before = entry.session.status
         let beforeInterstitial = entry.session.activeInterstitial
         let beforePermissions = entry.session.permissions
-        let commands = entry.session.handle(report)
+        let commands = entry.session.handle(report, about: item)
         entry.lastActive = clock.now
         entries[id] = entry
         announceInterstitials(of: id)

@@ -67,13 +67,19 @@ struct InboundRendererMessage: Decodable {
     var volume: Double?
     /// For `set-muted` and the `volume` report.
     var muted: Bool?
-    /// For `interstitial-asset-list`: the event's ID and the assets its list names.
+    /// For `interstitial-asset-list`: the event's ID and the assets its list names. For other
+    /// reports with `item` "interstitial": the event the report is about.
     var interstitial: String?
     var assets: [InterstitialAssetListReport.Asset]?
+    /// What a report is about: "primary" or "interstitial" (then `interstitial` and `asset`
+    /// name it). Absent: whatever plays.
+    var item: String?
+    /// For `item` "interstitial": the index of the asset in the event's asset list (0 without one).
+    var asset: Int?
 
     enum Parsed {
         case intent(id: Int?, PlaybackIntent)
-        case report(RendererReport)
+        case report(RendererReport, about: RenderedItem?)
     }
 
     struct Invalid: Error {
@@ -112,22 +118,44 @@ struct InboundRendererMessage: Decodable {
         case "report":
             let name = try need(report, "report")
             guard let known = RendererVocabulary.Report(rawValue: name) else { throw Invalid(reason: "unknown report \"\(name)\"") }
-            switch known {
-            case .ready: return .report(.ready(duration: try need(duration, "duration")))
-            case .time: return .report(.time(try need(time, "time")))
-            case .playing: return .report(.playing)
-            case .stalled: return .report(.stalled)
-            case .ended: return .report(.ended)
-            case .failed: return .report(.failed(message: String((message ?? "The media element failed").prefix(500))))
-            case .interstitialFailed: return .report(.interstitialFailed(message: String((message ?? "The interstitial failed").prefix(500))))
-            case .autoplayBlocked: return .report(.autoplayBlocked)
-            case .volume: return .report(.volume(level: try need(volume, "volume"), muted: muted ?? false))
-            case .interstitialAssetList:
-                let report = try InterstitialAssetListReport(eventID: need(interstitial, "interstitial"), assets: need(assets, "assets"))
-                return .report(try report.parsed())
-            }
+            return .report(try parsedReport(known), about: try reportedItem())
         default:
             throw Invalid(reason: "unknown message type \"\(type)\"")
+        }
+    }
+
+    /// The item a report names (`item`, with `interstitial` and `asset`), or nil when it names none.
+    private func reportedItem() throws -> RenderedItem? {
+        switch item {
+        case nil: return nil
+        case "primary": return .primary
+        case "interstitial":
+            guard let interstitial, !interstitial.isEmpty else { throw Invalid(reason: "a report about an interstitial needs \"interstitial\" (its event ID)") }
+            let index = asset ?? 0
+            guard index >= 0 else { throw Invalid(reason: "\"asset\" must be 0 or more, not \(index)") }
+            return .interstitial(eventID: interstitial, assetIndex: index)
+        case let other?: throw Invalid(reason: "unknown item \"\(other)\" (expected \"primary\" or \"interstitial\")")
+        }
+    }
+
+    private func parsedReport(_ known: RendererVocabulary.Report) throws -> RendererReport {
+        func need<T>(_ value: T?, _ name: String) throws -> T {
+            guard let value else { throw Invalid(reason: "\(type) \(report ?? "") needs \"\(name)\"") }
+            return value
+        }
+        switch known {
+        case .ready: return .ready(duration: try need(duration, "duration"))
+        case .time: return .time(try need(time, "time"))
+        case .playing: return .playing
+        case .stalled: return .stalled
+        case .ended: return .ended
+        case .failed: return .failed(message: String((message ?? "The media element failed").prefix(500)))
+        case .interstitialFailed: return .interstitialFailed(message: String((message ?? "The interstitial failed").prefix(500)))
+        case .autoplayBlocked: return .autoplayBlocked
+        case .volume: return .volume(level: try need(volume, "volume"), muted: muted ?? false)
+        case .interstitialAssetList:
+            let report = try InterstitialAssetListReport(eventID: need(interstitial, "interstitial"), assets: need(assets, "assets"))
+            return try report.parsed()
         }
     }
 }

@@ -33,6 +33,15 @@ public enum PlaybackSessionStep {
     /// Applies step `kind` (taken modulo `kindCount`) with the given numbers. Returns whether
     /// the step was a renderer failure, after which the session must stay failed.
     @discardableResult
+    /// An item a report may name: the primary, or one of the session's events with an asset
+    /// index (the one playing or not), chosen by `integer`.
+    static func item(_ integer: Int) -> RenderedItem {
+        let events = ["pre", "mid", "mid-2", "late", "post", "unknown"]
+        let choice = Int(integer.magnitude % UInt(events.count + 1))
+        guard choice < events.count else { return .primary }
+        return .interstitial(eventID: events[choice], assetIndex: Int(integer.magnitude / 7 % 3))
+    }
+
     public static func apply(_ kind: Int, _ number: Double, _ integer: Int, to session: inout PlaybackSession) -> Bool {
         switch ((kind % kindCount) + kindCount) % kindCount {
         case 0: _ = session.handle(.play)
@@ -47,10 +56,11 @@ public enum PlaybackSessionStep {
         case 9: _ = session.handle(.selectSubtitles(id: integer.isMultiple(of: 3) ? nil : "en"))
         case 10: _ = session.handle(.toggleCaptions)
         case 11: _ = session.handle(.ready(duration: number))
-        case 12, 13, 14: _ = session.handle(.time(number))
+        case 12: _ = session.handle(.time(number))
+        case 13, 14: _ = session.handle(.time(number), about: item(integer))
         case 15: _ = session.handle(.playing)
         case 16: _ = session.handle(.stalled)
-        case 17: _ = session.handle(.ended)
+        case 17: _ = integer.isMultiple(of: 2) ? session.handle(.ended) : session.handle(.ended, about: item(integer))
         case 18:
             session.setSpeeds(
                 integer.isMultiple(of: 2)

@@ -372,6 +372,20 @@ public struct PlaybackSession: Sendable {
 
     // MARK: Renderer reports
 
+    /// What the renderer should be playing now, as reports name it.
+    public var renderedItem: RenderedItem {
+        guard let playout else { return .primary }
+        return .interstitial(eventID: playout.event.id, assetIndex: playout.assetIndex)
+    }
+
+    /// Takes in a report about `item` (nil: whatever plays, for renderers that do not say). A
+    /// report about an item other than the one playing now was sent before the renderer
+    /// heard the last command: it is dropped, and changes nothing.
+    public mutating func handle(_ report: RendererReport, about item: RenderedItem?) -> [RendererCommand] {
+        if let item, report.isAboutThePlayingItem, item != renderedItem { return [] }
+        return handle(report)
+    }
+
     /// Takes in what the renderer saw. Returns commands when the rules call for any (an
     /// interstitial starts or ends, playback was wanted before the item was ready).
     public mutating func handle(_ report: RendererReport) -> [RendererCommand] {

@@ -23,3 +23,28 @@ public enum RendererReport: Sendable, Hashable {
     /// its level, 0...1, and whether it is muted.
     case volume(level: Double, muted: Bool)
 }
+
+/// The item a renderer report is about: the primary, or one asset of an interstitial event (0
+/// for an event without an asset list).
+///
+/// Reports and commands cross on the wire: when the session starts a break, ends an ad or
+/// moves to the next asset, the renderer may already have sent a report about what played
+/// before. A renderer that names the item each report is about lets the session drop such a
+/// report instead of reading an ad's clock as the primary's time (or the primary's as the
+/// ad's), or an ad's end as the end of the next one.
+public enum RenderedItem: Sendable, Hashable {
+    case primary
+    case interstitial(eventID: String, assetIndex: Int)
+}
+
+extension RendererReport {
+    /// Whether the report describes the item playing (its time, end, stalls or failure to
+    /// play), so that one about another item is stale. The others (the primary's metadata,
+    /// an asset list, the volume, the autoplay policy, the element failing) hold whatever plays.
+    public var isAboutThePlayingItem: Bool {
+        switch self {
+        case .time, .playing, .stalled, .ended, .interstitialFailed: true
+        case .ready, .failed, .interstitialAssetList, .autoplayBlocked, .volume: false
+        }
+    }
+}

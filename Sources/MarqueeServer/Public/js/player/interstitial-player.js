@@ -27,6 +27,12 @@ const NEXT_ID = 'interstitial-video-next';
 /** What an ad is: an event from its start, or a later asset of its asset list. */
 const itemKey = (event, asset) => [event.id, event.url, event.assetListURL ?? '', asset?.index ?? 0, asset?.uri ?? ''].join('\n');
 
+/**
+ * What a report is about: the ad (its event, and its asset in the event's list), so the
+ * session drops one that crossed the command ending it.
+ */
+export const about = (item) => ({ item: 'interstitial', interstitial: item.event.id, asset: item.asset?.index ?? 0 });
+
 /** Resolves once `video` has its current frame decoded (or after `timeout` ms). */
 function firstFrameLoaded(video, timeout) {
   if (video.readyState >= HTMLMediaElement.HAVE_CURRENT_DATA) return Promise.resolve();
@@ -83,14 +89,14 @@ export class InterstitialPlayer {
       const now = performance.now();
       if (now - this.lastReport > 250) {
         this.lastReport = now;
-        this.report(REPORT.time, { time: element.currentTime });
+        this.report(REPORT.time, { time: element.currentTime, ...about(this.active) });
       }
     });
-    element.addEventListener('ended', () => { if (playing()) this.report(REPORT.ended); });
+    element.addEventListener('ended', () => { if (playing()) this.report(REPORT.ended, about(this.active)); });
     // An ad that cannot play is the session's to skip: it hears why, and goes on.
     element.addEventListener('error', () => {
       const message = element.error?.message || `media error ${element.error?.code ?? ''}`;
-      if (playing()) this.report(REPORT.interstitialFailed, { message });
+      if (playing()) this.report(REPORT.interstitialFailed, { message, ...about(this.active) });
       else for (const preparation of [this.prepared, this.preparedNext]) if (preparation?.video === element) preparation.failure = message;
     });
   }
@@ -210,7 +216,7 @@ export class InterstitialPlayer {
       if (this.active !== item) return;
       await this.run(video, rate);
     } catch (error) {
-      if (this.active === item) this.report(REPORT.interstitialFailed, { message: String(error?.message ?? error) });
+      if (this.active === item) this.report(REPORT.interstitialFailed, { message: String(error?.message ?? error), ...about(item) });
     }
   }
 
@@ -258,7 +264,7 @@ export class InterstitialPlayer {
     } catch (error) {
       // The ad before stays in front, paused, while the session goes on without this one.
       if (preparation.video !== this.front) this.drop(preparation);
-      if (this.active === item) this.report(REPORT.interstitialFailed, { message: String(error?.message ?? error) });
+      if (this.active === item) this.report(REPORT.interstitialFailed, { message: String(error?.message ?? error), ...about(item) });
     } finally {
       if (this.incoming === preparation) {
         this.incoming = null;
@@ -282,7 +288,7 @@ export class InterstitialPlayer {
   /** The loader may be told of an error after it was prepared. */
   watchErrors(engine, item) {
     engine?.addEventListener('error', (error) => {
-      if (this.active === item) this.report(REPORT.interstitialFailed, { message: String(error.detail?.message ?? error.detail) });
+      if (this.active === item) this.report(REPORT.interstitialFailed, { message: String(error.detail?.message ?? error.detail), ...about(item) });
     });
   }
 

@@ -502,10 +502,14 @@ function showAdTime() {
 
 const hold = new BoundaryHold(video, (time) => {
   lastTimeReport = performance.now();
-  socket?.report(REPORT.time, { time });
+  socket?.report(REPORT.time, { time, ...PRIMARY });
 });
 
 // MARK: Media element reports
+
+/** Names the primary as what a report is about, so the session drops one that crossed a
+ * command starting a break (it would otherwise be read as the ad's clock). */
+const PRIMARY = Object.freeze({ item: 'primary' });
 
 function wireReports() {
   video.addEventListener('loadedmetadata', () => socket.report(REPORT.ready, { duration: manifest.duration || video.duration }));
@@ -514,7 +518,7 @@ function wireReports() {
     const now = performance.now();
     if (!interstitial.isActive && !frames.isActive && now - lastTimeReport > 250) {
       lastTimeReport = now;
-      socket.report(REPORT.time, { time: video.currentTime });
+      socket.report(REPORT.time, { time: video.currentTime, ...PRIMARY });
     }
     mediaSession.update({ playing: session?.desiresPlayback, duration: duration(), time: video.currentTime, rate: video.playbackRate });
   });
@@ -523,12 +527,12 @@ function wireReports() {
     if (frames.isActive) return; // a frame shown while scrubbing, not a seek of the session's
     pendingSeek = null;
     if (!scrubbing && !gesture.isCoasting) showTime(video.currentTime);
-    socket.report(REPORT.time, { time: video.currentTime });
+    socket.report(REPORT.time, { time: video.currentTime, ...PRIMARY });
   });
-  video.addEventListener('waiting', () => { if (!interstitial.isActive && !frames.isActive) { $('loading').hidden = false; socket.report(REPORT.stalled); } });
-  video.addEventListener('playing', () => { $('loading').hidden = true; socket.report(REPORT.playing); });
+  video.addEventListener('waiting', () => { if (!interstitial.isActive && !frames.isActive) { $('loading').hidden = false; socket.report(REPORT.stalled, PRIMARY); } });
+  video.addEventListener('playing', () => { $('loading').hidden = true; socket.report(REPORT.playing, PRIMARY); });
   video.addEventListener('canplay', () => { if (session?.status !== 'waiting') $('loading').hidden = true; });
-  video.addEventListener('ended', () => { if (!interstitial.isActive) socket.report(REPORT.ended); });
+  video.addEventListener('ended', () => { if (!interstitial.isActive) socket.report(REPORT.ended, PRIMARY); });
   video.addEventListener('error', () => {
     const error = video.error;
     const message = error ? `${['', 'MEDIA_ERR_ABORTED', 'MEDIA_ERR_NETWORK', 'MEDIA_ERR_DECODE', 'MEDIA_ERR_SRC_NOT_SUPPORTED'][error.code] ?? 'MEDIA_ERR'}: ${error.message}` : 'unknown media error';
