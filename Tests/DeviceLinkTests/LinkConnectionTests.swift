@@ -219,29 +219,29 @@ import Testing
         let phone = await Self.pairedPhone(tv: tv, board: board, wrap: { MeddlingTransport(inner: $0, meddler: meddler) }, heartbeat: beat)
         await phone.send(.intent, Array("one".utf8))
         try await tv.waitForMessages(1)
-        // Heartbeats keep an idle link open for a minute, four times the TV's limit.
-        try await Self.advance(clock, by: 60, whileHearing: tv)
-        #expect(await tv.connections.first?.closeReason == nil)
-        // A peer that falls silent is dropped once three beats are missed, not before.
+        let link = try #require(await tv.connections.first)
+        // Heartbeats keep an idle link open for a minute, four times the TV's limit: each 5 s
+        // the phone beats, and the TV hears it.
+        for _ in 0..<12 {
+            try await Self.beat(clock)
+            try await eventually("the TV heard the phone's beat") { await link.lastHeardAt == clock.monotonicNow }
+        }
+        #expect(await link.closeReason == nil)
+        // A peer that falls silent is dropped once three beats are missed (15 s), not before.
         await meddler.set(.swallowEverything)
-        try await Self.advance(clock, by: 10, whileHearing: tv)
-        #expect(await tv.connections.first?.closeReason == nil)
-        try await clock.waitForSleepers(2)
-        clock.advance(by: .seconds(10))
-        try await eventually("the TV noticed the silent peer") { await tv.connections.first?.closeReason == .peerUnresponsive }
+        for _ in 0..<3 { try await Self.beat(clock) }
+        try await clock.waitForSleepers(2)  // the TV has checked at 15 s, and waits again
+        #expect(await link.closeReason == nil)
+        try await Self.beat(clock)
+        try await eventually("the TV noticed the silent peer") { await link.closeReason == .peerUnresponsive }
         await phone.stop()
     }
 
-    /// Moves `clock` forward one 5 s beat at a time, each once both ends' heartbeat loops are
-    /// asleep on it (so every beat is sent and checked before the next).
-    private static func advance(_ clock: ManualClock, by seconds: Int, whileHearing tv: TestTV) async throws {
-        for _ in 0..<(seconds / 5) {
-            try await clock.waitForSleepers(2)
-            clock.advance(by: .seconds(5))
-            // Let the woken loops send, and the other end read, before the next beat (a beat
-            // read late is fine: the limit is three).
-            try await Task.sleep(for: .milliseconds(30))
-        }
+    /// Moves `clock` one 5 s beat on, once both ends' heartbeat loops wait on it (so each has
+    /// sent and checked for the beat before).
+    private static func beat(_ clock: ManualClock) async throws {
+        try await clock.waitForSleepers(2)
+        clock.advance(by: .seconds(5))
     }
 
     @Test func aConnectionWhoseNoncesRunOutClosesInsteadOfReusingOne() async throws {

@@ -87,6 +87,9 @@ public actor LinkConnection {
         tasks.append(Task { await self.heartbeatLoop() })
     }
 
+    /// When a frame from the peer was last read, on the heartbeat's clock (`monotonicNow`).
+    var lastHeardAt: Duration { lastHeard }
+
     /// Why the link closed, once it has.
     public var closeReason: LinkClosed? { closedReason }
 

@@ -1,6 +1,7 @@
 import CTesseract
 import Foundation
 import MediaCore
+import Synchronization
 
 /// One initialised Tesseract engine (`TessBaseAPI`) with its language models loaded.
 ///
@@ -10,6 +11,9 @@ import MediaCore
 final class TesseractEngine: @unchecked Sendable {
     private let handle: OpaquePointer
     let languages: String
+    /// Reads Tesseract ran to the end (its monitor's progress at 100 when it returned; a
+    /// cancelled read stops short of it): how a test tells a prompt stop from a read that ran on.
+    let readsCompleted = Atomic<Int>(0)
 
     /// Loads `languages` ("jpn+eng") from `dataPath` (nil: Tesseract's installed tessdata).
     init(languages: String, dataPath: String?) throws(TextRecognitionError) {
@@ -119,6 +123,7 @@ final class TesseractEngine: @unchecked Sendable {
     /// Recognises the picture (or rectangle) set and reads the result.
     private func recognizeSet(_ monitor: OpaquePointer?, flag: CancellationFlag) throws -> [TextBlock] {
         let status = TessBaseAPIRecognize(handle, monitor)
+        if TessMonitorGetProgress(monitor) >= 100 { readsCompleted.add(1, ordering: .relaxed) }
         try flag.check()
         guard status == 0 else { throw TextRecognitionError.engine("Tesseract could not recognise the frame (status \(status))") }
         guard let iterator = TessBaseAPIGetIterator(handle) else { return [] }

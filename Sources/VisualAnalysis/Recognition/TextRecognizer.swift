@@ -58,6 +58,16 @@ public final class TextRecognizer: Sendable {
     /// thread count however many frames are read).
     public var enginesLoaded: Int { created.load(ordering: .relaxed) }
 
+    /// How many Tesseract reads (passes over a frame or its regions) ran to the end, counted
+    /// over the engines not in use now; a read stopped by a cancel is not one of them.
+    public var readsCompleted: Int {
+        idle.withLock { sets in
+            sets.reduce(0) { total, set in
+                total + set.first.readsCompleted.load(ordering: .relaxed) + (set.others?.readsCompleted.load(ordering: .relaxed) ?? 0)
+            }
+        }
+    }
+
     /// The text in `image`, with boxes in `image`'s pixels.
     public func recognize(_ image: VideoImage) async throws -> RecognizedText {
         let preprocessor = self.preprocessor
