@@ -1,4 +1,5 @@
 import Foundation
+import Playback
 import Testing
 
 @testable import MarqueeServer
@@ -46,5 +47,27 @@ struct RendererVocabularyTests {
             #expect(throws: Never.self) { _ = try frame.parsed() }
         }
         #expect(throws: InboundRendererMessage.Invalid.self) { _ = try InboundRendererMessage(v: 1, type: "intent", intent: "dance").parsed() }
+    }
+
+    @Test("A report names the item it is about; a wrong name or an interstitial without its id is refused")
+    func reportsNameTheirItem() throws {
+        func parse(_ json: String) throws -> InboundRendererMessage.Parsed {
+            try JSONDecoder().decode(InboundRendererMessage.self, from: Data(json.utf8)).parsed()
+        }
+        func about(_ json: String) throws -> RenderedItem?? {
+            guard case .report(_, let item) = try parse(json) else { return nil }
+            return .some(item)
+        }
+        let time = #"{"v":1,"type":"report","report":"time","time":2.5"#
+        #expect(try about(time + "}") == .some(nil))
+        #expect(try about(time + #","item":"primary"}"#) == .some(.primary))
+        #expect(try about(time + #","item":"interstitial","interstitial":"ev","asset":2}"#) == .some(.interstitial(eventID: "ev", assetIndex: 2)))
+        #expect(try about(time + #","item":"interstitial","interstitial":"ev"}"#) == .some(.interstitial(eventID: "ev", assetIndex: 0)))
+        for bad in [
+            #","item":"ad"}"#, #","item":"interstitial"}"#, #","item":"interstitial","interstitial":""}"#,
+            #","item":"interstitial","interstitial":"ev","asset":-1}"#,
+        ] {
+            #expect(throws: InboundRendererMessage.Invalid.self, "\(bad)") { _ = try parse(time + bad) }
+        }
     }
 }
