@@ -208,7 +208,12 @@ struct LiveTextTests {
         #expect(try await fixture.service.store.cachedFrame(assetID: fixture.textID, at: 0.3) == nil)
         // A newer request of the same player replaces an older one still running.
         let older = Task { try await fixture.service.frameText(assetID: fixture.textID, at: 0.6, sessionID: "viewer") }
-        try await Task.sleep(for: .milliseconds(20))
+        // Once the older one is reading (a task may start late on a busy machine).
+        let deadline = ContinuousClock.now + .seconds(30)
+        while await !fixture.service.isReading(sessionID: "viewer") {
+            guard ContinuousClock.now < deadline else { throw CancellationError() }
+            try await Task.sleep(for: .milliseconds(5))
+        }
         let newer = try await fixture.service.frameText(assetID: fixture.textID, at: 2.5, sessionID: "viewer")
         #expect(newer.frame.text.text.contains("Frame 60"))
         await #expect(throws: LiveTextError.self) { _ = try await older.value }

@@ -19,6 +19,10 @@ public actor LiveTextService {
     private let indexDecoding = BackgroundThreads.pool(name: "marquee.index")
     /// The request each player (session) is waiting for, so a newer one replaces it.
     private var inFlight: [String: (token: UUID, task: Task<FrameText, any Error>)] = [:]
+    /// The newest request of each session, numbered as they arrive: one that waited its turn
+    /// (for the asset or the cache) while a newer one came in never starts reading.
+    private var newestRequest: [String: UInt64] = [:]
+    private var requestsReceived: UInt64 = 0
     private var indexing: Task<Void, Never>?
     /// How many frames were actually analysed (cache misses), for tests.
     public private(set) var analysedFrames = 0
@@ -39,6 +43,9 @@ public actor LiveTextService {
         public var cached: Bool
     }
 
+    /// Whether a request of `sessionID` is reading a frame now.
+    func isReading(sessionID: String) -> Bool { inFlight[sessionID] != nil }
+
     /// The text of the frame of `assetID` on screen at `time`. With a `sessionID`, a newer
     /// request of the same session cancels this one, and so does the session starting to
     /// play or moving away from the frame (`isStale` is asked every 100 ms).
@@ -47,11 +54,17 @@ public actor LiveTextService {
         isStale: @escaping @Sendable () async -> Bool = { false }
     ) async throws -> Answer {
         guard time.isFinite, time >= 0 else { throw LiveTextError.badTime(time) }
+        requestsReceived += 1
+        let number = requestsReceived
+        if let sessionID { newestRequest[sessionID] = number }
+        defer { if let sessionID, newestRequest[sessionID] == number { newestRequest[sessionID] = nil } }
         let asset = try await analysableAsset(assetID)
         if let hit = try await store.cachedFrame(assetID: asset.id, at: time) { return Answer(frame: hit, cached: true) }
         // The player may have moved on while this request waited its turn.
         if await isStale() { throw LiveTextError.superseded }
         let source = try await frameSource(for: asset, around: time)
+        // A newer request of this session arrived while this one waited: it wants another frame.
+        if let sessionID, newestRequest[sessionID] != number { throw LiveTextError.superseded }
         let analyzer = self.analyzer
         let task = Task { try await analyzer.analyze(source, at: time) }
         let token = UUID()
