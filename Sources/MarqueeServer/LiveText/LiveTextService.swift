@@ -18,7 +18,7 @@ public actor LiveTextService {
     private let indexAnalyzer = FrameTextAnalyzer(recognizer: TextRecognizer(backgroundNamed: "marquee.index-ocr"))
     private let indexDecoding = BackgroundThreads.pool(name: "marquee.index")
     /// The request each player (session) is waiting for, so a newer one replaces it.
-    private var inFlight: [String: (token: UUID, task: Task<FrameText, any Error>)] = [:]
+    private var inFlight: [String: (number: UInt64, task: Task<FrameText, any Error>)] = [:]
     /// The newest request of each session, numbered as they arrive: one that waited its turn
     /// (for the asset or the cache) while a newer one came in never starts reading.
     private var newestRequest: [String: UInt64] = [:]
@@ -67,10 +67,9 @@ public actor LiveTextService {
         if let sessionID, newestRequest[sessionID] != number { throw LiveTextError.superseded }
         let analyzer = self.analyzer
         let task = Task { try await analyzer.analyze(source, at: time) }
-        let token = UUID()
         if let sessionID {
             inFlight[sessionID]?.task.cancel()
-            inFlight[sessionID] = (token, task)
+            inFlight[sessionID] = (number, task)
         }
         let watcher = Task {
             while !Task.isCancelled {
@@ -83,7 +82,7 @@ public actor LiveTextService {
         }
         defer {
             watcher.cancel()
-            if let sessionID, inFlight[sessionID]?.token == token { inFlight[sessionID] = nil }
+            if let sessionID, inFlight[sessionID]?.number == number { inFlight[sessionID] = nil }
         }
         let frame: FrameText
         do {

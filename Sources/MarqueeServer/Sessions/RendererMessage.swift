@@ -88,10 +88,6 @@ struct InboundRendererMessage: Decodable {
 
     func parsed() throws -> Parsed {
         guard v == RendererProtocol.version else { throw Invalid(reason: "unsupported protocol version \(v); this server speaks 1") }
-        func need<T>(_ value: T?, _ name: String) throws -> T {
-            guard let value else { throw Invalid(reason: "\(type) \(intent ?? report ?? "") needs \"\(name)\"") }
-            return value
-        }
         switch type {
         case "intent":
             let name = try need(self.intent, "intent")
@@ -124,6 +120,12 @@ struct InboundRendererMessage: Decodable {
         }
     }
 
+    /// `value`, or a refusal naming the field this message needs.
+    private func need<T>(_ value: T?, _ name: String) throws -> T {
+        guard let value else { throw Invalid(reason: "\(type) \(intent ?? report ?? "") needs \"\(name)\"") }
+        return value
+    }
+
     /// The item a report names (`item`, with `interstitial` and `asset`), or nil when it names none.
     private func reportedItem() throws -> RenderedItem? {
         switch item {
@@ -139,10 +141,6 @@ struct InboundRendererMessage: Decodable {
     }
 
     private func parsedReport(_ known: RendererVocabulary.Report) throws -> RendererReport {
-        func need<T>(_ value: T?, _ name: String) throws -> T {
-            guard let value else { throw Invalid(reason: "\(type) \(report ?? "") needs \"\(name)\"") }
-            return value
-        }
         switch known {
         case .ready: return .ready(duration: try need(duration, "duration"))
         case .time: return .time(try need(time, "time"))
