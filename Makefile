@@ -4,7 +4,7 @@ SHARED ?= $(abspath ../shared)
 export MARQUEE_SHARED := $(SHARED)
 CONFIG ?= debug
 
-.PHONY: run test bench fuzz setup setup-test build build-release clean format lint
+.PHONY: run test bench fuzz sanitize setup setup-test build build-release clean format lint
 
 setup:
 	@scripts/setup.sh
@@ -46,6 +46,11 @@ bench: setup-test build-release
 
 fuzz: setup
 	@scripts/fuzz.sh $(or $(RUNS),1000000)
+
+# The media path under AddressSanitizer (and UBSan where the toolchain allows): MediaCore's
+# tests, packaging and ingest, built in a build folder of their own.
+sanitize: setup-test
+	@scripts/sanitize.sh
 
 clean:
 	rm -rf .build

@@ -81,8 +81,16 @@ extension MediaLibrary {
     }
 
     /// The asset's authored breaks in timeline order (pre-rolls first, post-rolls last).
+    ///
+    /// A library ad scheduled before it was prepared (the samples' ad) has no length of its
+    /// own: it takes the ad's, once known, so the break is served with its DURATION.
     public func authoredInterstitials(for assetID: String) async throws -> [AuthoredInterstitial] {
-        try await store.authoredInterstitials(for: assetID)
+        var events = try await store.authoredInterstitials(for: assetID)
+        for index in events.indices where events[index].duration == nil {
+            guard let ad = events[index].content.assetID else { continue }
+            events[index].duration = try await store.asset(id: ad)?.duration
+        }
+        return events
     }
 
     /// Adds or (with `replacing`) changes an authored event; `validate` sees it with the asset's

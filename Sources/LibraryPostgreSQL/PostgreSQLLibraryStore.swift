@@ -442,7 +442,8 @@ public final class PostgreSQLLibraryStore: LibraryStore {
                 connection.query(
                     """
                     UPDATE ingest_job SET state = 'queued', progress = 0, message = \(job.message), failure_reason = NULL, updated_at = now(),
-                        run_after = now() + make_interval(secs => \(delay.secondsValue)), lease_owner = NULL, lease_expires_at = NULL
+                        run_after = now() + make_interval(secs => \(delay.secondsValue)), lease_owner = NULL, lease_expires_at = NULL,
+                        attempts = \(job.attempts)
                     WHERE id = \(id) AND lease_owner = \(worker) AND state = 'running' RETURNING id
                     """, logger: self.logger))
         }
@@ -466,13 +467,16 @@ public final class PostgreSQLLibraryStore: LibraryStore {
             guard var job = found else { throw LibraryError.jobNotFound(jobID) }
             guard job.state == .failed else { throw LibraryError.jobNotRetryable(jobID, state: job.state.rawValue) }
             job.state = .queued
+            // A retry starts afresh: the attempts that failed do not count against it.
+            job.attempts = 0
             job.progress = 0
             job.message = nil
             job.failureReason = nil
             job.updatedAt = Date()
             try await connection.query(
                 """
-                UPDATE ingest_job SET state = 'queued', progress = 0, message = NULL, failure_reason = NULL, updated_at = \(job.updatedAt)
+                UPDATE ingest_job SET state = 'queued', progress = 0, message = NULL, failure_reason = NULL, attempts = 0,
+                    updated_at = \(job.updatedAt)
                 WHERE id = \(jobID)
                 """, logger: self.logger)
             try await connection.query("UPDATE asset SET status = 'pending' WHERE id = \(job.assetID)", logger: self.logger)

@@ -30,7 +30,9 @@ struct AddCommand: AsyncParsableCommand {
         try await console.run {
             let (location, store, configuration) = try await storage.open(
                 dataDirectory: data.map { URL(fileURLWithPath: $0) } ?? LibraryLocation.defaultDataDirectory())
-            let library = try MediaLibrary(location: location, store: store, media: try await storage.mediaStore(for: configuration, location: location))
+            let library = try MediaLibrary(
+                location: location, packager: IsolatedBundlePackager(executable: IsolatedBundlePackager.currentExecutable()), store: store,
+                media: try await storage.mediaStore(for: configuration, location: location))
             let added = try await library.add(paths: paths)
             for asset in added {
                 console.emit(

@@ -69,7 +69,9 @@ struct ServeCommand: AsyncParsableCommand {
     private func serve(_ console: Console) async throws {
         let (location, store, configuration) = try await storage.open(
             dataDirectory: data.map { URL(fileURLWithPath: $0) } ?? LibraryLocation.defaultDataDirectory())
-        let library = try MediaLibrary(location: location, store: store, media: try await storage.mediaStore(for: configuration, location: location))
+        let library = try MediaLibrary(
+            location: location, packager: IsolatedBundlePackager(executable: IsolatedBundlePackager.currentExecutable()), store: store,
+            media: try await storage.mediaStore(for: configuration, location: location))
         try await library.refreshSourceAvailability()
         if !noWorker { await library.worker.start() }
         library.startHousekeeping()
@@ -145,5 +147,7 @@ struct ServeCommand: AsyncParsableCommand {
         } catch {
             throw CommandFailure(.unavailable, "could not serve on \(host):\(port): \(error)")
         }
+        // Stopped (SIGTERM, SIGINT): the job being prepared goes back to the queue at once.
+        await library.worker.handBack()
     }
 }

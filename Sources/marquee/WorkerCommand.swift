@@ -35,7 +35,8 @@ struct WorkerCommand: AsyncParsableCommand {
             let (location, store, configuration) = try await storage.open(
                 dataDirectory: data.map { URL(fileURLWithPath: $0) } ?? LibraryLocation.defaultDataDirectory())
             let library = try MediaLibrary(
-                location: location, store: store, workerLease: .milliseconds(Int64(lease * 1000)),
+                location: location, packager: IsolatedBundlePackager(executable: IsolatedBundlePackager.currentExecutable()), store: store,
+                workerLease: .milliseconds(Int64(lease * 1000)),
                 workerID: name ?? IngestWorker.defaultWorkerID(), media: try await storage.mediaStore(for: configuration, location: location))
             opened = (library, configuration)
         }
@@ -43,8 +44,11 @@ struct WorkerCommand: AsyncParsableCommand {
         await library.worker.start()
         let line = "Marquee worker \(library.worker.workerID) is taking jobs from \(configuration.database), media in \(configuration.media)\n"
         FileHandle.standardOutput.write(Data(line.utf8))
-        // Runs until stopped (SIGINT/SIGTERM end the process; a job it was running returns to
-        // the queue when its lease expires).
-        while true { try await Task.sleep(for: .seconds(3600)) }
+        // Runs until SIGTERM or SIGINT, then hands the job it was running back to the queue at
+        // once (another worker starts it afresh) instead of leaving it to wait out its lease.
+        let signal = await StopSignal.next()
+        await library.worker.handBack()
+        FileHandle.standardOutput.write(Data("Marquee worker \(library.worker.workerID) stopped (\(signal)); its job, if any, is back in the queue\n".utf8))
+        throw ExitStatus.interrupted.exitCode
     }
 }

@@ -103,9 +103,10 @@ def check_outputs(work, stream, outputs):
     the others a non-trivial file."""
     bundle = outputs["marquee"]
     segments = sorted(stream.glob("seg*.ts"))
-    media = bundle / "index.m3u8"
+    # The bundle's entry is BundleLayout.multivariantPlaylist (HLS/Bundle/BundleLayout.swift).
+    media = bundle / "master.m3u8"
     if not media.exists():
-        sys.exit("marquee left no bundle playlist")
+        sys.exit(f"marquee left no bundle playlist ({media} is missing)")
     copied = sorted(p for p in bundle.rglob("seg-*.ts"))
     if len(copied) != len(segments) or any(a.read_bytes() != b.read_bytes() for a, b in zip(segments, copied)):
         sys.exit(f"marquee's bundle does not hold the {len(segments)} source segments byte for byte")

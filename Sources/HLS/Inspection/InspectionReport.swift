@@ -167,7 +167,12 @@ public enum InspectionReport {
                     p.dateRanges.map { r in
                         .object([
                             ("id", .string(r.id)), ("class", .optional(r.classValue)), ("startDate", .optional(r.startDate?.text)),
-                            ("duration", .optional(r.duration ?? r.plannedDuration)),
+                            (
+                                "duration",
+                                .optional(
+                                    r.duration ?? r.plannedDuration
+                                        ?? r.endDate.flatMap { e in r.startDate.map { e.date.timeIntervalSince($0.date) } })
+                            ),
                         ])
                     })
             ),
@@ -188,6 +193,10 @@ public enum InspectionReport {
                             ("snap", .strings(i.snap)),
                             ("skipControlOffset", .optional(i.skipControlOffset)),
                             ("skipControlDuration", .optional(i.skipControlDuration)),
+                            ("skipControlLabelID", .optional(i.skipControlLabelID)),
+                            ("timelineOccupies", .optional(i.timelineOccupies)),
+                            ("timelineStyle", .optional(i.timelineStyle)),
+                            ("contentMayVary", i.contentMayVary.map { .bool($0) } ?? .null),
                         ])
                     })
             ),

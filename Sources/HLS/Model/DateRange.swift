@@ -59,7 +59,11 @@ public struct Interstitial: Sendable, Hashable {
         }
         id = range.id
         startDate = range.startDate?.date
-        duration = range.duration ?? range.plannedDuration
+        duration =
+            range.duration ?? range.plannedDuration
+            ?? range.endDate.flatMap { end in
+                range.startDate.map { end.date.timeIntervalSince($0.date) }
+            }
         assetURI = a[named: "X-ASSET-URI"]?.text
         assetList = a[named: "X-ASSET-LIST"]?.text
         resumeOffset = a[named: "X-RESUME-OFFSET"]?.number
@@ -73,5 +77,39 @@ public struct Interstitial: Sendable, Hashable {
         skipControlOffset = a[named: "X-SKIP-CONTROL-OFFSET"]?.number
         skipControlDuration = a[named: "X-SKIP-CONTROL-DURATION"]?.number
         skipControlLabelID = a[named: "X-SKIP-CONTROL-LABEL-ID"]?.text
+    }
+
+    /// The interstitial attributes whose values are quoted strings, enumerated ones included
+    /// (HLS Interstitials: X-ASSET-URI, X-ASSET-LIST, X-SNAP, X-RESTRICT, X-TIMELINE-OCCUPIES,
+    /// X-TIMELINE-STYLE, X-CONTENT-MAY-VARY, X-SKIP-CONTROL-LABEL-ID).
+    public static let quotedAttributes: Set<String> = [
+        "X-ASSET-URI", "X-ASSET-LIST", "X-SNAP", "X-RESTRICT", "X-TIMELINE-OCCUPIES", "X-TIMELINE-STYLE",
+        "X-CONTENT-MAY-VARY", "X-SKIP-CONTROL-LABEL-ID",
+    ]
+
+    /// Whether `label` is made only of the characters an `X-SKIP-CONTROL-LABEL-ID` may use:
+    /// ASCII letters, "-" and "_".
+    public static func isValidSkipControlLabelID(_ label: String) -> Bool {
+        !label.isEmpty && label.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("A"..."Z").contains($0) || $0 == "-" || $0 == "_" }
+    }
+
+    /// A skip-control label ID for any text (an event's id): letters and "-" stay, every other
+    /// character becomes "_" and its code in letters, so distinct texts keep distinct IDs.
+    public static func skipControlLabelID(for text: String) -> String {
+        var label = ""
+        for scalar in text.unicodeScalars {
+            if ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || scalar == "-" {
+                label.unicodeScalars.append(scalar)
+            } else {
+                label +=
+                    "_"
+                    + String(scalar.value, radix: 16).map { digit in
+                        // 0-9a-f written as the letters a-p.
+                        let value = Int(String(digit), radix: 16)!
+                        return Character(UnicodeScalar(UInt8(97 + value)))
+                    } + "_"
+            }
+        }
+        return label
     }
 }

@@ -352,6 +352,25 @@ extension ParserState {
                     .invalidValue, line: tag.line, column: r.column(of: "CUE"), tag: tag.name, attribute: "CUE",
                     message: "unknown cue \(cue); expected PRE, POST or ONCE")
             }
+            if effective.cue.contains("PRE"), effective.cue.contains("POST") {
+                sink.report(
+                    .specViolation, line: tag.line, column: r.column(of: "CUE"), tag: tag.name, attribute: "CUE",
+                    message: "CUE cannot be both PRE and POST" + (sink.isStrict ? "" : "; played as PRE"))
+            }
+            // The interstitial attributes whose values are quoted strings (enumerated ones too).
+            for attribute in range.clientAttributes where Interstitial.quotedAttributes.contains(attribute.name) {
+                if case .unquoted = attribute.value {
+                    sink.report(
+                        .specViolation, line: tag.line, column: r.column(of: attribute.name), tag: tag.name, attribute: attribute.name,
+                        message: "\(attribute.name) must be a quoted string")
+                }
+            }
+            if let label = range.clientAttributes[named: "X-SKIP-CONTROL-LABEL-ID"]?.text, !Interstitial.isValidSkipControlLabelID(label) {
+                sink.report(
+                    .specViolation, line: tag.line, column: r.column(of: "X-SKIP-CONTROL-LABEL-ID"), tag: tag.name,
+                    attribute: "X-SKIP-CONTROL-LABEL-ID",
+                    message: "X-SKIP-CONTROL-LABEL-ID may use only letters, \"-\" and \"_\" (found \"\(label.prefix(64))\")")
+            }
         }
         if let i = existingIndex {
             media.dateRanges[i] = effective

@@ -5,7 +5,7 @@ import Foundation
 public struct IngestFailure: Sendable, Hashable {
     /// A stable code the web page translates; `message` is the English sentence.
     public enum Reason: String, Sendable, Hashable, CaseIterable {
-        case sourceMissing, notMedia, unreadable, packagingFailed, toolFailed, noSpace, unknown
+        case sourceMissing, notMedia, unreadable, packagingFailed, packagerCrashed, interrupted, toolFailed, noSpace, unknown
     }
 
     public var reason: Reason
@@ -27,6 +27,10 @@ public struct IngestFailure: Sendable, Hashable {
             }
         case LibraryError.toolFailed(_, _, let detail):
             reason = Self.isOutOfSpace(detail) ? .noSpace : .toolFailed
+        case is MediaWorkCrashed:
+            reason = .packagerCrashed
+        case is IngestInterrupted:
+            reason = .interrupted
         case let error as CocoaError where error.code == .fileWriteOutOfSpace:
             reason = .noSpace
         default:
@@ -41,6 +45,10 @@ public struct IngestFailure: Sendable, Hashable {
         case .notMedia: "This file isn’t a video or audio file Marquee can play."
         case .unreadable: "This file couldn’t be read. It may be damaged or incomplete."
         case .packagingFailed: "Marquee couldn’t convert this file for streaming."
+        case .packagerCrashed:
+            "This file made Marquee’s media converter crash, so it can’t be played. Marquee kept running; the file may be damaged."
+        case .interrupted:
+            "Preparing this item was interrupted too many times (the worker stopped each time). Retry it when the server is steady."
         case .toolFailed: "A program Marquee uses to prepare media stopped with an error."
         case .noSpace: "The server ran out of disk space while preparing this item."
         case .unknown: "Something went wrong while preparing this item."
@@ -59,4 +67,11 @@ public struct IngestFailure: Sendable, Hashable {
         ["Invalid data found", "could not find codec", "no streams", "unknown format", "Invalid argument"]
             .contains { text.localizedCaseInsensitiveContains($0) }
     }
+}
+
+/// A job whose worker stopped under it (killed, restarted) more often than a job may be
+/// started: not a media failure, and a retry starts afresh.
+public struct IngestInterrupted: Error, Sendable, CustomStringConvertible {
+    public var attempts: Int
+    public var description: String { "the job was started \(attempts) times and its worker stopped each time" }
 }

@@ -24,6 +24,8 @@ public actor IngestWorker {
     private var wakeUp: AsyncStream<Void>.Continuation?
     /// How often the queue is checked for jobs another process (`marquee add --queue-only`) queued.
     static let pollInterval: Duration = .seconds(5)
+    /// How many times a job whose media work crashed is started before it fails for good.
+    static let crashAttempts = 2
     /// A job that reports no progress for this long is stopped by the watchdog, so one bad
     /// file (a source that hangs a read) never holds up the queue.
     let stallLimit: Duration
@@ -33,6 +35,10 @@ public actor IngestWorker {
     private var stopReason: String?
     /// Set when the heartbeat found the running job's lease taken: write nothing more for it.
     private var leaseLost = false
+    /// Set by `handBack()`: the running job goes back to the queue, its attempt not counted.
+    private var handingBack = false
+    /// Set by `handBack()`: this worker takes no more jobs.
+    private var handingOver = false
     /// Names this worker in the job rows it leases ("host:pid:random").
     public nonisolated let workerID: String
     /// How long a claim holds without a heartbeat; a dead worker's job returns to the queue after this.
@@ -60,6 +66,22 @@ public actor IngestWorker {
         self.lease = lease
         self.maximumAttempts = maximumAttempts
         self.workerID = workerID
+    }
+
+    /// Where sources kept in object storage are fetched to while their job runs.
+    nonisolated var scratchSources: URL { location.dataDirectory.appendingPathComponent("scratch/sources") }
+
+    /// Stops taking jobs and hands the running one back to the queue at once, without
+    /// counting the attempt, so another worker (or this one after a restart) starts it
+    /// afresh instead of waiting out the lease. For SIGTERM.
+    public func handBack() async {
+        stop()
+        handingOver = true
+        guard let running else { return }
+        handingBack = true
+        stopReason = "Handed back"
+        running.task.cancel()
+        await running.task.value
     }
 
     /// Stops the job of `assetID` if it is running (its asset is being deleted).
@@ -148,8 +170,10 @@ public actor IngestWorker {
     /// Starts working through the queue; call `wake()` after queueing a job.
     public func start() async {
         guard loop == nil else { return }
-        // What a killed worker of this data directory left staged is of no use now.
+        // What a killed worker of this data directory left staged or fetched is of no use now.
         await media.discardStaging()
+        let scratch = scratchSources
+        _ = try? await BlockingWork.run { try FileManager.default.removeItem(at: scratch) }
         // No requeueing at start: a job left running by a process that died comes back when
         // its lease expires, and one that another live worker runs keeps going.
         let (signals, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
@@ -191,7 +215,7 @@ public actor IngestWorker {
 
     /// Runs every queued job, then returns. Used by the loop and by `marquee add`.
     public func drain() async {
-        while !Task.isCancelled, let job = try? await store.claimNextJob(worker: workerID, lease: lease) {
+        while !Task.isCancelled, !handingOver, let job = try? await store.claimNextJob(worker: workerID, lease: lease) {
             await runWatched(job)
         }
     }
@@ -199,16 +223,18 @@ public actor IngestWorker {
     func run(_ claimed: IngestJob) async {
         var job = claimed
         do {
-            guard job.attempts <= maximumAttempts else {
-                throw LibraryError.invalidRequest("Stopped after \(maximumAttempts) attempts: the worker running it stopped each time")
-            }
+            // Each start counts, so a job whose worker keeps dying under it ends; that is an
+            // interruption, not a fault of the file.
+            guard job.attempts <= maximumAttempts else { throw IngestInterrupted(attempts: job.attempts - 1) }
             guard var asset = try await store.asset(id: job.assetID) else { return }
             asset.status = .processing
             try await store.save(asset)
             guard let sourcePath = asset.sourcePath else { throw LibraryError.unsupportedSource(asset.id) }
             // A source kept in object storage (an upload) is fetched into a scratch folder first.
-            let scratch = location.dataDirectory.appendingPathComponent("scratch/sources/\(asset.id)")
+            let scratch = scratchSources.appendingPathComponent(asset.id)
             defer { Task.detached { _ = try? await BlockingWork.run { try FileManager.default.removeItem(at: scratch) } } }
+            // What an earlier, killed attempt fetched is fetched again whole.
+            _ = try? await BlockingWork.run { try FileManager.default.removeItem(at: scratch) }
             var fetched: URL?
             if media.ownsSource(sourcePath) {
                 job.message = "Fetching the source"
@@ -293,8 +319,25 @@ public actor IngestWorker {
                 FileHandle.standardError.write(Data("marquee: worker \(workerID) lost the lease on the job of asset \(job.assetID); stopped it\n".utf8))
                 return
             }
+            if handingBack {
+                var returned = job
+                returned.attempts = max(0, job.attempts - 1)
+                returned.message = "Waiting for a worker"
+                let (store, worker) = (store, workerID)
+                _ = await Task.detached { try? await store.requeue(returned, after: .zero, leasedBy: worker) }.value
+                return
+            }
             let failure = IngestFailure(error)
             let cancelled = error is CancellationError || Task.isCancelled
+            // A crash in the child that does media work: try it once more (a crash can come
+            // from the machine, not the file), then fail it with that reason.
+            if !cancelled, failure.reason == .packagerCrashed, job.attempts < Self.crashAttempts {
+                FileHandle.standardError.write(Data("marquee: ingest of asset \(job.assetID): \(error); trying once more\n".utf8))
+                job.message = "Retrying after the media converter crashed"
+                let (store, worker, retry) = (store, workerID, job)
+                _ = await Task.detached { try? await store.requeue(retry, after: .seconds(1), leasedBy: worker) }.value
+                return
+            }
             let detail = (error as? LibraryError)?.description ?? String(describing: error)
             // Not about the media (the database or the storage failed): try again later.
             if !cancelled, failure.reason == .unknown, !(error is LibraryError), job.attempts < maximumAttempts {

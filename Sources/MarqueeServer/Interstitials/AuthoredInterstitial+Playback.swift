@@ -23,7 +23,7 @@ extension AuthoredInterstitial {
     /// list is resolved by the page when the break starts.
     var playbackEvent: InterstitialEvent {
         let length = duration ?? playoutLimit ?? 0
-        let labelID = skipControl.map { _ in "skip-\(id)" }
+        let labelID = skipControl.map { _ in Interstitial.skipControlLabelID(for: "skip-\(id)") }
         var restricted: InterstitialRestrictions = []
         if restrictions.jump { restricted.insert(.constrainsSeekingForwardInPrimaryContent) }
         if restrictions.skip { restricted.insert(.requiresPlaybackAtPreferredRateForAdvancement) }

@@ -118,19 +118,27 @@ final class VideoEncoder {
     }
 
     func append(_ segment: CompositionTrackSegment) throws {
+        try Self.append(segment, to: [self])
+    }
+
+    /// Draws `segment` into every encoder in `encoders` (all with the same frame duration,
+    /// at their own sizes), decoding it once: how a ladder is encoded in one pass, as one
+    /// `ffmpeg` command with a split filter does.
+    static func append(_ segment: CompositionTrackSegment, to encoders: [VideoEncoder]) throws {
+        guard let first = encoders.first else { return }
         let targetStart = LibAV.timestamp(segment.targetRange.start, ReencodeExport.videoTimeBase)
         let targetEnd = LibAV.timestamp(segment.targetRange.end, ReencodeExport.videoTimeBase)
         guard let asset = segment.asset, let track = segment.sourceTrack else {
-            let step = max(1, LibAV.timestamp(frameDuration, ReencodeExport.videoTimeBase))
-            try blank()
+            let step = max(1, LibAV.timestamp(first.frameDuration, ReencodeExport.videoTimeBase))
+            for encoder in encoders { try encoder.blank() }
             var pts = targetStart
             while pts < targetEnd {
-                try encode(pts: pts)
+                for encoder in encoders { try encoder.encode(pts: pts) }
                 pts += step
             }
             return
         }
-        let input = try FormatInput(source: asset.source, flag: flag)
+        let input = try FormatInput(source: asset.source, flag: first.flag)
         let reader = try FrameReader(input: input, streamIndex: track.id)
         let rotation = AssetInspection.displayRotation(reader.stream)
         let base = reader.timeBase
@@ -149,24 +157,34 @@ final class VideoEncoder {
             }
             let shown = max(pts, start)
             let outputPTS = targetStart + av_rescale_q(shown - start, base, ReencodeExport.videoTimeBase)
-            try draw(decoded!, rotation: rotation)
-            try encode(pts: outputPTS)
+            for encoder in encoders {
+                try encoder.draw(decoded!, rotation: rotation)
+                try encoder.encode(pts: outputPTS)
+            }
             held = true
             av_frame_unref(decoded)
         }
         if !held {
-            try blank()
-            try encode(pts: targetStart)
+            for encoder in encoders {
+                try encoder.blank()
+                try encoder.encode(pts: targetStart)
+            }
         }
     }
 
-    /// Fills the output frame with black.
+    /// Fills the output frame with black, plane by plane at each plane's own height, as
+    /// FFmpeg computes it (`av_image_fill_black`). Writing by hand once cleared half a chroma
+    /// row past the frame (`linesize * (height + 1) / 2` is not `linesize * ((height + 1) / 2)`),
+    /// which corrupted the heap whenever the height left no padding rows: 360×640, a phone's
+    /// portrait video's second rung.
     private func blank() throws {
-        av_frame_make_writable(frame)
-        let height = Int(frame!.pointee.height)
-        memset(frame!.pointee.data.0!, 16, Int(frame!.pointee.linesize.0) * height)
-        memset(frame!.pointee.data.1!, 128, Int(frame!.pointee.linesize.1) * (height + 1) / 2)
-        memset(frame!.pointee.data.2!, 128, Int(frame!.pointee.linesize.2) * (height + 1) / 2)
+        let status = av_frame_make_writable(frame)
+        if status < 0 { throw LibAV.error(.export, output.path, "cannot write the video frame", status) }
+        let target = frame!.pointee
+        var data: [UnsafeMutablePointer<UInt8>?] = [target.data.0, target.data.1, target.data.2, target.data.3]
+        let linesizes: [Int] = [Int(target.linesize.0), Int(target.linesize.1), Int(target.linesize.2), Int(target.linesize.3)]
+        let filled = av_image_fill_black(&data, linesizes, AV_PIX_FMT_YUV420P, AVCOL_RANGE_MPEG, target.width, target.height)
+        if filled < 0 { throw LibAV.error(.export, output.path, "cannot clear the video frame", filled) }
     }
 
     /// Scales `source` into the output frame, turned upright by `rotation` (clockwise

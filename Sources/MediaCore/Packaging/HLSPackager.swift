@@ -96,12 +96,13 @@ public struct HLSPackager: Sendable {
             report(min(0.99, done / steps))
         }
 
-        /// Progress within the current step (0…1 of it), for work on pool threads.
-        func within() -> @Sendable (Double) -> Void {
+        /// Progress within the next `count` steps (0…1 of them), for work on pool threads.
+        func within(steps count: Int = 1) -> @Sendable (Double) -> Void {
             let base = done
             let total = steps
+            let span = Double(count)
             let report = report
-            return { fraction in report(min(0.99, (base + fraction) / total)) }
+            return { fraction in report(min(0.99, (base + fraction * span) / total)) }
         }
     }
 
@@ -138,10 +139,25 @@ public struct HLSPackager: Sendable {
         if let ladder = options.ladder, !ladder.isEmpty {
             var heights = ladder.filter { $0 <= display.height }.sorted(by: >)
             if heights.isEmpty { heights = [display.height] }
-            for height in heights {
-                let width = max(2, Int((Double(display.width) * Double(height) / Double(display.height)).rounded()) & ~1)
-                let size = PixelSize(width: width, height: height & ~1)
-                outputs.append(try await encode(size, folder: "video-\(size.height)"))
+            // Every rung from one decode of the source (as one ffmpeg command with a split
+            // filter makes them): the rungs' encoders run side by side on their own threads.
+            let sizes = heights.map { height in
+                PixelSize(width: max(2, Int((Double(display.width) * Double(height) / Double(display.height)).rounded()) & ~1), height: height & ~1)
+            }
+            let folders = sizes.map { "video-\($0.height)" }
+            let rungs = zip(sizes, folders).map { (size: $0, directory: (directory as NSString).appendingPathComponent($1)) }
+            let report = meter.within(steps: sizes.count)
+            _ = try await pool.run { flag in
+                try RenditionSegmenter.encodeVideo(
+                    asset: asset, track: video, duration: duration, rungs: rungs, frameDuration: frameDuration,
+                    segmentDuration: segmentDuration, flag: flag, progress: report)
+            }
+            for (size, folder) in zip(sizes, folders) {
+                let relative = BundleLayout.mediaPlaylist(inFolder: folder)
+                outputs.append(
+                    VideoOutput(
+                        relative: relative, size: size, frameRate: frameRate,
+                        rendition: .init(kind: .video, playlist: relative, method: .encoded, sourceTrack: video.id)))
                 meter.advance()
             }
         } else if Self.copyableVideo.contains(video.codec), video.displayRotation == 0 {
@@ -240,6 +256,15 @@ public struct HLSPackager: Sendable {
             }
             playlist.iFramesOnly = true
             playlist.version = 7
+            // The last I-frame lasts until the video ends, as the variant it was cut from says
+            // (FFmpeg's guess from the stream's duration overran it by up to a segment or more).
+            let variantText = try String(contentsOfFile: variantPlaylist, encoding: .utf8)
+            if let variant = PlaylistParser.parse(variantText, options: .strict).playlist?.media, !playlist.segments.isEmpty {
+                let lastStart = playlist.segments.dropLast().reduce(0) { $0 + $1.duration }
+                let remaining = variant.duration - lastStart
+                if remaining > 0 { playlist.segments[playlist.segments.count - 1].duration = remaining }
+                playlist.targetDuration = max(playlist.targetDuration ?? 1, Int((playlist.segments.map(\.duration).max() ?? 1).rounded()))
+            }
             try PlaylistWriter.write(playlist).write(toFile: path(BundleLayout.iFramePlaylist), atomically: true, encoding: .utf8)
             try? FileManager.default.removeItem(atPath: written)
         }

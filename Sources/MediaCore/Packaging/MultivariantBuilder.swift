@@ -47,18 +47,26 @@ struct MultivariantBuilder {
         playlist.version = 7
         playlist.independentSegments = true
 
-        // Audio renditions.
+        // Audio renditions. A variant's BANDWIDTH covers its video with the most demanding
+        // rendition of each group it names (RFC 8216bis 4.4.6.2): the largest audio and the
+        // largest subtitles, not the default ones; CODECS names every audio format in the group.
         var audioPeak = 0
         var audioAverage = 0
-        var audioCodec: String?
+        var audioCodecs: [String] = []
+        var defaultAudioPeak = 0
+        var defaultAudioAverage = 0
         for (index, relative) in audioRelatives.enumerated() {
             let measurement = try await measure(path(relative))
             collect(measurement.diagnostics, relative)
             let track = audios[index]
+            audioPeak = max(audioPeak, measurement.peakBitRate)
+            audioAverage = max(audioAverage, measurement.averageBitRate)
             if index == 0 {
-                audioPeak = measurement.peakBitRate
-                audioAverage = measurement.averageBitRate
-                audioCodec = try await codecString(ofRendition: relative, measurement)
+                defaultAudioPeak = measurement.peakBitRate
+                defaultAudioAverage = measurement.averageBitRate
+            }
+            if let codec = try await codecString(ofRendition: relative, measurement), !audioCodecs.contains(codec) {
+                if index == 0 { audioCodecs.insert(codec, at: 0) } else { audioCodecs.append(codec) }
             }
             var rendition = Rendition(type: .audio, groupID: "audio", name: Self.name(of: track, index: index, kind: "Audio"))
             rendition.uri = relative
@@ -70,9 +78,13 @@ struct MultivariantBuilder {
             }
             playlist.renditions.append(rendition)
         }
+        var subtitlePeak = 0
+        var subtitleAverage = 0
         for (index, relative) in subtitleRelatives.enumerated() {
             let measurement = try await measure(path(relative))
             collect(measurement.diagnostics, relative)
+            subtitlePeak = max(subtitlePeak, measurement.peakBitRate)
+            subtitleAverage = max(subtitleAverage, measurement.averageBitRate)
             let track = subtitles[index]
             var rendition = Rendition(type: .subtitles, groupID: "subs", name: Self.name(of: track, index: index, kind: "Subtitles"))
             rendition.uri = relative
@@ -92,9 +104,9 @@ struct MultivariantBuilder {
             let measurement = try await measure(path(relative))
             collect(measurement.diagnostics, relative)
             var attributes = StreamAttributes()
-            attributes.bandwidth = measurement.peakBitRate + audioPeak
-            attributes.averageBandwidth = measurement.averageBitRate + audioAverage
-            attributes.codecs = [try await codecString(ofRendition: relative, measurement), audioCodec].compactMap { $0 }
+            attributes.bandwidth = measurement.peakBitRate + audioPeak + subtitlePeak
+            attributes.averageBandwidth = measurement.averageBitRate + audioAverage + subtitleAverage
+            attributes.codecs = [try await codecString(ofRendition: relative, measurement)].compactMap { $0 } + audioCodecs
             attributes.resolution = Resolution(width: size.width, height: size.height)
             attributes.videoRange = videoRange
             var variant = VariantStream(uri: relative, attributes: attributes)
@@ -106,9 +118,10 @@ struct MultivariantBuilder {
         if videoRelatives.isEmpty, let first = audioRelatives.first {
             // Audio-only: the default audio rendition's playlist is the variant.
             var attributes = StreamAttributes()
-            attributes.bandwidth = audioPeak
-            attributes.averageBandwidth = audioAverage
-            attributes.codecs = [audioCodec].compactMap { $0 }
+            // The variant is the default rendition's playlist; the group's others may replace it.
+            attributes.bandwidth = max(defaultAudioPeak, audioPeak) + subtitlePeak
+            attributes.averageBandwidth = max(defaultAudioAverage, audioAverage) + subtitleAverage
+            attributes.codecs = audioCodecs
             var variant = VariantStream(uri: first, attributes: attributes)
             variant.audio = "audio"
             playlist.variants.append(variant)

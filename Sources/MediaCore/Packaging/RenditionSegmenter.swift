@@ -121,17 +121,34 @@ enum RenditionSegmenter {
         asset: MediaAsset, track: AssetTrack, duration: MediaTime, size: PixelSize, frameDuration: MediaTime, directory: String,
         segmentDuration: Double, flag: CancellationFlag, progress: @escaping (Double) -> Void = { _ in }
     ) throws -> String {
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let playlist = (directory as NSString).appendingPathComponent(BundleLayout.mediaPlaylistName)
-        let output = try OutputFile(path: playlist, format: "hls", flag: flag)
-        let encoder = try VideoEncoder(output: output, size: size, frameDuration: frameDuration, flag: flag)
-        encoder.onPosition = { progress(min(1, $0 / max(duration.seconds, 0.001))) }
-        try output.writeHeader(options: options(directory: directory, segmentDuration: segmentDuration))
-        try encoder.append(wholeTrack(asset, track, duration))
-        try encoder.finish()
-        try output.finish()
-        try foldRuntSegment(playlist, segmentDuration: segmentDuration)
-        return playlist
+        try encodeVideo(
+            asset: asset, track: track, duration: duration, rungs: [(size, directory)], frameDuration: frameDuration,
+            segmentDuration: segmentDuration, flag: flag, progress: progress)[0]
+    }
+
+    /// Encodes the video track once per rung (H.264 at each size, into each directory's
+    /// `index.m3u8`), decoding the source once for all of them; returns the playlists.
+    static func encodeVideo(
+        asset: MediaAsset, track: AssetTrack, duration: MediaTime, rungs: [(size: PixelSize, directory: String)],
+        frameDuration: MediaTime, segmentDuration: Double, flag: CancellationFlag, progress: @escaping (Double) -> Void = { _ in }
+    ) throws -> [String] {
+        var outputs: [(playlist: String, output: OutputFile, encoder: VideoEncoder)] = []
+        for (size, directory) in rungs {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            let playlist = (directory as NSString).appendingPathComponent(BundleLayout.mediaPlaylistName)
+            let output = try OutputFile(path: playlist, format: "hls", flag: flag)
+            let encoder = try VideoEncoder(output: output, size: size, frameDuration: frameDuration, flag: flag)
+            try output.writeHeader(options: options(directory: directory, segmentDuration: segmentDuration))
+            outputs.append((playlist, output, encoder))
+        }
+        outputs.first?.encoder.onPosition = { progress(min(1, $0 / max(duration.seconds, 0.001))) }
+        try VideoEncoder.append(wholeTrack(asset, track, duration), to: outputs.map(\.encoder))
+        for rung in outputs {
+            try rung.encoder.finish()
+            try rung.output.finish()
+            try foldRuntSegment(rung.playlist, segmentDuration: segmentDuration)
+        }
+        return outputs.map(\.playlist)
     }
 
     /// Encodes an audio track as AAC into `directory/index.m3u8`, keeping its channels

@@ -146,6 +146,18 @@ actor MediaFixtures {
         }
     }
 
+    /// A phone's portrait recording: 15 s of 720×1280 H.264 (x264's default B-frames) + AAC,
+    /// stored upright (no display matrix), as the crash report made it.
+    func portrait() async throws -> String {
+        try await make("portrait.mp4") { out in
+            [
+                "-f", "lavfi", "-i", "testsrc=size=720x1280:rate=30:duration=15",
+                "-f", "lavfi", "-i", "sine=frequency=550:duration=15",
+                "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-c:a", "aac", out,
+            ]
+        }
+    }
+
     /// Matroska with English stereo and French 5.1 audio, English and German SubRip subtitles,
     /// a title, a description and two chapters.
     func multiLanguage() async throws -> String {

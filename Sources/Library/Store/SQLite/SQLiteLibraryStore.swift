@@ -260,9 +260,9 @@ public final class SQLiteLibraryStore: LibraryStore {
             try db.execute(
                 sql: """
                     UPDATE ingestJob SET state = 'queued', progress = 0, message = ?, failureReason = NULL, updatedAt = ?,
-                        runAfter = ?, leaseOwner = NULL, leaseExpiresAt = NULL
+                        runAfter = ?, leaseOwner = NULL, leaseExpiresAt = NULL, attempts = ?
                     WHERE id = ? AND leaseOwner = ? AND state = 'running'
-                    """, arguments: [job.message, Date(), Date().addingTimeInterval(delay.secondsValue), job.id, worker])
+                    """, arguments: [job.message, Date(), Date().addingTimeInterval(delay.secondsValue), job.attempts, job.id, worker])
             return db.changesCount > 0
         }
         if requeued { changes.publish(.assetChanged(job.assetID)) }
@@ -283,6 +283,8 @@ public final class SQLiteLibraryStore: LibraryStore {
             guard var job = try IngestJob.fetchOne(db, key: jobID) else { throw LibraryError.jobNotFound(jobID) }
             guard job.state == .failed else { throw LibraryError.jobNotRetryable(jobID, state: job.state.rawValue) }
             job.state = .queued
+            // A retry starts afresh: the attempts that failed do not count against it.
+            job.attempts = 0
             job.progress = 0
             job.message = nil
             job.failureReason = nil
