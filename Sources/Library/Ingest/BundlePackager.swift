@@ -71,8 +71,8 @@ public struct BundlePackager: BundlePackaging {
         else {
             return try await packageAudio(asset, source: source, tracks: tracks, into: bundle, progress: progress)
         }
-        try await writeHLS(
-            asset, source: source, tracks: tracks, ladder: Self.ladder(for: video, display: display),
+        let played = try await writeHLS(
+            asset, source: source, tracks: tracks, ladder: Self.ladder(for: video, display: display, duration: duration.seconds),
             into: bundle, progress: progress, share: 0...0.9)
 
         let poster = try await Self.writePoster(of: asset, duration: duration.seconds, into: bundle)
@@ -81,7 +81,7 @@ public struct BundlePackager: BundlePackaging {
             try await TrickPlaySheet.write(of: asset, duration: duration.seconds, display: display, into: bundle)
         }
         await progress(1)
-        return PackagedBundle(multivariantPlaylist: BundleLayout.multivariantPlaylist, poster: poster, trickPlay: trickPlay)
+        return PackagedBundle(multivariantPlaylist: BundleLayout.multivariantPlaylist, poster: poster, trickPlay: trickPlay, duration: played)
     }
 
     /// Audio only (music, a podcast): one AAC variant (copied when it is AAC already) with
@@ -91,22 +91,25 @@ public struct BundlePackager: BundlePackaging {
         progress: @escaping @Sendable (Double) async -> Void
     ) async throws -> PackagedBundle {
         guard tracks.contains(where: { $0.mediaType == .audio }) else { throw LibraryError.unsupportedSource(source.path) }
-        try await writeHLS(asset, source: source, tracks: tracks, ladder: nil, into: bundle, progress: progress, share: 0...0.95)
+        let played = try await writeHLS(asset, source: source, tracks: tracks, ladder: nil, into: bundle, progress: progress, share: 0...0.95)
         let metadata = try await Self.media("read", source) { try await asset.load(.metadata) }
         let cover = metadata.first { $0.identifier == .artwork && $0.dataValue?.starts(with: [0xFF, 0xD8, 0xFF]) == true }?.dataValue
         if let cover {
             try await BlockingWork.run { try Data(cover).write(to: bundle.appendingPathComponent(BundleLayout.poster)) }
         }
         await progress(1)
-        return PackagedBundle(multivariantPlaylist: BundleLayout.multivariantPlaylist, poster: cover == nil ? nil : BundleLayout.poster, trickPlay: nil)
+        return PackagedBundle(
+            multivariantPlaylist: BundleLayout.multivariantPlaylist, poster: cover == nil ? nil : BundleLayout.poster, trickPlay: nil,
+            duration: played)
     }
 
     /// Runs MediaCore's `HLSPackager` into `bundle` (browser-playable audio: only AAC is copied)
-    /// and writes the labelled `master.m3u8`; its progress fills `share` of the whole.
+    /// and writes the labelled `master.m3u8`; its progress fills `share` of the whole. Returns
+    /// how long the first variant plays (nil when its playlist does not read).
     private func writeHLS(
         _ asset: MediaAsset, source: URL, tracks: [AssetTrack], ladder: [Int]?, into bundle: URL,
         progress: @escaping @Sendable (Double) async -> Void, share: ClosedRange<Double>
-    ) async throws {
+    ) async throws -> Double? {
         var options = PackagingOptions(ladder: ladder)
         options.segmentDuration = segmentDuration
         options.copyableAudioCodecs = ["aac"]
@@ -117,24 +120,37 @@ public struct BundlePackager: BundlePackaging {
             }
         }
         let master = try Self.labelled(result.multivariant, renditions: result.renditions, tracks: tracks)
-        try await BlockingWork.run {
+        let firstVariant = result.multivariant.variants.first.map { bundle.appendingPathComponent($0.uri) }
+        let played = try await BlockingWork.run { () -> Double? in
             try master.write(to: bundle.appendingPathComponent(BundleLayout.multivariantPlaylist), atomically: true, encoding: .utf8)
+            guard let firstVariant, let text = try? String(contentsOf: firstVariant, encoding: .utf8) else { return nil }
+            return PlaylistParser.parse(text).playlist?.media?.duration
         }
         await progress(share.upperBound)
+        return played
     }
 
     /// Ladder heights for `HLSPackager`: 720p and 360p by the short side for sources that large;
-    /// else `nil` (copy) for video browsers play as it is, or the source height (encode).
-    static func ladder(for video: AssetTrack, display: PixelSize) -> [Int]? {
+    /// else `nil` (copy) for video browsers play as it is and that covers the whole `duration`
+    /// (a copy cannot be padded: a picture that starts late or ends early is encoded, with
+    /// black before it and its last frame held after), or the source height (encode).
+    static func ladder(for video: AssetTrack, display: PixelSize, duration: Double? = nil) -> [Int]? {
         let shortSide = min(display.width, display.height)
         if shortSide >= 720 {
             return [720, 360].map { target in
                 display.width >= display.height ? target : Int((Double(target) * Double(display.height) / Double(shortSide)).rounded())
             }
         }
+        let range = video.timeRange
+        let coversDuration =
+            duration.map { total in
+                let start = range.start.isNumeric ? range.start.seconds : 0
+                let end = range.duration.isNumeric ? range.end.seconds : total
+                return start <= 0.5 && end >= total - 0.5
+            } ?? true
         let browserSafe =
             video.codec == "h264" && ["yuv420p", "yuvj420p"].contains(video.pixelFormat ?? "")
-            && video.pixelAspectRatio?.isSquare != false && video.displayRotation == 0
+            && video.pixelAspectRatio?.isSquare != false && video.displayRotation == 0 && coversDuration
         return browserSafe ? nil : [display.height]
     }
 

@@ -54,11 +54,15 @@ public struct PackagedBundle: Sendable, Hashable, Codable {
     public var poster: String?
     /// Trick-play sprite sheet and its JSON description (`TrickPlayImages`).
     public var trickPlay: String?
+    /// How long the packaged media plays, in seconds: what the player will show, which a
+    /// damaged file's header can overstate (a truncated recording).
+    public var duration: Double?
 
-    public init(multivariantPlaylist: String, poster: String?, trickPlay: String?) {
+    public init(multivariantPlaylist: String, poster: String?, trickPlay: String?, duration: Double? = nil) {
         self.multivariantPlaylist = multivariantPlaylist
         self.poster = poster
         self.trickPlay = trickPlay
+        self.duration = duration
     }
 }
 

@@ -291,10 +291,12 @@ public actor IngestWorker {
                 try await saveJob(job)
                 noteProgress()
                 let reporter = JobProgressWriter(store: store, job: job, worker: workerID)
-                _ = try await packager.package(source, probe: probe, into: bundle) { fraction in
+                let packaged = try await packager.package(source, probe: probe, into: bundle) { fraction in
                     await reporter.report(fraction)
                     await self.noteProgress()
                 }
+                // What plays is the truth: a truncated file's header may promise more.
+                if let played = packaged.duration, played > 0, abs(played - probe.duration) > 0.5 { asset.duration = played }
                 job = await reporter.job
             }
             let master = bundle.appendingPathComponent(BundleLayout.multivariantPlaylist)

@@ -101,6 +101,8 @@ private final class SegmentDecoder {
     private let channels: Int32
     private let skipUntil: Int64
     private var finished = false
+    /// Where the next frame starts when it carries no time of its own (48 kHz samples).
+    private var nextStart: Int64 = 0
 
     init(asset: MediaAsset, track: AssetTrack, sourceStart: MediaTime, layout: AVChannelLayout, flag: CancellationFlag) throws {
         input = try FormatInput(source: asset.source, flag: flag)
@@ -114,7 +116,8 @@ private final class SegmentDecoder {
             &decoder.pointee.ch_layout, decoder.pointee.sample_fmt, decoder.pointee.sample_rate, 0, nil)
         if status >= 0 { status = swr_init(resampler) }
         if status < 0 { throw LibAV.error(.export, input.name, "cannot resample audio", status) }
-        let start = LibAV.timestamp(sourceStart, reader.timeBase)
+        // Asset time zero is the container's start (a transport stream's first time is rarely 0).
+        let start = LibAV.timestamp(sourceStart, reader.timeBase) + reader.startOffset
         skipUntil = av_rescale_q(start, reader.timeBase, AVRational(num: 1, den: ReencodeExport.sampleRate))
         try reader.seek(to: start)
         decoded = av_frame_alloc()
@@ -135,8 +138,10 @@ private final class SegmentDecoder {
                 break
             }
             defer { av_frame_unref(decoded) }
+            // A frame without a time (WMA in ASF often has none) follows the one before it.
             let pts = FrameReader.timestamp(of: decoded!)
-            let frameStart = av_rescale_q(pts, reader.timeBase, AVRational(num: 1, den: ReencodeExport.sampleRate))
+            let frameStart =
+                pts == LibAV.noPTS ? nextStart : av_rescale_q(pts, reader.timeBase, AVRational(num: 1, den: ReencodeExport.sampleRate))
             let outCount = swr_get_out_samples(resampler, decoded!.pointee.nb_samples)
             if outCount > capacity {
                 if buffer[0] != nil { av_freep(&buffer[0]) }
@@ -149,7 +154,9 @@ private final class SegmentDecoder {
                 }
             }
             guard converted > 0 else { continue }
-            let skip = Int32(max(0, min(Int64(converted), skipUntil - frameStart)))
+            nextStart = frameStart.addingReportingOverflow(Int64(converted)).partialValue
+            let behind = skipUntil.subtractingReportingOverflow(frameStart)
+            let skip = Int32(behind.overflow ? (frameStart < skipUntil ? Int64(converted) : 0) : max(0, min(Int64(converted), behind.partialValue)))
             let take = Int32(min(Int64(converted - skip), limit))
             guard take > 0 else { continue }
             var planes: [UnsafeMutableRawPointer?] = buffer.map { UnsafeMutableRawPointer($0! + Int(skip) * 4) }

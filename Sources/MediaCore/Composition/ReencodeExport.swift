@@ -142,12 +142,14 @@ final class VideoEncoder {
         let reader = try FrameReader(input: input, streamIndex: track.id)
         let rotation = AssetInspection.displayRotation(reader.stream)
         let base = reader.timeBase
-        let start = LibAV.timestamp(segment.sourceRange.start, base)
-        let end = LibAV.timestamp(segment.sourceRange.end, base)
+        // Asset time zero is the container's start (a transport stream's first time is rarely 0).
+        let start = LibAV.timestamp(segment.sourceRange.start, base) + reader.startOffset
+        let end = LibAV.timestamp(segment.sourceRange.end, base) + reader.startOffset
+        let step = max(1, LibAV.timestamp(first.frameDuration, ReencodeExport.videoTimeBase))
         try reader.seek(to: start)
         var decoded = av_frame_alloc()
         defer { av_frame_free(&decoded) }
-        var held = false
+        var next = targetStart
         while try reader.decodeNext(into: decoded!) {
             let pts = FrameReader.timestamp(of: decoded!)
             if pts >= end { break }
@@ -157,18 +159,30 @@ final class VideoEncoder {
             }
             let shown = max(pts, start)
             let outputPTS = targetStart + av_rescale_q(shown - start, base, ReencodeExport.videoTimeBase)
+            // A picture that starts late (a video track that begins after the audio) is
+            // preceded by black, so the rendition covers its whole range from the start.
+            if next == targetStart, outputPTS - targetStart >= step {
+                for encoder in encoders { try encoder.blank() }
+                while next + step / 2 < outputPTS {
+                    for encoder in encoders { try encoder.encode(pts: next) }
+                    next += step
+                }
+            }
             for encoder in encoders {
                 try encoder.draw(decoded!, rotation: rotation)
                 try encoder.encode(pts: outputPTS)
             }
-            held = true
+            next = max(next, outputPTS + step)
             av_frame_unref(decoded)
         }
-        if !held {
-            for encoder in encoders {
-                try encoder.blank()
-                try encoder.encode(pts: targetStart)
-            }
+        if next == targetStart {
+            for encoder in encoders { try encoder.blank() }
+        }
+        // A picture that ends early (audio longer than the video) holds its last frame (or
+        // black, when there was none) to the end of the range.
+        while next < targetEnd {
+            for encoder in encoders { try encoder.encode(pts: next) }
+            next += step
         }
     }
 

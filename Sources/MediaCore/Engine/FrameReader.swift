@@ -22,6 +22,9 @@ final class FrameReader {
     private(set) var codecContext: UnsafeMutablePointer<AVCodecContext>!
     private var packet: UnsafeMutablePointer<AVPacket>?
     private var inputEnded = false
+    /// Where the next decoded frame starts when the file gives it no time (WMA and WMV in
+    /// ASF, some AVI): after the frame before it.
+    private var nextTimestamp: Int64?
     private var decoderDrained = false
 
     init(input: FormatInput, streamIndex requested: Int? = nil, threads: Int32 = 2) throws {
@@ -145,6 +148,21 @@ final class FrameReader {
         avcodec_flush_buffers(codec)
         inputEnded = false
         decoderDrained = false
+        nextTimestamp = nil
+    }
+
+    /// Gives a frame without a time the one that follows the frame before it (the stream's
+    /// start for the first), so every consumer sees times in order, never `AV_NOPTS_VALUE`.
+    private func stampIfUntimed(_ frame: UnsafeMutablePointer<AVFrame>) {
+        var stamp = Self.timestamp(of: frame)
+        if stamp == LibAV.noPTS {
+            stamp = nextTimestamp ?? (stream.pointee.start_time != LibAV.noPTS ? stream.pointee.start_time : 0)
+            frame.pointee.best_effort_timestamp = stamp
+        }
+        let samples = Int64(frame.pointee.nb_samples)
+        let rate = frame.pointee.sample_rate
+        let step = samples > 0 && rate > 0 ? av_rescale_q(samples, AVRational(num: 1, den: rate), timeBase) : nominalFrameDuration
+        nextTimestamp = stamp.addingReportingOverflow(max(1, step)).partialValue
     }
 
     /// Decodes the next frame into `frame`; false at the end of the stream.
@@ -152,7 +170,10 @@ final class FrameReader {
         var failures = 0
         while true {
             let received = avcodec_receive_frame(codec, frame)
-            if received == 0 { return true }
+            if received == 0 {
+                stampIfUntimed(frame)
+                return true
+            }
             if received == LibAV.eof {
                 decoderDrained = true
                 return false

@@ -69,6 +69,8 @@ enum RenditionSegmenter {
         var lastKeyframePTS: Int64?
         var pendingKeyframe: UnsafeMutablePointer<AVPacket>? = nil
         defer { av_packet_free(&pendingKeyframe) }
+        var pendingPacket: UnsafeMutablePointer<AVPacket>? = nil
+        defer { av_packet_free(&pendingPacket) }
         while true {
             try flag.check()
             let read = av_read_frame(input.formatContext, packet)
@@ -99,7 +101,22 @@ enum RenditionSegmenter {
                 lastKeyframePTS = packet!.pointee.pts
                 continue
             }
-            try output.write(packet!, stream: 0, timeBase: stream.pointee.time_base)
+            // Each packet lasts until the next one begins (decode order): a variable frame rate
+            // recording's packets carry no duration of their own, and the HLS muxer would time
+            // its segments by the nominal rate (a 5 s screen recording listed as 2.1 s).
+            if let held = pendingPacket {
+                if held.pointee.dts != LibAV.noPTS, packet!.pointee.dts != LibAV.noPTS, packet!.pointee.dts > held.pointee.dts {
+                    held.pointee.duration = packet!.pointee.dts - held.pointee.dts
+                }
+                try output.write(held, stream: 0, timeBase: stream.pointee.time_base)
+                av_packet_unref(held)
+            } else {
+                pendingPacket = av_packet_alloc()
+            }
+            av_packet_ref(pendingPacket, packet)
+        }
+        if let held = pendingPacket, held.pointee.size > 0 {
+            try output.write(held, stream: 0, timeBase: stream.pointee.time_base)
         }
         if let held = pendingKeyframe, held.pointee.size > 0 {
             let end =
@@ -177,8 +194,12 @@ enum RenditionSegmenter {
         try TrailingSegment.fold(playlistAt: playlist, shorterThan: TrailingSegment.threshold(segmentDuration: segmentDuration))
     }
 
+    /// The track over the asset's whole duration, so every rendition covers the same time: a
+    /// picture that starts late or ends early is padded, an audio track that ends early is
+    /// followed by silence.
     private static func wholeTrack(_ asset: MediaAsset, _ track: AssetTrack, _ duration: MediaTime) -> CompositionTrackSegment {
-        let range = MediaTimeRange(start: .zero, duration: track.timeRange.duration.isNumeric ? track.timeRange.end : duration)
+        let end = duration.isNumeric && duration > .zero ? duration : track.timeRange.end
+        let range = MediaTimeRange(start: .zero, duration: end)
         return CompositionTrackSegment(asset: asset, sourceTrack: track, sourceRange: range, targetRange: range)
     }
 
