@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the tests with AddressSanitizer (plus UndefinedBehaviorSanitizer when this toolchain
-# builds with both) in .build-sanitize, then runs the media path's tests under it: MediaCore
+# builds with both; Swift 6.3 on Linux refuses -sanitize=undefined, so ASan alone there) in
+# .build-sanitize, then runs the media path's tests under it: MediaCore
 # (decode, encode, scale, rotate, package, compose, resource loaders), the library's
 # packaging and ingest, and the media zoo's files through the packager.
 set -euo pipefail

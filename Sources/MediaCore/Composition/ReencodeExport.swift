@@ -121,6 +121,11 @@ final class VideoEncoder {
         try Self.append(segment, to: [self])
     }
 
+    /// The longest black lead-in drawn before a picture that starts late (60 s, 90 kHz).
+    static let longestLeadIn: Int64 = 60 * 90_000
+    /// The shortest time a picture that ends early is held for (10 s, 90 kHz).
+    static let shortestHold: Int64 = 10 * 90_000
+
     /// Draws `segment` into every encoder in `encoders` (all with the same frame duration,
     /// at their own sizes), decoding it once: how a ladder is encoded in one pass, as one
     /// `ffmpeg` command with a split filter does.
@@ -150,6 +155,7 @@ final class VideoEncoder {
         var decoded = av_frame_alloc()
         defer { av_frame_free(&decoded) }
         var next = targetStart
+        var firstShown: Int64?
         while try reader.decodeNext(into: decoded!) {
             let pts = FrameReader.timestamp(of: decoded!)
             if pts >= end { break }
@@ -161,7 +167,7 @@ final class VideoEncoder {
             let outputPTS = targetStart + av_rescale_q(shown - start, base, ReencodeExport.videoTimeBase)
             // A picture that starts late (a video track that begins after the audio) is
             // preceded by black, so the rendition covers its whole range from the start.
-            if next == targetStart, outputPTS - targetStart >= step {
+            if next == targetStart, outputPTS - targetStart >= step, outputPTS - targetStart <= Self.longestLeadIn {
                 for encoder in encoders { try encoder.blank() }
                 while next + step / 2 < outputPTS {
                     for encoder in encoders { try encoder.encode(pts: next) }
@@ -172,6 +178,7 @@ final class VideoEncoder {
                 try encoder.draw(decoded!, rotation: rotation)
                 try encoder.encode(pts: outputPTS)
             }
+            if firstShown == nil { firstShown = outputPTS }
             next = max(next, outputPTS + step)
             av_frame_unref(decoded)
         }
@@ -179,8 +186,11 @@ final class VideoEncoder {
             for encoder in encoders { try encoder.blank() }
         }
         // A picture that ends early (audio longer than the video) holds its last frame (or
-        // black, when there was none) to the end of the range.
-        while next < targetEnd {
+        // black, when there was none) to the end of the range — for at most as long again as
+        // it showed (10 s at least), so a header that claims hours more costs nothing.
+        let shownSpan = next - (firstShown ?? targetStart)
+        let holdUntil = min(targetEnd, next + max(Self.shortestHold, shownSpan))
+        while next < holdUntil {
             for encoder in encoders { try encoder.encode(pts: next) }
             next += step
         }

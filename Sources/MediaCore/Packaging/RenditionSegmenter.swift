@@ -182,7 +182,10 @@ enum RenditionSegmenter {
         try output.writeHeader(options: options(directory: directory, segmentDuration: segmentDuration))
         let whole = wholeTrack(asset, track, duration)
         encoder.mix([[whole]])
-        try encoder.advance(to: whole.targetRange.end)
+        // Silence after a track that ends early, up to the asset's end: at most 10 s past what
+        // the track says it holds, so a header that claims hours more costs nothing.
+        let trackEnd = track.timeRange.duration.isNumeric ? track.timeRange.end : whole.targetRange.end
+        try encoder.advance(to: min(whole.targetRange.end, trackEnd + MediaTime(seconds: 10, preferredTimescale: 1000)))
         try encoder.finish()
         try output.finish()
         try foldRuntSegment(playlist, segmentDuration: segmentDuration)
