@@ -1,4 +1,6 @@
 import CFFmpeg
+import Dispatch
+import Synchronization
 
 /// The re-encoding export: H.264 video turned upright and fitted (letterboxed) into the
 /// render size, following the video composition's instructions, and every audio track mixed
@@ -121,6 +123,35 @@ final class VideoEncoder {
         try Self.append(segment, to: [self])
     }
 
+    /// Runs `body` for each encoder, side by side when there are several (each rung scales and
+    /// encodes on its own thread while the others do; every encoder has its own scaler, frame,
+    /// codec and output file), and rethrows the first error.
+    static func forEach(_ encoders: [VideoEncoder], _ body: (VideoEncoder) throws -> Void) throws {
+        guard encoders.count > 1 else {
+            for encoder in encoders { try body(encoder) }
+            return
+        }
+        let errors = Mutex<[any Error]>([])
+        withoutActuallyEscaping(body) { body in
+            let shared = UnsafeSendable(body)
+            let all = UnsafeSendable(encoders)
+            DispatchQueue.concurrentPerform(iterations: encoders.count) { index in
+                do {
+                    try shared.value(all.value[index])
+                } catch {
+                    errors.withLock { $0.append(error) }
+                }
+            }
+        }
+        if let first = errors.withLock({ $0.first }) { throw first }
+    }
+
+    /// Hands a value to `concurrentPerform`'s iterations, which all finish before it returns.
+    private struct UnsafeSendable<Value>: @unchecked Sendable {
+        let value: Value
+        init(_ value: Value) { self.value = value }
+    }
+
     /// The longest black lead-in drawn before a picture that starts late (60 s, 90 kHz).
     static let longestLeadIn: Int64 = 60 * 90_000
     /// The shortest time a picture that ends early is held for (10 s, 90 kHz).
@@ -174,7 +205,7 @@ final class VideoEncoder {
                     next += step
                 }
             }
-            for encoder in encoders {
+            try Self.forEach(encoders) { encoder in
                 try encoder.draw(decoded!, rotation: rotation)
                 try encoder.encode(pts: outputPTS)
             }
