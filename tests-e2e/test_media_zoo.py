@@ -193,6 +193,47 @@ def test_every_file_plays_or_says_why(zoo_server, tuned_results, name):
     check(zoo_server, name, tuned_results[name])
 
 
+# Played to the end in the web player (headless Chromium, Media Source Extensions), as a
+# person would watch them: phone video, a turned picture, non-square pixels, 10-bit, HEVC,
+# VP9, a late picture, a short picture and surround sound.
+PLAYED = ["portrait-720x1280.mp4", "rotated-270.mp4", "anamorphic-720x576.mp4", "h264-422.mp4", "hevc-hdr10.mp4",
+          "vp9-opus.webm", "late-video.mkv", "audio-longer.mp4", "surround-5.1.mp4", "two-languages-subs.mkv",
+          "flac-96khz.flac"]
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from conftest import make_driver
+    driver = make_driver()
+    yield driver
+    driver.quit()
+
+
+@pytest.mark.parametrize("name", PLAYED)
+def test_the_player_plays_it_to_the_end_upright(zoo_server, tuned_results, browser, name):
+    expect = SPECIMENS[name].expect
+    asset_id = zoo_server.ids[name]
+    browser.get(f"{zoo_server.url}/watch/{asset_id}")
+    deadline = time.time() + expect.duration * 4 + 30
+    state = None
+    while time.time() < deadline:
+        state = browser.execute_script(
+            "const v = document.getElementById('video'); const p = document.getElementById('player');"
+            "return {status: p?.dataset.status, ended: v?.ended, time: v?.currentTime, duration: v?.duration,"
+            " width: v?.videoWidth, height: v?.videoHeight, error: v?.error ? v.error.message || String(v.error.code) : null};")
+        assert state["error"] is None, f"{name}: the player's media element failed: {state}"
+        if state["status"] == "ended":
+            break
+        time.sleep(0.2)
+    else:
+        pytest.fail(f"{name} did not play to its end: {state}")
+    assert abs(state["time"] - expect.duration) <= 0.6, f"{name}: ended at {state['time']} of {expect.duration}"
+    if expect.width:
+        # What the page shows is upright and keeps the display aspect (square pixels served).
+        assert state["width"] and abs(state["width"] / state["height"] - expect.width / expect.height) < 0.02, \
+            f"{name}: the picture is {state['width']}x{state['height']}, expected the shape of {expect.width}x{expect.height}"
+
+
 def test_a_file_that_crashes_the_converter_fails_alone_and_the_server_keeps_serving(zoo_server, zoo, tmp_path):
     crashing = tmp_path / f"{CRASH_MARK}.mp4"
     shutil.copyfile(zoo["b-pyramid.mp4"], crashing)
