@@ -89,3 +89,24 @@ struct IngestScratchTests {
         #expect(!FileManager.default.fileExists(atPath: leftover.path))
     }
 }
+
+/// The samples' ad break is scheduled before its ad is prepared; once the ad is ready the break
+/// is served with the ad's length (HLS interstitials without DURATION confuse players).
+extension LibraryStoreTests {
+    @Test(arguments: StoreKind.allCases)
+    func aLibraryAdScheduledBeforeItWasPreparedTakesItsLengthOnceKnown(kind: StoreKind) async throws {
+        let temp = try await TemporaryLibrary(kind)
+        defer { temp.cleanUp() }
+        let store = temp.library.store
+        let feature = Asset(title: "Feature")
+        var ad = Asset(title: "Ad", role: .interstitial)
+        _ = try await store.insert(feature, job: false)
+        _ = try await store.insert(ad, job: false)
+        try await store.schedule(ScheduledInterstitial(assetID: feature.id, interstitialAssetID: ad.id, time: 8))
+        // Read (and adopted into authored events) while the ad has no duration yet.
+        #expect(try await temp.library.authoredInterstitials(for: feature.id).first?.duration == nil)
+        ad.duration = 5
+        try await store.save(ad)
+        #expect(try await temp.library.authoredInterstitials(for: feature.id).first?.duration == 5)
+    }
+}
