@@ -62,12 +62,11 @@ public struct MarqueeServer: Sendable {
         return Bundle.module.url(forResource: "Public", withExtension: nil) ?? URL(fileURLWithPath: "Public")
     }
 
-    /// Every route, for the application and for in-memory tests.
+    /// Every route, for the application and for in-memory tests. Requests reach it through a
+    /// `CanonicalRouter` (`application`), which puts each path in its one spelling first.
     public func router() -> Router<MarqueeRequestContext> {
         // Route names match in any letter case, as `AccessRules` and `RateLimits` read them.
         let router = Router(context: MarqueeRequestContext.self, options: .caseInsensitive)
-        // First: every later layer (origin, access, limits, router) reads the one canonical path.
-        router.middlewares.add(CanonicalPathMiddleware())
         let routeMethods = RouteMethods()
         router.middlewares.add(JSONErrorMiddleware(routes: routeMethods))
         router.middlewares.add(RequestOriginMiddleware(policy: originPolicy))
@@ -107,7 +106,8 @@ public struct MarqueeServer: Sendable {
         host: String, port: Int, limits: ConnectionLimits = ConnectionLimits(), logger: Logger? = nil,
         onReady: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
-        let router = router()
+        // Every path in its one spelling before the router, and everything after it, looks.
+        let router = CanonicalRouter(router: router())
         let connections = ConnectionCount(maximum: limits.maximumConnections, maximumPerAddress: limits.maximumPerAddress)
         let idle = TimeAmount(limits.idleTimeout)
         let webSockets = router.buildResponder()

@@ -79,10 +79,11 @@ struct ErrorMappingTests {
                 try await client.execute(
                     uri: "/api/uploads/\(id)", method: .put, headers: [.contentRange: "bytes 0-3/4"], body: ByteBuffer(string: "abcd")
                 ) { response throws in #expect(response.status == .ok) }
+                let uploadID = id
                 let answers = try await withThrowingTaskGroup(of: (HTTPResponse.Status, String).self) { group in
                     for _ in 0..<2 {
                         group.addTask {
-                            try await client.execute(uri: "/api/uploads/\(id)/complete", method: .post) { ($0.status, $0.text) }
+                            try await client.execute(uri: "/api/uploads/\(uploadID)/complete", method: .post) { ($0.status, $0.text) }
                         }
                     }
                     return try await group.reduce(into: []) { $0.append($1) }

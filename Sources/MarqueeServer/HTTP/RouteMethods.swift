@@ -9,7 +9,7 @@ final class RouteMethods: Sendable {
     private let routes = Mutex<[(path: RouterPath, method: HTTPRequest.Method)]>([])
 
     /// Records the router's routes (call after the last one is registered).
-    func record(_ descriptions: [RouteDescription]) {
+    func record(_ descriptions: [Router<MarqueeRequestContext>.RouteDescription]) {
         routes.withLock { $0 = descriptions.map { ($0.path, $0.method) } }
     }
 

@@ -24,7 +24,7 @@ enum StrictDate {
             at(10, "T") || at(10, "t"), let hour = number(11..<13), at(13, ":"), let minute = number(14..<16), at(16, ":"),
             let second = number(17..<19)
         else { return nil }
-        guard year >= 1, (1...12).contains(month), (1...Self.days(in: month, of: year)).contains(day), hour < 24, minute < 60, second < 61 else {
+        guard year >= 1, (1...12).contains(month), (1...Self.days(in: month, of: year)).contains(day), hour < 24, minute < 60, second < 60 else {
             return nil
         }
         var index = 19
