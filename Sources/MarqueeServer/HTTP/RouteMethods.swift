@@ -14,12 +14,14 @@ final class RouteMethods: Sendable {
     }
 
     /// The methods routed for `path` (a canonical path), sorted; empty when no route matches
-    /// it with any method. `HEAD` comes with `GET`, as the server answers it.
+    /// it with any method. `HEAD` comes with `GET`, as the server answers it. Segments match
+    /// as the router's trie matches them: a route name before a parameter (so
+    /// `/api/activities/channels` is not `/api/activities/{id}`).
     func allowed(for path: String) -> [String] {
-        let segments = path.lowercased().split(separator: "/")
+        let segments = path.lowercased().split(separator: "/").map(String.init)
         var methods = Set<String>()
         routes.withLock { routes in
-            for route in routes where Self.matches(route.path.components[...], segments[...]) {
+            for route in Self.matching(routes, segments) {
                 methods.insert(route.method.rawValue)
                 if route.method == .get { methods.insert(HTTPRequest.Method.head.rawValue) }
             }
@@ -27,10 +29,20 @@ final class RouteMethods: Sendable {
         return methods.sorted()
     }
 
-    static func matches(_ pattern: ArraySlice<RouterPath.Element>, _ segments: ArraySlice<Substring>) -> Bool {
-        guard let first = pattern.first else { return segments.isEmpty }
-        if first.description == "**" { return !segments.isEmpty }
-        guard let segment = segments.first, first ~= segment.lowercased() else { return false }
-        return matches(pattern.dropFirst(), segments.dropFirst())
+    /// The routes that `segments` resolves to, level by level: where a route name equals the
+    /// segment only routes with that name stay; `**` takes the rest of the path.
+    static func matching(
+        _ routes: [(path: RouterPath, method: HTTPRequest.Method)], _ segments: [String]
+    ) -> [(path: RouterPath, method: HTTPRequest.Method)] {
+        var open = routes.filter { !$0.path.components.isEmpty || segments.isEmpty }
+        var finished: [(path: RouterPath, method: HTTPRequest.Method)] = []
+        for (depth, segment) in segments.enumerated() {
+            let here = open.filter { depth < $0.path.components.count }
+            let named = here.filter { $0.path.components[depth] == segment }
+            let candidates = named.isEmpty ? here.filter { $0.path.components[depth] ~= segment } : named
+            finished += candidates.filter { $0.path.components[depth].description == "**" }
+            open = candidates.filter { $0.path.components[depth].description != "**" }
+        }
+        return finished + open.filter { $0.path.components.count == segments.count }
     }
 }
