@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Builds the fuzz targets with libFuzzer (swiftc -sanitize=fuzzer,address) and runs each for
 # N inputs (default 1,000,000): the playlist parser, seeded with the shared corpus, and
-# PlaybackSession, driven by random intents and renderer reports, and the device-link frame decoder.
+# PlaybackSession, driven by random intents and renderer reports, the device-link frame decoder,
+# and the server's header and number parsers (Range, Content-Range, the path, Cookie,
+# Authorization, Host).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs="${1:-1000000}"
@@ -36,3 +38,14 @@ echo "fuzz: $runs runs of frame-decoder-fuzz"
 SWIFT_BACKTRACE=enable=no "$out/frame-decoder-fuzz" -runs="$runs" -max_len=4096 -print_final_stats=1 \
   -rss_limit_mb=4096 -timeout=10 fuzz-corpus-frames 2>&1 | tee "$out/last-run-frames.log" | grep -E 'stat::|Done|ERROR|DEATH|crash|INFO: Running' || true
 grep -q 'Done [0-9]* runs' "$out/last-run-frames.log"
+
+# Header and number parsers: any bytes as a Range, Content-Range, path, Cookie, Authorization, Host.
+swiftc -sanitize=fuzzer,address -parse-as-library -O -g -module-name HeaderFuzz \
+  Sources/Library/Uploads/ChunkRange.swift Sources/MarqueeServer/Media/ByteRangeRequest.swift \
+  Sources/MarqueeServer/HTTP/CanonicalPath.swift Sources/MarqueeServer/HTTP/HeaderValues.swift \
+  Fuzz/HeaderParsersFuzz.swift -o "$out/header-parsers-fuzz"
+mkdir -p fuzz-corpus-headers
+echo "fuzz: $runs runs of header-parsers-fuzz"
+SWIFT_BACKTRACE=enable=no "$out/header-parsers-fuzz" -runs="$runs" -max_len=512 -dict=Fuzz/headers.dict -print_final_stats=1 \
+  -rss_limit_mb=4096 -timeout=10 fuzz-corpus-headers 2>&1 | tee "$out/last-run-headers.log" | grep -E 'stat::|Done|ERROR|DEATH|crash|INFO: Running' || true
+grep -q 'Done [0-9]* runs' "$out/last-run-headers.log"

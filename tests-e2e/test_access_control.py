@@ -197,6 +197,36 @@ def test_a_viewer_can_browse_and_play_but_not_manage(owner, viewer):
     assert status == 200 and asset["title"] == owner.asset["title"]
 
 
+def test_no_spelling_of_a_path_gets_past_its_permission(locked, owner, viewer):
+    """Issue 24: `//api/users`, `/api/users/`, `/./api/users`, `%2F`, `%2e` and case changes are the
+    route `/api/users`, with its permission, sent byte for byte as written (http.client, no normalising)."""
+    import http.client
+    url = urllib.parse.urlsplit(locked.url)
+    cookie = next(c for c in viewer.jar if c.name == "marquee_session")
+
+    def raw(method, target, extra=None):
+        connection = http.client.HTTPConnection(url.hostname, url.port, timeout=30)
+        try:
+            connection.putrequest(method, target, skip_accept_encoding=True)
+            for name, value in {"Cookie": f"marquee_session={cookie.value}", "Content-Type": "application/json", **(extra or {})}.items():
+                connection.putheader(name, value)
+            connection.endheaders(b"{}" if method == "POST" else None)
+            response = connection.getresponse()
+            return response.status, response.read()
+        finally:
+            connection.close()
+
+    for canonical in ["/api/users", "/api/devices", "/api/settings/interstitial-webhooks", "/api/downloads", "/downloads",
+                      "/devices", "/api/devices/nearby"]:
+        expected, _ = raw("GET", canonical)
+        assert expected == 403, (canonical, expected)
+        inner = canonical.replace("/", "//", 2).replace("///", "//")
+        for spelling in ["/" + canonical, canonical + "/", "/." + canonical, "/x/.." + canonical, "/%2e" + canonical,
+                         canonical.upper(), inner, canonical[:4] + "%2F" + canonical[5:] if canonical.count("/") > 1 else canonical + "//"]:
+            status, body = raw("GET", spelling)
+            assert status == 403, (spelling, status, body[:200])
+
+
 def test_server_paths_in_errors_are_shown_to_the_owner_only(locked, owner, viewer):
     bad = os.path.join(locked.data, "not-really-video.mp4")
     with open(bad, "wb") as handle:

@@ -95,3 +95,42 @@ def test_connections_past_the_cap_are_closed_and_the_server_recovers(limited):
         s.close()
     time.sleep(0.3)
     assert health(port) == b"ok"
+
+
+def test_one_address_cannot_take_every_connection():
+    """Issue 24: past its share (--max-connections-per-address) one client's new connections
+    are closed, while another client address is still served."""
+    data = tempfile.mkdtemp(prefix="marquee-per-address-")
+    process = subprocess.Popen([marquee_binary(), "serve", "--data", data, "--port", "0", "--no-samples",
+                                "--idle-timeout", "30", "--max-connections", "20", "--max-connections-per-address", "4"],
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        line = process.stdout.readline()
+        match = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
+        assert match, line
+        drain_console(process, ARTIFACTS / "connections-per-address-console.log")
+        port = int(match.group(1))
+        held = [socket.create_connection(("127.0.0.1", port)) for _ in range(4)]
+        # Wait until the server holds all four (a fifth sent now must meet a full share).
+        deadline = time.time() + 10
+        while open_sockets(process.pid) < 4 + 1 and time.time() < deadline:
+            time.sleep(0.05)
+        extra = [socket.create_connection(("127.0.0.1", port)) for _ in range(6)]
+        assert all(closed_within(s, 5) for s in extra), "connections past one address's share were kept"
+        # Another address on the loopback network is served at once.
+        other = socket.create_connection(("127.0.0.1", port), source_address=("127.0.0.2", 0))
+        other.sendall(b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        other.settimeout(10)
+        answer = b""
+        while chunk := other.recv(4096):
+            answer += chunk
+        assert answer.startswith(b"HTTP/1.1 200") and answer.endswith(b"ok"), answer
+        # The held ones are still open (not idle long enough), and each still works.
+        held[0].sendall(b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        held[0].settimeout(10)
+        assert held[0].recv(4096).startswith(b"HTTP/1.1 200")
+        for s in held + extra + [other]:
+            s.close()
+    finally:
+        process.terminate()
+        process.wait(timeout=10)

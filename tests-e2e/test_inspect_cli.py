@@ -217,3 +217,31 @@ def test_segment_list_behind_a_flag():
                                "discontinuity", "gap", "parts"}
     table = run("inspect", "--segments", str(path)).stdout
     assert "Segments" in table and listing[-1]["uri"].split("/")[-1] in table
+
+
+def test_a_playlist_in_a_pipe_is_read():
+    """Issue 24: `marquee inspect <(printf …)` (a /dev/fd path to a pipe) reads the playlist,
+    as does a named FIFO; neither is "You don't have permission"."""
+    playlist = ("#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXT-X-VERSION:3\n#EXTINF:4,\na.ts\n#EXTINF:4,\nb.ts\n"
+                "#EXT-X-ENDLIST\n")
+    result = subprocess.run(["bash", "-c", f'"{MARQUEE}" inspect --json <(printf %s "$PLAYLIST")'],
+                            capture_output=True, text=True, timeout=60, env={**os.environ, "PLAYLIST": playlist})
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report["segments"] == 2 and abs(report["duration"] - 8) < 1e-9, report
+    folder = pathlib.Path(os.environ.get("TMPDIR", "/tmp")) / f"marquee-fifo-{os.getpid()}"
+    folder.mkdir(exist_ok=True)
+    fifo = folder / "playlist.m3u8"
+    if fifo.exists():
+        fifo.unlink()
+    os.mkfifo(fifo)
+    try:
+        writer = threading.Thread(target=lambda: fifo.write_text(playlist))
+        writer.start()
+        result = run("inspect", "--json", str(fifo))
+        writer.join(timeout=30)
+        assert result.returncode == 0, result.stderr
+        assert json.loads(result.stdout)["segments"] == 2
+    finally:
+        fifo.unlink()
+        folder.rmdir()

@@ -62,10 +62,13 @@ public struct MarqueeServer: Sendable {
         return Bundle.module.url(forResource: "Public", withExtension: nil) ?? URL(fileURLWithPath: "Public")
     }
 
-    /// Every route, for the application and for in-memory tests.
+    /// Every route, for the application and for in-memory tests. Requests reach it through a
+    /// `CanonicalRouter` (`application`), which puts each path in its one spelling first.
     public func router() -> Router<MarqueeRequestContext> {
-        let router = Router(context: MarqueeRequestContext.self)
-        router.middlewares.add(JSONErrorMiddleware())
+        // Route names match in any letter case, as `AccessRules` and `RateLimits` read them.
+        let router = Router(context: MarqueeRequestContext.self, options: .caseInsensitive)
+        let routeMethods = RouteMethods()
+        router.middlewares.add(JSONErrorMiddleware(routes: routeMethods))
         router.middlewares.add(RequestOriginMiddleware(policy: originPolicy))
         if let access { router.middlewares.add(AccessMiddleware(access: access)) }
         router.middlewares.add(RateLimitMiddleware(buckets: RateLimitBuckets(limits: rateLimits)))
@@ -93,6 +96,7 @@ public struct MarqueeServer: Sendable {
         if let liveText { FrameTextRoutes(service: liveText, sessions: sessions).register(on: router) }
         if let downloads { DownloadRoutes(service: downloads, webRoot: webRoot, responder: MediaFileResponder()).register(on: router) }
         if let nearby { NearbyRoutes(devices: nearby, webRoot: webRoot, responder: MediaFileResponder()).register(on: router) }
+        routeMethods.record(router.routes)
         return router
     }
 
@@ -102,8 +106,9 @@ public struct MarqueeServer: Sendable {
         host: String, port: Int, limits: ConnectionLimits = ConnectionLimits(), logger: Logger? = nil,
         onReady: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
-        let router = router()
-        let connections = ConnectionCount(maximum: limits.maximumConnections)
+        // Every path in its one spelling before the router, and everything after it, looks.
+        let router = CanonicalRouter(router: router())
+        let connections = ConnectionCount(maximum: limits.maximumConnections, maximumPerAddress: limits.maximumPerAddress)
         let idle = TimeAmount(limits.idleTimeout)
         let webSockets = router.buildResponder()
         // MARQUEE_CACHED_FILES_ON_EVENT_LOOP=0 sends every request through the router (to measure the difference).

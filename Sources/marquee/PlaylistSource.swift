@@ -34,15 +34,41 @@ struct PlaylistSource {
                 throw Failure(description: error.description)
             }
         }
-        let url = location.hasPrefix("file://") ? URL(string: location)! : URL(fileURLWithPath: location)
+        let url: URL
+        if location.hasPrefix("file://") {
+            guard let parsed = URL(string: location), parsed.isFileURL else {
+                throw Failure(description: "\(location): not a usable file URL (spaces and other special characters must be percent-encoded)")
+            }
+            url = parsed
+        } else {
+            url = URL(fileURLWithPath: location)
+        }
         do {
-            // File reads block: they run on NIO's thread pool, not the cooperative pool.
-            let data = try await BlockingWork.run { try Data(contentsOf: url, options: .mappedIfSafe) }
+            // File reads block: they run on the blocking-work pool, not the cooperative pool.
+            let data = try await BlockingWork.run { try readAll(url, limit: HTTPFetcher.Limit.playlist) }
             return Loaded(data: data, url: url)
-        } catch let error as CocoaError where error.code == .fileReadNoSuchFile {
+        } catch let error as Failure {
+            throw error
+        } catch let error as CocoaError where error.code == .fileReadNoSuchFile || error.code == .fileNoSuchFile {
             throw Failure(description: "\(url.path): no such file")
         } catch {
             throw Failure(description: "\(url.path): \(error.localizedDescription)")
         }
+    }
+
+    /// Reads a file to its end in pieces, so that a pipe, a FIFO or `/dev/fd/N` (a shell's
+    /// `<(…)`) reads as well as a regular file: they have no size to map or to read up to.
+    /// More than `limit` bytes is an error, not an endless read into memory.
+    static func readAll(_ url: URL, limit: Int) throws -> Data {
+        let handle = try FileHandle(forReadingFrom: url)
+        defer { try? handle.close() }
+        var data = Data()
+        while let piece = try handle.read(upToCount: 1 << 16), !piece.isEmpty {
+            data.append(piece)
+            if data.count > limit {
+                throw Failure(description: "\(url.path): larger than \(limit >> 20) MiB, which no playlist is")
+            }
+        }
+        return data
     }
 }

@@ -30,6 +30,12 @@ struct ServeCommand: AsyncParsableCommand {
     var maxConnections: Int?
 
     @Option(
+        help:
+            "Most connections one client address may keep open (default: a quarter of --max-connections, at least 8). Behind a reverse proxy every client has the proxy's address: set it to --max-connections there."
+    )
+    var maxConnectionsPerAddress: Int?
+
+    @Option(
         name: .customLong("allowed-host"),
         help:
             "A host name the server also answers to, e.g. a reverse proxy's public name (repeatable). IP addresses, localhost and this machine's name always work."
@@ -106,12 +112,13 @@ struct ServeCommand: AsyncParsableCommand {
         let dataPath = location.dataDirectory.path
         await server.liveText?.startIndexing()
         let host = host
-        guard idleTimeout > 0, idleTimeout.isFinite, (maxConnections ?? 1) > 0 else {
-            throw ValidationError("--idle-timeout and --max-connections must be positive")
+        guard idleTimeout > 0, idleTimeout.isFinite, idleTimeout < 86_400 * 365, (maxConnections ?? 1) > 0, (maxConnectionsPerAddress ?? 1) > 0 else {
+            throw ValidationError("--idle-timeout, --max-connections and --max-connections-per-address must be positive")
         }
         let limits = ConnectionLimits(
             idleTimeout: .milliseconds(Int64(idleTimeout * 1000)),
-            maximumConnections: maxConnections ?? ConnectionLimits.defaultMaximum())
+            maximumConnections: maxConnections ?? ConnectionLimits.defaultMaximum(),
+            maximumPerAddress: maxConnectionsPerAddress)
         let app = server.application(host: host, port: port, limits: limits) { bound in
             // Listening on every interface: name the machine, which is what another device types.
             let everywhere = host == "0.0.0.0" || host == "::"

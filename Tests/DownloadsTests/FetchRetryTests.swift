@@ -1,5 +1,6 @@
 import Foundation
 import MediaTesting
+import NIOCore
 import Synchronization
 import Testing
 
@@ -37,6 +38,43 @@ struct FetchRetryTests {
         #expect(reasons.count == 3)
         #expect(reasons.first?.contains("500") == true && reasons.last?.contains("503") == true)
         try await fetcher.shutdown()
+    }
+
+    @Test("A file: (or other non-HTTP) address fails at once: asking again cannot help")
+    func nonHTTPAddressesAreNotRetried() async throws {
+        let retries = Mutex(0)
+        let fetcher = HTTPFetcher(
+            concurrency: 1, policy: RetryPolicy(maximumAttempts: 6, initialDelay: 0, maximumDelay: 0),
+            onRetry: { _ in retries.withLock { $0 += 1 } })
+        for address in ["file:///etc/hosts", "ftp://127.0.0.1/x.ts", "http:///x.ts"] {
+            let url = try #require(URL(string: address))
+            await #expect(throws: DownloadError.self, "\(address)") { try await fetcher.fetch(url) }
+            do {
+                _ = try await fetcher.fetch(url)
+            } catch let DownloadError.gaveUp(_, attempts, reason) {
+                #expect(attempts == 1 && reason.contains("http and https"), "\(address): \(reason)")
+            }
+        }
+        #expect(retries.withLock { $0 } == 0)
+        try await fetcher.shutdown()
+    }
+
+    @Test("A fetch cancelled mid-body (because another failed) leaves no .part file")
+    func aCancelledFetchLeavesNoPartialFile() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("marquee-sink-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("seg.m4s")
+        let sink = FileBodySink(file: file)
+        try await sink.begin()
+        try await sink.append(ByteBuffer(bytes: [1, 2, 3]))
+        #expect(FileManager.default.fileExists(atPath: file.path + ".part"))
+        let cancelled = Task {
+            while !Task.isCancelled { await Task.yield() }
+            await sink.discard()
+        }
+        cancelled.cancel()
+        await cancelled.value
+        #expect(!FileManager.default.fileExists(atPath: file.path + ".part"))
     }
 
     @Test func rangesAreAnsweredWithPartialContentAndAMissingFileIsNotFound() async throws {

@@ -129,6 +129,8 @@ struct MigrationTests {
                 .packagingFailed
             ),
             (LibraryError.unsupportedSource("/srv/secret/a.bin"), .notMedia),
+            // A bundle refused for a link says so, not "isn't a video".
+            (LibraryError.unsafeBundle("/srv/secret/show", reason: "master.m3u8: is a symbolic link"), .unsafeBundle),
             (LibraryError.sourceNotFound("/srv/secret/a.mp4"), .sourceMissing),
             (LibraryError.toolFailed(tool: "ffmpeg", status: 1, message: "No space left on device"), .noSpace),
             (CancellationError(), .unknown),

@@ -36,6 +36,21 @@ struct UploadTests {
         }
     }
 
+    @Test("A range at the edge of Int64 is refused, never counted into an overflow")
+    func rangesPastTheLargestPositionAreRefused() throws {
+        for bad in [
+            "bytes 0-9223372036854775807/*", "bytes 9223372036854775807-9223372036854775807/*",
+            "bytes 0-99/9223372036854775807", "bytes 0-99999999999999999999/*", "bytes +0-5/10", "bytes 0-+5/10",
+        ] {
+            #expect(throws: UploadError.self, "\(bad)") { try ChunkRange.parse(contentRange: bad) }
+        }
+        let largest = try ChunkRange.parse(contentRange: "bytes 0-9223372036854775806/*")
+        #expect(largest.count == .max)
+        // A range built by hand past the largest position counts as "too many", never traps.
+        #expect(ChunkRange(start: 0, end: .max).count == .max)
+        #expect(try ChunkRange(start: 0, end: .max).check(received: 0, declaredLength: nil) == .max)
+    }
+
     @Test func aChunkMustStartWhereTheServerIs() throws {
         let range = ChunkRange(start: 100, end: 199, total: 1000)
         #expect(try range.check(received: 100, declaredLength: 1000) == 100)

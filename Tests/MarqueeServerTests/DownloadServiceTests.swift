@@ -306,6 +306,28 @@ struct DownloadServiceTests {
         #expect(try await service.download(created.id).message == "Could not fetch http://127.0.0.1:9/s1.m4s: connection reset (gave up after 5 attempts).")
     }
 
+    @Test("A failed download deletes its partial files and reports the bytes really on disk")
+    func aFailedDownloadKeepsOnlyWhatARetryUses() async throws {
+        let runner = FakeRunner()
+        let service = makeService(try temporaryDirectory(), runner: runner)
+        try await service.start()
+        let created = try await service.enqueue(DownloadRequest(url: "http://127.0.0.1:9/a.m3u8"))
+        try await eventually("it runs") { runner.downloads.count == 1 }
+        let fake = runner.downloads[0]
+        // One finished segment (a retry resumes from it) and one cut off mid-fetch.
+        let folder = fake.bundle.appendingPathComponent("video")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data(count: 3000).write(to: folder.appendingPathComponent("seg-00001.m4s"))
+        try Data(count: 1 << 20).write(to: folder.appendingPathComponent("seg-00002.m4s.part"))
+        fake.report(files: 0, of: 10, bytes: 0)
+        fake.end(.failure(DownloadError.gaveUp(url: URL(string: "http://127.0.0.1:9/seg-00002.m4s")!, attempts: 6, reason: "stalled")))
+        try await eventually("it failed") { try await state(service, created.id) == "failed" }
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("seg-00002.m4s.part").path))
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("seg-00001.m4s").path))
+        #expect(await service.list().diskUsage == 3000)
+        #expect(try await service.download(created.id).bytesWritten == 3000)
+    }
+
     @Test func atMostTwoRunAtOnceAndTheNextStartsWhenOneEnds() async throws {
         let runner = FakeRunner()
         let service = makeService(try temporaryDirectory(), runner: runner)

@@ -39,3 +39,28 @@ struct RateLimitTests {
         }
     }
 }
+
+@Suite("Connection places")
+struct ConnectionPlacesTests {
+    @Test("One address gets its share of places, others still get theirs, and a closed connection gives its place back")
+    func perAddressShare() {
+        let count = ConnectionCount(maximum: 10, maximumPerAddress: 3)
+        #expect((0..<3).allSatisfy { _ in count.admit(from: "192.0.2.1") })
+        #expect(!count.admit(from: "192.0.2.1"))
+        #expect(count.admit(from: "192.0.2.2"))
+        count.release(from: "192.0.2.1")
+        #expect(count.current(from: "192.0.2.1") == 2)
+        #expect(count.admit(from: "192.0.2.1"))
+        // The global limit still holds across addresses.
+        for n in 3..<9 { #expect(count.admit(from: "192.0.2.\(n)")) }
+        #expect(count.current == 10)
+        #expect(!count.admit(from: "192.0.2.200"))
+    }
+
+    @Test func theDefaultShareIsAQuarterAndAtLeastEight() {
+        #expect(ConnectionLimits(maximumConnections: 8192).maximumPerAddress == 2048)
+        #expect(ConnectionLimits(maximumConnections: 20).maximumPerAddress == 8)
+        #expect(ConnectionLimits(maximumConnections: 4).maximumPerAddress == 4)
+        #expect(ConnectionLimits(maximumConnections: 100, maximumPerAddress: 500).maximumPerAddress == 100)
+    }
+}

@@ -64,6 +64,28 @@ struct SessionTests {
         }
     }
 
+    @Test("A speed list holds at most 16 speeds wherever it enters: the body is refused, an address keeps the first 16")
+    func speedListsAreBounded() async throws {
+        let fixture = try await ServerFixture.shared.value
+        let many = (1...2_000).map { String(Double($0) / 200) }
+        try await fixture.application().test(.router) { client in
+            try await client.execute(
+                uri: "/api/sessions", method: .post, body: .json(#"{"assetID": "\#(fixture.clipID)", "speeds": [\#(many.joined(separator: ","))]}"#)
+            ) { response throws in
+                #expect(response.status == .badRequest)
+                #expect(response.errorMessage.contains("at most 16"))
+            }
+            let sixteen = (1...16).map { String(Double($0)) }.joined(separator: ",")
+            let exact = try await create(client, body: #"{"assetID": "\#(fixture.clipID)", "speeds": [\#(sixteen)]}"#)
+            #expect(exact.speeds.count == 16)
+            let fromAddress = try await create(
+                client, body: #"{"assetID": "\#(fixture.clipID)", "speedList": "\#(many.joined(separator: ",")),x,y"}"#)
+            #expect(fromAddress.speeds.count == 16)
+            #expect(fromAddress.warnings?.joined().contains("at most 16") == true)
+            #expect((fromAddress.warnings?.joined().count ?? 0) < 400)
+        }
+    }
+
     @Test func anAddressSpeedListIgnoresBadValuesWithAWarning() async throws {
         let fixture = try await ServerFixture.shared.value
         try await fixture.application().test(.router) { client in

@@ -136,6 +136,31 @@ struct UploadRouteTests {
         }
     }
 
+    @Test("A Content-Range at the edge of Int64 on an upload without a length gets a 400, and the server stays up")
+    func aRangeThatWouldOverflowIsRefused() async throws {
+        let temp = try EmptyLibrary()
+        defer { temp.cleanUp() }
+        try await temp.application().test(.router) { client in
+            var id = ""
+            try await client.execute(uri: "/api/uploads", method: .post, body: .json(#"{"fileName": "a.mp4"}"#)) { response throws in
+                id = try response.json(UploadBody.self).id
+            }
+            for header in ["bytes 0-9223372036854775807/*", "bytes 0-99999999999999999999999/*", "bytes 0--1/*"] {
+                try await client.execute(
+                    uri: "/api/uploads/\(id)", method: .put, headers: [.contentRange: header], body: ByteBuffer(string: "abc")
+                ) { response throws in
+                    #expect(response.status == .badRequest, "\(header)")
+                    #expect(response.errorMessage.contains("Content-Range"), "\(header)")
+                }
+            }
+            try await client.execute(uri: "/api/uploads/\(id)", method: .put, headers: [.contentRange: "bytes 0-2/*"], body: ByteBuffer(string: "abc")) {
+                response throws in
+                #expect(response.status == .ok)
+                #expect(try response.json(UploadBody.self).offset == 3)
+            }
+        }
+    }
+
     @Test func metadataEditsValidateAndShowEpisodeAndLiveDates() async throws {
         let temp = try EmptyLibrary()
         defer { temp.cleanUp() }

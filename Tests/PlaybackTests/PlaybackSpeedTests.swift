@@ -110,6 +110,24 @@ struct RequestedSpeedsTests {
         #expect(parsed.warning(in: .english) == "Ignored the playback speed “fast” in the address: a speed is a number above 0 and at most 16.")
     }
 
+    @Test("An address with thousands of speeds keeps the first 16 and names only a few ignored ones")
+    func aLongListKeepsTheFirstSixteen() {
+        let text = (1...5_000).map { $0 % 2 == 0 ? "bad\($0)" : String(Double($0) / 1_000) }.joined(separator: ",")
+        let parsed = RequestedSpeeds(parsing: text)
+        #expect(parsed.rates?.count == PlaybackSpeed.maximumCount)
+        #expect(parsed.dropped)
+        #expect(parsed.ignored.count <= 8)
+        #expect(parsed.warning(in: .english)?.contains("Kept the first 16 speeds") == true)
+    }
+
+    @Test("A session offers at most 16 speeds, whoever sets them")
+    func aSessionKeepsAtMostSixteenSpeeds() {
+        var session = PlaybackSession(id: "s", assetID: "a", metadata: DisplayMetadata(title: "Clip"))
+        session.setSpeeds((1...200_000).map { PlaybackSpeed(rate: Double($0) / 12_500, language: .english) })
+        #expect(session.speeds.count == PlaybackSpeed.maximumCount)
+        #expect(session.speeds.map { $0.rate } == (1...16).map { Double($0) / 12_500 })
+    }
+
     @Test func offerableRates() {
         #expect(PlaybackSpeed.isOfferable(16))
         #expect(PlaybackSpeed.isOfferable(0.1))

@@ -103,9 +103,13 @@ final class FileBodySink: BodySink, Sendable {
             defer { state.handle = nil }
             return state.handle
         }
-        try? await BlockingWork.run {
-            try? handle?.close()
-            try? FileManager.default.removeItem(at: part)
-        }
+        // Detached, so that it runs in a cancelled task too (the blocking pool skips work a
+        // cancelled task asks for): a fetch cancelled because another failed leaves no `.part`.
+        await Task.detached {
+            try? await BlockingWork.run {
+                try? handle?.close()
+                try? FileManager.default.removeItem(at: part)
+            }
+        }.value
     }
 }

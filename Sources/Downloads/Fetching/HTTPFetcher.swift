@@ -99,6 +99,11 @@ public final class HTTPFetcher: Sendable {
     /// One transfer with retries: each attempt hands the body to `sink`, which keeps the
     /// bytes of the asked-for window; a short, over-long or stalled body never completes.
     func transfer(_ url: URL, offset: UInt64?, length: UInt64?, maximumBytes: Int, into sink: some BodySink) async throws -> URL {
+        // Asking again cannot make a `file:`, `ftp:` or scheme-less address fetchable.
+        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host?.isEmpty == false else {
+            throw DownloadError.gaveUp(
+                url: url, attempts: 1, reason: "only http and https addresses with a host can be downloaded, not \"\(url.scheme ?? "")\" ones")
+        }
         var attempt = 0
         while true {
             attempt += 1

@@ -5,7 +5,7 @@ import Foundation
 public struct IngestFailure: Sendable, Hashable {
     /// A stable code the web page translates; `message` is the English sentence.
     public enum Reason: String, Sendable, Hashable, CaseIterable {
-        case sourceMissing, notMedia, unreadable, packagingFailed, packagerCrashed, interrupted, toolFailed, noSpace, unknown
+        case sourceMissing, notMedia, unsafeBundle, unreadable, packagingFailed, packagerCrashed, interrupted, toolFailed, noSpace, unknown
     }
 
     public var reason: Reason
@@ -15,7 +15,9 @@ public struct IngestFailure: Sendable, Hashable {
         switch error {
         case LibraryError.sourceNotFound:
             reason = .sourceMissing
-        case LibraryError.unsupportedSource, LibraryError.invalidRequest, LibraryError.unsafeBundle:
+        case LibraryError.unsafeBundle:
+            reason = .unsafeBundle
+        case LibraryError.unsupportedSource, LibraryError.invalidRequest:
             reason = .notMedia
         case LibraryError.mediaFailed(let step, _, let cause):
             if cause.code == Self.noSpaceCode || Self.isOutOfSpace(cause.message) {
@@ -43,6 +45,8 @@ public struct IngestFailure: Sendable, Hashable {
         switch reason {
         case .sourceMissing: "The original file is no longer there, so it can’t be prepared."
         case .notMedia: "This file isn’t a video or audio file Marquee can play."
+        case .unsafeBundle:
+            "This HLS bundle can’t be added: it holds a symbolic link, or a playlist names a file outside the bundle’s folder."
         case .unreadable: "This file couldn’t be read. It may be damaged or incomplete."
         case .packagingFailed: "Marquee couldn’t convert this file for streaming."
         case .packagerCrashed:

@@ -15,8 +15,18 @@ public struct ChunkRange: Sendable, Hashable {
         self.total = total
     }
 
-    /// How many bytes the chunk says it carries, when it says.
-    public var count: Int64? { end.map { $0 - start + 1 } }
+    /// The largest byte position a range may name. One less than `Int64.max`, so that a
+    /// chunk's byte count (`end - start + 1`) and every sum of positions fit in an `Int64`.
+    public static let maximumPosition: Int64 = .max - 1
+
+    /// How many bytes the chunk says it carries, when it says. Never traps: a range built by
+    /// hand past `maximumPosition` counts as `Int64.max` bytes (more than any upload allows).
+    public var count: Int64? {
+        end.map { end in
+            let (count, overflow) = (end - start).addingReportingOverflow(1)
+            return overflow || end < start ? .max : count
+        }
+    }
 
     /// Parses a `Content-Range` request header.
     public static func parse(contentRange header: String) throws(UploadError) -> ChunkRange {
@@ -29,15 +39,25 @@ public struct ChunkRange: Sendable, Hashable {
         if halves[1] == "*" {
             total = nil
         } else {
-            guard let value = Int64(halves[1]), value >= 0 else { throw .invalidRange("the total in Content-Range is not a number: \(header)") }
+            guard let value = position(halves[1]) else { throw .invalidRange("the total in Content-Range is not a number: \(header)") }
             total = value
         }
         let bounds = halves[0].split(separator: "-", omittingEmptySubsequences: false)
-        guard bounds.count == 2, let start = Int64(bounds[0]), let end = Int64(bounds[1]), start >= 0, end >= start else {
+        guard bounds.count == 2, let start = position(bounds[0]), let end = position(bounds[1]), end >= start else {
             throw .invalidRange("Content-Range needs a first and last byte, first ≤ last: \(header)")
         }
         if let total, end >= total { throw .invalidRange("Content-Range ends past the total length: \(header)") }
+        guard end <= maximumPosition, (total ?? 0) <= maximumPosition else {
+            throw .invalidRange("Content-Range names a byte past the largest file the server can take: \(header)")
+        }
         return ChunkRange(start: start, end: end, total: total)
+    }
+
+    /// A byte position: ASCII digits only (no sign, no spaces), as RFC 9110 writes them;
+    /// nil when it is not one or does not fit in an `Int64`.
+    static func position(_ text: Substring) -> Int64? {
+        guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return nil }
+        return Int64(text)
     }
 
     /// Checks the chunk against what the server has: it must start exactly at `received`
@@ -78,7 +98,7 @@ public enum UploadError: Error, Sendable, Equatable, CustomStringConvertible {
         case .offsetMismatch(let expected, let got):
             "This chunk starts at byte \(got) but the server has \(expected) bytes; send from \(expected)"
         case .chunkTooLong(let limit): "The body is longer than its Content-Range (\(limit) bytes) or the upload's length"
-        case .busy(let id): "Another chunk of upload \(id) is being written; wait for it to finish"
+        case .busy(let id): "Upload \(id) is busy: another request is writing a chunk of it or completing it; wait for that to finish"
         case .incomplete(let received, let length): "Only \(received) of \(length) bytes have arrived; send the rest first"
         case .invalidFileName(let name): "\"\(name)\" is not a usable file name"
         case .insufficientSpace(let needed, let available):

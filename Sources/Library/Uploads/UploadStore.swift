@@ -129,8 +129,12 @@ public actor UploadStore {
 
     /// Ends a complete upload: moves its file to a folder of its own and returns the file
     /// (named as the client named it), ready to be added to the library.
+    /// While it runs the upload counts as busy, so a second `finish` (two racing `complete`
+    /// calls), an append or a cancel gets `UploadError.busy` instead of racing the move.
     public func finish(id: String) async throws -> (URL, Upload) {
         guard !writing.contains(id) else { throw UploadError.busy(id) }
+        writing.insert(id)
+        defer { writing.remove(id) }
         let upload = try await upload(id: id)
         if let length = upload.length, upload.offset != length { throw UploadError.incomplete(received: upload.offset, length: length) }
         let (part, json) = try paths(id)

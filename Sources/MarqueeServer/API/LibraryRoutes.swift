@@ -12,6 +12,9 @@ struct LibraryRoutes: Sendable {
         api.get("assets") { request, _ -> AssetList in
             let query = request.uri.queryParameters.get("q")
             let role = request.uri.queryParameters.get("role")
+            if let role, Asset.Role(rawValue: role) == nil {
+                throw APIError(.badRequest, "\"role\" must be feature or interstitial")
+            }
             var assets = try await library.assets(matching: query)
             if let role { assets = assets.filter { $0.role.rawValue == role } }
             return AssetList(assets: try await resources(for: assets))

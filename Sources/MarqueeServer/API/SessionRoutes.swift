@@ -177,6 +177,9 @@ struct SessionRoutes: Sendable {
             if let warning = parsed.warning(in: language) { warnings.append(warning) }
         }
         let rates = requested ?? settings.speeds
+        if let rates, rates.count > PlaybackSpeed.maximumCount {
+            throw APIError(.badRequest, "\(rates.count) speeds given; a speed menu offers at most \(PlaybackSpeed.maximumCount)")
+        }
         if let rates, let bad = rates.first(where: { !PlaybackSpeed.isOfferable($0) }) {
             throw APIError(.badRequest, "Speed \(bad) is not between 0 and 16")
         }

@@ -30,9 +30,11 @@ struct AccessMiddleware: RouterMiddleware {
                 return try await next(request, context)
             } catch {
                 guard !reveal else { throw error }
-                var apiError = APIError.from(error)
-                apiError = APIError(apiError.status, ServerPathVisibility.redactPaths(apiError.message), headers: apiError.headers)
-                throw apiError
+                let apiError = APIError.from(error)
+                // An unmapped error says nothing anyway; keep it whole for the log.
+                guard !apiError.isInternal else { throw error }
+                throw APIError(
+                    apiError.status, ServerPathVisibility.redactPaths(apiError.message), code: apiError.code, headers: apiError.headers)
             }
         }
     }
@@ -41,13 +43,12 @@ struct AccessMiddleware: RouterMiddleware {
     /// is not valid is an error (a script should hear so); a stale cookie is just ignored.
     static func principal(of request: Request, accounts: AccountService) async throws -> Principal? {
         if let authorization = request.headers[.authorization] {
-            let parts = authorization.split(separator: " ", maxSplits: 1)
-            guard parts.count == 2, parts[0].lowercased() == "bearer" else {
+            guard case .bearer(let token) = HeaderValues.authorization(authorization) else {
                 throw APIError(
                     .unauthorized, "Authorization must be \"Bearer <token>\" with an API token from the account page",
                     headers: [.wwwAuthenticate: "Bearer realm=\"Marquee\""])
             }
-            guard let principal = try await accounts.principal(for: CredentialSecret(value: String(parts[1]))), principal.proof == .token else {
+            guard let principal = try await accounts.principal(for: CredentialSecret(value: String(token))), principal.proof == .token else {
                 throw APIError(
                     .unauthorized, "This API token is not valid (revoked, or mistyped)",
                     headers: [.wwwAuthenticate: "Bearer realm=\"Marquee\", error=\"invalid_token\""])
@@ -60,20 +61,12 @@ struct AccessMiddleware: RouterMiddleware {
     }
 
     static func sessionCookie(_ header: String?) -> String? {
-        guard let header else { return nil }
-        for pair in header.split(separator: ";") {
-            let kv = pair.split(separator: "=", maxSplits: 1)
-            if kv.count == 2, kv[0].trimmingCharacters(in: .whitespaces) == ServerAccess.cookieName {
-                let value = kv[1].trimmingCharacters(in: .whitespaces)
-                return value.isEmpty ? nil : value
-            }
-        }
-        return nil
+        HeaderValues.cookie(named: ServerAccess.cookieName, in: header)
     }
 
     /// Pages go to the sign-in page (and come back after); everything else gets a 401.
     static func notSignedIn(_ request: Request) -> Error {
-        let path = request.uri.path
+        let path = request.uri.path.lowercased()
         let isPage =
             request.method == .get && !path.hasPrefix("/api/") && !path.hasPrefix("/media/") && !path.hasPrefix("/ui/")
             && (request.headers[.accept]?.contains("text/html") ?? true)

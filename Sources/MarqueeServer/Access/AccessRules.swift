@@ -3,6 +3,9 @@ import HTTPTypes
 
 /// The one table of which permission each request needs. Anything not named here that
 /// changes state needs `manage`; anything else that reads needs `browse`.
+///
+/// `path` is the request's `CanonicalPath` (the router reads the same text); route names are
+/// compared without regard to letter case, as the router (`.caseInsensitive`) matches them.
 public enum AccessRules {
     /// Files the sign-in page needs before anyone has signed in.
     static let publicFiles: Set<String> = [
@@ -14,6 +17,8 @@ public enum AccessRules {
         let reads = method == .get || method == .head
         // Bundle files (segments, playlists, posters): whoever may browse the library may read
         // them. First, because a player asks for one every few seconds per connection.
+        if reads, path.hasPrefix("/media/") { return .browse }
+        let path = path.lowercased()
         if reads, path.hasPrefix("/media/") { return .browse }
         if reads, publicFiles.contains(path) { return .signIn }
         if path.hasPrefix("/api/auth/") { return .signIn }

@@ -378,7 +378,11 @@ public actor DownloadService {
             await note(.taskFinished, for: id)
         } catch {
             guard isCurrent(id, generation), !(error is CancellationError), !Task.isCancelled else { return }
+            // What cannot succeed goes now; what stays is counted as it is on disk.
+            let onDisk = await DownloadDiskSweep.sweep(store.bundle(for: id))
+            guard isCurrent(id, generation) else { return }
             entries[id]?.running = nil
+            entries[id]?.record.figures.bytesWritten = onDisk
             await note(.taskFailed(DownloadFailureText.describe(error)), for: id)
         }
     }

@@ -4,24 +4,55 @@ import Hummingbird
 import Library
 import NIOCore
 
-/// An API failure a client can act on: an HTTP status and a sentence saying what went wrong.
-/// Sent as `{"error": {"status": 404, "message": "…"}}`.
+/// An API failure a client can act on: an HTTP status, a stable code a program can test and a
+/// sentence saying what went wrong. Sent as
+/// `{"error": {"status": 404, "code": "not-found", "message": "…"}}`.
+///
+/// `APIError.from` is the one mapping from every error a route throws to its answer. An error
+/// it does not know is answered `500` with `code: "internal"` and a fixed sentence — never the
+/// error's own text, which may hold paths, SQL or library internals; the full error goes to
+/// the server's log (`JSONErrorMiddleware`).
 public struct APIError: HTTPResponseError, Sendable {
     public let status: HTTPResponse.Status
     public let message: String
+    /// A short, stable name for the kind of failure (`disk-full`, `upload-busy`, `internal`);
+    /// by default the status's own (`not-found`, `conflict`).
+    public let code: String
     /// Extra response headers, such as `Content-Range` on a 416.
     public var headers: HTTPFields
 
-    public init(_ status: HTTPResponse.Status, _ message: String, headers: HTTPFields = [:]) {
+    public init(_ status: HTTPResponse.Status, _ message: String, code: String? = nil, headers: HTTPFields = [:]) {
         self.status = status
         self.message = message
+        self.code = code ?? Self.code(for: status)
         self.headers = headers
     }
+
+    /// `507 Insufficient Storage`: the server's disk (or its database's) is full.
+    public static let insufficientStorage = HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage")
+
+    /// The answer to an error nobody mapped: a sentence that reveals nothing of the server.
+    static let internalFailure = APIError(
+        .internalServerError, "The server failed to answer this request; its log says why", code: "internal")
+
+    /// The answer when the disk or the database cannot grow.
+    static let diskFull = APIError(
+        insufficientStorage, "The server's disk is full: free some space on it (or ask its owner to), then try again",
+        code: "disk-full")
+
+    /// "not-found" for 404, "too-many-requests" for 429: the reason phrase, lower-cased, hyphenated.
+    static func code(for status: HTTPResponse.Status) -> String {
+        let phrase = status.reasonPhrase.isEmpty ? "status-\(status.code)" : status.reasonPhrase
+        return phrase.lowercased().split(whereSeparator: { !$0.isLetter && !$0.isNumber }).joined(separator: "-")
+    }
+
+    /// Whether this is the answer to an error nobody mapped (the one to log in full).
+    var isInternal: Bool { code == Self.internalFailure.code }
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.withoutEscapingSlashes]
-        let data = try encoder.encode(APIErrorBody(error: .init(status: status.code, message: message)))
+        let data = try encoder.encode(APIErrorBody(error: .init(status: status.code, code: code, message: message)))
         var headers = self.headers
         headers[.contentType] = "application/json; charset=utf-8"
         headers[.cacheControl] = "no-store"
@@ -61,17 +92,20 @@ public struct APIError: HTTPResponseError, Sendable {
             case .notFound: return APIError(.notFound, error.description)
             case .invalidRange, .chunkTooLong, .invalidFileName: return APIError(.badRequest, error.description)
             case .offsetMismatch(let expected, _):
-                return APIError(.conflict, error.description, headers: [UploadHeader.offset: String(expected)])
-            case .busy, .incomplete: return APIError(.conflict, error.description)
+                return APIError(.conflict, error.description, code: "offset-mismatch", headers: [UploadHeader.offset: String(expected)])
+            case .busy: return APIError(.conflict, error.description, code: "upload-busy")
+            case .incomplete: return APIError(.conflict, error.description, code: "upload-incomplete")
             // The request is larger than the server can take (a 4xx, as nginx's body limit is).
-            case .insufficientSpace: return APIError(.contentTooLarge, error.description)
+            case .insufficientSpace: return APIError(.contentTooLarge, error.description, code: "insufficient-space")
             }
         case let error as HTTPError:
             return APIError(error.status, error.body ?? error.status.reasonPhrase, headers: error.headers)
         case let error as DecodingError:
             return APIError(.badRequest, "The request body is not valid JSON for this call: \(Self.describe(error))")
+        case _ where StorageFailure.isOutOfSpace(error):
+            return diskFull
         default:
-            return APIError(.internalServerError, String(describing: error))
+            return internalFailure
         }
     }
 
@@ -86,9 +120,12 @@ public struct APIError: HTTPResponseError, Sendable {
     }
 }
 
-/// Turns every error under `/api/` into a JSON `APIError` response, and unknown API paths
-/// into a JSON 404.
+/// Turns every error under `/api/` into a JSON `APIError` response, unknown API paths into a
+/// JSON 404, and a method a routed path does not take into a 405 with `Allow`.
 struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+    /// The routed paths and their methods; nil answers 404 to any unrouted request.
+    var routes: RouteMethods? = nil
+
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
@@ -96,8 +133,17 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             throw redirect
         } catch {
             let apiError = APIError.from(error)
-            if apiError.status == .notFound, (error as? HTTPError) != nil, request.uri.path.hasPrefix("/api/") {
-                throw APIError(.notFound, "No API route \(request.method) \(request.uri.path)")
+            if apiError.isInternal {
+                context.logger.error("\(request.method) \(request.uri.path) failed: \(String(reflecting: error))")
+            }
+            if apiError.status == .notFound, (error as? HTTPError) != nil, let allowed = routes?.allowed(for: request.uri.path), !allowed.isEmpty {
+                let list = allowed.joined(separator: ", ")
+                throw APIError(
+                    .methodNotAllowed, "\(request.uri.path) does not take \(request.method); it takes \(list)", code: "method-not-allowed",
+                    headers: [.allow: list])
+            }
+            if apiError.status == .notFound, (error as? HTTPError) != nil, request.uri.path.lowercased().hasPrefix("/api/") {
+                throw APIError(.notFound, "No API route \(request.method) \(request.uri.path)", code: "no-route")
             }
             throw apiError
         }
@@ -108,7 +154,15 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
 public struct APIErrorBody: Codable, Sendable {
     public struct Detail: Codable, Sendable {
         public let status: Int
+        /// A stable name for the kind of failure (absent from servers before it existed).
+        public let code: String?
         public let message: String
+
+        public init(status: Int, code: String? = nil, message: String) {
+            self.status = status
+            self.code = code
+            self.message = message
+        }
     }
 
     public let error: Detail

@@ -185,9 +185,8 @@ struct CachedMediaAnswers: Sendable {
         let principal: Principal?
         if let authorization = fields.authorization {
             let known = remembered(authorization, in: &memory, access: access) {
-                let parts = authorization.split(separator: " ", maxSplits: 1)
-                guard parts.count == 2, parts[0].lowercased() == "bearer",
-                    let known = access.accounts.knownPrincipal(for: CredentialSecret(value: String(parts[1]))), known.proof == .token
+                guard case .bearer(let token) = HeaderValues.authorization(authorization),
+                    let known = access.accounts.knownPrincipal(for: CredentialSecret(value: String(token))), known.proof == .token
                 else { return nil }
                 return known
             }

@@ -11,14 +11,29 @@ import Synchronization
 /// keep-alive requests, and also while a request head trickles in (its bytes are not a
 /// request until the head is complete), so it doubles as the header timeout. An open
 /// response (a stream of server-sent events, a long segment) is a request in progress and is
-/// not cut. Connections past `maximumConnections` are closed as soon as they are accepted.
+/// not cut. Connections past `maximumConnections` are closed as soon as they are accepted,
+/// and so are those past `maximumPerAddress` from one client address, so that one client
+/// cannot take every place and leave the others' requests waiting.
 public struct ConnectionLimits: Sendable {
     public var idleTimeout: Duration
     public var maximumConnections: Int
+    /// Most connections one client address may hold at once. Behind a reverse proxy every
+    /// client has the proxy's address: set it to `maximumConnections` there.
+    public var maximumPerAddress: Int
 
-    public init(idleTimeout: Duration = .seconds(30), maximumConnections: Int = ConnectionLimits.defaultMaximum()) {
+    public init(
+        idleTimeout: Duration = .seconds(30), maximumConnections: Int = ConnectionLimits.defaultMaximum(),
+        maximumPerAddress: Int? = nil
+    ) {
         self.idleTimeout = idleTimeout
         self.maximumConnections = max(1, maximumConnections)
+        self.maximumPerAddress = min(self.maximumConnections, max(1, maximumPerAddress ?? Self.defaultPerAddress(self.maximumConnections)))
+    }
+
+    /// A quarter of the connection limit, at least 8: a browser opens six to a host, and a
+    /// player page adds its sockets and event streams.
+    public static func defaultPerAddress(_ maximumConnections: Int) -> Int {
+        min(maximumConnections, max(8, maximumConnections / 4))
     }
 
     /// Half the process's file-descriptor limit (the other half is for media files, the
@@ -35,27 +50,43 @@ public struct ConnectionLimits: Sendable {
     }
 }
 
-/// Counts open connections and closes those past the limit. One instance is shared by every
-/// connection; each connection's `FirstRequestGuard` takes and gives back a place.
+/// Counts open connections, in all and per client address, and refuses those past either
+/// limit. One instance is shared by every connection; each connection's `FirstRequestGuard`
+/// takes and gives back a place.
 final class ConnectionCount: Sendable {
     let maximum: Int
-    private let open = Atomic<Int>(0)
+    let maximumPerAddress: Int
+    private let places = Mutex<(open: Int, byAddress: [String: Int])>((0, [:]))
 
-    init(maximum: Int) { self.maximum = maximum }
-
-    var current: Int { open.load(ordering: .relaxed) }
-
-    /// Takes a place for a new connection; false when the server is full.
-    func admit() -> Bool {
-        let now = open.wrappingAdd(1, ordering: .relaxed).newValue
-        if now > maximum {
-            open.wrappingSubtract(1, ordering: .relaxed)
-            return false
-        }
-        return true
+    init(maximum: Int, maximumPerAddress: Int? = nil) {
+        self.maximum = maximum
+        self.maximumPerAddress = maximumPerAddress ?? maximum
     }
 
-    func release() { open.wrappingSubtract(1, ordering: .relaxed) }
+    var current: Int { places.withLock { $0.open } }
+
+    /// Connections open from `address` now.
+    func current(from address: String) -> Int { places.withLock { $0.byAddress[address] ?? 0 } }
+
+    /// Takes a place for a new connection from `address`; false when the server is full or
+    /// that address holds its share already.
+    func admit(from address: String = "") -> Bool {
+        places.withLock { places in
+            let mine = places.byAddress[address] ?? 0
+            guard places.open < maximum, mine < maximumPerAddress else { return false }
+            places.open += 1
+            places.byAddress[address] = mine + 1
+            return true
+        }
+    }
+
+    func release(from address: String = "") {
+        places.withLock { places in
+            places.open -= 1
+            let left = (places.byAddress[address] ?? 1) - 1
+            places.byAddress[address] = left > 0 ? left : nil
+        }
+    }
 }
 
 /// Guards a connection from the moment it is accepted, before Hummingbird's HTTP handlers
@@ -80,13 +111,14 @@ final class FirstRequestGuard: ChannelInboundHandler, RemovableChannelHandler {
 
     func handlerAdded(context: ChannelHandlerContext) {
         guard !admitted else { return }
-        guard count.admit() else {
+        let address = context.channel.remoteAddress?.ipAddress ?? ""
+        guard count.admit(from: address) else {
             context.close(promise: nil)
             return
         }
         admitted = true
         let count = self.count
-        context.channel.closeFuture.whenComplete { _ in count.release() }
+        context.channel.closeFuture.whenComplete { _ in count.release(from: address) }
         timer = context.eventLoop.assumeIsolatedUnsafeUnchecked().scheduleTask(in: timeout) {
             context.close(promise: nil)
         }

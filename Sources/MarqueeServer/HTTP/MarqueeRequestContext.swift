@@ -24,7 +24,7 @@ public struct MarqueeRequestContext: RequestContext, WebSocketRequestContext {
 
     public var requestDecoder: JSONDecoder {
         let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
+        decoder.dateDecodingStrategy = StrictDate.decodingStrategy
         return decoder
     }
 

@@ -18,9 +18,11 @@ public struct RateLimits: Sendable {
         self.refillPerSecond = refillPerSecond
     }
 
-    /// Whether a request is one of the expensive kind.
+    /// Whether a request is one of the expensive kind. `path` is the request's `CanonicalPath`;
+    /// route names are compared without regard to case, as the router matches them.
     static func isExpensive(method: HTTPRequest.Method, path: String) -> Bool {
         guard method == .post else { return false }
+        let path = path.lowercased()
         if ["/api/assets", "/api/uploads", "/api/downloads", "/api/downloads/inspect", "/api/sessions"].contains(path) { return true }
         return path.hasPrefix("/api/jobs/") && path.hasSuffix("/retry")
     }

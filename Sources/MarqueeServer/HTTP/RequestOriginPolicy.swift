@@ -39,10 +39,7 @@ public struct RequestOriginPolicy: Sendable {
 
     /// The host name of a `Host` or `Origin` authority, without port or IPv6 brackets.
     static func hostName(ofAuthority authority: Substring) -> String {
-        if authority.hasPrefix("["), let close = authority.firstIndex(of: "]") {
-            return String(authority[authority.index(after: authority.startIndex)..<close]).lowercased()
-        }
-        return String(authority.split(separator: ":", maxSplits: 1).first ?? "").lowercased()
+        HeaderValues.hostName(ofAuthority: authority)
     }
 
     static func isIPLiteral(_ host: String) -> Bool {

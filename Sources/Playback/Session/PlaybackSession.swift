@@ -217,9 +217,15 @@ public struct PlaybackSession: Sendable {
 
     /// Replaces the offered speeds (a custom list, or empty to hide the menu). The selection
     /// survives when its rate is still offered, otherwise falls back to 1× or the first speed.
+    /// At most `PlaybackSpeed.maximumCount` distinct speeds are kept (the first ones given),
+    /// so no caller can make every state frame carry an unbounded list.
     public mutating func setSpeeds(_ newSpeeds: [PlaybackSpeed]) {
         var seen = Set<Double>()
-        speeds = newSpeeds.filter { $0.rate > 0 && $0.rate.isFinite && seen.insert($0.rate).inserted }.sorted { $0.rate < $1.rate }
+        var kept: [PlaybackSpeed] = []
+        for speed in newSpeeds where kept.count < PlaybackSpeed.maximumCount {
+            if speed.rate > 0, speed.rate.isFinite, seen.insert(speed.rate).inserted { kept.append(speed) }
+        }
+        speeds = kept.sorted { $0.rate < $1.rate }
         if let selected = selectedSpeed, let kept = speeds.first(where: { $0.rate == selected.rate }) {
             selectedSpeed = kept
         } else {

@@ -38,6 +38,10 @@ public struct PlaybackSpeed: Sendable, Codable {
     /// The fastest rate a player offers.
     public static let maximumRate: Double = 16
 
+    /// The most speeds one speed menu offers. Every way a speed list enters (a session's
+    /// body, a player's `?speeds=`, the player settings) is held to it, and so is the session.
+    public static let maximumCount = 16
+
     /// Whether a speed menu may offer `rate`: a finite number above 0 and at most 16×.
     public static func isOfferable(_ rate: Double) -> Bool {
         rate.isFinite && rate > 0 && rate <= maximumRate
