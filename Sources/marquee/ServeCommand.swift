@@ -143,7 +143,10 @@ struct ServeCommand: AsyncParsableCommand {
         do {
             try await app.runService()
         } catch {
+            await server.activities?.stop()
             throw CommandFailure(.unavailable, "could not serve on \(host):\(port): \(error)")
         }
+        // SIGTERM or SIGINT ended the service: close the APNs connections before exiting.
+        await server.activities?.stop()
     }
 }
