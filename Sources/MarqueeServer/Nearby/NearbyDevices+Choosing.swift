@@ -101,7 +101,9 @@ extension NearbyDevices {
     /// Throws `ChoosingError` for a bad target or while pairing is locked.
     public func startPairing(with target: PairingTarget) async throws -> OutgoingPairing {
         if let problem = target.problem(services: services) { throw ChoosingError.badTarget(problem) }
-        if let lockedFor = await trust.pairingLockedFor { throw ChoosingError.locked(lockedFor) }
+        if let fingerprint = target.fingerprint, let lockedFor = await trust.pairingLockedFor(peer: fingerprint.lowercased()) {
+            throw ChoosingError.locked(lockedFor)
+        }
         let service = target.service ?? "remote"
         let role = target.role ?? .tv
         let id = UUID().uuidString.lowercased()
