@@ -240,7 +240,7 @@ let package = Package(
             name: "LiveActivitiesTests",
             dependencies: ["LiveActivities", "APNs", "APNsTesting", "MediaTesting", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "APNsTests", dependencies: ["APNs", "APNsTesting", .product(name: "Crypto", package: "swift-crypto")]),
-        .testTarget(name: "DeviceLinkTests", dependencies: ["DeviceLink", "MediaTesting"]),
+        .testTarget(name: "DeviceLinkTests", dependencies: ["DeviceLink", "MediaTesting"], exclude: ["DeviceLinkSpecVectors.json"]),
         .testTarget(name: "VisualAnalysisTests", dependencies: ["VisualAnalysis", "MediaCore", "MediaTesting"]),
         .testTarget(name: "LibraryTests", dependencies: ["Library", "MediaCore", "HLS", "LibraryPostgreSQL", "ServiceTesting", "MediaTesting"]),
         // One contract suite per node store (accounts, activities, pairings), run against both implementations.

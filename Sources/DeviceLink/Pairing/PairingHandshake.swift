@@ -365,7 +365,7 @@ public struct PairingHandshake: Sendable {
 
     // MARK: - Signatures and refusals
 
-    private static func signedBytes(by role: Role, transcript: [UInt8]) -> [UInt8] {
+    static func signedBytes(by role: Role, transcript: [UInt8]) -> [UInt8] {
         Array("marquee devicelink v1 \(role == .initiator ? "initiator" : "responder")".utf8) + transcript
     }
 
