@@ -30,3 +30,11 @@ def test_serve_with_apns_configured_stops_cleanly_on_sigterm(tmp_path):
             process.kill()
             process.wait()
     assert process.returncode == 0, f"exit {process.returncode}; the console ended with:\n{rest[-2000:]}"
+
+
+def test_help_names_the_apns_endpoint_and_ca_settings():
+    for argv in (["push", "test", "--help"], ["serve", "--help"]):
+        text = subprocess.run([marquee_binary(), *argv], capture_output=True, text=True).stdout
+        flat = " ".join(text.split())
+        for setting in ["MARQUEE_APNS_HOST", "MARQUEE_APNS_CA_FILE", "host", "caFile"]:
+            assert setting in flat, f"`marquee {' '.join(argv)}` does not mention {setting}:\n{text}"
