@@ -5,6 +5,7 @@ import { addStrings, pickLanguage, setLanguage, t } from '../i18n.js';
 import { activityStrings } from './strings.js';
 import { describe, epoch } from './describe.js';
 import { build, fill } from './presentations.js';
+import { activityOrder } from './ordering.js';
 
 addStrings(activityStrings);
 setLanguage(new URLSearchParams(location.search).get('lang') ?? pickLanguage(navigator.languages));
@@ -34,12 +35,11 @@ function applyStrings() {
 
 const now = () => Date.now() / 1000;
 
-/** Most relevant first; ties keep the start order (as the server orders them). */
+/** What is live first, then the most relevant; ties keep the start order (as the server orders them). */
 function ordered() {
   return [...activities.values()]
     .filter((s) => s.state !== 'dismissed' && !hidden.has(s.activity.id))
-    .sort((a, b) => (b.activity.content.relevanceScore - a.activity.content.relevanceScore)
-      || (epoch(a.activity.startDate) - epoch(b.activity.startDate)) || a.activity.id.localeCompare(b.activity.id));
+    .sort(activityOrder());
 }
 
 function viewsFor(id) {
