@@ -160,10 +160,26 @@ function normalize(raw) {
   return { state, activity };
 }
 
+/**
+ * On a screen narrower than the 430 pt phone and its bezel (a 390 px iPhone), the stage is
+ * zoomed to fit: nothing is cut off, and inside it points stay in proportion.
+ */
+function fitStage() {
+  const stage = document.querySelector('.stage');
+  if (!stage) return;
+  const padding = parseFloat(getComputedStyle(document.querySelector('main')).paddingLeft) * 2 || 0;
+  const available = document.documentElement.clientWidth - padding;
+  const needed = 430 + 2 * 12;  // the phone and its bezel (box-shadow)
+  stage.style.zoom = available < needed ? String(available / needed) : '';
+}
+addEventListener('resize', fitStage);
+fitStage();
+
 async function loadPushStatus() {
   try {
     const status = await (await fetch('/api/activities/push-status')).json();
-    $('push-status').textContent = status.enabled ? t('pushesOn', { env: status.environment }) : t('pushesOff', { reason: status.reason });
+    $('push-status').textContent = status.enabled ? t('pushesOn', { env: status.environment })
+      : status.reasonCode === 'not-configured' ? t('pushesNotConfigured') : t('pushesOff', { reason: status.reason });
   } catch { /* the event stream reports connection trouble */ }
 }
 
