@@ -177,7 +177,8 @@ import Testing
             identity: prankster, request: .init(trusted: .init(), service: "remote", session: "s", purpose: .pair))
         let end = tv.dial()
         let established = try await LinkHandshake.run(
-            handshake, sending: [hello], transport: end, reader: FrameReader(transport: end)) { _, _, _ in true }
+            handshake, sending: [hello], transport: end, reader: FrameReader(transport: end)
+        ) { _, _, _ in true }
         #expect(established.newlyPaired)
     }
 

@@ -89,7 +89,7 @@ public enum LinkHandshake {
                 if await silence.heard() { firstFrameTimer?.cancel() }
                 actions = handshake.receive(frame)
             case .frameError(let error):
-                throw error
+                throw await silence.expired ? LinkClosed.handshakeTimedOut : error
             }
         }
     }

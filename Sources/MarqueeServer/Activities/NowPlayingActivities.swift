@@ -80,10 +80,13 @@ actor ClosingPlayers {
         guard timers[sessionID] == nil else { return }
         issued += 1
         let token = issued
-        timers[sessionID] = (token, Task {
-            await body()
-            self.finished(sessionID, token: token)
-        })
+        timers[sessionID] = (
+            token,
+            Task {
+                await body()
+                self.finished(sessionID, token: token)
+            }
+        )
     }
 
     func cancel(_ sessionID: String) {
