@@ -118,8 +118,9 @@ public final class APNsTestServer: Sendable {
         tls.applicationProtocols = ["h2"]
         let context = try NIOSSLContext(configuration: tls)
         let box = StateBox(identity: identity, throttle: throttle)
-        var settings = nioDefaultSettings.filter { $0.parameter != .maxConcurrentStreams }
-        settings.append(HTTP2Setting(parameter: .maxConcurrentStreams, value: throttle?.maxConcurrentStreams ?? 1000))
+        let settings =
+            nioDefaultSettings.filter { $0.parameter != .maxConcurrentStreams }
+            + [HTTP2Setting(parameter: .maxConcurrentStreams, value: throttle?.maxConcurrentStreams ?? 1000)]
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
