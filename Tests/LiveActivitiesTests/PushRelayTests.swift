@@ -152,7 +152,8 @@ struct PushRelayTests {
         let received = fixture.server.received.filter { $0.target == deviceToken }
         // One push after the back-off: the end, carrying the latest state.
         #expect(received.count == 1)
-        #expect(String(decoding: received.last?.payload ?? Data(), as: UTF8.self).contains(#""percent":100"#))
+        let last = String(decoding: received.last?.payload ?? Data(), as: UTF8.self)
+        #expect(last.contains(#""percent":100"#))
         // Ended with the default policy: the phone keeps it up to 4 hours by itself.
         #expect(received.last?.apsKeys.contains("dismissal-date") == false)
     }
@@ -171,7 +172,8 @@ struct PushRelayTests {
         try await fixture.eventually { await fixture.relay.heldCount == 0 }
         let received = fixture.server.received.filter { $0.target == deviceToken }
         #expect(received.count == 1)
-        #expect(String(decoding: received.last?.payload ?? Data(), as: UTF8.self).contains(#""percent":6"#))
+        let last = String(decoding: received.last?.payload ?? Data(), as: UTF8.self)
+        #expect(last.contains(#""percent":6"#))
     }
 
     @Test("A start without an alert does not show the activity type's name as its title")
