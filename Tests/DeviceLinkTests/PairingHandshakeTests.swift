@@ -125,8 +125,9 @@ func policy(_ trusted: TrustedDevices = TrustedDevices(), locked: TimeInterval? 
             Issue.record("expected failures: \(run.initiator) / \(run.responder)")
             return
         }
-        #expect(onPhone == .refused(.rejected))
-        #expect(onTV == .refusedByPeer(.rejected, retryAfter: nil) && onTV.countsAsFailedPairing)
+        #expect(onPhone == .refused(.rejected) && onPhone.countsAsFailedPairing)
+        // The phone's word proves nothing to the TV: it does not count towards a lockout there.
+        #expect(onTV == .refusedByPeer(.rejected, retryAfter: nil) && !onTV.countsAsFailedPairing)
     }
 
     @Test func aCodeMismatchIsRejectedByThePersonAndNothingIsEstablished() {
