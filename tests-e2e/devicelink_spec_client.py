@@ -158,6 +158,13 @@ class Link:
                 raise ConnectionError("the TV said goodbye")
             return message_type, json.loads(plaintext) if plaintext else None
 
+    def receive_type(self, wanted):
+        """The next application message of type `wanted`, skipping others (nowPlaying, …)."""
+        while True:
+            message_type, body = self.receive()
+            if message_type == wanted:
+                return body
+
     def goodbye(self):
         self.connection.send(self.outbound.seal(GOODBYE, b""))
         self.connection.close()
