@@ -312,9 +312,9 @@ def test_play_on_tv_on_first_use_pairs_then_plays_on_a_tv_left_on_the_library_pa
         laptop.find_element(By.ID, "code-approve").click()
         status, _ = server.api("POST", f"/api/devices/pairings/{pending['id']}", {"approved": True})
         assert status == 204
-        paired_id = next(d["id"] for d in server.api("GET", "/api/devices")[1]["paired"] if d["fingerprint"] == pending["fingerprint"])
         # Paired: the "Play on TV" it asked for goes through, and the TV left on the library plays it from 12 s.
         WebDriverWait(tv, 20).until(lambda d: "/watch/" in d.current_url)
+        paired_id = next(d["id"] for d in server.api("GET", "/api/devices")[1]["paired"] if d["fingerprint"] == pending["fingerprint"])
         tv_page = PlayerPage.__new__(PlayerPage)
         tv_page.driver = tv
         tv_page.wait_for(lambda: tv_page.video("paused") is False and tv_page.current_time >= 11.5, "the TV did not play from 12 s")
