@@ -17,8 +17,10 @@ actor APNsConnectionPool {
     private var origins: [APNsOrigin: OriginState] = [:]
     private var isShutDown = false
 
-    /// The connections to one origin, how many streams each has open, and who waits.
-    struct OriginState {
+    /// The connections to one origin, how many streams each has open, and who waits. A class,
+    /// changed in place: as a value in the dictionary, every change would copy the queue of
+    /// waiting requests (100,000 of them in a large send).
+    final class OriginState {
         var connections: [Slot] = []
         var connecting = 0
         var waiting = CircularBuffer<CheckedContinuation<APNsConnection?, Never>>()
@@ -64,19 +66,26 @@ actor APNsConnectionPool {
 
     // MARK: Streams
 
+    private func state(_ origin: APNsOrigin) -> OriginState {
+        if let state = origins[origin] { return state }
+        let state = OriginState()
+        origins[origin] = state
+        return state
+    }
+
     private func acquire(_ origin: APNsOrigin) async -> APNsConnection? {
-        if let connection = takeFreeStream(origin) { return connection }
+        let state = state(origin)
+        if state.waiting.isEmpty, let connection = takeFreeStream(state) { return connection }
         return await withCheckedContinuation { continuation in
-            origins[origin, default: OriginState()].waiting.append(continuation)
+            state.waiting.append(continuation)
             pump(origin)
         }
     }
 
     /// A connection with a free stream, which is then counted as open; nil when none has one.
-    private func takeFreeStream(_ origin: APNsOrigin) -> APNsConnection? {
-        guard var state = origins[origin] else { return nil }
-        let finished = state.connections.filter { !$0.connection.currentStatus.isUsable && $0.open == 0 }
-        if !finished.isEmpty {
+    private func takeFreeStream(_ state: OriginState) -> APNsConnection? {
+        if state.connections.contains(where: { !$0.connection.currentStatus.isUsable && $0.open == 0 }) {
+            let finished = state.connections.filter { !$0.connection.currentStatus.isUsable && $0.open == 0 }
             state.connections.removeAll { !$0.connection.currentStatus.isUsable && $0.open == 0 }
             // A connection going away (GOAWAY) with no stream left is closed here.
             Task { for slot in finished { await slot.connection.close() } }
@@ -88,55 +97,55 @@ actor APNsConnectionPool {
             guard status.isUsable, let limit = status.maxConcurrentStreams, slot.open < limit else { continue }
             if best == nil || slot.open < state.connections[best!].open { best = index }
         }
-        if let best { state.connections[best].open += 1 }
-        origins[origin] = state
-        return best.map { state.connections[$0].connection }
+        guard let best else { return nil }
+        state.connections[best].open += 1
+        return state.connections[best].connection
     }
 
     private func release(_ connection: APNsConnection) {
         let origin = connection.origin
-        guard var state = origins[origin], let index = state.connections.firstIndex(where: { $0.connection === connection }) else { return }
+        guard let state = origins[origin], let index = state.connections.firstIndex(where: { $0.connection === connection }) else { return }
         state.connections[index].open -= 1
-        origins[origin] = state
         pump(origin)
     }
 
     /// Hands free streams to waiting requests, in order, and opens another connection when
     /// requests still wait and every connection is full.
     private func pump(_ origin: APNsOrigin) {
-        while let state = origins[origin], !state.waiting.isEmpty, let connection = takeFreeStream(origin) {
-            origins[origin]?.waiting.removeFirst().resume(returning: connection)
+        guard let state = origins[origin] else { return }
+        while !state.waiting.isEmpty, let connection = takeFreeStream(state) {
+            state.waiting.removeFirst().resume(returning: connection)
         }
-        guard let state = origins[origin], !state.waiting.isEmpty, !isShutDown else { return }
+        guard !state.waiting.isEmpty, !isShutDown else { return }
         let usable = state.connections.filter { $0.connection.currentStatus.isUsable }.count
         guard state.connecting == 0, usable + state.connecting < maximumConnections else { return }
-        origins[origin]?.connecting += 1
+        state.connecting += 1
         Task { await self.open(origin) }
     }
 
     private func open(_ origin: APNsOrigin) async {
+        let state = state(origin)
         do {
             let connection = try await APNsConnection.connect(to: origin, tls: tls, timeout: connectTimeout) { [weak self] in
                 guard let self else { return }
                 Task { await self.connectionChanged(origin) }
             }
-            origins[origin, default: OriginState()].connecting -= 1
+            state.connecting -= 1
             if isShutDown {
                 await connection.close()
                 return
             }
-            origins[origin]?.connections.append(Slot(connection: connection))
-            origins[origin]?.lastConnectFailure = nil
+            state.connections.append(Slot(connection: connection))
+            state.lastConnectFailure = nil
             pump(origin)
         } catch {
-            origins[origin, default: OriginState()].connecting -= 1
-            origins[origin]?.lastConnectFailure = String(describing: error)
+            state.connecting -= 1
+            state.lastConnectFailure = String(describing: error)
             // Nothing to wait for when no connection is left: the waiting requests fail now
             // (their sender retries with back-off) instead of hanging.
-            let state = origins[origin] ?? OriginState()
             if !state.connections.contains(where: { $0.connection.currentStatus.isUsable }) {
                 let waiting = state.waiting
-                origins[origin]?.waiting.removeAll()
+                state.waiting.removeAll()
                 for waiter in waiting { waiter.resume(returning: nil) }
             }
         }
