@@ -132,7 +132,7 @@ extension NearbyDevices {
         public var description: String {
             switch self {
             case .badTarget(let problem): problem
-            case .locked(let seconds): "Too many failed pairings: pairing opens again in \(Int(seconds.rounded(.up))) s"
+            case .locked(let seconds): "Too many failed pairings with that device: try it again in \(Int(seconds.rounded(.up))) s"
             }
         }
     }
