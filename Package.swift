@@ -150,10 +150,12 @@ let package = Package(
         .target(
             name: "APNs",
             dependencies: [
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+                .product(name: "NIOHPACK", package: "swift-nio-http2"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
             ]
@@ -238,7 +240,7 @@ let package = Package(
             name: "LiveActivitiesTests",
             dependencies: ["LiveActivities", "APNs", "APNsTesting", "MediaTesting", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "APNsTests", dependencies: ["APNs", "APNsTesting", .product(name: "Crypto", package: "swift-crypto")]),
-        .testTarget(name: "DeviceLinkTests", dependencies: ["DeviceLink", "MediaTesting"]),
+        .testTarget(name: "DeviceLinkTests", dependencies: ["DeviceLink", "MediaTesting"], exclude: ["DeviceLinkSpecVectors.json"]),
         .testTarget(name: "VisualAnalysisTests", dependencies: ["VisualAnalysis", "MediaCore", "MediaTesting"]),
         .testTarget(name: "LibraryTests", dependencies: ["Library", "MediaCore", "HLS", "LibraryPostgreSQL", "ServiceTesting", "MediaTesting"]),
         // One contract suite per node store (accounts, activities, pairings), run against both implementations.

@@ -8,8 +8,8 @@ system_packages=(pkg-config libsqlite3-dev ffmpeg libavformat-dev libavcodec-dev
   libswscale-dev libswresample-dev libavfilter-dev libavahi-compat-libdnssd-dev
   libtesseract-dev tesseract-ocr tesseract-ocr-eng tesseract-ocr-jpn)
 test_packages=(python3 python3-pip nodejs nginx-light libnginx-mod-http-echo chromium chromium-driver firefox-esr ffmpegthumbnailer wrk
-  fonts-dejavu-core fonts-noto-cjk avahi-daemon dbus iproute2 curl)
-python_test_packages=(pytest m3u8 selenium websocket-client yt-dlp schemathesis)
+  fonts-dejavu-core fonts-noto-cjk avahi-daemon avahi-utils dbus iproute2 curl)
+python_test_packages=(pytest m3u8 selenium websocket-client yt-dlp schemathesis cryptography)
 # Live Activities: the APNs tests make a test CA with openssl; the APNs benchmark's peer is aioapns.
 test_packages+=(openssl)
 python_test_packages+=(aioapns)

@@ -256,3 +256,30 @@ def test_page_speaks_japanese(server, browser):
     wait(driver, lambda d: d.find_element(By.ID, "activities-title").text == "ライブアクティビティ")
     assert driver.find_element(By.ID, "standby-toggle").text == "スタンバイ"
     assert driver.find_element(By.ID, "phone-title").text == "iPhone"
+
+
+def test_page_fits_a_390_px_phone(server, browser):
+    """Issue 26, item 9: the 430 pt mock used to be cut off on a 390 px phone."""
+    driver = browser(width=390, height=844)
+    # A desktop window cannot be that narrow: emulate the phone's viewport.
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 390, "height": 844, "deviceScaleFactor": 3, "mobile": True})
+    driver.get(server.url + "/activities")
+    wait(driver, lambda d: d.find_element(By.ID, "phone").is_displayed())
+    layout = driver.execute_script("""
+        const phone = document.getElementById('phone').getBoundingClientRect();
+        const rows = [...document.querySelectorAll('.presentation-row')].map((r) => r.getBoundingClientRect().right);
+        return {width: document.documentElement.clientWidth, scroll: document.documentElement.scrollWidth,
+                left: phone.left, right: phone.right, rows: Math.max(0, ...rows)};""")
+    assert layout["width"] == 390, layout
+    assert layout["scroll"] <= layout["width"], layout
+    assert layout["left"] >= 0 and layout["right"] <= layout["width"], layout
+    assert layout["rows"] <= layout["width"], layout
+
+
+def test_apns_note_speaks_japanese(server, browser):
+    """Issue 26, item 9: the note on pushes said why they are off in English on the Japanese page."""
+    driver = browser(language="ja")
+    driver.get(server.url + "/activities")
+    wait(driver, lambda d: d.find_element(By.ID, "push-status").text != "")
+    note = driver.find_element(By.ID, "push-status").text
+    assert "APNs が設定されていません" in note and "is not configured" not in note, note

@@ -285,3 +285,40 @@ def test_a_game_of_tictactoe_from_the_web_remote_to_the_end(server, browser):
     finally:
         if paired_id:
             server.api("DELETE", f"/api/devices/{paired_id}")
+
+
+def test_play_on_tv_on_first_use_pairs_then_plays_on_a_tv_left_on_the_library_page(server, browser):
+    """Issue 26, item 13: from a browser not yet paired, "Play on TV" pairs and then plays the
+    item on the TV — which listens on every Marquee page, here the library."""
+    tv = browser()
+    laptop = browser()
+    paired_id = None
+    try:
+        tv.get(server.url + "/?screen=1")
+        WebDriverWait(tv, 15).until(lambda d: d.execute_script("return document.documentElement.dataset.screen") == "listening")
+        page = PlayerPage(laptop, server, TOUR, "?t=12&autoplay=0")
+        page.wait_for(lambda: abs(page.current_time - 12) < 0.6, "the laptop did not open at 12 s")
+        laptop.find_element(By.ID, "play-on-button").click()
+        # Not paired yet: the laptop goes to pair first; both approve the same code.
+        wait = WebDriverWait(laptop, 20, poll_frequency=0.1)
+        wait.until(lambda d: "/remote" in d.current_url and visible(d, "code") and len(d.find_element(By.ID, "code").text.replace(" ", "")) == 6)
+        code = laptop.find_element(By.ID, "code").text.replace(" ", "")
+        pending = None
+        deadline = time.time() + 10
+        while pending is None and time.time() < deadline:
+            pending = pending_for(server, code)
+            time.sleep(0.1)
+        assert pending, f"the TV does not list a pairing with code {code}"
+        laptop.find_element(By.ID, "code-approve").click()
+        status, _ = server.api("POST", f"/api/devices/pairings/{pending['id']}", {"approved": True})
+        assert status == 204
+        # Paired: the "Play on TV" it asked for goes through, and the TV left on the library plays it from 12 s.
+        WebDriverWait(tv, 20).until(lambda d: "/watch/" in d.current_url)
+        paired_id = next(d["id"] for d in server.api("GET", "/api/devices")[1]["paired"] if d["fingerprint"] == pending["fingerprint"])
+        tv_page = PlayerPage.__new__(PlayerPage)
+        tv_page.driver = tv
+        tv_page.wait_for(lambda: tv_page.video("paused") is False and tv_page.current_time >= 11.5, "the TV did not play from 12 s")
+        wait.until(lambda d: visible(d, "controls-panel"))
+    finally:
+        if paired_id:
+            server.api("DELETE", f"/api/devices/{paired_id}")

@@ -1,4 +1,3 @@
-import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOFoundationCompat
@@ -8,52 +7,45 @@ import NIOSSL
 /// A push provider for Live Activities: sends `liveactivity` pushes to device tokens and to
 /// broadcast channels over HTTP/2 with token authentication, and manages channels.
 ///
-/// The answer decides what happens next: 200 delivered; 410 means the token is gone (the
-/// caller deletes it); 429 backs that token off (pushes to it are refused until the back-off
-/// ends, doubling while 429s continue); 403 ExpiredProviderToken signs a new JWT and tries
-/// once more; other 4xx reasons (BadDeviceToken, DeviceTokenNotForTopic, Forbidden,
-/// PayloadTooLarge, Unregistered, …) are never retried; 5xx and network failures are retried
-/// with exponential back-off up to `maximumAttempts`.
+/// Requests go through `APNsConnectionPool`: never more streams than the server's
+/// SETTINGS_MAX_CONCURRENT_STREAMS on a connection, the rest waiting in order (their time
+/// limit starts when their stream opens), more connections when one is full. A request is
+/// sent again — with the same `apns-id` — only when APNs cannot have processed it
+/// (REFUSED_STREAM, a stream above a GOAWAY's last stream id, a connection that failed
+/// before the request was written), or when it answered 5xx; a request that was sent and
+/// got no answer is reported, never sent twice.
+///
+/// The answer decides what happens next: 200 delivered; 410, and 400 BadDeviceToken, mean
+/// the token is gone (the caller deletes it); 429 backs that token off (pushes to it are
+/// refused until the back-off ends, doubling while 429s continue); 403 ExpiredProviderToken
+/// signs a new JWT and tries once more; other 4xx reasons (DeviceTokenNotForTopic,
+/// Forbidden, PayloadTooLarge, …) are never retried.
 public actor APNsClient {
     public nonisolated let configuration: APNsConfiguration
-    let http: HTTPClient
-    private let ownsHTTPClient: Bool
+    let pool: APNsConnectionPool
     let now: @Sendable () -> Date
     private var tokens: ProviderTokenCache
     private var backoff: [String: (until: Date, delay: TimeInterval)] = [:]
 
-    /// A client over its own HTTP/2 connection pool (trusting `extraTrustRoots` besides the
-    /// system's), or over `http` when given.
-    public init(configuration: APNsConfiguration, http: HTTPClient? = nil, now: @escaping @Sendable () -> Date = { Date() }) throws {
+    /// A client over its own HTTP/2 connections, trusting the system's roots and the
+    /// configuration's `extraTrustRoots`.
+    public init(configuration: APNsConfiguration, now: @escaping @Sendable () -> Date = { Date() }) throws {
         self.configuration = configuration
         self.now = now
         tokens = ProviderTokenCache(
             keyID: configuration.keyID, teamID: configuration.teamID, key: configuration.signingKey,
             lifetime: configuration.tokenLifetime)
-        if let http {
-            self.http = http
-            ownsHTTPClient = false
-        } else {
-            self.http = try Self.makeHTTPClient(trusting: configuration.extraTrustRoots)
-            ownsHTTPClient = true
-        }
-    }
-
-    /// An HTTP client that speaks HTTP/2 to APNs (ALPN), trusting the system's roots and
-    /// the certificates in the PEM file `extraTrustRoots`.
-    public static func makeHTTPClient(trusting extraTrustRoots: String? = nil) throws -> HTTPClient {
         var tls = TLSConfiguration.makeClientConfiguration()
-        if let extraTrustRoots { tls.additionalTrustRoots = [.file(extraTrustRoots)] }
-        var configuration = HTTPClient.Configuration(tlsConfiguration: tls, timeout: .init(connect: .seconds(10), read: .seconds(30)))
-        configuration.httpVersion = .automatic
-        // Marquee traces nothing: without this, every push builds a no-op span and its
-        // attributes (about 5 % of the client's time per push in `make bench`).
-        configuration.tracing.tracer = nil
-        return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+        if let extraTrustRoots = configuration.extraTrustRoots { tls.additionalTrustRoots = [.file(extraTrustRoots)] }
+        tls.applicationProtocols = ["h2"]
+        pool = APNsConnectionPool(
+            tls: try NIOSSLContext(configuration: tls), maximumConnections: configuration.maximumConnections,
+            connectTimeout: .seconds(10))
     }
 
+    /// Closes the connections; pushes sent afterwards are refused.
     public func shutdown() async throws {
-        if ownsHTTPClient { try await http.shutdown() }
+        await pool.shutdown()
     }
 
     /// How many provider tokens have been signed (tests check they are reused).
@@ -67,8 +59,9 @@ public actor APNsClient {
 
     // MARK: Device pushes
 
-    /// Sends one push to a device token at `priority` (5 or 10); `expiration` nil means APNs
-    /// does not store it (`apns-expiration: 0`).
+    /// Sends one push to a device token at `priority` (5 or 10). APNs keeps it for a phone
+    /// that is offline until `expiration`, by default the notification's own
+    /// (`LiveActivityNotification.expiration(now:)`).
     public func send(
         _ notification: LiveActivityNotification, to deviceToken: String, environment: APNsEnvironment? = nil,
         priority: Int = 10, expiration: Date? = nil, apnsID: UUID = UUID()
@@ -88,7 +81,7 @@ public actor APNsClient {
         headers.add(name: "apns-push-type", value: "liveactivity")
         headers.add(name: "apns-topic", value: configuration.liveActivityTopic)
         headers.add(name: "apns-priority", value: String(priority))
-        headers.add(name: "apns-expiration", value: String(expiration.map(LiveActivityNotification.epoch) ?? 0))
+        headers.add(name: "apns-expiration", value: String(LiveActivityNotification.epoch(expiration ?? notification.expiration(now: now()))))
         headers.add(name: "apns-id", value: id)
         headers.add(name: "content-type", value: "application/json")
         let result = await exchange(method: .POST, url: base + "/3/device/" + deviceToken, headers: headers, body: body)
@@ -110,7 +103,7 @@ public actor APNsClient {
         headers.add(name: "apns-channel-id", value: channelID)
         headers.add(name: "apns-push-type", value: "liveactivity")
         headers.add(name: "apns-priority", value: String(priority))
-        headers.add(name: "apns-expiration", value: String(expiration.map(LiveActivityNotification.epoch) ?? 0))
+        headers.add(name: "apns-expiration", value: String(LiveActivityNotification.epoch(expiration ?? notification.expiration(now: now()))))
         headers.add(name: "apns-request-id", value: id)
         headers.add(name: "content-type", value: "application/json")
         let result = await exchange(method: .POST, url: base + "/4/broadcasts/apps/" + configuration.bundleID, headers: headers, body: body)
@@ -180,26 +173,21 @@ public actor APNsClient {
 
     // MARK: The exchange and its retries
 
-    struct Answer {
-        var status: Int
-        var headers: HTTPHeaders
-        var body: Data
-        /// APNs' reason, from the JSON body it sends with every answer but 200 (an empty body
-        /// is not parsed: a failed parse costs more than the rest of a push's bookkeeping).
-        var reason: String? {
-            guard !body.isEmpty else { return nil }
-            return (try? JSONSerialization.jsonObject(with: body) as? [String: Any])?["reason"] as? String
-        }
-    }
+    typealias Answer = APNsWireAnswer
 
     struct Exchange {
         var answer: Result<Answer, APNsError>
         var attempts: Int
     }
 
-    /// Sends the request, rotating an expired provider token once and retrying 5xx and
-    /// network failures with back-off; other answers come back as they are.
+    /// Sends the request, rotating an expired provider token once, sending again what APNs
+    /// cannot have processed and what it answered with a 5xx (with back-off); other answers
+    /// come back as they are. The headers — `apns-id` with them — are the same on every try.
     private func exchange(method: HTTPMethod, url: String, headers: HTTPHeaders, body: Data?) async -> Exchange {
+        guard let origin = APNsOrigin(baseURL: url), let path = URLComponents(string: url)?.percentEncodedPath else {
+            return Exchange(answer: .failure(.transport(APNsTransportError.notHTTPS(url).description)), attempts: 0)
+        }
+        let fields = headers.map { ($0.name, $0.value) }
         var attempts = 0
         var rotated = false
         var delay = configuration.retryDelay
@@ -209,29 +197,28 @@ public actor APNsClient {
             do { token = try tokens.token(now: now()) } catch {
                 return Exchange(answer: .failure(.transport("Could not sign the provider token: \(error)")), attempts: attempts)
             }
-            var request = HTTPClientRequest(url: url)
-            request.method = method
-            request.headers = headers
-            request.headers.add(name: "authorization", value: "bearer " + token.value)
-            if let body { request.body = .bytes(ByteBuffer(bytes: body)) }
+            let request = APNsWireRequest(
+                method: method, path: path.isEmpty ? "/" : path, headers: fields + [("authorization", "bearer " + token.value)],
+                body: body)
             let answer: Answer
-            do {
-                let response = try await http.execute(request, timeout: .seconds(30))
-                let bytes = try await response.body.collect(upTo: 64 * 1024)
-                answer = Answer(status: Int(response.status.code), headers: response.headers, body: Data(buffer: bytes))
-            } catch {
+            switch await pool.execute(request, on: origin, timeout: configuration.requestTimeout) {
+            case .answered(let value):
+                answer = value
+            case .notProcessed(let reason):
                 if attempts < configuration.maximumAttempts {
                     try? await Task.sleep(for: delay)
                     delay *= 2
                     continue
                 }
-                return Exchange(answer: .failure(.transport(String(describing: error))), attempts: attempts)
+                return Exchange(answer: .failure(.transport(reason)), attempts: attempts)
+            case .unknown(let reason):
+                return Exchange(answer: .failure(.transport(reason)), attempts: attempts)
             }
             if answer.status == 403, answer.reason == "ExpiredProviderToken", !rotated {
                 rotated = true
-                _ = try? tokens.rotate(replacing: token, now: now())
-                continue
+                if let renewed = try? tokens.rotate(replacing: token, now: now()), renewed != token { continue }
             }
+            if answer.reason == "TooManyProviderTokenUpdates" { tokens.holdUpdates(now: now()) }
             if answer.status >= 500, attempts < configuration.maximumAttempts {
                 try? await Task.sleep(for: delay)
                 delay *= 2
@@ -255,6 +242,12 @@ public actor APNsClient {
             if let token { backoff[token] = nil }
         case 410:
             result.kind = .unregistered
+        case 400 where answer.reason == "BadDeviceToken" && token != nil:
+            // The token is not a valid device token for this environment: as gone as a 410.
+            result.kind = .unregistered
+        case _ where answer.reason == "TooManyProviderTokenUpdates":
+            // About the provider's token, not this device: no device is backed off.
+            result.kind = .failed
         case 429:
             result.kind = .throttled
             if let token {

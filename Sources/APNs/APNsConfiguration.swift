@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import NIOCore
 
 /// Which APNs environment a device token or a channel belongs to.
 public enum APNsEnvironment: String, Codable, Sendable, Hashable, CaseIterable {
@@ -54,12 +55,19 @@ public struct APNsConfiguration: Sendable {
     public var throttleDelay: TimeInterval
     /// A PEM file of extra certificate authorities to trust (a test server's).
     public var extraTrustRoots: String?
+    /// How long a request may wait for its answer once it is on the wire (time waiting for a
+    /// free stream does not count).
+    public var requestTimeout: TimeAmount
+    /// How many HTTP/2 connections may be open to one APNs service at once (another opens
+    /// when every stream of the open ones is busy and pushes wait).
+    public var maximumConnections: Int
 
     public init(
         keyID: String, teamID: String, bundleID: String, signingKey: P256.Signing.PrivateKey,
         environment: APNsEnvironment = .production, endpoints: APNsEndpoints = .apple, highPriorityPerHour: Int = 12,
         tokenLifetime: TimeInterval = 50 * 60, maximumAttempts: Int = 3, retryDelay: Duration = .milliseconds(250),
-        throttleDelay: TimeInterval = 60, extraTrustRoots: String? = nil
+        throttleDelay: TimeInterval = 60, extraTrustRoots: String? = nil, requestTimeout: TimeAmount = .seconds(30),
+        maximumConnections: Int = 4
     ) {
         self.keyID = keyID
         self.teamID = teamID
@@ -73,6 +81,8 @@ public struct APNsConfiguration: Sendable {
         self.retryDelay = retryDelay
         self.throttleDelay = throttleDelay
         self.extraTrustRoots = extraTrustRoots
+        self.requestTimeout = requestTimeout
+        self.maximumConnections = max(1, maximumConnections)
     }
 
     /// `apns-topic` for Live Activity pushes.

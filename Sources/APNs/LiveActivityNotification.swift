@@ -91,6 +91,26 @@ public struct LiveActivityNotification: Sendable, Hashable {
         return body
     }
 
+    /// How long APNs should keep the push for a phone that is offline (`apns-expiration`):
+    /// an update until its stale date (it means nothing after), at most 8 hours (the longest
+    /// an activity runs); an end until its dismissal date, or the 4 hours a default end stays
+    /// on the Lock Screen, so a phone that comes back online still ends the activity; a start
+    /// for an hour.
+    public func expiration(now: Date) -> Date {
+        let hour: TimeInterval = 3600
+        switch event {
+        case .start:
+            return now.addingTimeInterval(hour)
+        case .update:
+            let longest = now.addingTimeInterval(8 * hour)
+            guard let staleDate, staleDate > now else { return staleDate == nil ? longest : now.addingTimeInterval(hour) }
+            return min(staleDate, longest)
+        case .end:
+            guard let dismissalDate, dismissalDate > now else { return now.addingTimeInterval(4 * hour) }
+            return min(dismissalDate, now.addingTimeInterval(4 * hour))
+        }
+    }
+
     static func epoch(_ date: Date) -> Int64 { Int64(date.timeIntervalSince1970.rounded(.down)) }
 
     static func isObject(_ data: Data) -> Bool {

@@ -53,10 +53,30 @@ struct ProviderTokenCache: Sendable {
         return try renew(now: now)
     }
 
-    /// Signs a new token unless `stale` is no longer the current one (another push renewed it).
-    mutating func rotate(replacing stale: ProviderToken, now: Date) throws -> ProviderToken {
+    /// APNs refuses a provider that updates its token more often than this
+    /// (TooManyProviderTokenUpdates).
+    static let leastTimeBetweenUpdates: TimeInterval = 20 * 60
+    /// When APNs was last given a new token before the old one's lifetime ended, and until
+    /// when no new one may be signed (after TooManyProviderTokenUpdates).
+    private(set) var lastEarlyUpdate: Date?
+    private(set) var updatesHeldUntil: Date?
+
+    /// Signs a new token after APNs said `stale` expired, unless another push already
+    /// renewed it, or a token was renewed early less than 20 minutes ago (APNs allows no
+    /// more): nil then, and the push keeps its answer.
+    mutating func rotate(replacing stale: ProviderToken, now: Date) throws -> ProviderToken? {
         if let current, current != stale { return current }
+        if let lastEarlyUpdate, now.timeIntervalSince(lastEarlyUpdate) < Self.leastTimeBetweenUpdates { return nil }
+        if let updatesHeldUntil, now < updatesHeldUntil { return nil }
+        lastEarlyUpdate = now
         return try renew(now: now)
+    }
+
+    /// APNs answered TooManyProviderTokenUpdates: a provider-wide condition, so no token is
+    /// renewed early for 20 minutes.
+    mutating func holdUpdates(now: Date) {
+        updatesHeldUntil = now.addingTimeInterval(Self.leastTimeBetweenUpdates)
+        lastEarlyUpdate = now
     }
 
     private mutating func renew(now: Date) throws -> ProviderToken {

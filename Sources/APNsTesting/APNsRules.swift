@@ -264,7 +264,10 @@ struct APNsRules {
         let received = APNsTestServer.Received(
             method: method, path: path, target: target, headers: headers, payload: body,
             providerToken: providerToken, aps: aps, apsKeys: Set(aps.keys))
-        box.state.withLock { if $0.keepsReceived { $0.received.append(received) } }
+        box.state.withLock {
+            $0.deliveries[target, default: 0] += 1
+            if $0.keepsReceived { $0.received.append(received) }
+        }
     }
 
     static func base64URLDecode(_ text: Substring) -> Data? {

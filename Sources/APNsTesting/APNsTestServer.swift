@@ -60,8 +60,25 @@ public final class APNsTestServer: Sendable {
         }
     }
 
+    /// How fast the stand-in answers, like an APNs that throttles a provider: at most
+    /// `requestsPerSecond` requests are processed (the rest wait their turn, unanswered), and
+    /// a connection may have at most `maxConcurrentStreams` streams open
+    /// (SETTINGS_MAX_CONCURRENT_STREAMS; streams above it are refused).
+    public struct Throttle: Sendable, Hashable {
+        public var requestsPerSecond: Int
+        public var maxConcurrentStreams: Int
+        public init(requestsPerSecond: Int, maxConcurrentStreams: Int) {
+            self.requestsPerSecond = max(1, requestsPerSecond)
+            self.maxConcurrentStreams = max(1, maxConcurrentStreams)
+        }
+    }
+
     struct State {
         var received: [Received] = []
+        /// Pushes accepted per device token or channel (a second one is a duplicate).
+        var deliveries: [String: Int] = [:]
+        /// When the next request may be processed, under a throttle.
+        var nextSlot: NIODeadline = .uptimeNanoseconds(0)
         var refused: [(status: Int, reason: String, path: String)] = []
         var attemptsByTarget: [String: Int] = [:]
         var scripted: [String: [Scripted]] = [:]
@@ -91,14 +108,19 @@ public final class APNsTestServer: Sendable {
     }
 
     /// Starts a server on a free loopback port with a new test certificate authority.
-    public static func start(identity: Identity, authority: TestCertificateAuthority? = nil, port: Int = 0) async throws -> APNsTestServer {
+    public static func start(
+        identity: Identity, authority: TestCertificateAuthority? = nil, port: Int = 0, throttle: Throttle? = nil
+    ) async throws -> APNsTestServer {
         let authority = if let authority { authority } else { try await TestCertificateAuthority.make() }
         var tls = TLSConfiguration.makeServerConfiguration(
             certificateChain: try NIOSSLCertificate.fromPEMFile(authority.serverCertificateFile).map { .certificate($0) },
             privateKey: .privateKey(try NIOSSLPrivateKey(file: authority.serverKeyFile, format: .pem)))
         tls.applicationProtocols = ["h2"]
         let context = try NIOSSLContext(configuration: tls)
-        let box = StateBox(identity: identity)
+        let box = StateBox(identity: identity, throttle: throttle)
+        let settings =
+            nioDefaultSettings.filter { $0.parameter != .maxConcurrentStreams }
+            + [HTTP2Setting(parameter: .maxConcurrentStreams, value: throttle?.maxConcurrentStreams ?? 1000)]
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
@@ -107,6 +129,7 @@ public final class APNsTestServer: Sendable {
                 }.flatMap {
                     channel.configureHTTP2Pipeline(
                         mode: .server,
+                        initialLocalSettings: settings,
                         inboundStreamInitializer: { stream in
                             stream.eventLoop.makeCompletedFuture {
                                 try stream.pipeline.syncOperations.addHandler(APNsRequestHandler(box: box))
@@ -129,6 +152,10 @@ public final class APNsTestServer: Sendable {
     public var refusals: [(status: Int, reason: String, path: String)] { box.state.withLock { $0.refused } }
     /// Requests that reached the server for a token or channel, answered any way.
     public func attempts(for target: String) -> Int { box.state.withLock { $0.attemptsByTarget[target] ?? 0 } }
+    /// Pushes accepted for a token or channel: exactly one per push sent once.
+    public func deliveries(for target: String) -> Int { box.state.withLock { $0.deliveries[target] ?? 0 } }
+    /// Pushes accepted for every token and channel.
+    public var deliveryCounts: [String: Int] { box.state.withLock { $0.deliveries } }
     public var distinctProviderTokens: Int { box.state.withLock { $0.seenProviderTokens.count } }
     public var managementRequests: [(method: String, path: String, channelID: String?)] { box.state.withLock { $0.managementRequests } }
     public var channelIDs: [String] { box.state.withLock { Array($0.channels.keys) } }
@@ -163,8 +190,24 @@ public final class APNsTestServer: Sendable {
 /// The server's identity and state, shared by every stream handler.
 final class StateBox: Sendable {
     let identity: APNsTestServer.Identity
+    let throttle: APNsTestServer.Throttle?
     let state = Mutex(APNsTestServer.State())
-    init(identity: APNsTestServer.Identity) { self.identity = identity }
+    init(identity: APNsTestServer.Identity, throttle: APNsTestServer.Throttle? = nil) {
+        self.identity = identity
+        self.throttle = throttle
+    }
+
+    /// When a request that arrived now may be processed: now without a throttle, else the
+    /// next free slot at the throttle's rate.
+    func slot() -> NIODeadline? {
+        guard let throttle else { return nil }
+        let interval = TimeAmount.nanoseconds(1_000_000_000 / Int64(throttle.requestsPerSecond))
+        return state.withLock { state in
+            let slot = max(NIODeadline.now(), state.nextSlot)
+            state.nextSlot = slot + interval
+            return slot
+        }
+    }
 }
 
 /// One HTTP/2 stream, read and written as HTTP/2 frames (as APNs does: an answer without a
@@ -206,7 +249,20 @@ final class APNsRequestHandler: ChannelInboundHandler {
             break
         }
         guard ended, let head else { return }
-        let answer = APNsRules(box: box).judge(head: head, body: Data(buffer: body))
+        if let slot = box.slot() {
+            let body = Data(buffer: body)
+            context.eventLoop.assumeIsolated().scheduleTask(deadline: slot) { [self] in
+                // A stream the client gave up on before its turn is not processed.
+                guard context.channel.isActive else { return }
+                answer(head: head, body: body, context: context)
+            }
+        } else {
+            answer(head: head, body: Data(buffer: body), context: context)
+        }
+    }
+
+    private func answer(head: HTTPRequestHead, body: Data, context: ChannelHandlerContext) {
+        let answer = APNsRules(box: box).judge(head: head, body: body)
         var headers = HPACKHeaders()
         headers.add(name: ":status", value: String(answer.status))
         for (name, value) in answer.headers { headers.add(name: name, value: value) }

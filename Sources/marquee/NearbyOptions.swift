@@ -57,7 +57,7 @@ struct NearbyOptions: ParsableArguments {
         } else if let problem = await devices.advertise(port: port) {
             line += "; not advertised: \(problem)"
         } else {
-            line += "; advertised as “\(name)” (\(marqueeServiceType))"
+            line += "; advertised as “\(await devices.advertisedName ?? name)” (\(marqueeServiceType))"
         }
         return (devices, line)
     }

@@ -18,14 +18,18 @@ struct PushTestCommand: AsyncParsableCommand {
         abstract: "Send one Live Activity update to a device token and print APNs' answer.",
         discussion: """
             The APNs key, key id, team id and bundle id come from --config (a JSON file: keyFile, keyID, teamID, bundleID, \
-            environment) or the MARQUEE_APNS_* environment variables. Exits 0 when APNs accepted the push.
+            and optionally environment, highPriorityPerHour, host, caFile) or the environment: MARQUEE_APNS_KEY_FILE, \
+            MARQUEE_APNS_KEY_ID, MARQUEE_APNS_TEAM_ID, MARQUEE_APNS_BUNDLE_ID, MARQUEE_APNS_ENVIRONMENT (production or \
+            sandbox), MARQUEE_APNS_PRIORITY_BUDGET, MARQUEE_APNS_HOST (every APNs service at one base URL, e.g. a local \
+            stand-in: https://127.0.0.1:4443) and MARQUEE_APNS_CA_FILE (a PEM file of certificate authorities to trust \
+            besides the system's). Exits 0 when APNs accepted the push.
             """
     )
 
     @Option(help: "The activity's push token, in hex, as the device gave it.")
     var token: String
 
-    @Option(help: "An APNs configuration file (JSON).")
+    @Option(help: "An APNs configuration file (JSON: keyFile, keyID, teamID, bundleID; optional environment, host, caFile).")
     var config: String?
 
     @Option(help: "production or sandbox (default: the configuration's).")

@@ -50,7 +50,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(
         name: .customLong("apns-config"),
         help:
-            "A JSON file with the APNs key file, key id, team id, bundle id and environment for Live Activity pushes (default: the MARQUEE_APNS_* environment variables; without either, pushes are off)."
+            "A JSON file for Live Activity pushes: keyFile, keyID, teamID, bundleID, and optionally environment (production or sandbox), highPriorityPerHour, host (every APNs service at one base URL, e.g. a local stand-in) and caFile (extra certificate authorities to trust). Default: MARQUEE_APNS_KEY_FILE, MARQUEE_APNS_KEY_ID, MARQUEE_APNS_TEAM_ID, MARQUEE_APNS_BUNDLE_ID, MARQUEE_APNS_ENVIRONMENT, MARQUEE_APNS_PRIORITY_BUDGET, MARQUEE_APNS_HOST and MARQUEE_APNS_CA_FILE; without either, pushes are off."
     )
     var apnsConfig: String?
 
@@ -152,9 +152,12 @@ struct ServeCommand: AsyncParsableCommand {
         do {
             try await app.runService()
         } catch {
+            await server.activities?.stop()
             throw CommandFailure(.unavailable, "could not serve on \(host):\(port): \(error)")
         }
         // Stopped (SIGTERM, SIGINT): the job being prepared goes back to the queue at once.
         await library.worker.handBack()
+        // SIGTERM or SIGINT ended the service: close the APNs connections before exiting.
+        await server.activities?.stop()
     }
 }

@@ -35,7 +35,8 @@ struct APNsClientTests {
         #expect(received.allSatisfy { $0.headers["apns-id"].flatMap(UUID.init(uuidString:)) != nil })
         #expect(received.map { $0.headers["apns-priority"] } == ["10", "5", "5", "5", "10"])
         #expect(received.last?.headers["apns-expiration"] == String(Int(now.timeIntervalSince1970) + 3600))
-        #expect(received.first?.headers["apns-expiration"] == "0")
+        // Without a given expiration, APNs keeps each push for a phone that is offline.
+        #expect(received.dropLast().allSatisfy { Int($0.headers["apns-expiration"] ?? "0")! > Int(Date().timeIntervalSince1970) })
         let startAPS = received[0].aps
         #expect(
             received[0].apsKeys == [
@@ -91,12 +92,74 @@ struct APNsClientTests {
         #expect(rotated.attempts == 2)
         #expect(await fixture.client.signedTokenCount == 2)
         #expect(fixture.server.distinctProviderTokens == 2)
-        // When the new token is refused too, it does not loop: one rotation, then the answer.
+        // When the new token is refused too, no other is signed within 20 minutes of the
+        // last early renewal (APNs answers TooManyProviderTokenUpdates to more).
         fixture.server.expireEveryProviderToken()
         let refused = await fixture.client.send(APNsFixture.update(3), to: APNsFixture.token)
         #expect(refused.kind == .rejected && refused.reason == "ExpiredProviderToken")
-        #expect(refused.attempts == 2)
+        #expect(refused.attempts == 1)
+        #expect(await fixture.client.signedTokenCount == 2)
+    }
+
+    @Test("Repeated 403 ExpiredProviderToken: at most one new provider token per 20 minutes")
+    func expiredProviderTokenRenewedAtMostEvery20Minutes() async throws {
+        let clock = MovableDate()
+        let fixture = try await APNsFixture.start(now: { clock.now })
+        defer { Task { await fixture.stop() } }
+        fixture.server.expireEveryProviderToken()
+        for percent in 1...7 {
+            let result = await fixture.client.send(APNsFixture.update(percent), to: APNsFixture.token)
+            #expect(result.reason == "ExpiredProviderToken")
+        }
+        // The first token, and one renewal for the first 403.
+        #expect(fixture.server.distinctProviderTokens == 2)
+        #expect(await fixture.client.signedTokenCount == 2)
+        // 20 minutes later (by the client's clock) one more renewal is allowed, and only one.
+        clock.advance(by: 20 * 60 + 1)
+        _ = await fixture.client.send(APNsFixture.update(8), to: APNsFixture.token)
+        _ = await fixture.client.send(APNsFixture.update(9), to: APNsFixture.token)
         #expect(await fixture.client.signedTokenCount == 3)
+    }
+
+    @Test("TooManyProviderTokenUpdates is about the provider: no device token is backed off, and no token is renewed early for 20 minutes")
+    func tooManyProviderTokenUpdatesIsProviderWide() async throws {
+        let fixture = try await APNsFixture.start()
+        defer { Task { await fixture.stop() } }
+        fixture.server.script([.init(429, "TooManyProviderTokenUpdates")], for: APNsFixture.token)
+        let result = await fixture.client.send(APNsFixture.update(1), to: APNsFixture.token)
+        #expect(result.kind != .throttled && result.retryAfter == nil)
+        #expect(await fixture.client.backedOff(APNsFixture.token) == nil)
+        #expect(await fixture.client.send(APNsFixture.update(2), to: APNsFixture.token).kind == .delivered)
+        fixture.server.expireEveryProviderToken()
+        _ = await fixture.client.send(APNsFixture.update(3), to: APNsFixture.token)
+        #expect(await fixture.client.signedTokenCount == 1)
+    }
+
+    @Test("400 BadDeviceToken drops the token like 410")
+    func badDeviceTokenIsUnregistered() async throws {
+        let fixture = try await APNsFixture.start()
+        defer { Task { await fixture.stop() } }
+        fixture.server.script([.init(400, "BadDeviceToken")], for: APNsFixture.token)
+        let result = await fixture.client.send(APNsFixture.update(1), to: APNsFixture.token)
+        #expect(result.kind == .unregistered && result.attempts == 1)
+    }
+
+    @Test("apns-expiration suits the push: an update until its stale date, an end for the time the Lock Screen keeps it")
+    func expirationSuitsThePush() async throws {
+        let now = Date(timeIntervalSince1970: 1_900_000_000)
+        let update = LiveActivityNotification(
+            event: .update, timestamp: now, contentState: Data("{}".utf8), staleDate: now.addingTimeInterval(600))
+        #expect(update.expiration(now: now) == now.addingTimeInterval(600))
+        let endDefault = LiveActivityNotification(event: .end, timestamp: now, contentState: Data("{}".utf8))
+        #expect(endDefault.expiration(now: now) == now.addingTimeInterval(4 * 3600))
+        let endSoon = LiveActivityNotification(event: .end, timestamp: now, contentState: Data("{}".utf8), dismissalDate: now.addingTimeInterval(60))
+        #expect(endSoon.expiration(now: now) == now.addingTimeInterval(60))
+        let fixture = try await APNsFixture.start()
+        defer { Task { await fixture.stop() } }
+        let sent = Date()
+        #expect(await fixture.client.send(APNsFixture.update(1, at: sent), to: APNsFixture.token).kind == .delivered)
+        let header = try #require(fixture.server.received.last?.headers["apns-expiration"])
+        #expect(Int(header)! >= Int(sent.timeIntervalSince1970) + 590)
     }
 
     @Test(

@@ -12,11 +12,11 @@ import Testing
         do {
             let trust = try DeviceTrust(file: file)
             await trust.trust(phone.asPeer, services: ["remote"])
-            for _ in 0..<5 { await trust.recordFailedPairing() }
+            for _ in 0..<5 { await trust.recordFailedPairing(peer: "00112233445566778899aabbccddeeff") }
         }
         let reloaded = try DeviceTrust(file: file)
         #expect(await reloaded.device(identityKey: phone.publicKey)?.services == ["remote"])
-        #expect(await reloaded.pairingLockedFor != nil)
+        #expect(await reloaded.pairingLockedFor(peer: "00112233445566778899aabbccddeeff") != nil)
         let attributes = try FileManager.default.attributesOfItem(atPath: file.path)
         #expect((attributes[.posixPermissions] as? Int) == 0o600)
     }

@@ -124,38 +124,85 @@ import Testing
         #expect(await tv.connections.isEmpty)
     }
 
-    @Test func fiveRejectedAttemptsLockPairingWithoutAskingTheTV() async throws {
+    @Test func fiveRejectedAttemptsLockThatPhoneOnlyWithoutAskingTheTV() async throws {
         let tvTrust = try DeviceTrust()
         let asked = Counter()
         let tv = TestTV(trust: tvTrust) { _, _, _ in
             await asked.increment()
             return false
         }
-        for _ in 0..<5 {
+        let phone = phoneIdentity()
+        func attempt(_ identity: DeviceIdentity) async throws -> LinkEstablishment {
             let (handshake, hello) = PairingHandshake.initiate(
-                identity: phoneIdentity(),
-                request: .init(
-                    trusted: .init(), service: "remote", session: "s", purpose: .pair))
+                identity: identity, request: .init(trusted: .init(), service: "remote", session: "s", purpose: .pair))
             let end = tv.dial()
-            await #expect(throws: LinkClosed.handshake(.refusedByPeer(.rejected, retryAfter: nil))) {
-                try await LinkHandshake.run(handshake, sending: [hello], transport: end, reader: FrameReader(transport: end)) { _, _, _ in true }
-            }
+            return try await LinkHandshake.run(handshake, sending: [hello], transport: end, reader: FrameReader(transport: end)) { _, _, _ in true }
+        }
+        for _ in 0..<5 {
+            await #expect(throws: LinkClosed.handshake(.refusedByPeer(.rejected, retryAfter: nil))) { try await attempt(phone) }
         }
         // The TV counts each failure once its side of the handshake has ended.
         try await eventually("five failures counted") { await tv.failures.count == 5 }
-        let (handshake, hello) = PairingHandshake.initiate(
-            identity: phoneIdentity(),
-            request: .init(
-                trusted: .init(), service: "remote", session: "s", purpose: .pair))
-        let end = tv.dial()
         do {
-            _ = try await LinkHandshake.run(handshake, sending: [hello], transport: end, reader: FrameReader(transport: end)) { _, _, _ in true }
+            _ = try await attempt(phone)
             Issue.record("paired while locked")
         } catch LinkClosed.handshake(.refusedByPeer(.pairingLocked, let retryAfter)) {
             #expect((retryAfter ?? 0) > 290)
         }
         #expect(await asked.value == 5)
-        #expect(await tvTrust.pairingLockedFor != nil)
+        #expect(await tvTrust.pairingLockedFor(peer: phone.fingerprint) != nil)
+        // Another phone is asked as usual: the lock is that phone's, not everyone's.
+        await #expect(throws: LinkClosed.handshake(.refusedByPeer(.rejected, retryAfter: nil))) { try await attempt(phoneIdentity()) }
+        #expect(await asked.value == 6)
+    }
+
+    @Test func peersThatRefuseOnPurposeDoNotLockPairing() async throws {
+        // Five connections that say hello and then refuse ("rejected") themselves: the TV
+        // proved nothing against them, so nothing is counted and a real phone pairs after.
+        let tvTrust = try DeviceTrust()
+        let tv = TestTV(trust: tvTrust) { _, _, _ in true }
+        let prankster = phoneIdentity()
+        for _ in 0..<5 {
+            let (handshake, hello) = PairingHandshake.initiate(
+                identity: prankster, request: .init(trusted: .init(), service: "remote", session: "s", purpose: .pair))
+            let end = tv.dial()
+            await #expect(throws: LinkClosed.self) {
+                try await LinkHandshake.run(handshake, sending: [hello], transport: end, reader: FrameReader(transport: end)) { _, _, _ in false }
+            }
+        }
+        try await eventually("five failures seen") { await tv.failures.count == 5 }
+        #expect(await tvTrust.lockedPeers.isEmpty)
+        // Then the prankster itself can still pair for real.
+        let (handshake, hello) = PairingHandshake.initiate(
+            identity: prankster, request: .init(trusted: .init(), service: "remote", session: "s", purpose: .pair))
+        let end = tv.dial()
+        let established = try await LinkHandshake.run(
+            handshake, sending: [hello], transport: end, reader: FrameReader(transport: end)
+        ) { _, _, _ in true }
+        #expect(established.newlyPaired)
+    }
+
+    @Test func aConnectionThatNeverSaysHelloIsClosedLongBeforeTheHandshakeTimeout() async throws {
+        let tvTrust = try DeviceTrust()
+        let responder = LinkResponder(
+            identity: tvIdentity(), services: .marquee, trust: tvTrust, handshakeTimeout: .seconds(120), helloTimeout: .milliseconds(300))
+        let (client, server) = InMemoryTransport.pair()
+        let outcome = Task { () -> LinkClosed? in
+            do {
+                _ = try await responder.accept(server) { _, _, _ in true }
+                return nil
+            } catch { return error as? LinkClosed }
+        }
+        // The silent side reads until the TV closes the link (a bound far below 120 s).
+        let reader = FrameReader(transport: client)
+        let closedByTV = Task { (try? await reader.next()) == nil }
+        let watchdog = Task {
+            try await Task.sleep(for: .seconds(30))
+            await client.close()
+        }
+        #expect(await outcome.value == .handshakeTimedOut)
+        #expect(await closedByTV.value)
+        watchdog.cancel()
     }
 
     @Test func revokingADeviceClosesItsLinkAtItsNextMessage() async throws {

@@ -73,7 +73,7 @@ struct HandshakeRun {
 func tvIdentity() -> DeviceIdentity { DeviceIdentity(name: "Living room TV", platform: "linux") }
 func phoneIdentity() -> DeviceIdentity { DeviceIdentity(name: "Phone", platform: "linux") }
 func policy(_ trusted: TrustedDevices = TrustedDevices(), locked: TimeInterval? = nil) -> PairingHandshake.ResponderPolicy {
-    PairingHandshake.ResponderPolicy(trusted: trusted, services: .marquee, pairingLockedFor: locked)
+    PairingHandshake.ResponderPolicy(trusted: trusted, services: .marquee, pairingLockedFor: { _ in locked })
 }
 
 @Suite struct PairingHandshakeTests {
@@ -125,8 +125,9 @@ func policy(_ trusted: TrustedDevices = TrustedDevices(), locked: TimeInterval? 
             Issue.record("expected failures: \(run.initiator) / \(run.responder)")
             return
         }
-        #expect(onPhone == .refused(.rejected))
-        #expect(onTV == .refusedByPeer(.rejected, retryAfter: nil) && onTV.countsAsFailedPairing)
+        #expect(onPhone == .refused(.rejected) && onPhone.countsAsFailedPairing)
+        // The phone's word proves nothing to the TV: it does not count towards a lockout there.
+        #expect(onTV == .refusedByPeer(.rejected, retryAfter: nil) && !onTV.countsAsFailedPairing)
     }
 
     @Test func aCodeMismatchIsRejectedByThePersonAndNothingIsEstablished() {
@@ -312,28 +313,50 @@ enum Curve25519KeyForTests {
 }
 
 @Suite struct PairingLockoutTests {
-    @Test func fiveFailuresLockPairingForAWhileThenItOpensAgain() {
+    static let peer = "00112233445566778899aabbccddeeff"
+    static let other = "ffeeddccbbaa99887766554433221100"
+
+    @Test func fiveFailuresLockThatPeerForAWhileThenItOpensAgain() {
         var lockout = PairingLockout(limit: 5, lockDuration: 300)
         let start = Date(timeIntervalSince1970: 1_000_000)
         for attempt in 0..<4 {
-            lockout.recordFailure(now: start.addingTimeInterval(Double(attempt)))
-            #expect(lockout.lockedUntil(now: start.addingTimeInterval(Double(attempt))) == nil)
+            lockout.recordFailure(peer: Self.peer, now: start.addingTimeInterval(Double(attempt)))
+            #expect(lockout.lockedUntil(peer: Self.peer, now: start.addingTimeInterval(Double(attempt))) == nil)
         }
-        lockout.recordFailure(now: start.addingTimeInterval(4))
-        #expect(lockout.lockedUntil(now: start.addingTimeInterval(5)) == start.addingTimeInterval(304))
-        #expect(lockout.lockedUntil(now: start.addingTimeInterval(303)) != nil)
-        #expect(lockout.lockedUntil(now: start.addingTimeInterval(305)) == nil)
+        lockout.recordFailure(peer: Self.peer, now: start.addingTimeInterval(4))
+        #expect(lockout.lockedUntil(peer: Self.peer, now: start.addingTimeInterval(5)) == start.addingTimeInterval(304))
+        #expect(lockout.lockedUntil(peer: Self.peer, now: start.addingTimeInterval(303)) != nil)
+        #expect(lockout.lockedUntil(peer: Self.peer, now: start.addingTimeInterval(305)) == nil)
+        // Another peer is not locked by the first one's failures.
+        #expect(lockout.lockedUntil(peer: Self.other, now: start.addingTimeInterval(5)) == nil)
         // After the lock has passed, one more failure does not lock again at once.
-        lockout.recordFailure(now: start.addingTimeInterval(306))
-        #expect(lockout.lockedUntil(now: start.addingTimeInterval(306)) == nil)
+        lockout.recordFailure(peer: Self.peer, now: start.addingTimeInterval(306))
+        #expect(lockout.lockedUntil(peer: Self.peer, now: start.addingTimeInterval(306)) == nil)
     }
 
-    @Test func aSuccessResetsTheCount() {
+    @Test func aSuccessResetsThatPeersCount() {
         var lockout = PairingLockout(limit: 5, lockDuration: 300)
         let now = Date()
-        for _ in 0..<4 { lockout.recordFailure(now: now) }
-        lockout.recordSuccess()
-        lockout.recordFailure(now: now)
-        #expect(lockout.lockedUntil(now: now) == nil && lockout.failures == 1)
+        for _ in 0..<4 { lockout.recordFailure(peer: Self.peer, now: now) }
+        lockout.recordFailure(peer: Self.other, now: now)
+        lockout.recordSuccess(peer: Self.peer)
+        lockout.recordFailure(peer: Self.peer, now: now)
+        #expect(lockout.lockedUntil(peer: Self.peer, now: now) == nil && lockout.failures(peer: Self.peer) == 1)
+        #expect(lockout.failures(peer: Self.other) == 1)
+    }
+
+    @Test func aRecordFromBeforePerPeerLocksDecodesWithoutTheGlobalLock() throws {
+        let old = Data(#"{"limit":5,"lockDuration":300,"failures":5,"lockedUntil":9999999999}"#.utf8)
+        let lockout = try JSONDecoder().decode(PairingLockout.self, from: old)
+        #expect(lockout.limit == 5 && lockout.peers.isEmpty)
+    }
+
+    @Test func theFailuresOfAPeerThatClaimsRejectionDoNotCount() {
+        // What the peer says about itself proves nothing; only what this side proved counts.
+        #expect(!HandshakeFailure.refusedByPeer(.rejected, retryAfter: nil).countsAsFailedPairing)
+        #expect(!HandshakeFailure.refusedByPeer(.badSignature, retryAfter: nil).countsAsFailedPairing)
+        #expect(HandshakeFailure.refused(.rejected).countsAsFailedPairing)
+        #expect(HandshakeFailure.refused(.commitmentMismatch).countsAsFailedPairing)
+        #expect(HandshakeFailure.refused(.badSignature).countsAsFailedPairing)
     }
 }

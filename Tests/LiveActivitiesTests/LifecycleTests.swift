@@ -124,6 +124,19 @@ struct LifecycleTests {
         #expect(await center.list().map(\.activity.id) == [tie, high, low])
     }
 
+    @Test("What is live comes first: a stale or ended activity never outranks a running one, whatever its relevance")
+    func liveFirst() async throws {
+        let center = try await makeCenter(clock: clock)
+        let stale = try await center.request(
+            type: "Sample", attributes: .object([:]), content: content(1, staleDate: clock.now.addingTimeInterval(1), relevance: 100)
+        ).activity.id
+        let ended = try await center.request(type: "Sample", attributes: .object([:]), content: content(1, relevance: 90)).activity.id
+        try await center.end(id: ended, content: nil, dismissalPolicy: .default)
+        clock.advance(2)
+        let running = try await center.request(type: "Sample", attributes: .object([:]), content: content(1, relevance: 1)).activity.id
+        #expect(await center.list().map(\.activity.id) == [running, stale, ended])
+    }
+
     @Test("A scheduled activity is pending until its start date")
     func pending() async throws {
         let center = try await makeCenter(clock: clock)

@@ -14,7 +14,7 @@ struct RelayFixture: Sendable {
     let server: APNsTestServer
     let client: APNsClient
 
-    static func start(highPriorityPerHour: Int = 12) async throws -> RelayFixture {
+    static func start(highPriorityPerHour: Int = 12, throttleDelay: TimeInterval = 60) async throws -> RelayFixture {
         let key = P256.Signing.PrivateKey()
         let server = try await APNsTestServer.start(
             identity: .init(
@@ -23,7 +23,8 @@ struct RelayFixture: Sendable {
         let client = try APNsClient(
             configuration: APNsConfiguration(
                 keyID: "KEY1", teamID: "TEAM1", bundleID: "org.marquee.app", signingKey: key, endpoints: .all(at: server.baseURL),
-                highPriorityPerHour: highPriorityPerHour, retryDelay: .milliseconds(5), extraTrustRoots: server.authority.caFile))
+                highPriorityPerHour: highPriorityPerHour, retryDelay: .milliseconds(5), throttleDelay: throttleDelay,
+                extraTrustRoots: server.authority.caFile))
         let center = try await ActivityCenter(store: SQLiteActivityStore(database: DatabaseQueue()))
         let relay = ActivityPushRelay(center: center, client: client)
         await relay.start()
@@ -133,5 +134,58 @@ struct PushRelayTests {
         #expect(fixture.server.attempts(for: deviceToken) == 1)
         let results = try await fixture.center.store.outcomes(activityID: id).map(\.result)
         #expect(Set(results) == ["unregistered", "throttled", "refused"])
+    }
+
+    @Test("After a 429 back-off, updates made meanwhile are coalesced and the end, with the latest state, reaches the phone when it lifts")
+    func endDeliveredAfterBackOff() async throws {
+        let fixture = try await RelayFixture.start(throttleDelay: 1)
+        defer { Task { await fixture.stop() } }
+        let id = try await fixture.center.request(type: "Sample", attributes: .object([:]), content: content(0)).activity.id
+        _ = try await fixture.center.registerPushToken(deviceToken, activityID: id, deviceID: "phone", environment: .production)
+        fixture.server.script([.init(429, "TooManyRequests")], for: deviceToken)
+        try await fixture.center.update(id: id, content: content(1))
+        try await fixture.eventually { try await fixture.center.store.pushTokens(activityID: id).first?.backoffUntil != nil }
+        for percent in 2...5 { try await fixture.center.update(id: id, content: content(percent)) }
+        try await fixture.center.end(id: id, content: content(100), dismissalPolicy: .default)
+        try await fixture.eventually { fixture.server.received.contains { $0.aps["event"] == .string("end") } }
+        await fixture.relay.drain()
+        let received = fixture.server.received.filter { $0.target == deviceToken }
+        // One push after the back-off: the end, carrying the latest state.
+        #expect(received.count == 1)
+        let last = String(decoding: received.last?.payload ?? Data(), as: UTF8.self)
+        #expect(last.contains(#""percent":100"#))
+        // Ended with the default policy: the phone keeps it up to 4 hours by itself.
+        #expect(received.last?.apsKeys.contains("dismissal-date") == false)
+    }
+
+    @Test("After a 429 back-off with no end, the latest update reaches the phone once when it lifts")
+    func latestUpdateDeliveredAfterBackOff() async throws {
+        let fixture = try await RelayFixture.start(throttleDelay: 1)
+        defer { Task { await fixture.stop() } }
+        let id = try await fixture.center.request(type: "Sample", attributes: .object([:]), content: content(0)).activity.id
+        _ = try await fixture.center.registerPushToken(deviceToken, activityID: id, deviceID: "phone", environment: .production)
+        fixture.server.script([.init(429, "TooManyRequests")], for: deviceToken)
+        try await fixture.center.update(id: id, content: content(1))
+        try await fixture.eventually { try await fixture.center.store.pushTokens(activityID: id).first?.backoffUntil != nil }
+        for percent in 2...6 { try await fixture.center.update(id: id, content: content(percent)) }
+        try await fixture.eventually { !fixture.server.received.isEmpty }
+        try await fixture.eventually { await fixture.relay.heldCount == 0 }
+        let received = fixture.server.received.filter { $0.target == deviceToken }
+        #expect(received.count == 1)
+        let last = String(decoding: received.last?.payload ?? Data(), as: UTF8.self)
+        #expect(last.contains(#""percent":6"#))
+    }
+
+    @Test("A start without an alert does not show the activity type's name as its title")
+    func startWithoutAlert() async throws {
+        let fixture = try await RelayFixture.start()
+        defer { Task { await fixture.stop() } }
+        _ = try await fixture.center.registerPushToStartToken(startToken, deviceID: "phone", attributesType: "Match", environment: .production)
+        _ = try await fixture.center.request(type: "Match", attributes: .object(["home": .string("A")]), content: content(0))
+        try await fixture.eventually { fixture.server.received.count == 1 }
+        let payload = try #require(fixture.server.received.first?.payload)
+        let aps = try #require((try JSONSerialization.jsonObject(with: payload) as? [String: Any])?["aps"] as? [String: Any])
+        let alert = try #require(aps["alert"] as? [String: Any])
+        #expect(alert["title"] as? String != "Match")
     }
 }

@@ -85,7 +85,7 @@ struct ChoosingNearbyDevicesTests {
         await bedroom.stop()
     }
 
-    @Test func aRejectionOnTheChosenDeviceEndsThePairingAndCountsTowardsTheLockout() async throws {
+    @Test func aRejectionOnTheChosenDeviceEndsThePairingAndCountsTowardsItsLockoutOfThisTV() async throws {
         let (livingRoom, _, _) = try await tv("Living room")
         let (bedroom, _, bedroomPort) = try await tv("Bedroom")
         for attempt in 1...5 {
@@ -101,12 +101,13 @@ struct ChoosingNearbyDevicesTests {
         }
         #expect(await livingRoom.trust.devices.isEmpty)
         #expect(await bedroom.trust.devices.isEmpty)
-        // Five rejections lock pairing on both sides: the chosen device refuses, and this TV starts no more.
-        #expect(await bedroom.trust.pairingLockedFor != nil)
-        #expect(await livingRoom.trust.pairingLockedFor != nil)
-        await #expect(throws: NearbyDevices.ChoosingError.self) {
-            _ = try await livingRoom.startPairing(with: .init(host: "127.0.0.1", port: bedroomPort, role: .tv))
-        }
+        // Five rejections by the chosen device's person lock this TV out there (the chosen
+        // device proved them); this TV proved nothing against the other, so it locks nothing.
+        #expect(await bedroom.trust.pairingLockedFor(peer: livingRoom.identity.fingerprint) != nil)
+        #expect(await livingRoom.trust.pairingLockedFor == nil)
+        let again = try await livingRoom.startPairing(with: .init(host: "127.0.0.1", port: bedroomPort, role: .tv))
+        let refused = try await outgoing(livingRoom, again.id, becomes: .failed)
+        #expect(refused.message?.hasPrefix("The other device is locked after too many failed pairings") == true)
         await livingRoom.stop()
         await bedroom.stop()
     }
@@ -114,7 +115,7 @@ struct ChoosingNearbyDevicesTests {
     @Test func aChosenTVThatIsLockedSaysSo() async throws {
         let (livingRoom, _, _) = try await tv("Living room")
         let (bedroom, _, bedroomPort) = try await tv("Bedroom")
-        for _ in 0..<5 { await bedroom.trust.recordFailedPairing() }
+        for _ in 0..<5 { await bedroom.trust.recordFailedPairing(peer: livingRoom.identity.fingerprint) }
         let started = try await livingRoom.startPairing(with: .init(host: "127.0.0.1", port: bedroomPort, role: .tv))
         let failed = try await outgoing(livingRoom, started.id, becomes: .failed)
         #expect(failed.message?.hasPrefix("The other device is locked after too many failed pairings") == true)

@@ -85,6 +85,38 @@ struct LiveActivityServerTests {
         try await eventually("gone with the session") { (try? await h.host.center.snapshot(id: id).state) == .dismissed }
     }
 
+    @Test("A closed player ends its Now playing activity: no renderer within the grace, and the activity is dismissed; a reload keeps it")
+    func closedPlayerEndsItsActivity() async throws {
+        let root = try temporaryDirectory()
+        let library = try MediaLibrary(location: LibraryLocation(dataDirectory: root.appendingPathComponent("data")))
+        let clock = ManualClock(Date())
+        let sessions = PlaybackSessions()
+        let host = try await LiveActivityHost.start(library: library, downloads: nil, sessions: sessions, apns: nil, clock: clock)
+        defer { Task { await host.stop() } }
+        await sessions.insert(PlaybackSession(id: "s2", assetID: "a1", metadata: DisplayMetadata(title: "Clip")))
+        let (renderer, _) = try #require(await sessions.attachRenderer(to: "s2"))
+        await sessions.report(.ready(duration: 120), to: "s2")
+        _ = await sessions.apply(.play, to: "s2")
+        await sessions.report(.playing, to: "s2")
+        let id = "playing-s2"
+        try await eventually("Now playing is active") { (try? await host.center.snapshot(id: id).state) == .active }
+        // A reload: the renderer goes and comes back within the grace; the activity stays.
+        await sessions.detachRenderer(renderer, from: "s2")
+        try await eventually("stale without a renderer") { (try? await host.center.snapshot(id: id).state) == .stale }
+        let (again, _) = try #require(await sessions.attachRenderer(to: "s2"))
+        await sessions.report(.playing, to: "s2")
+        try await eventually("active again") { (try? await host.center.snapshot(id: id).state) == .active }
+        clock.advance(by: .seconds(60))
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(try await host.center.snapshot(id: id).activity.phase != .ended)
+        // The player closes: nothing comes back, and after the grace the activity is gone.
+        await sessions.detachRenderer(again, from: "s2")
+        try await eventually("stale without a renderer") { (try? await host.center.snapshot(id: id).state) == .stale }
+        try await eventually("the closing timer waits on the clock") { clock.sleeperCount >= 2 }
+        clock.advance(by: .seconds(21))
+        try await eventually("a closed player's activity is dismissed") { (try? await host.center.snapshot(id: id).state) == .dismissed }
+    }
+
     @Test("Library ingest jobs drive the Ingest activity, which ends when the last job is done")
     func ingest() async throws {
         let h = try await harness()

@@ -27,11 +27,11 @@ import Testing
         do {
             let trust = try await DeviceTrust(store: try await database.pairings())
             await trust.trust(phone, services: ["remote", "game"])
-            for _ in 0..<5 { await trust.recordFailedPairing() }
+            for _ in 0..<5 { await trust.recordFailedPairing(peer: "00112233445566778899aabbccddeeff") }
         }
         let restarted = try await DeviceTrust(store: try await database.pairings())
         #expect(await restarted.device(identityKey: phone.identityKey)?.services == ["game", "remote"])
-        #expect(await restarted.pairingLockedFor != nil)
+        #expect(await restarted.pairingLockedFor(peer: "00112233445566778899aabbccddeeff") != nil)
         #expect(await restarted.revoke(id: phone.deviceID)?.peer == phone)
         #expect(try await database.pairings().trust()?.trusted.devices.isEmpty == true)
     }
@@ -48,9 +48,9 @@ import Testing
         #expect(stored.lockout.limit == 2 && stored.trusted.devices.map(\.peer) == [tablet])
         // The stored record wins over a stale initial one.
         let next = try await database.pairings().modifyTrust(initial: DeviceTrustRecord()) { record in
-            record.lockout.recordFailure(now: date(1_800_000_001))
+            record.lockout.recordFailure(peer: "00112233445566778899aabbccddeeff", now: date(1_800_000_001))
         }
-        #expect(next.lockout.limit == 2 && next.lockout.failures == 1 && next.trusted.devices.map(\.peer) == [tablet])
+        #expect(next.lockout.limit == 2 && next.lockout.failures(peer: "00112233445566778899aabbccddeeff") == 1 && next.trusted.devices.map(\.peer) == [tablet])
         #expect(try await store.trust() == next)
     }
 

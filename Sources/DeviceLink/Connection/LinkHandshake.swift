@@ -14,9 +14,14 @@ public enum LinkHandshake {
     }
 
     /// Drives `handshake` (after `first` frames are sent) until it establishes or fails.
+    /// `firstFrameTimeout`, when given, is how long the peer has to send its first frame (a
+    /// responder's short wait for the hello: a connection that says nothing is closed long
+    /// before `timeout`, which leaves people time to compare codes). `failed` hears how a
+    /// failed handshake ended and who the peer said it was, before the error is thrown.
     public static func run(
         _ handshake: PairingHandshake, sending first: [Frame], transport: any LinkTransport, reader: FrameReader,
-        timeout: Duration = .seconds(120), approve: @escaping Approver
+        timeout: Duration = .seconds(120), firstFrameTimeout: Duration? = nil, approve: @escaping Approver,
+        failed: (@Sendable (HandshakeFailure, PeerIdentity?) async -> Void)? = nil
     ) async throws -> LinkEstablishment {
         var handshake = handshake
         let deadline = ContinuousClock.now + timeout
@@ -24,9 +29,18 @@ public enum LinkHandshake {
             try await Task.sleep(for: timeout)
             await transport.close()
         }
+        let silence = SilenceWatch()
+        let firstFrameTimer = firstFrameTimeout.map { limit in
+            Task {
+                try await Task.sleep(for: limit)
+                await silence.expire()
+                await transport.close()
+            }
+        }
         var pendingDecision: Task<Next, Never>?
         defer {
             timer.cancel()
+            firstFrameTimer?.cancel()
             pendingDecision?.cancel()
         }
         var actions: [PairingHandshake.Action] = first.map { .send($0) }
@@ -43,6 +57,7 @@ public enum LinkHandshake {
                     return establishment
                 case .failed(let failure):
                     pendingDecision?.cancel()
+                    await failed?(failure, handshake.helloPeer)
                     throw LinkClosed.handshake(failure)
                 }
             }
@@ -68,11 +83,13 @@ public enum LinkHandshake {
             case .frame(let frame):
                 pendingFrame = nil
                 guard let frame else {
-                    throw ContinuousClock.now >= deadline ? LinkClosed.handshakeTimedOut : LinkClosed.transportAborted
+                    let silent = await silence.expired
+                    throw ContinuousClock.now >= deadline || silent ? LinkClosed.handshakeTimedOut : LinkClosed.transportAborted
                 }
+                if await silence.heard() { firstFrameTimer?.cancel() }
                 actions = handshake.receive(frame)
             case .frameError(let error):
-                throw error
+                throw await silence.expired ? LinkClosed.handshakeTimedOut : error
             }
         }
     }
@@ -88,5 +105,19 @@ public enum LinkHandshake {
         }
         for await next in stream { return next }
         return await frame.value
+    }
+}
+
+/// Whether the peer's first frame came before the first-frame limit.
+private actor SilenceWatch {
+    private(set) var expired = false
+    private var spoke = false
+
+    func expire() { if !spoke { expired = true } }
+
+    /// Notes the first frame; true if the limit had not passed yet.
+    func heard() -> Bool {
+        spoke = true
+        return !expired
     }
 }

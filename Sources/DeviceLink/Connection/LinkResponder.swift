@@ -10,14 +10,18 @@ public struct LinkResponder: Sendable {
     public var authorization: any LinkAuthorization
     public var heartbeat: HeartbeatPolicy
     public var handshakeTimeout: Duration
+    /// How long a new connection may stay silent before its hello: a connection that holds
+    /// a slot and says nothing is closed after this, not after `handshakeTimeout`.
+    public var helloTimeout: Duration
     public var maximumPayload: Int
 
     public init(
         identity: DeviceIdentity, services: ApplicationServices, trust: DeviceTrust,
         authorization: any LinkAuthorization = ApplicationServiceAuthorization(),
         heartbeat: HeartbeatPolicy = HeartbeatPolicy(), handshakeTimeout: Duration = .seconds(120),
-        maximumPayload: Int = Frame.defaultMaximumPayload
+        helloTimeout: Duration = .seconds(10), maximumPayload: Int = Frame.defaultMaximumPayload
     ) {
+        self.helloTimeout = helloTimeout
         self.identity = identity
         self.services = services
         self.trust = trust
@@ -28,19 +32,23 @@ public struct LinkResponder: Sendable {
     }
 
     /// Runs the handshake on a new transport. On success the connection is started; on
-    /// failure the transport is closed and wrong or rejected pairings count towards the lockout.
+    /// failure the transport is closed, and a failure this side proved (a rejected code, a
+    /// commitment or signature that failed) counts towards that peer's lockout.
     public func accept(_ transport: any LinkTransport, approve: @escaping LinkHandshake.Approver) async throws -> LinkConnection {
+        let locked = await trust.lockedPeers
         let policy = PairingHandshake.ResponderPolicy(
-            trusted: await trust.trusted, services: services,
-            pairingLockedFor: await trust.pairingLockedFor)
+            trusted: await trust.trusted, services: services, pairingLockedFor: { locked[$0] })
         let reader = FrameReader(transport: transport, maximumPayload: maximumPayload)
         let establishment: LinkEstablishment
+        let trust = trust
         do {
             establishment = try await LinkHandshake.run(
                 PairingHandshake(respondingAs: identity, policy: policy), sending: [],
-                transport: transport, reader: reader, timeout: handshakeTimeout, approve: approve)
+                transport: transport, reader: reader, timeout: handshakeTimeout, firstFrameTimeout: helloTimeout, approve: approve,
+                failed: { failure, peer in
+                    if failure.countsAsFailedPairing, let peer { await trust.recordFailedPairing(peer: peer.fingerprint) }
+                })
         } catch let closed as LinkClosed {
-            if case .handshake(let failure) = closed, failure.countsAsFailedPairing { await trust.recordFailedPairing() }
             await transport.close()
             throw closed
         } catch {

@@ -10,10 +10,15 @@ public struct DNSSDError: Error, CustomStringConvertible, Sendable {
     public var code: Int32
     public var operation: String
 
+    /// kDNSServiceErr_NameConflict and kDNSServiceErr_BadParam.
+    public static let nameConflict: Int32 = -65548
+    public static let badParameter: Int32 = -65540
+
     public var description: String {
         switch code {
         case -65563: "\(operation): the mDNS daemon is not running (start avahi-daemon)"
-        case -65548: "\(operation): the service name is already in use"
+        case Self.nameConflict: "\(operation): the service name is already in use"
+        case Self.badParameter: "\(operation): DNS-SD refused a parameter (a name over 63 bytes?)"
         default: "\(operation): DNS-SD error \(code)"
         }
     }
@@ -86,9 +91,24 @@ public final class DNSSDAdvertisement: Sendable {
     private let stopped = Mutex(false)
     public let name: String
 
-    /// Registers `name` of `type` on `port` with a TXT record. Fails with a clear error when
-    /// the daemon is not running or the name is taken. Returns once the daemon confirmed.
+    /// Registers `name` of `type` on `port` with a TXT record, as mDNS responders do: a name
+    /// longer than DNS-SD's 63 bytes is shortened at a character boundary, and a name another
+    /// device already uses becomes "Name (2)", "Name (3)", … (Avahi's compatibility library
+    /// does not rename by itself). `name` on the result is the one advertised. Fails with a
+    /// clear error when the daemon is not running. Returns once the daemon confirmed.
     public static func register(name: String, type: String = marqueeServiceType, port: Int, txt: [(String, String)]) async throws -> DNSSDAdvertisement {
+        var attempt = 1
+        while true {
+            let candidate = ServiceInstanceName.candidate(name, attempt: attempt)
+            do {
+                return try await registerOnce(name: candidate, type: type, port: port, txt: txt)
+            } catch let error as DNSSDError where error.code == DNSSDError.nameConflict && attempt < ServiceInstanceName.mostAttempts {
+                attempt += 1
+            }
+        }
+    }
+
+    private static func registerOnce(name: String, type: String, port: Int, txt: [(String, String)]) async throws -> DNSSDAdvertisement {
         setenv("AVAHI_COMPAT_NOWARN", "1", 1)
         let record = TXTRecord.encode(txt)
         let box = RegistrationBox()

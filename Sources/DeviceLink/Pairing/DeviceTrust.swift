@@ -40,13 +40,28 @@ public actor DeviceTrust {
         }
     }
 
-    /// Seconds until pairing opens again, or `nil` if it is open.
-    public var pairingLockedFor: TimeInterval? {
+    /// Seconds until pairing opens again for `peer` (an identity fingerprint), or `nil` if it
+    /// is open for it.
+    public func pairingLockedFor(peer: String) async -> TimeInterval? {
+        await refresh()
+        let now = now()
+        return saved.lockout.lockedUntil(peer: peer, now: now).map { $0.timeIntervalSince(now) }
+    }
+
+    /// The peers locked out now (by identity fingerprint), with the seconds until each may
+    /// pair again.
+    public var lockedPeers: [String: TimeInterval] {
         get async {
             await refresh()
             let now = now()
-            return saved.lockout.lockedUntil(now: now).map { $0.timeIntervalSince(now) }
+            return saved.lockout.lockedPeers(now: now).mapValues { $0.timeIntervalSince(now) }
         }
+    }
+
+    /// Seconds until the last lock of any peer ends, or `nil` when no peer is locked out.
+    /// Pairing is never locked for everyone: other peers may pair meanwhile.
+    public var pairingLockedFor: TimeInterval? {
+        get async { await lockedPeers.values.max() }
     }
 
     public func device(identityKey: [UInt8]) async -> PairedDevice? {
@@ -58,7 +73,7 @@ public actor DeviceTrust {
         let date = now()
         await change { record in
             record.trusted.trust(peer, services: services, at: date)
-            record.lockout.recordSuccess()
+            record.lockout.recordSuccess(peer: peer.fingerprint)
         }
     }
 
@@ -70,9 +85,10 @@ public actor DeviceTrust {
         return removed
     }
 
-    public func recordFailedPairing() async {
+    /// Counts a failure this side proved against `peer` (an identity fingerprint).
+    public func recordFailedPairing(peer: String) async {
         let date = now()
-        await change { record in record.lockout.recordFailure(now: date) }
+        await change { record in record.lockout.recordFailure(peer: peer, now: date) }
     }
 
     /// Reads a shared store again (another node may have paired or revoked a device); keeps

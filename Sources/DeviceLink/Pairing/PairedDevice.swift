@@ -57,37 +57,71 @@ public struct TrustedDevices: Sendable, Hashable, Codable {
     }
 }
 
-/// Failed pairing attempts and the lockout they cause: after `limit` wrong or rejected
-/// attempts in a row, pairing is refused until `lockDuration` has passed. A success resets
-/// the count. A value, with the clock passed in.
+/// Failed pairing attempts and the lockouts they cause, per peer (by the peer's identity
+/// fingerprint): after `limit` proven failures in a row from one peer, that peer may not pair
+/// until `lockDuration` has passed; other peers are not affected. A success resets the peer's
+/// count. At most `mostPeers` peers are remembered (the oldest failures go first). A value,
+/// with the clock passed in.
+///
+/// Decoding a record written before locks were per peer keeps `limit` and `lockDuration` and
+/// drops the old global count and lock.
 public struct PairingLockout: Sendable, Hashable, Codable {
+    /// One peer's failures in a row, and its lock.
+    public struct PeerRecord: Sendable, Hashable, Codable {
+        public var failures: Int
+        public var lockedUntil: Date?
+        public var lastFailure: Date
+    }
+
+    public static let mostPeers = 256
     public var limit: Int
     public var lockDuration: TimeInterval
-    public private(set) var failures = 0
-    public private(set) var lockedUntil: Date?
+    public private(set) var peers: [String: PeerRecord] = [:]
 
     public init(limit: Int = 5, lockDuration: TimeInterval = 300) {
         self.limit = limit
         self.lockDuration = lockDuration
     }
 
-    /// When pairing opens again, or `nil` if it is open now.
-    public func lockedUntil(now: Date) -> Date? {
-        guard let lockedUntil, lockedUntil > now else { return nil }
+    enum CodingKeys: String, CodingKey { case limit, lockDuration, peers }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        limit = try container.decode(Int.self, forKey: .limit)
+        lockDuration = try container.decode(TimeInterval.self, forKey: .lockDuration)
+        peers = try container.decodeIfPresent([String: PeerRecord].self, forKey: .peers) ?? [:]
+    }
+
+    /// When pairing opens again for `peer`, or `nil` if it is open now.
+    public func lockedUntil(peer: String, now: Date) -> Date? {
+        guard let lockedUntil = peers[peer]?.lockedUntil, lockedUntil > now else { return nil }
         return lockedUntil
     }
 
-    public mutating func recordFailure(now: Date) {
-        if let lockedUntil, lockedUntil <= now {
-            self.lockedUntil = nil
-            failures = 0
-        }
-        failures += 1
-        if failures >= limit { lockedUntil = now.addingTimeInterval(lockDuration) }
+    /// Every peer locked out now, with when its lock ends.
+    public func lockedPeers(now: Date) -> [String: Date] {
+        peers.compactMapValues { record in record.lockedUntil.flatMap { $0 > now ? $0 : nil } }
     }
 
-    public mutating func recordSuccess() {
-        failures = 0
-        lockedUntil = nil
+    /// Proven failures in a row from `peer`.
+    public func failures(peer: String) -> Int { peers[peer]?.failures ?? 0 }
+
+    public mutating func recordFailure(peer: String, now: Date) {
+        var record = peers[peer] ?? PeerRecord(failures: 0, lockedUntil: nil, lastFailure: now)
+        if let lockedUntil = record.lockedUntil, lockedUntil <= now {
+            record.lockedUntil = nil
+            record.failures = 0
+        }
+        record.failures += 1
+        record.lastFailure = now
+        if record.failures >= limit { record.lockedUntil = now.addingTimeInterval(lockDuration) }
+        peers[peer] = record
+        while peers.count > Self.mostPeers, let oldest = peers.min(by: { $0.value.lastFailure < $1.value.lastFailure })?.key {
+            peers[oldest] = nil
+        }
+    }
+
+    public mutating func recordSuccess(peer: String) {
+        peers[peer] = nil
     }
 }

@@ -28,12 +28,14 @@ public enum HandshakeFailure: Error, Sendable, Hashable, CustomStringConvertible
     /// A message that does not belong at this point, or that does not decode.
     case protocolViolation(String)
 
-    /// Whether this failure counts towards the pairing lockout (a wrong or rejected attempt).
+    /// Whether this failure counts towards the peer's pairing lockout: only what this side
+    /// proved — a code its person rejected, a commitment or a signature that failed to
+    /// verify. What the peer says about itself (its refusal "rejected") proves nothing, and
+    /// counting it let anyone on the network lock pairing by refusing on purpose.
     public var countsAsFailedPairing: Bool {
         switch self {
-        case .refused(let reason), .refusedByPeer(let reason, _):
-            [.rejected, .commitmentMismatch, .badSignature].contains(reason)
-        case .protocolViolation: false
+        case .refused(let reason): [.rejected, .commitmentMismatch, .badSignature].contains(reason)
+        case .refusedByPeer, .protocolViolation: false
         }
     }
 
@@ -86,13 +88,18 @@ public struct PairingHandshake: Sendable {
     public struct ResponderPolicy: Sendable {
         public var trusted: TrustedDevices
         public var services: ApplicationServices
-        /// When pairing opens again, if it is locked now.
-        public var pairingLockedUntil: TimeInterval?
+        /// Seconds until pairing opens again for a peer (by its identity fingerprint), if
+        /// that peer is locked out now. Locks are per peer: one device's failures never lock
+        /// pairing for another.
+        public var pairingLockedFor: @Sendable (String) -> TimeInterval?
 
-        public init(trusted: TrustedDevices, services: ApplicationServices, pairingLockedFor: TimeInterval? = nil) {
+        public init(
+            trusted: TrustedDevices, services: ApplicationServices,
+            pairingLockedFor: @escaping @Sendable (String) -> TimeInterval? = { _ in nil }
+        ) {
             self.trusted = trusted
             self.services = services
-            pairingLockedUntil = pairingLockedFor
+            self.pairingLockedFor = pairingLockedFor
         }
     }
 
@@ -177,6 +184,10 @@ public struct PairingHandshake: Sendable {
         }
     }
 
+    /// Who the initiator said it is in its hello, once a responder has read it (the peer a
+    /// failure is counted against).
+    public private(set) var helloPeer: PeerIdentity?
+
     /// Whether the handshake has ended (established or failed).
     public var isFinished: Bool { if case .done = state { true } else { false } }
 
@@ -246,10 +257,12 @@ public struct PairingHandshake: Sendable {
         guard let service = policy.services[hello.service] else { return refuse(.unknownService) }
         guard service.allows(platform: hello.platform) else { return refuse(.platformNotAllowed) }
         let peer = PeerIdentity(deviceID: hello.deviceID, name: hello.name, platform: hello.platform, identityKey: Array(hello.identityKey))
+        helloPeer = peer
         let peerTrusted = policy.trusted.device(identityKey: peer.identityKey)?.services.contains(hello.service) ?? false
+        let lockedFor = policy.pairingLockedFor(peer.fingerprint)
         if !peerTrusted {
             guard hello.purpose == .pair else { return refuse(.notPaired) }
-            if let lockedFor = policy.pairingLockedUntil {
+            if let lockedFor {
                 state = .done
                 return [
                     .send(HandshakeMessage.encode(.refusal, HandshakeMessage.Refusal(reason: .pairingLocked, retryAfter: lockedFor))),
@@ -265,7 +278,7 @@ public struct PairingHandshake: Sendable {
                 ephemeralKey: ephemeral.publicKey.rawRepresentation, trustsYou: peerTrusted))
         state = .responderAwaitingReveal(
             hello: hello, transcript: frame.encoded + reply.encoded, ephemeral: ephemeral, peer: peer,
-            peerTrusted: peerTrusted, pairingAllowed: policy.pairingLockedUntil == nil)
+            peerTrusted: peerTrusted, pairingAllowed: lockedFor == nil)
         return [.send(reply)]
     }
 
@@ -352,7 +365,7 @@ public struct PairingHandshake: Sendable {
 
     // MARK: - Signatures and refusals
 
-    private static func signedBytes(by role: Role, transcript: [UInt8]) -> [UInt8] {
+    static func signedBytes(by role: Role, transcript: [UInt8]) -> [UInt8] {
         Array("marquee devicelink v1 \(role == .initiator ? "initiator" : "responder")".utf8) + transcript
     }
 

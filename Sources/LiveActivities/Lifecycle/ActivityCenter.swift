@@ -38,13 +38,13 @@ public actor ActivityCenter {
 
     // MARK: Reading
 
-    /// Activities not yet dismissed, most relevant first.
+    /// Activities not yet dismissed, what is live first, then the most relevant.
     public func list(includingDismissed: Bool = false, type: String? = nil) -> [ActivitySnapshot] {
         let date = now()
         return activities.values
             .filter { includingDismissed || $0.state(at: date) != .dismissed }
             .filter { type == nil || $0.type == type }
-            .orderedByRelevance()
+            .orderedByRelevance(at: date)
             .map { ActivitySnapshot(activity: $0, state: $0.state(at: date)) }
     }
 

@@ -69,10 +69,23 @@ public struct Activity: Codable, Sendable, Hashable, Identifiable {
 }
 
 extension Array where Element == Activity {
-    /// Most relevant first, as the system orders one app's activities; ties go to the one
-    /// started first (it keeps its place rather than jumping as others arrive).
-    public func orderedByRelevance() -> [Activity] {
-        sorted { a, b in
+    /// What is live first (active, then pending, then stale, then ended), then the most
+    /// relevant; ties go to the one started first (it keeps its place rather than jumping as
+    /// others arrive). Without `now` only relevance and start order count.
+    public func orderedByRelevance(at now: Date? = nil) -> [Activity] {
+        func liveness(_ activity: Activity) -> Int {
+            guard let now else { return 0 }
+            switch activity.state(at: now) {
+            case .active: return 0
+            case .pending: return 1
+            case .stale: return 2
+            case .ended: return 3
+            case .dismissed: return 4
+            }
+        }
+        return sorted { a, b in
+            let (la, lb) = (liveness(a), liveness(b))
+            if la != lb { return la < lb }
             if a.content.relevanceScore != b.content.relevanceScore { return a.content.relevanceScore > b.content.relevanceScore }
             if a.startDate != b.startDate { return a.startDate < b.startDate }
             return a.id < b.id

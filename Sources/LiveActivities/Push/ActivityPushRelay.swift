@@ -17,6 +17,16 @@ public actor ActivityPushRelay {
     private var waiting: [String: LiveActivityNotification] = [:]
     private var inFlight: [String: Task<Void, Never>] = [:]
     private var listener: Task<Void, Never>?
+    /// The newest push for each token APNs throttled (429), sent when its back-off ends.
+    private var held: [String: HeldPush] = [:]
+    private var wakers: [String: Task<Void, Never>] = [:]
+
+    /// A push waiting for a throttled token's back-off to end.
+    struct HeldPush {
+        var token: ActivityPushToken
+        var notification: LiveActivityNotification
+        var until: Date
+    }
     /// Pushes handed to APNs (for tests and the API's status).
     public private(set) var sentCount = 0
 
@@ -39,6 +49,8 @@ public actor ActivityPushRelay {
     public func stop() {
         listener?.cancel()
         listener = nil
+        for waker in wakers.values { waker.cancel() }
+        wakers = [:]
     }
 
     /// Waits until no push is waiting or in flight.
@@ -70,12 +82,32 @@ public actor ActivityPushRelay {
                 activity.id,
                 LiveActivityNotification(
                     event: .end, timestamp: activity.timestamp, contentState: state,
-                    staleDate: activity.content.staleDate, dismissalDate: activity.dismissalDate ?? now,
+                    staleDate: activity.content.staleDate, dismissalDate: Self.dismissalDateToSend(activity, now: now),
                     relevanceScore: activity.content.relevanceScore))
         case .stateChanged, .dismissed:
             // Stale and dismissed follow from the dates the device already has.
             break
         }
+    }
+
+    /// The `dismissal-date` an end carries: none for the default policy (the device keeps an
+    /// ended activity up to 4 hours by itself), else the activity's dismissal date.
+    static func dismissalDateToSend(_ activity: Activity, now: Date) -> Date? {
+        guard let dismissal = activity.dismissalDate else { return now }
+        if let endedAt = activity.endedAt, dismissal == DismissalPolicy.default.dismissalDate(endedAt: endedAt) { return nil }
+        return dismissal
+    }
+
+    /// The alert a start shows when the activity asked for none: the attributes' `title` or
+    /// `name` if they have one, else nothing visible — never the type's name, which is a
+    /// developer's identifier ("Match"), not something to show a person.
+    static func quietAlert(for activity: Activity) -> LiveActivityNotification.Alert {
+        if case .object(let fields) = activity.attributes {
+            for key in ["title", "name"] {
+                if case .string(let text) = fields[key], !text.isEmpty { return .init(title: text, body: "") }
+            }
+        }
+        return .init(title: "", body: "")
     }
 
     private func pushStart(_ activity: Activity) async {
@@ -84,7 +116,7 @@ public actor ActivityPushRelay {
         else { return }
         let alert =
             activity.alert.map { LiveActivityNotification.Alert(title: $0.title, body: $0.body, sound: $0.sound) }
-            ?? LiveActivityNotification.Alert(title: activity.type, body: "")
+            ?? Self.quietAlert(for: activity)
         let notification = LiveActivityNotification(
             event: .start, timestamp: activity.timestamp, contentState: state, staleDate: activity.content.staleDate,
             relevanceScore: activity.content.relevanceScore, alert: alert, attributesType: activity.type, attributes: attributes,
@@ -128,19 +160,15 @@ public actor ActivityPushRelay {
         await withTaskGroup(of: Void.self) { group in
             for token in tokens {
                 if let until = token.backoffUntil, until > now {
+                    hold(notification, for: token, until: until)
                     group.addTask {
                         await self.noteRefused(
                             activityID: activityID, target: token.token, event: event, priority: priority,
-                            reason: "Backing off after TooManyRequests until \(until)")
+                            reason: "Held until TooManyRequests' back-off ends at \(until); the newest state goes then")
                     }
                     continue
                 }
-                group.addTask {
-                    let result = await self.client.send(
-                        notification, to: token.token, environment: APNsEnvironment(token.environment),
-                        priority: priority)
-                    await self.note(result, activityID: activityID, target: token.token, event: event, pushToStart: false)
-                }
+                group.addTask { await self.send(notification, to: token, priority: priority) }
             }
             for channel in channels {
                 group.addTask {
@@ -152,6 +180,46 @@ public actor ActivityPushRelay {
             }
         }
     }
+
+    /// Sends to one activity token; a 429 holds the push until the back-off ends.
+    private func send(_ notification: LiveActivityNotification, to token: ActivityPushToken, priority: Int) async {
+        let result = await client.send(notification, to: token.token, environment: APNsEnvironment(token.environment), priority: priority)
+        await note(result, activityID: token.activityID, target: token.token, event: notification.event.rawValue, pushToStart: false)
+        if result.kind == .throttled, let until = result.retryAfter { hold(notification, for: token, until: until) }
+    }
+
+    /// Keeps the newest push for a throttled token (an end is never replaced by an update)
+    /// and sends it when the back-off ends: updates during a back-off are coalesced, and
+    /// the latest state and any end still reach the phone.
+    private func hold(_ notification: LiveActivityNotification, for token: ActivityPushToken, until: Date) {
+        if let waiting = held[token.token], waiting.notification.event == .end, notification.event != .end { return }
+        if let waiting = held[token.token], waiting.notification.timestamp > notification.timestamp { return }
+        held[token.token] = HeldPush(token: token, notification: notification, until: until)
+        guard wakers[token.token] == nil else { return }
+        wakers[token.token] = Task { [weak self] in
+            let delay = max(0, until.timeIntervalSinceNow)
+            try? await Task.sleep(for: .milliseconds(Int64(delay * 1000) + 1))
+            await self?.sendHeld(token.token)
+        }
+    }
+
+    private func sendHeld(_ token: String) async {
+        wakers[token] = nil
+        guard let push = held.removeValue(forKey: token) else { return }
+        // Not if the token was deleted (410) or the activity is gone meanwhile.
+        guard let current = try? await store.pushTokens(activityID: push.token.activityID),
+            let registration = current.first(where: { $0.token == token })
+        else { return }
+        if let until = await client.backedOff(token), until > Date() {
+            hold(push.notification, for: registration, until: until)
+            return
+        }
+        let priority = budget.priority(for: push.token.activityID, wanted: 10, now: await center.currentDate)
+        await send(push.notification, to: registration, priority: priority)
+    }
+
+    /// Pushes held for throttled tokens (tests wait for them to go).
+    public var heldCount: Int { held.count }
 
     private func note(_ result: PushResult, activityID: String, target: String, event: String, pushToStart: Bool) async {
         if result.attempts > 0 { sentCount += 1 }

@@ -22,6 +22,9 @@ struct ActivityRoutes: Sendable {
     struct PushStatus: Codable, Sendable {
         var enabled: Bool
         var reason: String?
+        /// A stable code for why pushes are off, for pages to say it in their language:
+        /// `not-configured` (no APNs settings) or `configuration-error` (settings that could not be used).
+        var reasonCode: String?
         var bundleID: String?
         var environment: String?
     }
@@ -89,7 +92,9 @@ struct ActivityRoutes: Sendable {
 
     var pushStatus: PushStatus {
         PushStatus(
-            enabled: host.client != nil, reason: host.pushesOffReason, bundleID: host.client?.configuration.bundleID,
+            enabled: host.client != nil, reason: host.pushesOffReason,
+            reasonCode: host.client != nil ? nil : (host.pushesOffReason == LiveActivityHost.notConfigured ? "not-configured" : "configuration-error"),
+            bundleID: host.client?.configuration.bundleID,
             environment: host.client?.configuration.environment.rawValue)
     }
 

@@ -101,7 +101,9 @@ extension NearbyDevices {
     /// Throws `ChoosingError` for a bad target or while pairing is locked.
     public func startPairing(with target: PairingTarget) async throws -> OutgoingPairing {
         if let problem = target.problem(services: services) { throw ChoosingError.badTarget(problem) }
-        if let lockedFor = await trust.pairingLockedFor { throw ChoosingError.locked(lockedFor) }
+        // Locks are per peer: by the fingerprint it advertises, else by its address.
+        let lockKey = target.fingerprint?.lowercased() ?? "\(target.host.trimmingCharacters(in: .whitespaces)):\(target.port)"
+        if let lockedFor = await trust.pairingLockedFor(peer: lockKey) { throw ChoosingError.locked(lockedFor) }
         let service = target.service ?? "remote"
         let role = target.role ?? .tv
         let id = UUID().uuidString.lowercased()
@@ -117,7 +119,7 @@ extension NearbyDevices {
             approve: { code, peer, service in await self.awaitApproval(code: code, peer: peer, service: service, id: id, direction: .outgoing) },
             admits: admission(role: role, service: service))
         outgoingClients[id] = (client, nil)
-        Task { await self.follow(client, id: id, role: role, service: service, host: host, port: target.port) }
+        Task { await self.follow(client, id: id, role: role, service: service, host: host, port: target.port, lockKey: lockKey) }
         await client.start()
         return pairing
     }
@@ -130,7 +132,7 @@ extension NearbyDevices {
         public var description: String {
             switch self {
             case .badTarget(let problem): problem
-            case .locked(let seconds): "Too many failed pairings: pairing opens again in \(Int(seconds.rounded(.up))) s"
+            case .locked(let seconds): "Too many failed pairings with that device: try it again in \(Int(seconds.rounded(.up))) s"
             }
         }
     }
@@ -152,7 +154,7 @@ extension NearbyDevices {
         }
     }
 
-    private func follow(_ client: LinkClient, id: String, role: PeerRole, service: String, host: String, port: Int) async {
+    private func follow(_ client: LinkClient, id: String, role: PeerRole, service: String, host: String, port: Int, lockKey: String) async {
         var remote: Task<Void, Never>?
         for await event in client.events {
             switch event {
@@ -174,7 +176,7 @@ extension NearbyDevices {
                     }
                 }
             case .stopped(let reason):
-                if case .handshake(let failure) = reason, failure.countsAsFailedPairing { await trust.recordFailedPairing() }
+                if case .handshake(let failure) = reason, failure.countsAsFailedPairing { await trust.recordFailedPairing(peer: lockKey) }
                 if outgoing[id]?.state != .paired {
                     update(id) {
                         $0.state = .failed

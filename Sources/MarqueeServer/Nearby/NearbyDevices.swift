@@ -115,6 +115,10 @@ public actor NearbyDevices {
 
     public var isAdvertised: Bool { advertisement != nil }
 
+    /// The instance name DNS-SD advertises: the device's name, shortened to 63 bytes and
+    /// renamed "Name (2)" when another device nearby uses it.
+    public var advertisedName: String? { advertisement?.name }
+
     /// Records why the service is not advertised (shown on `/devices`).
     public func notAdvertised(because reason: String) {
         advertisingProblem = reason

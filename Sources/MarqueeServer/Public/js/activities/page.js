@@ -5,6 +5,7 @@ import { addStrings, pickLanguage, setLanguage, t } from '../i18n.js';
 import { activityStrings } from './strings.js';
 import { describe, epoch } from './describe.js';
 import { build, fill } from './presentations.js';
+import { activityOrder } from './ordering.js';
 
 addStrings(activityStrings);
 setLanguage(new URLSearchParams(location.search).get('lang') ?? pickLanguage(navigator.languages));
@@ -34,12 +35,11 @@ function applyStrings() {
 
 const now = () => Date.now() / 1000;
 
-/** Most relevant first; ties keep the start order (as the server orders them). */
+/** What is live first, then the most relevant; ties keep the start order (as the server orders them). */
 function ordered() {
   return [...activities.values()]
     .filter((s) => s.state !== 'dismissed' && !hidden.has(s.activity.id))
-    .sort((a, b) => (b.activity.content.relevanceScore - a.activity.content.relevanceScore)
-      || (epoch(a.activity.startDate) - epoch(b.activity.startDate)) || a.activity.id.localeCompare(b.activity.id));
+    .sort(activityOrder());
 }
 
 function viewsFor(id) {
@@ -160,10 +160,26 @@ function normalize(raw) {
   return { state, activity };
 }
 
+/**
+ * On a screen narrower than the 430 pt phone and its bezel (a 390 px iPhone), the stage is
+ * zoomed to fit: nothing is cut off, and inside it points stay in proportion.
+ */
+function fitStage() {
+  const stage = document.querySelector('.stage');
+  if (!stage) return;
+  const padding = parseFloat(getComputedStyle(document.querySelector('main')).paddingLeft) * 2 || 0;
+  const available = document.documentElement.clientWidth - padding;
+  const needed = 430 + 2 * 12;  // the phone and its bezel (box-shadow)
+  stage.style.zoom = available < needed ? String(available / needed) : '';
+}
+addEventListener('resize', fitStage);
+fitStage();
+
 async function loadPushStatus() {
   try {
     const status = await (await fetch('/api/activities/push-status')).json();
-    $('push-status').textContent = status.enabled ? t('pushesOn', { env: status.environment }) : t('pushesOff', { reason: status.reason });
+    $('push-status').textContent = status.enabled ? t('pushesOn', { env: status.environment })
+      : status.reasonCode === 'not-configured' ? t('pushesNotConfigured') : t('pushesOff', { reason: status.reason });
   } catch { /* the event stream reports connection trouble */ }
 }
 

@@ -7,6 +7,7 @@
 import { addStrings, t, formatTime } from '../i18n.js';
 import { build, fill } from '../activities/presentations.js';
 import { epoch } from '../activities/describe.js';
+import { activityOrder } from '../activities/ordering.js';
 import { islandStrings, badgeStrings } from './strings.js';
 import { ownSessions, forgetSession } from './own-sessions.js';
 import { followActivities } from './activity-feed.js';
@@ -108,8 +109,7 @@ export class NowPlayingIsland {
     const hidden = this.hiddenSession();
     return [...this.activities.values()]
       .filter((s) => SHOWN_STATES.has(s.state) && own.has(s.activity.attributes?.sessionID) && s.activity.attributes.sessionID !== hidden)
-      .sort((a, b) => (b.activity.content.relevanceScore - a.activity.content.relevanceScore)
-        || (epoch(b.activity.startDate) - epoch(a.activity.startDate)) || a.activity.id.localeCompare(b.activity.id));
+      .sort(activityOrder({ newestFirst: true }));
   }
 
   viewsFor(id) {

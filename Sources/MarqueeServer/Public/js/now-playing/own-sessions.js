@@ -39,6 +39,24 @@ export function forgetSession(id) {
   write(sessions);
 }
 
+const TAB_KEY = 'marquee.nowPlaying.tabSession';
+
+/**
+ * Notes `id` as the session of this tab's player and forgets the one the tab played before
+ * (a reload, or another video opened in the same tab): that player is gone, and its island
+ * would otherwise sit frozen over the new picture until the server ends its activity.
+ */
+export function claimTabSession(id) {
+  let previous = null;
+  try {
+    previous = sessionStorage.getItem(TAB_KEY);
+    sessionStorage.setItem(TAB_KEY, id);
+  } catch { /* no sessionStorage: nothing to forget */ }
+  if (previous && previous !== id) forgetSession(previous);
+  rememberSession(id);
+  return previous && previous !== id ? previous : null;
+}
+
 /** The channel between this browser's Marquee pages, or null where there is none. */
 export function openChannel() {
   return typeof BroadcastChannel === 'function' ? new BroadcastChannel(CHANNEL) : null;

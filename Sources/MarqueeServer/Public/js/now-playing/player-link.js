@@ -3,11 +3,13 @@
 // takes its session over, and shows the island for the browser's other players — and for its
 // own when its picture is out of sight (scrolled away or the page hidden).
 import { NowPlayingIsland, takeOver } from './island.js';
-import { rememberSession, openChannel } from './own-sessions.js';
+import { claimTabSession, forgetSession, openChannel } from './own-sessions.js';
 
 /** `release(message)` stops this page's player: another tab continues its session. */
 export function linkNowPlaying({ sessionID, video, release }) {
-  rememberSession(sessionID);
+  claimTabSession(sessionID);
+  // A player that goes away (closed, reloaded, left) is no longer this browser's to show.
+  addEventListener('pagehide', (event) => { if (!event.persisted) forgetSession(sessionID); });
   const channel = openChannel();
   const from = new URLSearchParams(location.search).get('from');
   if (from && from !== sessionID) takeOver(from, channel);

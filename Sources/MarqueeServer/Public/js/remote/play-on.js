@@ -115,7 +115,9 @@ function install() {
     // The remote page applies the speed once the TV's own session (not this page's) plays the item.
     const handoff = `asset=${encodeURIComponent(assetID)}&rate=${rate}&from=${encodeURIComponent(window.marquee?.session?.id ?? '')}`;
     if (!tv) {
-      location.assign(`/remote?${handoff}&pair=1`);
+      // Pair first; the remote page then sends this "Play on TV" (with the time) once paired.
+      video.pause();
+      location.assign(`/remote?${handoff}&t=${Math.round(time * 10) / 10}&pair=1`);
       return;
     }
     button.disabled = true;

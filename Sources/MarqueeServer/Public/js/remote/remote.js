@@ -104,6 +104,7 @@ async function connect(purpose) {
     show(ui.controls);
     setStatus(t('rm_connected'));
     render();
+    sendPendingPlayItem(link);
   });
   link.addEventListener('message', (event) => receive(event.messageType, event.body));
   link.addEventListener('close', (event) => closed(link, event.reason, event.error));
@@ -152,6 +153,16 @@ function closed(link, reason, error) {
 // "Play on TV" from a player: once the TV plays that item, it plays at the speed it had there.
 const handoff = new URLSearchParams(location.search);
 let handoffRate = handoff.has('asset') ? Number(handoff.get('rate')) : null;
+// A player not yet paired with the TV came here to pair first (`pair=1`): once the link is
+// open, the "Play on TV" it asked for is carried out (the item, from its time, at its speed).
+let pendingPlayItem = handoff.get('pair') === '1' && handoff.has('asset')
+  ? { assetID: handoff.get('asset'), time: Number(handoff.get('t')) || 0, rate: Number(handoff.get('rate')) || 1 } : null;
+
+function sendPendingPlayItem(link) {
+  if (!pendingPlayItem || !link.isOpen) return;
+  link.send(MessageType.playItem, pendingPlayItem);
+  pendingPlayItem = null;
+}
 
 function receive(type, body) {
   state.reconnectDelay = 200;  // the link works: the next reconnection starts quickly again
