@@ -191,6 +191,7 @@ export class LiveText {
     this.button.hidden = true;
     this.setHighlighted(false);
     this.player.dataset.liveText = 'false';
+    this.player.classList.remove('live-text-yields');
   }
 
   get hasText() { return Boolean(this.result && this.words.length); }
@@ -262,12 +263,31 @@ export class LiveText {
         span.style.transform = `scaleX(${wanted / natural})`;
       }
     }
+    this.yieldControls();
+  }
+
+  /**
+   * The text layer wins: while the frame's words are on screen, centre controls that would
+   * cover one of them step aside (hidden, as Apple's player hides its controls for Live Text),
+   * so every word can be pressed, double-clicked or long-pressed. Playing again (Space, a tap
+   * beside the text, the remote) brings them back with the rest of the chrome.
+   */
+  yieldControls() {
+    const controls = [...this.player.querySelectorAll('.centre-controls button')];
+    this.player.classList.remove('live-text-yields');
+    if (!this.hasText) return;
+    const covered = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+    const buttons = controls.map((button) => button.getBoundingClientRect()).filter((r) => r.width && r.height);
+    const yields = this.layer.classList.contains('highlighted')
+      || this.words.some(({ span }) => buttons.some((button) => covered(span.getBoundingClientRect(), button)));
+    this.player.classList.toggle('live-text-yields', yields);
   }
 
   setHighlighted(on) {
     this.layer.classList.toggle('highlighted', on && this.hasText);
     this.button.setAttribute('aria-pressed', String(on && this.hasText));
     this.applyStrings();
+    this.yieldControls();
   }
 
   // MARK: Selecting and copying
