@@ -26,10 +26,11 @@ struct TextRegionFinder: Sendable {
         regions(of: edges(of: image), width: image.width, height: image.height)
     }
 
-    /// Boxes of the connected pieces of `mask` (after joining) that look like text lines.
+    /// Boxes of the connected pieces of `mask` (after joining) that look like text lines,
+    /// with pieces of one line (words of large or spaced-out text) put together.
     func regions(of mask: [Bool], width: Int, height: Int) -> [TextBox] {
         let joined = Self.dilated(mask, width: width, height: height, by: (joinWidth, joinHeight))
-        return Self.components(of: joined, width: width, height: height).compactMap { box in
+        let pieces = Self.components(of: joined, width: width, height: height).compactMap { box -> TextBox? in
             guard box.height >= minimumHeight, box.height <= maximumHeight, box.width >= minimumWidth else { return nil }
             var edgePixels = 0
             for y in box.y..<box.maxY {
@@ -38,7 +39,36 @@ struct TextRegionFinder: Sendable {
             guard Double(edgePixels) >= minimumEdgeShare * Double(box.width * box.height) else { return nil }
             return box
         }
-        .sorted { ($0.y, $0.x) < ($1.y, $1.x) }
+        return Self.lines(of: pieces).sorted { ($0.y, $0.x) < ($1.y, $1.x) }
+    }
+
+    /// Joins pieces that sit on one row (they overlap by half the smaller height, are of
+    /// similar height — within 1.5×, or a small mark after them —, and the gap between them is under `gapInHeights` of the taller one).
+    static func lines(of pieces: [TextBox], gapInHeights: Double = 0.8) -> [TextBox] {
+        var boxes = pieces.sorted { $0.x < $1.x }
+        var merged = true
+        while merged {
+            merged = false
+            outer: for i in boxes.indices {
+                for j in boxes.indices where j > i {
+                    let (a, b) = (boxes[i], boxes[j])
+                    let overlap = min(a.maxY, b.maxY) - max(a.y, b.y)
+                    let (short, tall) = (min(a.height, b.height), max(a.height, b.height))
+                    let gap = max(a.x, b.x) - min(a.maxX, b.maxX)
+                    guard overlap * 2 >= short, Double(gap) <= gapInHeights * Double(tall) else { continue }
+                    // A small mark inside the line's band ("=", "-", ".") joins the words it
+                    // follows; one before them (a bullet) stays apart, and is dropped as texture.
+                    let similar = tall * 2 <= short * 3
+                    let smallFollows = a.height < b.height ? a.x > b.x : b.x > a.x
+                    guard similar || (overlap == short && smallFollows) else { continue }
+                    boxes[i] = a.union(b)
+                    boxes.remove(at: j)
+                    merged = true
+                    break outer
+                }
+            }
+        }
+        return boxes
     }
 
     /// Pixels where the 3×3 neighbourhood spans more than `edgeThreshold` gray levels.
