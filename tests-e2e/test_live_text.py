@@ -259,6 +259,15 @@ def press_every_word(page, touch):
     """Every word of the paused frame is what a press at its centre reaches, and pressing it
     (a double-click, or a long press on touch) selects exactly that word."""
     wait_for_live_text(page)
+    # Turn Live Text on, as a person does before selecting: its button, pressed or tapped.
+    button = page.js("const r = document.querySelector('.live-text-button').getBoundingClientRect();"
+                     "return {x: r.left + r.width / 2, y: r.top + r.height / 2};")
+    if touch:
+        page.tap(button["x"], button["y"])
+    else:
+        page.driver.find_element(By.CSS_SELECTOR, ".live-text-button").click()
+    page.wait_for(lambda: page.js("return document.querySelector('.live-text-button').getAttribute('aria-pressed')") == "true",
+                  "the Live Text button did not turn on")
     # Wait until the layer has settled (the centre controls step aside with a short transition).
     try:
         page.wait_for(lambda: all(w["pressable"] for w in page.js(PRESSABLE)), "words stay covered", 10)

@@ -191,7 +191,7 @@ export class LiveText {
     this.button.hidden = true;
     this.setHighlighted(false);
     this.player.dataset.liveText = 'false';
-    this.player.classList.remove('live-text-yields');
+    this.player.classList.remove('live-text-yields', 'live-text-on');
   }
 
   get hasText() { return Boolean(this.result && this.words.length); }
@@ -267,19 +267,21 @@ export class LiveText {
   }
 
   /**
-   * The text layer wins: while the frame's words are on screen, centre controls that would
-   * cover one of them step aside (hidden, as Apple's player hides its controls for Live Text),
-   * so every word can be pressed, double-clicked or long-pressed. Playing again (Space, a tap
-   * beside the text, the remote) brings them back with the rest of the chrome.
+   * The text layer wins. With Live Text turned on (its button pressed) every control but that
+   * button steps aside, as on Apple's player, so every word can be pressed, double-clicked or
+   * long-pressed; turning it off brings them back. Before that, centre controls that would
+   * cover a word already step aside while the frame's text is shown. Playing again (Space, a
+   * tap beside the text, a remote) clears the layer and brings everything back.
    */
   yieldControls() {
-    const controls = [...this.player.querySelectorAll('.centre-controls button')];
-    this.player.classList.remove('live-text-yields');
+    this.player.classList.remove('live-text-yields', 'live-text-on');
     if (!this.hasText) return;
+    const on = this.layer.classList.contains('highlighted');
+    this.player.classList.toggle('live-text-on', on);
+    const controls = [...this.player.querySelectorAll('.centre-controls button')];
     const covered = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
     const buttons = controls.map((button) => button.getBoundingClientRect()).filter((r) => r.width && r.height);
-    const yields = this.layer.classList.contains('highlighted')
-      || this.words.some(({ span }) => buttons.some((button) => covered(span.getBoundingClientRect(), button)));
+    const yields = on || this.words.some(({ span }) => buttons.some((button) => covered(span.getBoundingClientRect(), button)));
     this.player.classList.toggle('live-text-yields', yields);
   }
 
