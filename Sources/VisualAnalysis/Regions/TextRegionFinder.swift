@@ -21,9 +21,46 @@ struct TextRegionFinder: Sendable {
     /// Regions where fewer pixels than this are edges are flat patches, not text.
     var minimumEdgeShare = 0.08
 
+    /// Edge runs longer than this (pixels) in a row or column are the borders of panels, bars
+    /// and signs, not strokes of letters: they are taken out, so a caption bar's outline does
+    /// not join its lines (and the lines of the strip below it) into one region.
+    var longestStroke = 120
+
     /// Boxes of likely text lines in `image`, top to bottom.
     func regions(in image: GrayImage) -> [TextBox] {
-        regions(of: edges(of: image), width: image.width, height: image.height)
+        regions(of: withoutRules(edges(of: image), width: image.width, height: image.height), width: image.width, height: image.height)
+    }
+
+    /// `mask` without its long straight horizontal and vertical runs.
+    func withoutRules(_ mask: [Bool], width: Int, height: Int) -> [Bool] {
+        var out = mask
+        for y in 0..<height {
+            var x = 0
+            while x < width {
+                guard mask[y * width + x] else {
+                    x += 1
+                    continue
+                }
+                var end = x
+                while end < width, mask[y * width + end] { end += 1 }
+                if end - x > longestStroke { for i in x..<end { out[y * width + i] = false } }
+                x = end
+            }
+        }
+        for x in 0..<width {
+            var y = 0
+            while y < height {
+                guard mask[y * width + x] else {
+                    y += 1
+                    continue
+                }
+                var end = y
+                while end < height, mask[end * width + x] { end += 1 }
+                if end - y > longestStroke { for i in y..<end { out[i * width + x] = false } }
+                y = end
+            }
+        }
+        return out
     }
 
     /// Boxes of the connected pieces of `mask` (after joining) that look like text lines,
@@ -60,7 +97,7 @@ struct TextRegionFinder: Sendable {
                     // follows; one before them (a bullet) stays apart, and is dropped as texture.
                     let similar = tall * 2 <= short * 3
                     let smallFollows = a.height < b.height ? a.x > b.x : b.x > a.x
-                    guard similar || (overlap == short && smallFollows) else { continue }
+                    guard similar || (overlap == short && smallFollows && gap >= 0) else { continue }
                     boxes[i] = a.union(b)
                     boxes.remove(at: j)
                     merged = true
