@@ -96,8 +96,9 @@ struct TextRegionFinder: Sendable {
                     // A small mark inside the line's band ("=", "-", ".") joins the words it
                     // follows; one before them (a bullet) stays apart, and is dropped as texture.
                     let similar = tall * 2 <= short * 3
-                    let smallFollows = a.height < b.height ? a.x > b.x : b.x > a.x
-                    guard similar || (overlap == short && smallFollows && gap >= 0) else { continue }
+                    let (small, large) = a.height < b.height ? (a, b) : (b, a)
+                    let isMark = small.height * 2 <= large.height && small.width <= large.height && small.x > large.x
+                    guard similar || (overlap == short && isMark && gap >= 0) else { continue }
                     boxes[i] = a.union(b)
                     boxes.remove(at: j)
                     merged = true
