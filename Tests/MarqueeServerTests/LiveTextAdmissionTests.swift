@@ -6,32 +6,40 @@ import VisualAnalysis
 
 @Suite("Live Text past the end and per-client reading limits (issue 24, item 5)", .serialized)
 struct LiveTextAdmissionTests {
+    /// A service over the shared library with a frames cache of its own, so its counts and
+    /// cache do not mix with the other Live Text tests running beside it.
+    static func ownService(_ fixture: LiveTextFixture, readingsPerClient: Int = 2) throws -> LiveTextService {
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("marquee-admission-\(UUID().uuidString).sqlite")
+        return try LiveTextService(
+            library: fixture.library, store: FrameTextStore(url: cache),
+            analyzer: FrameTextAnalyzer(recognizer: TextRecognizer(threadCount: 1)), readingsPerClient: readingsPerClient)
+    }
+
     @Test("Times past the end all show the last frame, read once: later ones are answered from the cache")
     func pastTheEndIsCachedByTheResolvedFrame() async throws {
         let fixture = try await LiveTextFixture.shared.value
-        let before = await fixture.service.analysedFrames
+        let service = try Self.ownService(fixture)
+        let before = await service.analysedFrames
         var answers: [LiveTextService.Answer] = []
         for time in [50.0, 5_000, 1e6, 3.5] {
-            answers.append(try await fixture.service.frameText(assetID: fixture.textID, at: time))
+            answers.append(try await service.frameText(assetID: fixture.textID, at: time))
         }
         #expect(answers.allSatisfy { $0.frame.text.text.contains("Frame 71") }, "\(answers.map(\.frame.text.text))")
         #expect(Set(answers.map(\.frame.frameTime)).count == 1)
         #expect(answers.dropFirst().allSatisfy { $0.cached }, "every time after the first past the end is a cache hit")
-        let analysed = await fixture.service.analysedFrames
+        let analysed = await service.analysedFrames
         #expect(analysed - before <= 1)
     }
 
     @Test("A client reading as many frames as it may is refused another until one finishes; other clients are not")
     func readingsPerClientAreLimited() async throws {
         let fixture = try await LiveTextFixture.shared.value
-        let service = try LiveTextService(
-            library: fixture.library, store: await fixture.service.store,
-            analyzer: FrameTextAnalyzer(recognizer: TextRecognizer(threadCount: 1)), readingsPerClient: 1)
+        let service = try Self.ownService(fixture, readingsPerClient: 1)
         // Frames nothing has read yet (the fixture's clip has 72 frames at 24 fps).
         var unread: [Double] = []
         for frame in stride(from: 5, to: 70, by: 3) where unread.count < 4 {
             let time = (Double(frame) + 0.5) / 24
-            if try await fixture.service.store.cachedFrame(assetID: fixture.textID, at: time) == nil { unread.append(time) }
+            if try await service.store.cachedFrame(assetID: fixture.textID, at: time) == nil { unread.append(time) }
         }
         try #require(unread.count == 4)
         let times = unread
