@@ -97,7 +97,7 @@ struct TextRegionFinder: Sendable {
                     // follows; one before them (a bullet) stays apart, and is dropped as texture.
                     let similar = tall * 2 <= short * 3
                     let (small, large) = a.height < b.height ? (a, b) : (b, a)
-                    let isMark = small.height * 3 <= large.height * 2 && small.x > large.x
+                    let isMark = small.height * 3 <= large.height * 2 && small.width <= large.height * 2 && small.x > large.x
                     guard similar || (overlap == short && isMark && gap >= 0) else { continue }
                     boxes[i] = a.union(b)
                     boxes.remove(at: j)
