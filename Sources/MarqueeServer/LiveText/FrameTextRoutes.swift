@@ -51,7 +51,8 @@ struct FrameTextRoutes: Sendable {
             }
             let started = ContinuousClock.now
             do {
-                let answer = try await service.frameText(assetID: id, at: time, sessionID: sessionID, isStale: isStale)
+                let answer = try await service.frameText(
+                    assetID: id, at: time, sessionID: sessionID, client: context.remoteAddress?.ipAddress ?? "unknown", isStale: isStale)
                 let elapsed = ContinuousClock.now - started
                 let body = FrameTextResponse(
                     assetID: id, requestedTime: time, answer: answer,
@@ -111,6 +112,7 @@ struct FrameTextRoutes: Sendable {
         case .notReady, .superseded: APIError(.conflict, error.description)
         case .noVideo: APIError(.unprocessableContent, error.description)
         case .badTime: APIError(.badRequest, error.description)
+        case .busy: APIError(.tooManyRequests, error.description)
         }
     }
 }

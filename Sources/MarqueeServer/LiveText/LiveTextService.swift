@@ -26,11 +26,17 @@ public actor LiveTextService {
     private var indexing: Task<Void, Never>?
     /// How many frames were actually analysed (cache misses), for tests.
     public private(set) var analysedFrames = 0
+    /// Readings in progress per client, bounded (`RecognitionAdmission`).
+    private var admission: RecognitionAdmission
+    /// The time of each asset's last frame, learned when a time at or past it was read: any
+    /// later time shows that frame, so it is answered from the cache.
+    private var lastFrameTime: [String: Double] = [:]
 
     public init(
         library: MediaLibrary, store: FrameTextStore? = nil, analyzer: FrameTextAnalyzer = FrameTextAnalyzer(),
-        sampling: FrameSampling = FrameSampling()
+        sampling: FrameSampling = FrameSampling(), readingsPerClient: Int = 2
     ) throws {
+        admission = RecognitionAdmission(limitPerClient: readingsPerClient)
         self.library = library
         self.store = try store ?? FrameTextStore(url: library.location.dataDirectory.appendingPathComponent("frame-text.sqlite"))
         self.analyzer = analyzer
@@ -46,20 +52,32 @@ public actor LiveTextService {
     /// Whether a request of `sessionID` is reading a frame now.
     func isReading(sessionID: String) -> Bool { inFlight[sessionID] != nil }
 
+    /// Whether `client` is reading a frame now (for tests that wait for it).
+    func isReading(client: String) -> Bool { admission.reading[client] != nil }
+
     /// The text of the frame of `assetID` on screen at `time`. With a `sessionID`, a newer
     /// request of the same session cancels this one, and so does the session starting to
     /// play or moving away from the frame (`isStale` is asked every 100 ms).
+    ///
+    /// A time past the end reads the last frame and is answered from the cache after the
+    /// first time. With a `client`, at most `readingsPerClient` frames not in the cache are
+    /// read for it at once; another is refused with `LiveTextError.busy`.
     public func frameText(
-        assetID: String, at time: Double, sessionID: String? = nil,
+        assetID: String, at requestedTime: Double, sessionID: String? = nil, client: String? = nil,
         isStale: @escaping @Sendable () async -> Bool = { false }
     ) async throws -> Answer {
-        guard time.isFinite, time >= 0 else { throw LiveTextError.badTime(time) }
+        guard requestedTime.isFinite, requestedTime >= 0 else { throw LiveTextError.badTime(requestedTime) }
         requestsReceived += 1
         let number = requestsReceived
         if let sessionID { newestRequest[sessionID] = number }
         defer { if let sessionID, newestRequest[sessionID] == number { newestRequest[sessionID] = nil } }
         let asset = try await analysableAsset(assetID)
+        let time = resolvedTime(requestedTime, of: asset)
         if let hit = try await store.cachedFrame(assetID: asset.id, at: time) { return Answer(frame: hit, cached: true) }
+        if let client {
+            guard admission.admit(client) else { throw LiveTextError.busy(admission.limitPerClient) }
+        }
+        defer { if let client { admission.finished(client) } }
         // The player may have moved on while this request waited its turn.
         if await isStale() { throw LiveTextError.superseded }
         let source = try await frameSource(for: asset, around: time)
@@ -99,9 +117,20 @@ public actor LiveTextService {
         }
         analysedFrames += 1
         try await store.cache(frame, assetID: asset.id)
+        // The time asked for lies past the frame read: that frame is the last one.
+        if time >= frame.frameTime + max(frame.frameDuration, 0.001) - 0.0005 { lastFrameTime[asset.id] = frame.frameTime }
         // Kept for a later pause on this frame, but not answered to a player that has left it.
         if task.isCancelled { throw LiveTextError.superseded }
         return Answer(frame: frame, cached: false)
+    }
+
+    /// The time whose frame answers a request for `time`: within the asset's duration, and the
+    /// last frame's own time for any time at or past it (once that frame has been read).
+    func resolvedTime(_ time: Double, of asset: Library.Asset) -> Double {
+        var resolved = time
+        if let duration = asset.duration, duration > 0, resolved >= duration { resolved = max(0, duration - 0.001) }
+        if let last = lastFrameTime[asset.id], resolved >= last { resolved = last }
+        return resolved
     }
 
     /// The asset when its frames may be analysed: it exists, is ready, and is not protected.
@@ -155,8 +184,9 @@ public actor LiveTextService {
 
     // MARK: Indexing for search
 
-    /// Reads the sampled frames of `assetID` (one per shot, or every `sampling.interval`
-    /// seconds, whichever is fewer) into the search index. Protected assets are skipped.
+    /// Reads the sampled frames of `assetID` (one per stretch of unchanged picture and text,
+    /// `FrameSampling`) into the search index, each hit spanning its stretch. Protected assets
+    /// are skipped.
     public func index(assetID: String) async throws {
         let asset = try await analysableAsset(assetID)
         let source = try await frameSource(for: asset, pool: indexDecoding)
@@ -248,6 +278,8 @@ public enum LiveTextError: Error, Sendable, CustomStringConvertible {
     case badTime(Double)
     case disallowed(String)
     case superseded
+    /// The client already has this many frames being read.
+    case busy(Int)
 
     public var description: String {
         switch self {
@@ -256,6 +288,8 @@ public enum LiveTextError: Error, Sendable, CustomStringConvertible {
         case .noVideo(let title): "\(title) has no video to read text from"
         case .badTime(let time): "time must be a number of seconds from 0; got \(time)"
         case .disallowed(let session): "Video frame analysis is turned off for playback session \(session) (allowsVideoFrameAnalysis is false)"
+        case .busy(let limit):
+            "This client already has \(limit) frames being read for Live Text; wait for one of them to finish, then ask again"
         case .superseded: "The frame is no longer on screen (the player moved on or asked for another frame); the request was dropped"
         }
     }

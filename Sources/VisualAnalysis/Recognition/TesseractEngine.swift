@@ -93,6 +93,67 @@ final class TesseractEngine: @unchecked Sendable {
         }
     }
 
+    /// Reads `image` as one block of text (a region the region finder cut out) and gives its
+    /// lines; boxes are in `image`'s pixels. Each word's box is the union of its characters'
+    /// boxes (Tesseract's symbol level), cut back where it runs over the next word of its line:
+    /// the LSTM engine reports the first word of a Japanese line as wide as the whole line.
+    func recognizeBlock(_ image: GrayImage, flag: CancellationFlag) throws -> [TextLine] {
+        try reading(image, binarization: .tesseract, flag: flag) { monitor in
+            TessBaseAPISetPageSegMode(handle, PSM_SINGLE_BLOCK)
+            let status = TessBaseAPIRecognize(handle, monitor)
+            if TessMonitorGetProgress(monitor) >= 100 { readsCompleted.add(1, ordering: .relaxed) }
+            try flag.check()
+            guard status == 0 else { throw TextRecognitionError.engine("Tesseract could not recognise the frame (status \(status))") }
+            guard let iterator = TessBaseAPIGetIterator(handle) else { return [] }
+            defer { TessResultIteratorDelete(iterator) }
+            return Self.lines(from: iterator)
+        }
+    }
+
+    private static func lines(from iterator: OpaquePointer) -> [TextLine] {
+        let page = TessResultIteratorGetPageIterator(iterator)
+        var lines: [[(text: String, box: TextBox?, confidence: Double)]] = []
+        repeat {
+            if lines.isEmpty || TessPageIteratorIsAtBeginningOf(page, RIL_TEXTLINE) != 0 { lines.append([]) }
+            if lines[lines.count - 1].isEmpty || TessPageIteratorIsAtBeginningOf(page, RIL_WORD) != 0 {
+                let confidence = Double(TessResultIteratorConfidence(iterator, RIL_WORD)) / 100
+                lines[lines.count - 1].append(("", nil, max(0, min(1, confidence))))
+            }
+            guard let raw = TessResultIteratorGetUTF8Text(iterator, RIL_SYMBOL) else { continue }
+            let text = String(cString: raw).trimmingCharacters(in: .whitespacesAndNewlines)
+            TessDeleteText(raw)
+            var left: Int32 = 0
+            var top: Int32 = 0
+            var right: Int32 = 0
+            var bottom: Int32 = 0
+            guard !text.isEmpty, TessPageIteratorBoundingBox(page, RIL_SYMBOL, &left, &top, &right, &bottom) != 0 else { continue }
+            let box = TextBox(x: Int(left), y: Int(top), width: Int(right - left), height: Int(bottom - top))
+            let last = lines.count - 1
+            let word = lines[last].count - 1
+            lines[last][word].text += text
+            lines[last][word].box = lines[last][word].box?.union(box) ?? box
+        } while TessResultIteratorNext(iterator, RIL_SYMBOL) != 0
+
+        return lines.compactMap { raw -> TextLine? in
+            var words = raw.compactMap { word in word.box.map { (word.text, $0, word.confidence) } }.filter { !$0.0.isEmpty }
+            guard !words.isEmpty else { return nil }
+            for index in words.indices.dropLast() {
+                let (box, next) = (words[index].1, words[index + 1].1)
+                let sameRow = abs((box.y + box.maxY) - (next.y + next.maxY)) < box.height
+                if box.x < next.x, next.x < box.maxX, sameRow {
+                    words[index].1 = TextBox(x: box.x, y: box.y, width: next.x - box.x, height: box.height)
+                }
+            }
+            let built = words.enumerated().map { index, word in
+                RecognizedWord(
+                    text: word.0, box: word.1, confidence: word.2,
+                    spaceAfter: index + 1 < words.count ? RecognizedText.spaced(word.0, words[index + 1].0) : false)
+            }
+            let box = built.dropFirst().reduce(built[0].box) { $0.union($1.box) }
+            return TextLine(box: box, confidence: built.map(\.confidence).reduce(0, +) / Double(built.count), words: built)
+        }
+    }
+
     /// Gives Tesseract `image` for the length of `body`, with a monitor that polls `flag`.
     private func reading<Result>(
         _ image: GrayImage, binarization: FramePreprocessor.Binarization, flag: CancellationFlag,

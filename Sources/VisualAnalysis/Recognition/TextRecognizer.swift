@@ -63,21 +63,29 @@ public final class TextRecognizer: Sendable {
     public var readsCompleted: Int {
         idle.withLock { sets in
             sets.reduce(0) { total, set in
-                total + set.first.readsCompleted.load(ordering: .relaxed) + (set.others?.readsCompleted.load(ordering: .relaxed) ?? 0)
+                total + set.all.reduce(0) { $0 + $1.readsCompleted.load(ordering: .relaxed) }
             }
         }
     }
 
     /// The text in `image`, with boxes in `image`'s pixels.
+    ///
+    /// With the default pre-processing the frame is read region by region, Japanese first
+    /// (`RegionReading`); any other `preprocessor` reads the whole frame the earlier way
+    /// (English first, unsure lines again), kept so `make bench` can compare the two.
     public func recognize(_ image: VideoImage) async throws -> RecognizedText {
         let preprocessor = self.preprocessor
         let minimum = minimumLineConfidence
         let retryBelow = retryBelowConfidence
         return try await threads.run { [self] flag in
             try flag.check()
-            let prepared = preprocessor.prepare(image)
             let engines = try checkOut()
             defer { checkIn(engines) }
+            if preprocessor == FramePreprocessor() {
+                let blocks = try RegionReading().read(image, japanese: engines.japanese, latin: engines.latin, flag: flag)
+                return RecognizedText(frameSize: image.size, rotation: 0, blocks: blocks)
+            }
+            let prepared = preprocessor.prepare(image)
             var blocks = try engines.first.recognize(prepared, binarization: preprocessor.binarization, flag: flag)
             if let others = engines.others {
                 blocks = try Self.rereadingUnsureLines(
@@ -89,11 +97,49 @@ public final class TextRecognizer: Sendable {
         }
     }
 
-    /// The engines one thread reads a frame with: the first language alone, and the other
-    /// languages first (then the first) for the lines the first one is unsure of.
-    struct EngineSet: Sendable {
+    /// The engines one thread reads a frame with: the first language alone and the other
+    /// languages first (the whole-frame path), and the Japanese and Latin models alone (the
+    /// region path). Each is loaded when first used.
+    final class EngineSet: @unchecked Sendable {
         let first: TesseractEngine
         let others: TesseractEngine?
+        private let names: [String]
+        private let dataPath: String?
+        private var loadedJapanese: TesseractEngine??
+        private var loadedLatin: TesseractEngine??
+
+        init(first: TesseractEngine, others: TesseractEngine?, names: [String], dataPath: String?) {
+            self.first = first
+            self.others = others
+            self.names = names
+            self.dataPath = dataPath
+        }
+
+        /// The Japanese model alone, when the languages include "jpn" (the first engine when it is that).
+        var japanese: TesseractEngine? {
+            if let loadedJapanese { return loadedJapanese }
+            let engine: TesseractEngine? =
+                names.contains("jpn") ? (first.languages == "jpn" ? first : try? TesseractEngine(languages: "jpn", dataPath: dataPath)) : nil
+            loadedJapanese = .some(engine)
+            return engine
+        }
+
+        /// The other languages (English), without Japanese.
+        var latin: TesseractEngine? {
+            if let loadedLatin { return loadedLatin }
+            let rest = names.filter { $0 != "jpn" }.joined(separator: "+")
+            let engine: TesseractEngine? = rest.isEmpty ? nil : (first.languages == rest ? first : try? TesseractEngine(languages: rest, dataPath: dataPath))
+            loadedLatin = .some(engine)
+            return engine
+        }
+
+        var all: [TesseractEngine] {
+            var engines = [first]
+            for engine in [others, loadedJapanese ?? nil, loadedLatin ?? nil] {
+                if let engine, !engines.contains(where: { $0 === engine }) { engines.append(engine) }
+            }
+            return engines
+        }
     }
 
     private func checkOut() throws -> EngineSet {
@@ -101,9 +147,9 @@ public final class TextRecognizer: Sendable {
         created.add(1, ordering: .relaxed)
         let names = languages.split(separator: "+").map(String.init)
         let first = try TesseractEngine(languages: names[0], dataPath: dataPath)
-        guard names.count > 1 else { return EngineSet(first: first, others: nil) }
+        guard names.count > 1 else { return EngineSet(first: first, others: nil, names: names, dataPath: dataPath) }
         let rest = (names.dropFirst() + [names[0]]).joined(separator: "+")
-        return EngineSet(first: first, others: try TesseractEngine(languages: rest, dataPath: dataPath))
+        return EngineSet(first: first, others: try TesseractEngine(languages: rest, dataPath: dataPath), names: names, dataPath: dataPath)
     }
 
     private func checkIn(_ engines: EngineSet) {

@@ -191,6 +191,7 @@ export class LiveText {
     this.button.hidden = true;
     this.setHighlighted(false);
     this.player.dataset.liveText = 'false';
+    this.player.classList.remove('live-text-yields', 'live-text-on');
   }
 
   get hasText() { return Boolean(this.result && this.words.length); }
@@ -262,12 +263,33 @@ export class LiveText {
         span.style.transform = `scaleX(${wanted / natural})`;
       }
     }
+    this.yieldControls();
+  }
+
+  /**
+   * The text layer wins. With Live Text turned on (its button pressed) every control but that
+   * button steps aside, as on Apple's player, so every word can be pressed, double-clicked or
+   * long-pressed; turning it off brings them back. Before that, centre controls that would
+   * cover a word already step aside while the frame's text is shown. Playing again (Space, a
+   * tap beside the text, a remote) clears the layer and brings everything back.
+   */
+  yieldControls() {
+    this.player.classList.remove('live-text-yields', 'live-text-on');
+    if (!this.hasText) return;
+    const on = this.layer.classList.contains('highlighted');
+    this.player.classList.toggle('live-text-on', on);
+    const controls = [...this.player.querySelectorAll('.centre-controls button')];
+    const covered = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+    const buttons = controls.map((button) => button.getBoundingClientRect()).filter((r) => r.width && r.height);
+    const yields = on || this.words.some(({ span }) => buttons.some((button) => covered(span.getBoundingClientRect(), button)));
+    this.player.classList.toggle('live-text-yields', yields);
   }
 
   setHighlighted(on) {
     this.layer.classList.toggle('highlighted', on && this.hasText);
     this.button.setAttribute('aria-pressed', String(on && this.hasText));
     this.applyStrings();
+    this.yieldControls();
   }
 
   // MARK: Selecting and copying

@@ -1,0 +1,130 @@
+import Foundation
+import MediaCore
+
+/// How a frame is read: regions first, then each region prepared and read in the script it
+/// is written in.
+///
+/// 1. The frame is set upright when its text is skewed by a degree or more.
+/// 2. Text regions are found from local contrast (`TextRegionFinder`), on a smoothed copy when
+///    the picture is grainy, plus outlined captions over busy pictures.
+/// 3. Each region is prepared on its own (`RegionPreparation`: best colour plane, light text
+///    inverted, enlarged) and read by the Japanese model first. When that reading is mostly
+///    Latin, the English model reads it too and the surer reading wins — so Japanese is never
+///    lost to an English first pass, and code and English keep the English model's accuracy.
+/// 4. Readings that look like noise are dropped, and words two regions both read are kept once.
+struct RegionReading: Sendable {
+    var finder = TextRegionFinder()
+    var preparation = RegionPreparation()
+    /// Below this mean confidence a region's reading is dropped.
+    var minimumConfidence = 0.45
+    /// A reading with fewer than three letters (Japanese ones count twice) needs this confidence.
+    var shortReadingConfidence = 0.8
+    /// A Japanese reading is kept outright when at least this share of its characters are Japanese.
+    var japaneseShare = 0.3
+
+    func read(
+        _ image: VideoImage, japanese: TesseractEngine?, latin: TesseractEngine?, flag: CancellationFlag
+    ) throws -> [TextBlock] {
+        var picture = ColorPicture(image)
+        let skew = finder.skewAngle(of: picture.luma)
+        let turned = abs(skew) >= 1
+        if turned { picture = picture.rotated(by: -skew) }
+        let luma = picture.luma
+        let searched = finder.noiseLevel(of: luma) > 6 ? luma.smoothed() : luma
+        let plain = finder.regions(in: searched)
+        var regions = plain.map { ($0, false) }
+        let outlined = finder.regions(of: finder.outlinedMask(of: luma), width: luma.width, height: luma.height)
+        for box in outlined where !plain.contains(where: { box.fractionCovered(by: $0) > 0.3 }) {
+            regions.append((box, true))
+        }
+        var lines: [(line: TextLine, outlined: Bool)] = []
+        for (region, isOutlined) in regions {
+            try flag.check()
+            let prepared = isOutlined ? preparation.prepareOutlined(region, of: picture) : preparation.prepare(region, of: picture)
+            guard let reading = try readRegion(prepared.image, japanese: japanese, latin: latin, flag: flag), accepts(reading) else { continue }
+            for line in reading {
+                let words = line.words.map { word in
+                    var box = prepared.frameBox(word.box)
+                    if turned { box = picture.unturned(box, by: -skew) }
+                    return RecognizedWord(text: word.text, box: box, confidence: word.confidence, spaceAfter: word.spaceAfter)
+                }
+                lines.append((Self.line(of: words), isOutlined))
+            }
+        }
+        return Self.blocks(of: Self.deduplicated(lines))
+    }
+
+    /// The region read by the Japanese model, or by the English one when that is surer of a
+    /// mostly Latin region.
+    private func readRegion(_ image: GrayImage, japanese: TesseractEngine?, latin: TesseractEngine?, flag: CancellationFlag) throws -> [TextLine]? {
+        var first: [TextLine] = []
+        if let japanese {
+            first = try japanese.recognizeBlock(image, flag: flag)
+            let text = first.map(\.text).joined()
+            let japaneseCount = text.unicodeScalars.filter(RecognizedText.isUnspacedScript).count
+            let letters = text.unicodeScalars.filter { !CharacterSet.whitespaces.contains($0) }.count
+            if !first.isEmpty, Double(japaneseCount) >= japaneseShare * Double(letters), japaneseCount > 0 { return first }
+            guard let latin else { return first }
+            let second = try latin.recognizeBlock(image, flag: flag)
+            let (firstConfidence, secondConfidence) = (Self.confidence(first), Self.confidence(second))
+            let latinWins = japaneseCount == 0 ? secondConfidence >= firstConfidence : secondConfidence > firstConfidence + 0.1
+            return latinWins ? second : first
+        }
+        return try latin?.recognizeBlock(image, flag: flag)
+    }
+
+    /// Whether a region's reading is text rather than texture read as letters.
+    private func accepts(_ lines: [TextLine]) -> Bool {
+        let text = lines.map(\.text).joined().unicodeScalars.filter { !CharacterSet.whitespaces.contains($0) }
+        guard !text.isEmpty else { return false }
+        let confidence = Self.confidence(lines)
+        let letters = text.filter { CharacterSet.alphanumerics.contains($0) }
+        let weight = letters.reduce(0) { $0 + (RecognizedText.isUnspacedScript($1) ? 2 : 1) }
+        return confidence >= minimumConfidence && weight >= 1 && (weight >= 3 || confidence >= shortReadingConfidence)
+            && letters.count * 2 >= text.count
+    }
+
+    static func confidence(_ lines: [TextLine]) -> Double {
+        let words = lines.flatMap(\.words)
+        return words.isEmpty ? 0 : words.map(\.confidence).reduce(0, +) / Double(words.count)
+    }
+
+    static func line(of words: [RecognizedWord]) -> TextLine {
+        TextLine(
+            box: words.dropFirst().reduce(words[0].box) { $0.union($1.box) },
+            confidence: words.map(\.confidence).reduce(0, +) / Double(words.count), words: words)
+    }
+
+    /// Keeps each word once where regions overlap: plain regions before outlined ones, the
+    /// surer word first; a word more than half covered by a kept one is dropped.
+    static func deduplicated(_ lines: [(line: TextLine, outlined: Bool)]) -> [TextLine] {
+        var order: [(line: Int, word: Int, outlined: Bool, confidence: Double)] = []
+        for (l, entry) in lines.enumerated() {
+            for (w, word) in entry.line.words.enumerated() { order.append((l, w, entry.outlined, word.confidence)) }
+        }
+        order.sort { ($0.outlined ? 1 : 0, -$0.confidence) < ($1.outlined ? 1 : 0, -$1.confidence) }
+        var kept: [TextBox] = []
+        var keep = Set<[Int]>()
+        for item in order {
+            let box = lines[item.line].line.words[item.word].box
+            if kept.contains(where: { box.fractionCovered(by: $0) > 0.5 }) { continue }
+            kept.append(box)
+            keep.insert([item.line, item.word])
+        }
+        return lines.enumerated().compactMap { l, entry in
+            let words = entry.line.words.enumerated().filter { keep.contains([l, $0.offset]) }.map(\.element)
+            guard !words.isEmpty else { return nil }
+            let fixed = words.enumerated().map { index, word in
+                RecognizedWord(
+                    text: word.text, box: word.box, confidence: word.confidence,
+                    spaceAfter: index + 1 < words.count ? RecognizedText.spaced(word.text, words[index + 1].text) : false)
+            }
+            return line(of: fixed)
+        }
+    }
+
+    /// One block per line, in reading order (top to bottom, then left to right).
+    static func blocks(of lines: [TextLine]) -> [TextBlock] {
+        lines.sorted { ($0.box.y, $0.box.x) < ($1.box.y, $1.box.x) }.map { TextBlock(box: $0.box, lines: [$0]) }
+    }
+}
