@@ -75,7 +75,9 @@ struct WorkerFailoverTests {
         let location = temp.library.location
         // Long enough that a heartbeat (every third of it) delayed by a loaded machine never lets it lapse:
         // with 3 s, the second worker took a beating worker's job in one full parallel run.
-        let lease = Duration.seconds(6)
+        // 6 s lapsed once too, in a make test run beside a sanitizer build and an hour of fuzzing
+        // (load above 20 on two cores): the first worker's beats every 2 s were starved.
+        let lease = Duration.seconds(12)
         let first = IngestWorker(
             store: temp.library.store, location: location, packager: ScriptedPackager(behaviour: .hang(after: 0.1)), lease: lease, workerID: "first")
         let second = IngestWorker(
