@@ -88,7 +88,7 @@ public actor ThrowawayPostgreSQL {
                 set -e
                 '\(initdb)' -D '\(data)' -U \(user) --auth=trust -E UTF8 --no-locale --no-sync > '\(folder.path)/initdb.log' 2>&1
                 '\(postgres)' -D '\(data)' -h 127.0.0.1 -p \(port) -k '\(folder.path)' -c fsync=off -c synchronous_commit=off \\
-                    -c full_page_writes=off -c max_connections=300 -c shared_buffers=32MB > '\(folder.path)/postgres.log' 2>&1 &
+                    -c full_page_writes=off -c max_connections=1000 -c shared_buffers=32MB > '\(folder.path)/postgres.log' 2>&1 &
                 server=$!
                 set +e
                 """, signal: "INT", folder: folder)
