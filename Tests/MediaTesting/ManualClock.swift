@@ -80,7 +80,7 @@ public final class ManualClock: WallClock {
 
     /// Waits (in real time, briefly) until `count` tasks sleep on this clock, so a test
     /// advances it only once the code under test is waiting.
-    public func waitForSleepers(_ count: Int = 1, timeout: Duration = .seconds(10)) async throws {
+    public func waitForSleepers(_ count: Int = 1, timeout: Duration = .seconds(60)) async throws {
         let deadline = ContinuousClock.now + timeout
         while sleeperCount < count {
             guard ContinuousClock.now < deadline else { throw ManualClockError.noSleepers(expected: count, found: sleeperCount) }
