@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scratch=.build-sanitize
 sanitizers=(--sanitize=address --sanitize=undefined)
-if ! swift build --build-tests "${sanitizers[@]}" --scratch-path "$scratch" 2>"$scratch.log"; then
+if ! swift build --build-tests "${sanitizers[@]}" --scratch-path "$scratch" >"$scratch.log" 2>&1; then
   if grep -q "undefined" "$scratch.log" && grep -qi "unsupported\|not supported\|invalid" "$scratch.log"; then
     echo "sanitize: this toolchain does not build with UBSan and ASan together; using ASan alone"
     sanitizers=(--sanitize=address)
