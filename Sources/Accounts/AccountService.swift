@@ -104,16 +104,29 @@ public final class AccountService: Sendable {
         invalidate()
     }
 
+    /// The rule for a new account's name, as a JSON Schema `pattern`: 1 to 64 of the ASCII
+    /// letters and digits, `.`, `_`, `-` and `@`. `openapi.json` states this same text for the
+    /// names it creates (`OpenAPIDocumentTests` checks that), and `validate(name:)` checks
+    /// nothing else. (Signing in looks any name up; older names need not match.)
+    public static let namePattern = #"^[A-Za-z0-9._@-]{1,64}$"#
+
+    /// The shortest and longest password, in Unicode scalars (JSON Schema's `minLength` and
+    /// `maxLength` count the same way); 256 scalars are at most 1024 bytes of UTF-8.
+    public static let passwordLengths = 8...256
+
+    /// `namePattern`, compiled once (NSRegularExpression is immutable and safe to share).
+    nonisolated(unsafe) private static let nameExpression = try! NSRegularExpression(pattern: namePattern)
+
     static func validate(name: String) throws {
-        guard !name.isEmpty, name.count <= 64 else { throw AccountError.invalidName("use 1 to 64 characters") }
-        guard name.unicodeScalars.allSatisfy({ CharacterSet.alphanumerics.contains($0) || "._-@".unicodeScalars.contains($0) }) else {
-            throw AccountError.invalidName("use letters, digits, '.', '_', '-' and '@' only")
+        let whole = NSRange(name.startIndex..., in: name)
+        guard let match = nameExpression.firstMatch(in: name, options: [.anchored], range: whole), match.range == whole else {
+            throw AccountError.invalidName("use 1 to 64 of the letters A to Z and a to z, the digits 0 to 9, '.', '_', '-' and '@'")
         }
     }
 
     static func validate(password: String, name: String) throws {
-        guard password.count >= 8 else { throw AccountError.weakPassword("use at least 8 characters") }
-        guard password.utf8.count <= 1024 else { throw AccountError.weakPassword("use at most 1024 bytes") }
+        guard password.unicodeScalars.count >= passwordLengths.lowerBound else { throw AccountError.weakPassword("use at least 8 characters") }
+        guard password.unicodeScalars.count <= passwordLengths.upperBound else { throw AccountError.weakPassword("use at most 256 characters") }
         guard password.lowercased() != name.lowercased() else { throw AccountError.weakPassword("it must not be the account name") }
     }
 

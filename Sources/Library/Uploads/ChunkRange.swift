@@ -100,7 +100,8 @@ public enum UploadError: Error, Sendable, Equatable, CustomStringConvertible {
         case .chunkTooLong(let limit): "The body is longer than its Content-Range (\(limit) bytes) or the upload's length"
         case .busy(let id): "Upload \(id) is busy: another request is writing a chunk of it or completing it; wait for that to finish"
         case .incomplete(let received, let length): "Only \(received) of \(length) bytes have arrived; send the rest first"
-        case .invalidFileName(let name): "\"\(name)\" is not a usable file name"
+        case .invalidFileName(let name):
+            "\"\(name.prefix(300))\" is not a usable file name: use a plain name of 1 to 255 characters, without / or \\ or control characters, not starting with \".\""
         case .insufficientSpace(let needed, let available):
             "Not enough disk space: the file needs \(needed) bytes and \(available) are free"
         }

@@ -138,7 +138,7 @@ public actor UploadStore {
         let upload = try await upload(id: id)
         if let length = upload.length, upload.offset != length { throw UploadError.incomplete(received: upload.offset, length: length) }
         let (part, json) = try paths(id)
-        let destination = finishedDirectory.appendingPathComponent(id).appendingPathComponent(upload.fileName)
+        let destination = finishedDirectory.appendingPathComponent(id).appendingPathComponent(Self.diskName(upload.fileName))
         try await BlockingWork.run {
             try FileManager.default.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
             try FileManager.default.moveItem(at: part, to: destination)
@@ -193,16 +193,38 @@ public actor UploadStore {
     }
 
     /// The last path component of a client's file name, if it is one a file system takes.
+    /// The rule for an upload's file name, as a JSON Schema `pattern` (with `maxLength`
+    /// `fileNameMaximumLength`): a plain name, not a path, with no control characters
+    /// (U+0000 to U+001F, U+007F to U+009F), no `/` or `\`, not starting with `.` (nor being
+    /// `.` or `..`). `openapi.json` states this same text (`OpenAPIDocumentTests` checks that)
+    /// and `safeFileName` checks nothing else.
+    public static let fileNamePattern = #"^[^./\\\u0000-\u001f\u007f-\u009f][^/\\\u0000-\u001f\u007f-\u009f]*$"#
+    /// The longest file name, in Unicode scalars (as JSON Schema's `maxLength` counts).
+    public static let fileNameMaximumLength = 255
+
+    /// `fileNamePattern`, compiled once (NSRegularExpression is immutable and safe to share).
+    nonisolated(unsafe) private static let fileNameExpression = try! NSRegularExpression(pattern: fileNamePattern)
+
+    /// `name`, when it is a file name as `fileNamePattern` says.
     static func safeFileName(_ name: String) throws -> String {
-        let base =
-            name.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last.map(String.init)?
-            .trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
-        guard !base.isEmpty, base != ".", base != "..", !base.hasPrefix("."), !base.contains("\0"),
-            base.utf8.count <= 255, !base.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        let whole = NSRange(name.startIndex..., in: name)
+        guard name.unicodeScalars.count <= fileNameMaximumLength,
+            let match = fileNameExpression.firstMatch(in: name, options: [.anchored], range: whole), match.range == whole
         else {
             throw UploadError.invalidFileName(name)
         }
-        return base
+        return name
+    }
+
+    /// The name the finished file gets on disk: the upload's name, shortened (keeping its
+    /// extension) when its UTF-8 is longer than the 255 bytes a file system's name may be.
+    static func diskName(_ name: String) -> String {
+        guard name.utf8.count > 255 else { return name }
+        let dot = name.lastIndex(of: ".")
+        let ext = dot.map { String(name[$0...]) }.flatMap { $0.utf8.count <= 16 ? $0 : nil } ?? ""
+        var stem = dot.map { ext.isEmpty ? name : String(name[..<$0]) } ?? name
+        while stem.utf8.count + ext.utf8.count > 255 { stem.removeLast() }
+        return stem + ext
     }
 
     static var encoder: JSONEncoder {

@@ -40,6 +40,8 @@ struct SessionRoutes: Sendable {
         var step: Int?
         var rendition: String?
         var direction: Int?
+        var volume: Double?
+        var muted: Bool?
     }
 
     struct IntentResponse: ResponseEncodable {
@@ -74,7 +76,8 @@ struct SessionRoutes: Sendable {
             let body = try await request.decode(as: IntentRequest.self, context: context)
             let frame = InboundRendererMessage(
                 v: RendererProtocol.version, type: "intent", intent: body.intent, seconds: body.seconds, time: body.time,
-                fraction: body.fraction, rate: body.rate, step: body.step, rendition: body.rendition, direction: body.direction)
+                fraction: body.fraction, rate: body.rate, step: body.step, rendition: body.rendition, direction: body.direction,
+                volume: body.volume, muted: body.muted)
             guard case .intent(_, let intent) = try parse(frame) else { throw APIError(.badRequest, "Not an intent") }
             guard let result = await sessions.apply(intent, to: id) else { throw APIError(.notFound, "No playback session \(id)") }
             switch result {

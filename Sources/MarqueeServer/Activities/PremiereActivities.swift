@@ -13,8 +13,14 @@ struct PremiereActivities: Sendable {
     func schedule(assetID: String, startsAt: Date, relevance: Double) async throws -> ActivitySnapshot {
         guard let asset = try await library.asset(id: assetID) else { throw APIError(.notFound, "No asset \(assetID)") }
         let now = await center.currentDate
-        guard startsAt > now else { throw APIError(.badRequest, "startsAt must be in the future") }
-        guard startsAt.timeIntervalSince(now) < 7 * 24 * 3600 else { throw APIError(.badRequest, "startsAt must be within a week") }
+        // A well-formed date the server's clock rules out (the document cannot say "after now"):
+        // the request conflicts with the current time, a 409, as other state-dependent refusals.
+        guard startsAt > now else {
+            throw APIError(.conflict, "startsAt must be in the future (the server's time is \(ISO8601DateFormatter().string(from: now)))", code: "premiere-not-in-future")
+        }
+        guard startsAt.timeIntervalSince(now) < 7 * 24 * 3600 else {
+            throw APIError(.conflict, "startsAt must be within a week of the server's time (\(ISO8601DateFormatter().string(from: now)))", code: "premiere-too-far")
+        }
         let displayed = try? await library.displayed(asset)
         return try await center.request(
             attributes: PremiereAttributes(

@@ -1,57 +1,68 @@
 import Foundation
 
-/// Reads the dates request bodies carry: RFC 3339 / ISO 8601 date-times such as
-/// `2026-05-01T20:00:00Z` or `2026-05-01T20:00:00.250+09:00`, with every field in its range.
+/// Reads the dates request bodies carry: RFC 3339 date-times such as `2026-05-01T20:00:00Z` or
+/// `2026-05-01T20:00:00.250+09:00`, with every field in its range (February 29 only in leap
+/// years), 0 to 9 digits of fractions of a second, years 0001 to 9999.
 /// Foundation's `.iso8601` strategy alone lets `T25:99:00` roll over into the next day; a
 /// client that sends that has made a mistake it should hear about.
+///
+/// The rule is `pattern`, and nothing else: `openapi.json` states the same text as the
+/// `pattern` of every `date-time` field (`OpenAPIDocumentTests` checks that), so what the
+/// document calls a date-time is exactly what the server reads.
 enum StrictDate {
-    /// The date `text` names, or nil when it is not a date-time with fields in range.
-    static func parse(_ text: String) -> Date? {
-        let bytes = Array(text.utf8)
-        // yyyy-mm-ddThh:mm:ss[.fraction](Z|±hh:mm)
-        guard bytes.count >= 20, bytes.count <= 40 else { return nil }
-        func number(_ range: Range<Int>) -> Int? {
-            guard range.upperBound <= bytes.count else { return nil }
-            var value = 0
-            for byte in bytes[range] {
-                guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
-                value = value * 10 + Int(byte - UInt8(ascii: "0"))
-            }
-            return value
-        }
-        func at(_ index: Int, _ character: Character) -> Bool { index < bytes.count && bytes[index] == character.asciiValue! }
-        guard let year = number(0..<4), at(4, "-"), let month = number(5..<7), at(7, "-"), let day = number(8..<10),
-            at(10, "T") || at(10, "t"), let hour = number(11..<13), at(13, ":"), let minute = number(14..<16), at(16, ":"),
-            let second = number(17..<19)
-        else { return nil }
-        guard year >= 1, (1...12).contains(month), (1...Self.days(in: month, of: year)).contains(day), hour < 24, minute < 60, second < 60 else {
-            return nil
-        }
-        var index = 19
-        if at(index, ".") {
-            index += 1
-            let start = index
-            while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") { index += 1 }
-            guard index > start else { return nil }
-        }
-        if at(index, "Z") || at(index, "z") {
-            guard index + 1 == bytes.count else { return nil }
-        } else {
-            guard at(index, "+") || at(index, "-"), index + 6 == bytes.count, let offsetHours = number(index + 1..<index + 3), at(index + 3, ":"),
-                let offsetMinutes = number(index + 4..<index + 6), offsetHours < 24, offsetMinutes < 60
-            else { return nil }
-        }
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = text.contains(".") ? [.withInternetDateTime, .withFractionalSeconds] : [.withInternetDateTime]
-        return formatter.date(from: text)
+    /// The JSON Schema `pattern` of a date-time (written so that ECMA-262, ICU and Python
+    /// regular expressions read it the same way).
+    static let pattern =
+        #"^(?:(?:000[1-9]|00[1-9][0-9]|0[1-9][0-9]{2}|[1-9][0-9]{3})-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))|(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[48]|[2468][048]|[13579][26])00)-02-29)[Tt](?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\.[0-9]{1,9})?(?:[Zz]|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])$"#
+
+    /// `pattern`, compiled once (NSRegularExpression is immutable and safe to share).
+    nonisolated(unsafe) private static let expression = try! NSRegularExpression(pattern: pattern)
+
+    /// Whether `text` is a date-time as `pattern` says: the whole text matches.
+    static func matches(_ text: String) -> Bool {
+        let whole = NSRange(text.startIndex..., in: text)
+        guard let match = expression.firstMatch(in: text, options: [.anchored], range: whole) else { return false }
+        return match.range == whole
     }
 
-    static func days(in month: Int, of year: Int) -> Int {
-        switch month {
-        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-        case 4, 6, 9, 11: 30
-        default: 31
+    /// The date `text` names, or nil when it is not a date-time as `pattern` says.
+    static func parse(_ text: String) -> Date? {
+        guard matches(text) else { return nil }
+        // Every field is in range (the pattern says so): count days from 1970-01-01 directly.
+        let bytes = Array(text.utf8)
+        func number(_ range: Range<Int>) -> Int {
+            bytes[range].reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
         }
+        let year = number(0..<4), month = number(5..<7), day = number(8..<10)
+        let seconds = number(11..<13) * 3600 + number(14..<16) * 60 + number(17..<19)
+        var index = 19
+        var fraction = 0.0
+        if bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            var scale = 0.1
+            while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") {
+                fraction += Double(bytes[index] - UInt8(ascii: "0")) * scale
+                scale /= 10
+                index += 1
+            }
+        }
+        var offset = 0
+        if bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+            offset = (number(index + 1..<index + 3) * 60 + number(index + 4..<index + 6)) * 60
+            if bytes[index] == UInt8(ascii: "-") { offset = -offset }
+        }
+        let total = Self.daysFromEpoch(year: year, month: month, day: day) * 86_400 + seconds - offset
+        return Date(timeIntervalSince1970: Double(total) + fraction)
+    }
+
+    /// Days from 1970-01-01 to the given proleptic Gregorian date (Howard Hinnant's days_from_civil).
+    static func daysFromEpoch(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
     }
 
     /// The decoding strategy for request bodies.

@@ -1,0 +1,178 @@
+import DeviceLink
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+@testable import Accounts
+@testable import Library
+@testable import MarqueeServer
+
+/// Each rule `openapi.json` states about a request (a `pattern`, a length, an enum) is the
+/// rule the server checks, written once: the document's text is compared with the server's
+/// constant here, and the server checks requests with that constant (issue 24: schemathesis
+/// with every check, where a request the document allows must be accepted and one it forbids
+/// refused).
+@Suite("openapi.json states the server's own request rules")
+struct DocumentedRulesTests {
+    static func document() throws -> [String: Any] {
+        let url = MarqueeServer.bundledWebRoot(environment: [:]).appendingPathComponent("openapi.json")
+        return try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
+    }
+
+    /// The JSON request body schema's properties of `method path`.
+    static func bodyProperties(_ document: [String: Any], _ path: String, _ method: String) throws -> [String: [String: Any]] {
+        let paths = try #require(document["paths"] as? [String: [String: Any]])
+        let operation = try #require(paths[path]?[method] as? [String: Any])
+        let body = try #require(operation["requestBody"] as? [String: Any])
+        let content = try #require(body["content"] as? [String: Any])
+        let json = try #require(content["application/json"] as? [String: Any])
+        let schema = try #require(json["schema"] as? [String: Any])
+        return try #require(schema["properties"] as? [String: [String: Any]])
+    }
+
+    /// Every schema in `value` whose `format` is `date-time`.
+    static func dateTimes(in value: Any) -> [[String: Any]] {
+        if let object = value as? [String: Any] {
+            let own = object["format"] as? String == "date-time" ? [object] : []
+            return own + object.values.flatMap(dateTimes(in:))
+        }
+        if let array = value as? [Any] { return array.flatMap(dateTimes(in:)) }
+        return []
+    }
+
+    @Test("Every date-time in the document has the server's exact pattern")
+    func dateTimePattern() throws {
+        let found = Self.dateTimes(in: try Self.document())
+        #expect(found.count > 20)
+        for schema in found {
+            #expect(schema["pattern"] as? String == StrictDate.pattern, "\(schema)")
+        }
+    }
+
+    @Test("The server reads a date-time exactly when the pattern matches, to the same instant")
+    func dateTimesFollowThePattern() throws {
+        // Nine digits of a fraction and lower-case t and z are date-times; ten digits are not.
+        let good = [
+            "2026-05-01T20:00:00Z", "2026-05-01t20:00:00z", "2026-05-01T20:00:00.123456789Z", "2024-02-29T23:59:59Z", "2000-02-29T00:00:00Z",
+            "0001-01-01T00:00:00Z", "9999-12-31T23:59:59.5-23:59",
+        ]
+        let bad = [
+            "", "2026-05-01T20:00:00.1234567890Z", "1900-02-29T00:00:00Z", "0000-01-01T00:00:00Z", "2026-04-31T00:00:00Z",
+            "2026-05-01T20:00:00Z\n", " 2026-05-01T20:00:00Z", "2026-05-01T24:00:00Z", "2026-05-01T20:00:00+24:00", "２０２６-05-01T20:00:00Z",
+        ]
+        let expression = try NSRegularExpression(pattern: StrictDate.pattern)
+        for text in good + bad {
+            let whole = NSRange(text.startIndex..., in: text)
+            let matched = expression.firstMatch(in: text, range: whole)?.range == whole
+            #expect(matched == good.contains(text), "\(text)")
+            #expect((StrictDate.parse(text) != nil) == good.contains(text), "\(text)")
+        }
+        #expect(StrictDate.parse("1970-01-01t00:00:10z") == Date(timeIntervalSince1970: 10))
+        #expect(StrictDate.parse("2026-05-01T20:00:00.250+09:00") == Date(timeIntervalSince1970: 1_777_633_200.25))
+        #expect(StrictDate.parse("2024-02-29T23:59:59-00:30") == Date(timeIntervalSince1970: 1_709_252_999))
+        #expect(StrictDate.parse("0001-01-01T00:00:00Z") == Date(timeIntervalSince1970: -62_135_596_800))
+    }
+
+    @Test("Account names and passwords: the document's rule is the server's")
+    func accountRules() throws {
+        let document = try Self.document()
+        for (path, method) in [("/api/auth/setup", "post"), ("/api/users", "post")] {
+            let properties = try Self.bodyProperties(document, path, method)
+            #expect(properties["name"]?["pattern"] as? String == AccountService.namePattern, "\(path)")
+            #expect(properties["password"]?["minLength"] as? Int == AccountService.passwordLengths.lowerBound, "\(path)")
+            #expect(properties["password"]?["maxLength"] as? Int == AccountService.passwordLengths.upperBound, "\(path)")
+        }
+        for name in ["a", "Ada.Lovelace@example-1_2", String(repeating: "x", count: 64)] {
+            #expect(throws: Never.self, "\(name)") { try AccountService.validate(name: name) }
+        }
+        // Letters outside A-Z (the old rule took any Unicode letter), spaces, 65 characters.
+        for name in ["", "é", "名前", "a b", "a\n", String(repeating: "x", count: 65), "ａ"] {
+            #expect(throws: AccountError.self, "\(name)") { try AccountService.validate(name: name) }
+        }
+        // Lengths count Unicode scalars, as JSON Schema does: 8 scalars in 4 characters are enough.
+        #expect(throws: Never.self) { try AccountService.validate(password: "e\u{301}e\u{301}e\u{301}e\u{301}", name: "a") }
+        #expect(throws: AccountError.self) { try AccountService.validate(password: "1234567", name: "a") }
+        #expect(throws: Never.self) { try AccountService.validate(password: String(repeating: "p", count: 256), name: "a") }
+        #expect(throws: AccountError.self) { try AccountService.validate(password: String(repeating: "p", count: 257), name: "a") }
+    }
+
+    @Test("Upload file names: the document's rule is the server's")
+    func fileNameRules() throws {
+        let properties = try Self.bodyProperties(try Self.document(), "/api/uploads", "post")
+        #expect(properties["fileName"]?["pattern"] as? String == UploadStore.fileNamePattern)
+        #expect(properties["fileName"]?["maxLength"] as? Int == UploadStore.fileNameMaximumLength)
+        for name in ["a.mp4", "My Show - S02E05 - Five.mp4", " spaced .mp4", "名前.mkv", "a..b", String(repeating: "x", count: 255)] {
+            #expect(try UploadStore.safeFileName(name) == name)
+        }
+        // A path (the old rule kept its last part), a hidden name, control characters, 256 characters.
+        for name in ["", ".", "..", ".hidden", "a/b.mp4", "a\\b.mp4", "a\u{0}b", "a\nb", "a\u{85}b", "a\u{7f}", String(repeating: "x", count: 256)] {
+            #expect(throws: UploadError.self, "\(name)") { try UploadStore.safeFileName(name) }
+        }
+        // A long name fits the file system's 255 bytes on disk, keeping its extension.
+        let long = String(repeating: "名", count: 200) + ".mp4"
+        #expect(UploadStore.diskName(long).utf8.count <= 255)
+        #expect(UploadStore.diskName(long).hasSuffix("名.mp4"))
+        #expect(UploadStore.diskName("short.mp4") == "short.mp4")
+    }
+
+    @Test("Application services: the document lists the ones the server offers")
+    func applicationServices() throws {
+        let document = try Self.document()
+        let offered = ApplicationServices.marquee.services.map(\.identifier)
+        #expect(offered.count >= 2)
+        let paths = try #require(document["paths"] as? [String: [String: Any]])
+        let nearby = try #require((paths["/api/devices/nearby"]?["get"] as? [String: Any])?["parameters"] as? [[String: Any]])
+        let service = try #require(nearby.first { $0["name"] as? String == "service" })
+        #expect((service["schema"] as? [String: Any])?["enum"] as? [String] == offered)
+        let pairing = try Self.bodyProperties(document, "/api/devices/pairings", "post")
+        #expect((pairing["service"]?["enum"] as? [Any])?.compactMap { $0 as? String } == offered)
+    }
+
+    @Test("set-volume and set-muted work over HTTP (the intent's fields reach the session)")
+    func volumeIntents() async throws {
+        let fixture = try await ServerFixture.shared.value
+        try await fixture.application().test(.router) { client in
+            let session = try await client.execute(uri: "/api/sessions", method: .post, body: .json(#"{"assetID": "\#(fixture.clipID)"}"#)) {
+                response throws in try response.json(SessionSnapshot.self)
+            }
+            for body in [#"{"intent": "set-volume", "volume": 0.5}"#, #"{"intent": "set-muted", "muted": true}"#] {
+                try await client.execute(uri: "/api/sessions/\(session.id)/intents", method: .post, body: .json(body)) { response throws in
+                    // Accepted, or refused by the session's rules; never "needs volume".
+                    #expect([.ok, .conflict].contains(response.status), "\(body): \(response.text)")
+                }
+            }
+            try await client.execute(uri: "/api/sessions/\(session.id)/intents", method: .post, body: .json(#"{"intent": "set-volume"}"#)) {
+                response throws in
+                #expect(response.status == .badRequest)
+                #expect(response.errorMessage.contains("volume"))
+            }
+            try await client.execute(uri: "/api/sessions/\(session.id)", method: .delete) { _ in }
+        }
+    }
+
+    @Test("A premiere the server's clock rules out is a 409 (the document cannot say \"after now\")")
+    func premiereTimes() async throws {
+        let fixture = try await ServerFixture.shared.value
+        let host = try await LiveActivityHost.start(library: fixture.library, downloads: nil, sessions: nil, apns: nil)
+        defer { Task { await host.stop() } }
+        var server = MarqueeServer(library: fixture.library)
+        server.activities = host
+        try await Application(router: server.router()).test(.router) { client in
+            let formatter = ISO8601DateFormatter()
+            for (startsAt, code) in [
+                (Date().addingTimeInterval(-60), "premiere-not-in-future"), (Date().addingTimeInterval(8 * 24 * 3600), "premiere-too-far"),
+            ] {
+                let body = #"{"assetID": "\#(fixture.clipID)", "startsAt": "\#(formatter.string(from: startsAt))"}"#
+                try await client.execute(uri: "/api/activities/premieres", method: .post, body: .json(body)) { response throws in
+                    #expect(response.status == .conflict, "\(response.text)")
+                    #expect(try response.json(APIErrorBody.self).error.code == code)
+                }
+            }
+            try await client.execute(uri: "/api/activities/premieres", method: .post, body: .json(#"{"assetID": "\#(fixture.clipID)", "startsAt": ""}"#)) {
+                response throws in
+                #expect(response.status == .badRequest)
+            }
+        }
+    }
+}
