@@ -6,6 +6,9 @@ public enum LibraryError: Error, Sendable, Equatable, CustomStringConvertible {
     case jobNotFound(Int64)
     case sourceNotFound(String)
     case unsupportedSource(String)
+    /// A folder to add holds more entries (files and folders, at any depth) than `limit`: `/`,
+    /// say. The walk stops there instead of reading the whole disk.
+    case folderTooLarge(String, limit: Int)
     /// An HLS bundle that names files outside itself, links, or files that are missing.
     case unsafeBundle(String, reason: String)
     case jobNotRetryable(Int64, state: String)
@@ -24,6 +27,7 @@ public enum LibraryError: Error, Sendable, Equatable, CustomStringConvertible {
         case .jobNotFound(let id): "No job with id \(id)"
         case .sourceNotFound(let path): "No file or folder at \(path)"
         case .unsupportedSource(let path): "Not a media file, folder or HLS bundle: \(path)"
+        case .folderTooLarge(let path, let limit): "The folder \(path) holds more than \(limit) files and folders; add a folder inside it"
         case .unsafeBundle(let path, let reason): "Cannot import the HLS bundle \(path): \(reason)"
         case .jobNotRetryable(let id, let state): "Job \(id) is \(state); only failed jobs can be retried"
         case .invalidSettings(let reason): "Invalid player settings: \(reason)"

@@ -81,7 +81,9 @@ public final class MediaLibrary: Sendable {
             } else if BundleImporter.multivariantPlaylist(in: url) != nil {
                 sources.append((url, url.lastPathComponent))
             } else {
-                let found = Self.mediaFiles(in: url)
+                guard let found = Self.mediaFiles(in: url, limit: Self.maximumFolderEntries) else {
+                    throw LibraryError.folderTooLarge(path, limit: Self.maximumFolderEntries)
+                }
                 guard !found.isEmpty else { throw LibraryError.unsupportedSource(path) }
                 sources += found.map { ($0, $0.deletingPathExtension().lastPathComponent) }
             }
@@ -89,15 +91,21 @@ public final class MediaLibrary: Sendable {
         return sources
     }
 
-    static func mediaFiles(in folder: URL) -> [URL] {
+    /// The most entries (files and folders, at any depth) a folder to add may hold.
+    static let maximumFolderEntries = 100_000
+
+    /// The media files in `folder`, at any depth; nil when it holds more than `limit` entries.
+    static func mediaFiles(in folder: URL, limit: Int = .max) -> [URL]? {
         guard let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey]) else { return [] }
         var files: [URL] = []
+        var entries = 0
         // Only regular files: a FIFO or device named like a video would block ingest.
-        for case let url as URL in walker
-        where mediaExtensions.contains(url.pathExtension.lowercased())
-            && SourceFileKind.of(url) == .regularFile
-        {
-            files.append(url.standardizedFileURL)
+        for case let url as URL in walker {
+            entries += 1
+            if entries > limit { return nil }
+            if mediaExtensions.contains(url.pathExtension.lowercased()) && SourceFileKind.of(url) == .regularFile {
+                files.append(url.standardizedFileURL)
+            }
         }
         return files.sorted { $0.path < $1.path }
     }

@@ -173,6 +173,40 @@ struct DocumentedRulesTests {
         }
     }
 
+    @Test("An upload longer than the free disk is a 409 (the free space is the server's state, not a documented limit)")
+    func uploadLongerThanTheDisk() async throws {
+        let fixture = try await ServerFixture.shared.value
+        try await fixture.application().test(.router) { client in
+            let body = #"{"fileName": "huge.mp4", "length": \#(Int64.max)}"#
+            try await client.execute(uri: "/api/uploads", method: .post, body: .json(body)) { response throws in
+                #expect(response.status == .conflict, "\(response.text)")
+                #expect(try response.json(APIErrorBody.self).error.code == "insufficient-space")
+                #expect(response.errorMessage.contains("Not enough disk space"))
+            }
+        }
+    }
+
+    @Test("Adding a path: nothing there is 404, no media there 409, a folder too large to walk 409 (the disk is the server's state)")
+    func addingPaths() async throws {
+        let fixture = try await ServerFixture.shared.value
+        let folder = fixture.root.appendingPathComponent("documented-rules-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for index in 0..<5 { FileManager.default.createFile(atPath: folder.appendingPathComponent("\(index).txt").path, contents: Data()) }
+        try await fixture.application().test(.router) { client in
+            for (path, status, code) in [("/definitely/not/here", HTTPResponse.Status.notFound, "source-not-found"), (folder.path, .conflict, "not-media")] {
+                try await client.execute(uri: "/api/assets", method: .post, body: .json(#"{"paths": ["\#(path)"]}"#)) { response throws in
+                    #expect(response.status == status, "\(path): \(response.text)")
+                    #expect(try response.json(APIErrorBody.self).error.code == code)
+                }
+            }
+        }
+        // The walk stops past its limit (100,000 entries for a request) instead of reading a whole disk.
+        #expect(MediaLibrary.mediaFiles(in: folder, limit: 4) == nil)
+        #expect(MediaLibrary.mediaFiles(in: folder, limit: 5) == [])
+        #expect(MediaLibrary.maximumFolderEntries == 100_000)
+        #expect(LibraryError.folderTooLarge("/", limit: 100_000).description.contains("more than 100000"))
+    }
+
     @Test("A premiere the server's clock rules out is a 409 (the document cannot say \"after now\")")
     func premiereTimes() async throws {
         let fixture = try await ServerFixture.shared.value

@@ -67,7 +67,13 @@ public struct APIError: HTTPResponseError, Sendable {
         case let error as LibraryError:
             switch error {
             case .assetNotFound, .jobNotFound: return APIError(.notFound, error.description)
-            case .sourceNotFound, .unsupportedSource, .unsafeBundle, .invalidSettings, .invalidRequest:
+            // What is (or is not) at a path is the server's state, not something a request's
+            // shape can promise: nothing there is a 404, something that cannot be added a 409.
+            case .sourceNotFound: return APIError(.notFound, error.description, code: "source-not-found")
+            case .unsupportedSource: return APIError(.conflict, error.description, code: "not-media")
+            case .unsafeBundle: return APIError(.conflict, error.description, code: "unsafe-bundle")
+            case .folderTooLarge: return APIError(.conflict, error.description, code: "folder-too-large")
+            case .invalidSettings, .invalidRequest:
                 return APIError(.badRequest, error.description)
             case .jobNotRetryable: return APIError(.conflict, error.description)
             case .toolFailed: return APIError(.internalServerError, error.description)
@@ -95,8 +101,9 @@ public struct APIError: HTTPResponseError, Sendable {
                 return APIError(.conflict, error.description, code: "offset-mismatch", headers: [UploadHeader.offset: String(expected)])
             case .busy: return APIError(.conflict, error.description, code: "upload-busy")
             case .incomplete: return APIError(.conflict, error.description, code: "upload-incomplete")
-            // The request is larger than the server can take (a 4xx, as nginx's body limit is).
-            case .insufficientSpace: return APIError(.contentTooLarge, error.description, code: "insufficient-space")
+            // A well-formed length the disk's free space rules out now (the document cannot state
+            // a limit that changes with the disk): a conflict with the server's state, as 409s are.
+            case .insufficientSpace: return APIError(.conflict, error.description, code: "insufficient-space")
             }
         case let error as HTTPError:
             return APIError(error.status, error.body ?? error.status.reasonPhrase, headers: error.headers)
