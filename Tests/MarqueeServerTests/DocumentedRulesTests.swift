@@ -116,28 +116,6 @@ struct DocumentedRulesTests {
         #expect(UploadStore.diskName("short.mp4") == "short.mp4")
     }
 
-    @Test("Stream addresses: the document's rule is the server's")
-    func streamAddressRules() throws {
-        let document = try Self.document()
-        for path in ["/api/downloads", "/api/downloads/inspect"] {
-            let properties = try Self.bodyProperties(document, path, "post")
-            #expect(properties["url"]?["pattern"] as? String == StreamInspector.httpURLPattern, "\(path)")
-        }
-        for text in [
-            "http://example.com/master.m3u8", "HTTPS://cdn-1.example.com:8443/a/b.m3u8?token=x%20y&z=1#t", "http://127.0.0.1:65535/",
-            "https://a/path;p=1/(x)/~y/@z/!$&'*+,=:",
-        ] {
-            #expect(StreamInspector.httpURL(text)?.absoluteString == text, "\(text)")
-        }
-        // Spaces around it (the old rule trimmed them), a user name, port 0 and 65536, a bad escape, other schemes.
-        for text in [
-            "", " http://example.com/", "http://example.com/ ", "http://user@example.com/", "http://example.com:0/", "http://example.com:65536/",
-            "http://example.com/%zz", "http://exa mple.com/", "http://-a.com/", "file:///etc/passwd", "ftp://example.com/", "http://", "http:///a",
-        ] {
-            #expect(StreamInspector.httpURL(text) == nil, "\(text)")
-        }
-    }
-
     @Test("Application services: the document lists the ones the server offers")
     func applicationServices() throws {
         let document = try Self.document()

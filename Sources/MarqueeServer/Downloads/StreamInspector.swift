@@ -141,22 +141,13 @@ public struct StreamInspector: Sendable {
         return names
     }
 
-    /// The rule for a stream's address, as a JSON Schema `pattern`: an absolute http or https
-    /// URL (RFC 3986) with a DNS name or IPv4 address for its host, an optional port from 1 to
-    /// 65535, and a path, query and fragment of URL characters (others percent-encoded); no
-    /// user name, no spaces. `openapi.json` states this same text for every stream address
-    /// (`DocumentedRulesTests` checks that), and `httpURL` checks nothing else.
-    static let httpURLPattern =
-        #"^[Hh][Tt][Tt][Pp][Ss]?://[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*(?::(?:[1-9][0-9]{0,3}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5]))?(?:/(?:[A-Za-z0-9._~!$&'()*+,;=:@/-]|%[0-9A-Fa-f]{2})*)?(?:\?(?:[A-Za-z0-9._~!$&'()*+,;=:@/?-]|%[0-9A-Fa-f]{2})*)?(?:#(?:[A-Za-z0-9._~!$&'()*+,;=:@/?-]|%[0-9A-Fa-f]{2})*)?$"#
-
-    /// `httpURLPattern`, compiled once (NSRegularExpression is immutable and safe to share).
-    nonisolated(unsafe) private static let httpURLExpression = try! NSRegularExpression(pattern: httpURLPattern)
-
-    /// `text` as an absolute http(s) URL, when it matches `httpURLPattern`; otherwise nil.
+    /// `text` as an absolute http(s) URL, or nil.
     static func httpURL(_ text: String) -> URL? {
-        let whole = NSRange(text.startIndex..., in: text)
-        guard httpURLExpression.firstMatch(in: text, options: [.anchored], range: whole)?.range == whole else { return nil }
-        return URL(string: text)
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let url = URL(string: trimmed), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            let host = url.host, !host.isEmpty
+        else { return nil }
+        return url
     }
 
     /// The playlist as a multivariant playlist; a media playlist becomes its only variant.
