@@ -185,25 +185,46 @@ struct DocumentedRulesTests {
         #expect(LibraryError.folderTooLarge("/", limit: 100_000).description.contains("more than 100000"))
     }
 
+    @Test("permanently is a boolean, as the document says: true or false, nothing else")
+    func permanentlyIsABoolean() async throws {
+        let fixture = try await ServerFixture.shared.value
+        try await fixture.application().test(.router) { client in
+            for value in ["yes", "1", "TRUE", "x", ""] {
+                // Refused before the asset is looked up: nothing is deleted or trashed.
+                try await client.execute(uri: "/api/assets/\(fixture.clipID)?permanently=\(value)", method: .delete) { response throws in
+                    #expect(response.status == .badRequest, "\(value): \(response.text)")
+                    #expect(response.errorMessage.contains("true or false"))
+                }
+            }
+            try await client.execute(uri: "/api/assets/no-such-asset?permanently=false", method: .delete) { response throws in
+                #expect(response.status == .notFound)
+            }
+        }
+    }
+
     @Test("A premiere the server's clock rules out is a 409 (the document cannot say \"after now\")")
     func premiereTimes() async throws {
-        let fixture = try await ServerFixture.shared.value
-        let host = try await LiveActivityHost.start(library: fixture.library, downloads: nil, sessions: nil, apns: nil)
+        // A library of its own: activities keep their tables in its database.
+        let root = try temporaryDirectory()
+        let library = try MediaLibrary(location: LibraryLocation(dataDirectory: root.appendingPathComponent("data")))
+        let asset = Asset(title: "Premiere", duration: 60, status: .ready)
+        _ = try await library.store.insert(asset, job: false)
+        let host = try await LiveActivityHost.start(library: library, downloads: nil, sessions: nil, apns: nil)
         defer { Task { await host.stop() } }
-        var server = MarqueeServer(library: fixture.library)
+        var server = MarqueeServer(library: library)
         server.activities = host
         try await Application(router: server.router()).test(.router) { client in
             let formatter = ISO8601DateFormatter()
             for (startsAt, code) in [
                 (Date().addingTimeInterval(-60), "premiere-not-in-future"), (Date().addingTimeInterval(8 * 24 * 3600), "premiere-too-far"),
             ] {
-                let body = #"{"assetID": "\#(fixture.clipID)", "startsAt": "\#(formatter.string(from: startsAt))"}"#
+                let body = #"{"assetID": "\#(asset.id)", "startsAt": "\#(formatter.string(from: startsAt))"}"#
                 try await client.execute(uri: "/api/activities/premieres", method: .post, body: .json(body)) { response throws in
                     #expect(response.status == .conflict, "\(response.text)")
                     #expect(try response.json(APIErrorBody.self).error.code == code)
                 }
             }
-            try await client.execute(uri: "/api/activities/premieres", method: .post, body: .json(#"{"assetID": "\#(fixture.clipID)", "startsAt": ""}"#)) {
+            try await client.execute(uri: "/api/activities/premieres", method: .post, body: .json(#"{"assetID": "\#(asset.id)", "startsAt": ""}"#)) {
                 response throws in
                 #expect(response.status == .badRequest)
             }

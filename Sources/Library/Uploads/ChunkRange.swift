@@ -66,10 +66,10 @@ public struct ChunkRange: Sendable, Hashable {
     public func check(received: Int64, declaredLength: Int64?) throws(UploadError) -> Int64? {
         guard start == received else { throw .offsetMismatch(expected: received, got: start) }
         if let total, let declaredLength, total != declaredLength {
-            throw .rangeConflict("Content-Range says the file is \(total) bytes, the upload was created for \(declaredLength)")
+            throw .invalidRange("Content-Range says the file is \(total) bytes, the upload was created for \(declaredLength)")
         }
         let length = declaredLength ?? total
-        if let end, let length, end >= length { throw .rangeConflict("bytes \(start)-\(end) go past the end of a \(length)-byte file") }
+        if let end, let length, end >= length { throw .invalidRange("bytes \(start)-\(end) go past the end of a \(length)-byte file") }
         let limit: Int64? =
             switch (count, length) {
             case (let count?, _): count
@@ -84,8 +84,6 @@ public struct ChunkRange: Sendable, Hashable {
 public enum UploadError: Error, Sendable, Equatable, CustomStringConvertible {
     case notFound(String)
     case invalidRange(String)
-    /// A well-formed range that does not fit this upload's length (its state, not the request's shape).
-    case rangeConflict(String)
     case offsetMismatch(expected: Int64, got: Int64)
     case chunkTooLong(limit: Int64)
     case busy(String)
@@ -96,7 +94,7 @@ public enum UploadError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .notFound(let id): "No upload with id \(id) (it may have finished, been cancelled or expired)"
-        case .invalidRange(let reason), .rangeConflict(let reason): reason
+        case .invalidRange(let reason): reason
         case .offsetMismatch(let expected, let got):
             "This chunk starts at byte \(got) but the server has \(expected) bytes; send from \(expected)"
         case .chunkTooLong(let limit): "The body is longer than its Content-Range (\(limit) bytes) or the upload's length"

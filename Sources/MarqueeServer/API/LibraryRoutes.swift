@@ -32,7 +32,14 @@ struct LibraryRoutes: Sendable {
         // `?permanently=true` deletes it at once.
         api.delete("assets/{id}") { request, context -> Response in
             let id = try context.parameters.require("id")
-            if ["true", "1", "yes"].contains(request.uri.queryParameters.get("permanently")?.lowercased() ?? "") {
+            // A boolean, as openapi.json says: `true` or `false` (absent: false), nothing else.
+            let permanently: Bool
+            switch request.uri.queryParameters.get("permanently") {
+            case nil, "false": permanently = false
+            case "true": permanently = true
+            case let other?: throw APIError(.badRequest, "\"permanently\" must be true or false, not \"\(other.prefix(64))\"")
+            }
+            if permanently {
                 try await library.delete(assetID: id)
             } else {
                 try await library.trash(assetID: id)

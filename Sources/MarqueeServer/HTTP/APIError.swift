@@ -97,7 +97,6 @@ public struct APIError: HTTPResponseError, Sendable {
             switch error {
             case .notFound: return APIError(.notFound, error.description)
             case .invalidRange, .chunkTooLong, .invalidFileName: return APIError(.badRequest, error.description)
-            case .rangeConflict: return APIError(.conflict, error.description, code: "range-conflict")
             case .offsetMismatch(let expected, _):
                 return APIError(.conflict, error.description, code: "offset-mismatch", headers: [UploadHeader.offset: String(expected)])
             case .busy: return APIError(.conflict, error.description, code: "upload-busy")
