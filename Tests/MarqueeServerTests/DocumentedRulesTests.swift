@@ -202,6 +202,19 @@ struct DocumentedRulesTests {
         }
     }
 
+    @Test("A position's duration is more than 0, as the document's exclusiveMinimum says")
+    func positionDuration() async throws {
+        let fixture = try await ServerFixture.shared.value
+        try await fixture.application().test(.router) { client in
+            for body in [#"{"position": 0, "duration": 0}"#, #"{"position": 0, "duration": -1}"#] {
+                try await client.execute(uri: "/api/assets/\(fixture.clipID)/position", method: .put, body: .json(body)) { response throws in
+                    #expect(response.status == .badRequest, "\(body): \(response.text)")
+                    #expect(response.errorMessage.contains("duration"))
+                }
+            }
+        }
+    }
+
     @Test("A premiere the server's clock rules out is a 409 (the document cannot say \"after now\")")
     func premiereTimes() async throws {
         // A library of its own: activities keep their tables in its database.

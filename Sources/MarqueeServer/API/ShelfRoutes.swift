@@ -41,6 +41,10 @@ struct ShelfRoutes: Sendable {
             let asset = try await asset(context)
             let body = try await request.decode(as: PositionRequest.self, context: context)
             guard body.position.isFinite, body.position >= 0 else { throw APIError(.badRequest, "\"position\" must be seconds, 0 or more") }
+            // More than 0, as openapi.json's exclusiveMinimum says (0 was taken).
+            if let given = body.duration, !(given.isFinite && given > 0) {
+                throw APIError(.badRequest, "\"duration\" must be seconds, more than 0")
+            }
             let duration = body.duration ?? asset.duration
             if let duration, body.position > duration + 1 {
                 throw APIError(.badRequest, "\"position\" \(body.position) is past the end (\(duration) s)")
