@@ -181,6 +181,12 @@ final class FakeRunner: DownloadRunner {
     }
 
     var downloads: [FakeDownload] { made.withLock { $0 } }
+
+    /// The download made for `title`: downloads are prepared concurrently, so their order in
+    /// `downloads` is not the order they were enqueued in.
+    func download(titled title: String) throws -> FakeDownload {
+        try #require(downloads.first { $0.request.title == title })
+    }
 }
 
 /// A library that reports whatever status the test sets.
@@ -352,7 +358,7 @@ struct DownloadServiceTests {
         let running = try await before.enqueue(DownloadRequest(url: "http://127.0.0.1:9/a.m3u8", title: "Running"))
         let held = try await before.enqueue(DownloadRequest(url: "http://127.0.0.1:9/b.m3u8", title: "Held"))
         try await eventually("both run") { first.downloads.count == 2 }
-        first.downloads[0].report(files: 4, of: 8, bytes: 4000)
+        try first.download(titled: "Running").report(files: 4, of: 8, bytes: 4000)
         try await eventually("progress seen") { try await before.download(running.id).completedFiles == 4 }
         _ = try await before.pause(held.id)
         _ = try await before.pause(running.id)
@@ -364,7 +370,7 @@ struct DownloadServiceTests {
         try await after.start()
         try await eventually("the running one started again") { second.downloads.count == 1 }
         #expect(second.downloads[0].request.title == "Running")
-        #expect(second.downloads[0].bundle == first.downloads[0].bundle)  // same folder: its journal skips finished files
+        #expect(second.downloads[0].bundle == (try first.download(titled: "Running")).bundle)  // same folder: its journal skips finished files
         #expect(try await state(after, running.id) == "downloading")
         #expect(try await after.download(running.id).bytesWritten == 4000)  // the last figures were kept
         #expect(try await state(after, held.id) == "paused")
