@@ -60,12 +60,9 @@ struct FrameTextRoutes: Sendable {
                 var response = try context.responseEncoder.encode(body, from: request, context: context)
                 response.headers[.cacheControl] = "no-store"
                 return response
-            } catch let error as LiveTextError {
-                throw Self.apiError(error)
             } catch let error as MediaError {
+                // Said with the frame's time: the media error alone does not name it.
                 throw APIError(.unprocessableContent, "The frame at \(time) s could not be read: \(error)")
-            } catch let error as TextRecognitionError {
-                throw APIError(.internalServerError, error.description)
             }
         }
         api.put("assets/{id}/protected") { request, context -> ProtectionResponse in
@@ -104,16 +101,6 @@ struct FrameTextRoutes: Sendable {
 
     static func formatted(_ time: Double) -> String {
         String(format: "%.3f", time)
-    }
-
-    static func apiError(_ error: LiveTextError) -> APIError {
-        switch error {
-        case .protected, .disallowed: APIError(.forbidden, error.description)
-        case .notReady, .superseded: APIError(.conflict, error.description)
-        case .noVideo: APIError(.unprocessableContent, error.description)
-        case .badTime: APIError(.badRequest, error.description)
-        case .busy: APIError(.tooManyRequests, error.description)
-        }
     }
 }
 
