@@ -71,7 +71,7 @@ def graph(module_dir):
         for name in set(IDENTIFIER.findall(source)):
             other = owner.get(name)
             if other and other != folder and other not in uses[folder]:
-                uses[folder][other] = (path.relative_to(ROOT), name)
+                uses[folder][other] = (path.relative_to(module_dir.parent.parent), name)
     return uses
 
 
