@@ -1,3 +1,4 @@
+import BlockingWork
 import Foundation
 import HLS
 import Hummingbird
@@ -28,7 +29,7 @@ struct InterstitialPlaylists: Sendable {
             library.media.isLocal
             ? library.media.localFile(path, of: assetID) : parts.reduce(try await library.media.playlistFolder(for: assetID)) { $0.appendingPathComponent($1) }
         guard let file = found else { return nil }
-        return try await NIOThreadPool.singleton.runIfActive { () -> String? in
+        return try await BlockingWork.run { () -> String? in
             guard let data = try? Data(contentsOf: file) else { return nil }
             guard let playlist = PlaylistParser.parse(data).playlist else { return nil }
             return Self.decorate(playlist, events: events, primaryDuration: length, programDateTime: anchor)
@@ -124,7 +125,7 @@ struct SessionInterstitials: Sendable {
     /// The interstitials of the bundle's first variant playlist, their URIs made paths under `/media/{id}/`.
     func streamEvents(for assetID: String) async throws -> [InterstitialEvent] {
         let bundle = try await library.media.playlistFolder(for: assetID)
-        return try await NIOThreadPool.singleton.runIfActive { () -> [InterstitialEvent] in
+        return try await BlockingWork.run { () -> [InterstitialEvent] in
             let masterURL = bundle.appendingPathComponent(BundleLayout.multivariantPlaylist)
             guard let masterData = try? Data(contentsOf: masterURL),
                 let master = PlaylistParser.parse(masterData).playlist?.multivariant,
