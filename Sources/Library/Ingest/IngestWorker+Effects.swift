@@ -14,15 +14,27 @@ struct IngestRun: Sendable {
     var imported: BundleImporter.Imported?
 }
 
+extension IngestJob {
+    /// Done: all of it, nothing more to say.
+    mutating func succeed() {
+        state = .succeeded
+        progress = 1
+        message = nil
+    }
+
+    /// Failed for good with `reason` (the page translates it) and `message`.
+    mutating func fail(_ reason: IngestFailure.Reason, message: String) {
+        state = .failed
+        self.message = message
+        failureReason = reason.rawValue
+    }
+}
+
 extension IngestWorker {
     /// Runs one claimed job: feeds the lifecycle's events in and carries out the effects it
     /// returns until its run has ended. A step that throws arrives as `failed`.
     func run(_ claimed: IngestJob) async {
-        if lifecycle == nil {
-            lifecycle = IngestLifecycle(
-                assetID: claimed.assetID, attempts: claimed.attempts, policy: IngestRetryPolicy(maximumAttempts: maximumAttempts),
-                mediaIsLocal: media.isLocal)
-        }
+        if lifecycle == nil { lifecycle = makeLifecycle(for: claimed) }
         var work = IngestRun(job: claimed)
         var effects = handle(.begin)
         while !effects.isEmpty {
@@ -49,31 +61,18 @@ extension IngestWorker {
             try await saveJob(work.job)
         case .fetchSource: return try await fetchSource(&work)
         case .inspectSource: return try await inspectSource(work)
-        case .markSourceMissing:
-            work.asset?.sourceMissing = true
-            if let asset = work.asset { try await store.save(asset) }
-            return .sourceMarkedMissing
-        case .clearStaging:
-            let bundle = stagingFolder(work)
-            _ = try? await BlockingWork.run { try FileManager.default.removeItem(at: bundle) }
-        case .createStaging:
-            let bundle = stagingFolder(work)
-            try await BlockingWork.run { try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true) }
+        case .markSourceMissing: return try await markSourceMissing(&work)
+        case .clearStaging: await clearStaging(work)
+        case .createStaging: try await createStaging(work)
         case .importBundle: return try await importBundle(&work)
-        case .decorate:
-            _ = try await packager.decorate(bundle: stagingFolder(work), duration: work.imported?.duration ?? 0, artwork: work.imported?.artwork)
-            return .decorated
+        case .decorate: return try await decorate(work)
         case .probe: return try await probe(&work)
         case .package: return try await package(&work)
-        case .readBadges:
-            let master = stagingFolder(work).appendingPathComponent(BundleLayout.multivariantPlaylist)
-            work.asset?.badges = (try? await BlockingWork.run { try BadgeInspector.badges(forMultivariantAt: master) }) ?? []
+        case .readBadges: await readBadges(&work)
         case .publish:
             try await media.publish(assetID: work.job.assetID)
             return .published
-        case .confirmLease:
-            guard let id = work.job.id else { return .leaseConfirmed(false) }
-            return .leaseConfirmed(try await store.renewLease(jobID: id, worker: workerID, lease: lease))
+        case .confirmLease: return try await confirmLease(work)
         case .recordSuccess: return try await recordSuccess(&work)
         case .requeue(let delay, let message, let attempts):
             var returned = work.job
@@ -81,9 +80,7 @@ extension IngestWorker {
             returned.attempts = attempts
             await requeue(returned, after: delay)
         case .recordFailure(let reason, let message):
-            work.job.state = .failed
-            work.job.message = message
-            work.job.failureReason = reason.rawValue
+            work.job.fail(reason, message: message)
             await recordFailure(work.job)
         case .letGo:
             // Another worker runs this job now: its row and its asset are that worker's.
@@ -132,6 +129,23 @@ extension IngestWorker {
         return .inspected(kind, path: source.path)
     }
 
+    private func markSourceMissing(_ work: inout IngestRun) async throws -> IngestLifecycle.Event {
+        work.asset?.sourceMissing = true
+        if let asset = work.asset { try await store.save(asset) }
+        return .sourceMarkedMissing
+    }
+
+    /// Removes what an earlier attempt left staged for this asset.
+    private func clearStaging(_ work: IngestRun) async {
+        let bundle = stagingFolder(work)
+        _ = try? await BlockingWork.run { try FileManager.default.removeItem(at: bundle) }
+    }
+
+    private func createStaging(_ work: IngestRun) async throws {
+        let bundle = stagingFolder(work)
+        try await BlockingWork.run { try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true) }
+    }
+
     private func importBundle(_ work: inout IngestRun) async throws -> IngestLifecycle.Event {
         guard let source = work.source else { throw LibraryError.unsupportedSource(work.job.assetID) }
         let bundle = stagingFolder(work)
@@ -139,6 +153,13 @@ extension IngestWorker {
         work.imported = imported
         work.asset?.adopt(imported)
         return .imported(duration: imported.duration)
+    }
+
+    /// Poster and trick-play images for an imported bundle (its download's artwork, when it
+    /// brought one, is the poster).
+    private func decorate(_ work: IngestRun) async throws -> IngestLifecycle.Event {
+        _ = try await packager.decorate(bundle: stagingFolder(work), duration: work.imported?.duration ?? 0, artwork: work.imported?.artwork)
+        return .decorated
     }
 
     private func probe(_ work: inout IngestRun) async throws -> IngestLifecycle.Event {
@@ -163,6 +184,18 @@ extension IngestWorker {
         return .packaged
     }
 
+    /// The badges the bundle earns (HD, CC…); none when its playlist does not read.
+    private func readBadges(_ work: inout IngestRun) async {
+        let master = stagingFolder(work).appendingPathComponent(BundleLayout.multivariantPlaylist)
+        work.asset?.badges = (try? await BlockingWork.run { try BadgeInspector.badges(forMultivariantAt: master) }) ?? []
+    }
+
+    /// Renews the lease: whether this worker still holds the job.
+    private func confirmLease(_ work: IngestRun) async throws -> IngestLifecycle.Event {
+        guard let id = work.job.id else { return .leaseConfirmed(false) }
+        return .leaseConfirmed(try await store.renewLease(jobID: id, worker: workerID, lease: lease))
+    }
+
     /// The asset is ready (the lease was confirmed just before), then the job succeeded.
     private func recordSuccess(_ work: inout IngestRun) async throws -> IngestLifecycle.Event {
         if var asset = work.asset {
@@ -171,9 +204,7 @@ extension IngestWorker {
             try await store.save(asset)
             work.asset = asset
         }
-        work.job.state = .succeeded
-        work.job.progress = 1
-        work.job.message = nil
+        work.job.succeed()
         try await saveJob(work.job)
         return .recorded
     }

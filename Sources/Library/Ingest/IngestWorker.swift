@@ -1,6 +1,5 @@
 import BlockingWork
 import Foundation
-import HLS
 
 /// Runs queued ingest jobs one at a time in the background: probe, package, thumbnails.
 ///
@@ -53,6 +52,9 @@ public actor IngestWorker {
         "\(ProcessInfo.processInfo.hostName):\(ProcessInfo.processInfo.processIdentifier):\(UUID().uuidString.prefix(6).lowercased())"
     }
 
+    /// A worker for the queue in `store`, packaging with `packager` and publishing to `media`
+    /// (the library's folder when nil). A job making no progress for `stallLimit` is stopped;
+    /// a claim holds for `lease` without a heartbeat.
     public init(
         store: any LibraryStore, location: LibraryLocation, packager: any BundlePackaging, stallLimit: Duration = .seconds(600),
         lease: Duration = .seconds(30), maximumAttempts: Int = 3, workerID: String = IngestWorker.defaultWorkerID(),
@@ -99,6 +101,13 @@ public actor IngestWorker {
         if effects.contains(.stopWork) { running.task.cancel() }
     }
 
+    /// A fresh lifecycle for `job` under this worker's rules.
+    func makeLifecycle(for job: IngestJob) -> IngestLifecycle {
+        IngestLifecycle(
+            assetID: job.assetID, attempts: job.attempts, policy: IngestRetryPolicy(maximumAttempts: maximumAttempts),
+            mediaIsLocal: media.isLocal)
+    }
+
     /// Applies `event` to the running job's lifecycle and returns the effects to carry out.
     func handle(_ event: IngestLifecycle.Event) -> [IngestLifecycle.Effect] {
         guard var lifecycle else { return [] }
@@ -115,9 +124,8 @@ public actor IngestWorker {
     /// Runs one job under the watchdog: checked every few seconds, cancelled after
     /// `stallLimit` without progress.
     private func runWatched(_ job: IngestJob) async {
-        lifecycle = IngestLifecycle(
-            assetID: job.assetID, attempts: job.attempts, policy: IngestRetryPolicy(maximumAttempts: maximumAttempts),
-            mediaIsLocal: media.isLocal)
+        // Before the task exists, so an interruption that comes at once is remembered.
+        lifecycle = makeLifecycle(for: job)
         let task = Task { await self.run(job) }
         running = (job.assetID, task, ContinuousClock.now)
         let limit = stallLimit
@@ -211,10 +219,12 @@ public actor IngestWorker {
         }
     }
 
+    /// Looks at the queue now (a job was queued).
     public func wake() {
         wakeUp?.yield()
     }
 
+    /// Stops taking jobs; the running one, if any, carries on to its end.
     public func stop() {
         changeWatch?.cancel()
         changeWatch = nil
