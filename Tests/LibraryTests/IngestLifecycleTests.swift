@@ -180,14 +180,16 @@ struct IngestLifecycleTests {
         struct DatabaseWentAway: Error {}
         var first = lifecycle(attempts: 1, maximumAttempts: 3)
         walk(Self.upToPackaging, &first)
-        #expect(settled(handle(.failed(IngestTrouble(DatabaseWentAway())), &first)) == [
-            .requeue(after: .seconds(2), message: "Retrying in 2 s", attempts: 1)
-        ])
+        #expect(
+            settled(handle(.failed(IngestTrouble(DatabaseWentAway())), &first)) == [
+                .requeue(after: .seconds(2), message: "Retrying in 2 s", attempts: 1)
+            ])
         var second = lifecycle(attempts: 2, maximumAttempts: 3)
         handle(.begin, &second)
-        #expect(settled(handle(.failed(IngestTrouble(DatabaseWentAway())), &second)) == [
-            .requeue(after: .seconds(4), message: "Retrying in 4 s", attempts: 2)
-        ])
+        #expect(
+            settled(handle(.failed(IngestTrouble(DatabaseWentAway())), &second)) == [
+                .requeue(after: .seconds(4), message: "Retrying in 4 s", attempts: 2)
+            ])
         var last = lifecycle(attempts: 3, maximumAttempts: 3)
         handle(.begin, &last)
         #expect(settled(handle(.failed(IngestTrouble(DatabaseWentAway())), &last)) == [failure(.unknown)])
@@ -215,9 +217,10 @@ struct IngestLifecycleTests {
         walk(Self.upToPackaging, &job)
         #expect(handle(.interrupt(.handBack), &job) == [.stopWork])
         #expect(job.step == .packaging, "the step ends when its work does")
-        #expect(handle(.failed(IngestTrouble(CancellationError())), &job) == [
-            .requeue(after: .zero, message: "Waiting for a worker", attempts: 1)
-        ])
+        #expect(
+            handle(.failed(IngestTrouble(CancellationError())), &job) == [
+                .requeue(after: .zero, message: "Waiting for a worker", attempts: 1)
+            ])
         #expect(job.step == .ended(.handedBack))
     }
 
@@ -279,9 +282,10 @@ struct IngestLifecycleTests {
         var job = lifecycle()
         #expect(handle(.interrupt(.handBack), &job) == [.stopWork])
         handle(.begin, &job)
-        #expect(handle(.failed(IngestTrouble(CancellationError())), &job) == [
-            .requeue(after: .zero, message: "Waiting for a worker", attempts: 0)
-        ])
+        #expect(
+            handle(.failed(IngestTrouble(CancellationError())), &job) == [
+                .requeue(after: .zero, message: "Waiting for a worker", attempts: 0)
+            ])
     }
 
     // MARK: Phases
