@@ -1,7 +1,7 @@
 import BlockingWork
 import Foundation
-import Logging
 import HLS
+import Logging
 import Synchronization
 
 /// The media library: what `marquee serve` and `marquee add` open in a data directory.

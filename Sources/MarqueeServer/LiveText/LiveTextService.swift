@@ -1,8 +1,8 @@
 import BlockingWork
 import Foundation
-import Logging
 import HLS
 import Library
+import Logging
 import MediaCore
 import NIOPosix
 import VisualAnalysis
