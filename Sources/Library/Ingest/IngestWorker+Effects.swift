@@ -1,6 +1,7 @@
 import BlockingWork
 import Foundation
 import HLS
+import Logging
 
 /// What the effects of one job's run read and write as they go: the job's row, its asset, and
 /// the files the steps hand on to each other.
@@ -237,6 +238,6 @@ extension IngestWorker {
     }
 
     private func log(_ line: String) {
-        FileHandle.standardError.write(Data("marquee: \(line)\n".utf8))
+        Self.logger.warning("\(line)")
     }
 }

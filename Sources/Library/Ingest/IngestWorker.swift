@@ -1,5 +1,6 @@
 import BlockingWork
 import Foundation
+import Logging
 
 /// Runs queued ingest jobs one at a time in the background: probe, package, thumbnails.
 ///
@@ -17,6 +18,9 @@ import Foundation
 /// `IngestRetryPolicy`); this actor runs the queue, the lease and the watchdog, and carries
 /// out the lifecycle's effects (`IngestWorker+Effects.swift`).
 public actor IngestWorker {
+    /// Where a worker reports a failed, retried or abandoned job (the server's log).
+    static let logger = Logger(label: "marquee.ingest")
+
     let store: any LibraryStore
     let location: LibraryLocation
     let packager: any BundlePackaging
