@@ -12,162 +12,134 @@ struct AuthRoutes: Sendable {
     /// Per-address limit on sign-in and setup attempts (each costs a memory-hard hash).
     let signInBuckets: RateLimitBuckets
 
-    struct SessionInfo: ResponseEncodable {
-        struct AccountInfo: Codable {
-            var name: String
-            var role: String
-            var proof: String
-        }
-        var mode: String
-        var signedIn: Bool
-        var needsOwner: Bool
-        var account: AccountInfo?
-    }
-
-    struct SignInRequest: Decodable {
-        var name: String
-        var password: String
-    }
-    struct SetupRequest: Decodable {
-        var name: String
-        var password: String
-        var setupCode: String?
-    }
-    struct PasswordRequest: Decodable {
-        var currentPassword: String?
-        var newPassword: String
-    }
-    struct NewUserRequest: Decodable {
-        var name: String
-        var password: String
-        var role: Role
-    }
-    struct UserChangeRequest: Decodable {
-        var role: Role?
-        var password: String?
-    }
-    struct NewTokenRequest: Decodable { var name: String }
-
-    struct UserResource: ResponseEncodable, Decodable {
-        var name: String
-        var role: String
-        var createdAt: Date
-        init(_ account: Account) {
-            name = account.name
-            role = account.role.rawValue
-            createdAt = account.createdAt
-        }
-    }
-    struct UserList: ResponseEncodable { var users: [UserResource] }
-    struct TokenResource: ResponseEncodable {
-        var id: String
-        var name: String
-        var createdAt: Date
-        var lastUsedAt: Date
-        /// Only in the answer that creates it.
-        var token: String?
-    }
-    struct TokenList: ResponseEncodable { var tokens: [TokenResource] }
-
     func register(on router: Router<MarqueeRequestContext>) {
-        let accounts = access.accounts
-        let mode = access.mode
         router.get("signin") { request, context in try await page("signin.html", request: request, context: context) }
         router.get("account") { request, context in try await page("account.html", request: request, context: context) }
-
         let auth = router.group("api/auth")
-        auth.get("session") { _, context -> SessionInfo in
-            let principal = context.principal
-            return SessionInfo(
-                mode: mode.rawValue, signedIn: principal.map { $0.proof != .localUser } ?? false,
-                needsOwner: try await accounts.needsOwner(),
-                account: principal.map { .init(name: $0.name, role: $0.role.rawValue, proof: $0.proof.rawValue) })
-        }
-        auth.post("signin") { request, context -> Response in
-            try limit(context)
-            let body = try await request.decode(as: SignInRequest.self, context: context)
-            let (principal, secret) = try await accounts.signIn(
-                name: body.name, password: body.password,
-                label: request.headers[.userAgent] ?? "browser")
-            return try signedIn(principal, secret: secret, request: request, context: context, status: .ok)
-        }
-        auth.post("setup") { request, context -> Response in
-            try limit(context)
-            let body = try await request.decode(as: SetupRequest.self, context: context)
-            // On a loopback-bound server the person at the machine needs no code.
-            _ = try await accounts.createOwner(
-                name: body.name, password: body.password, setupCode: body.setupCode,
-                trustedCaller: mode == .open)
-            let (principal, secret) = try await accounts.signIn(
-                name: body.name, password: body.password,
-                label: request.headers[.userAgent] ?? "browser")
-            return try signedIn(principal, secret: secret, request: request, context: context, status: .created)
-        }
-        auth.post("signout") { request, context -> Response in
-            if let principal = context.principal, principal.proof == .session, let id = principal.credentialID, let account = principal.accountID {
-                try? await accounts.revoke(credentialID: id, accountID: account)
-            }
-            var response = Response(status: .noContent)
-            response.headers[.setCookie] = cookie(value: "", maxAge: 0, request: request)
-            return response
-        }
-        auth.put("password") { request, context -> Response in
-            let principal = try signedInAccount(context)
-            try limit(context)
-            let body = try await request.decode(as: PasswordRequest.self, context: context)
-            // Changing one's own password needs the current one, so a borrowed session cannot lock its owner out.
-            _ = try await accounts.signIn(name: principal.name, password: body.currentPassword ?? "", label: "password check")
-            try await accounts.setPassword(body.newPassword, forAccountNamed: principal.name)
-            let (renewed, secret) = try await accounts.signIn(
-                name: principal.name, password: body.newPassword,
-                label: request.headers[.userAgent] ?? "browser")
-            return try signedIn(renewed, secret: secret, request: request, context: context, status: .ok)
-        }
-
+        auth.get("session", use: session)
+        auth.post("signin", use: signIn)
+        auth.post("setup", use: setUp)
+        auth.post("signout", use: signOut)
+        auth.put("password", use: changePassword)
         let users = router.group("api/users")
-        users.get { _, _ -> UserList in UserList(users: try await accounts.store.accounts().map(UserResource.init)) }
-        users.post { request, context -> Response in
-            let body = try await request.decode(as: NewUserRequest.self, context: context)
-            let account = try await accounts.createAccount(name: body.name, password: body.password, role: body.role)
-            return try UserResource(account).response(from: request, context: context).with(status: .created)
-        }
-        users.put("{name}") { request, context -> UserResource in
-            let name = try context.parameters.require("name")
-            let body = try await request.decode(as: UserChangeRequest.self, context: context)
-            if let role = body.role { try await accounts.setRole(role, forAccountNamed: name) }
-            if let password = body.password { try await accounts.setPassword(password, forAccountNamed: name) }
-            guard let account = try await accounts.store.account(named: name) else { throw AccountError.accountNotFound(name) }
-            return UserResource(account)
-        }
-        users.delete("{name}") { _, context -> Response in
-            try await accounts.deleteAccount(named: try context.parameters.require("name"))
-            return Response(status: .noContent)
-        }
-
+        users.get(use: listUsers)
+        users.post(use: createUser)
+        users.put("{name}", use: changeUser)
+        users.delete("{name}", use: deleteUser)
         let tokens = router.group("api/tokens")
-        tokens.get { _, context -> TokenList in
-            let principal = try signedInAccount(context)
-            return TokenList(
-                tokens: try await accounts.tokens(accountID: principal.accountID!).map {
-                    TokenResource(id: $0.id, name: $0.label, createdAt: $0.createdAt, lastUsedAt: $0.lastUsedAt, token: nil)
-                })
+        tokens.get(use: listTokens)
+        tokens.post(use: createToken)
+        tokens.delete("{id}", use: revokeToken)
+    }
+
+    var accounts: AccountService { access.accounts }
+
+    /// `GET /api/auth/session`: the server's access mode and who is signed in.
+    @Sendable func session(_ request: Request, context: MarqueeRequestContext) async throws -> SessionInfo {
+        let principal = context.principal
+        return SessionInfo(
+            mode: access.mode.rawValue, signedIn: principal.map { $0.proof != .localUser } ?? false,
+            needsOwner: try await accounts.needsOwner(),
+            account: principal.map { .init(name: $0.name, role: $0.role.rawValue, proof: $0.proof.rawValue) })
+    }
+
+    /// `POST /api/auth/signin`: a session cookie for a name and password (rate-limited per address).
+    @Sendable func signIn(_ request: Request, context: MarqueeRequestContext) async throws -> Response {
+        try limit(context)
+        let body = try await request.decode(as: SignInRequest.self, context: context)
+        let (principal, secret) = try await accounts.signIn(
+            name: body.name, password: body.password,
+            label: request.headers[.userAgent] ?? "browser")
+        return try signedIn(principal, secret: secret, request: request, context: context, status: .ok)
+    }
+
+    /// `POST /api/auth/setup`: the first owner account. On a loopback-bound server the person at
+    /// the machine needs no setup code.
+    @Sendable func setUp(_ request: Request, context: MarqueeRequestContext) async throws -> Response {
+        try limit(context)
+        let body = try await request.decode(as: SetupRequest.self, context: context)
+        _ = try await accounts.createOwner(
+            name: body.name, password: body.password, setupCode: body.setupCode,
+            trustedCaller: access.mode == .open)
+        let (principal, secret) = try await accounts.signIn(
+            name: body.name, password: body.password,
+            label: request.headers[.userAgent] ?? "browser")
+        return try signedIn(principal, secret: secret, request: request, context: context, status: .created)
+    }
+
+    @Sendable func signOut(_ request: Request, context: MarqueeRequestContext) async throws -> Response {
+        if let principal = context.principal, principal.proof == .session, let id = principal.credentialID, let account = principal.accountID {
+            try? await accounts.revoke(credentialID: id, accountID: account)
         }
-        tokens.post { request, context -> Response in
-            let principal = try signedInAccount(context)
-            let body = try await request.decode(as: NewTokenRequest.self, context: context)
-            let (credential, secret) = try await accounts.createToken(accountID: principal.accountID!, label: body.name)
-            let resource = TokenResource(
-                id: credential.id, name: credential.label, createdAt: credential.createdAt,
-                lastUsedAt: credential.lastUsedAt, token: secret.value)
-            var response = try resource.response(from: request, context: context).with(status: .created)
-            response.headers[.cacheControl] = "no-store"
-            return response
-        }
-        tokens.delete("{id}") { _, context -> Response in
-            let principal = try signedInAccount(context)
-            try await accounts.revoke(credentialID: try context.parameters.require("id"), accountID: principal.accountID!)
-            return Response(status: .noContent)
-        }
+        var response = Response(status: .noContent)
+        response.headers[.setCookie] = cookie(value: "", maxAge: 0, request: request)
+        return response
+    }
+
+    /// `PUT /api/auth/password`: changing one's own password needs the current one, so a
+    /// borrowed session cannot lock its owner out.
+    @Sendable func changePassword(_ request: Request, context: MarqueeRequestContext) async throws -> Response {
+        let principal = try signedInAccount(context)
+        try limit(context)
+        let body = try await request.decode(as: PasswordRequest.self, context: context)
+        _ = try await accounts.signIn(name: principal.name, password: body.currentPassword ?? "", label: "password check")
+        try await accounts.setPassword(body.newPassword, forAccountNamed: principal.name)
+        let (renewed, secret) = try await accounts.signIn(
+            name: principal.name, password: body.newPassword,
+            label: request.headers[.userAgent] ?? "browser")
+        return try signedIn(renewed, secret: secret, request: request, context: context, status: .ok)
+    }
+
+    @Sendable func listUsers(_ request: Request, context: MarqueeRequestContext) async throws -> UserList {
+        UserList(users: try await accounts.accounts().map(UserResource.init))
+    }
+
+    @Sendable func createUser(_ request: Request, context: MarqueeRequestContext) async throws -> Response {
+        let body = try await request.decode(as: NewUserRequest.self, context: context)
+        let account = try await accounts.createAccount(name: body.name, password: body.password, role: body.role)
+        return try UserResource(account).response(from: request, context: context).with(status: .created)
+    }
+
+    /// `PUT /api/users/{name}`: a new role and/or password for an account.
+    @Sendable func changeUser(_ request: Request, context: MarqueeRequestContext) async throws -> UserResource {
+        let name = try context.parameters.require("name")
+        let body = try await request.decode(as: UserChangeRequest.self, context: context)
+        if let role = body.role { try await accounts.setRole(role, forAccountNamed: name) }
+        if let password = body.password { try await accounts.setPassword(password, forAccountNamed: name) }
+        return UserResource(try await accounts.account(named: name))
+    }
+
+    @Sendable func deleteUser(_ request: Request, context: MarqueeRequestContext) async throws -> Response {
+        try await accounts.deleteAccount(named: try context.parameters.require("name"))
+        return Response(status: .noContent)
+    }
+
+    /// `GET /api/tokens`: the signed-in account's API tokens (never their secrets).
+    @Sendable func listTokens(_ request: Request, context: MarqueeRequestContext) async throws -> TokenList {
+        let accountID = try signedInAccountID(context)
+        return TokenList(
+            tokens: try await accounts.tokens(accountID: accountID).map {
+                TokenResource(id: $0.id, name: $0.label, createdAt: $0.createdAt, lastUsedAt: $0.lastUsedAt, token: nil)
+            })
+    }
+
+    /// `POST /api/tokens`: a new API token; its secret is in this answer only.
+    @Sendable func createToken(_ request: Request, context: MarqueeRequestContext) async throws -> Response {
+        let accountID = try signedInAccountID(context)
+        let body = try await request.decode(as: NewTokenRequest.self, context: context)
+        let (credential, secret) = try await accounts.createToken(accountID: accountID, label: body.name)
+        let resource = TokenResource(
+            id: credential.id, name: credential.label, createdAt: credential.createdAt,
+            lastUsedAt: credential.lastUsedAt, token: secret.value)
+        var response = try resource.response(from: request, context: context).with(status: .created)
+        response.headers[.cacheControl] = "no-store"
+        return response
+    }
+
+    @Sendable func revokeToken(_ request: Request, context: MarqueeRequestContext) async throws -> Response {
+        let accountID = try signedInAccountID(context)
+        try await accounts.revoke(credentialID: try context.parameters.require("id"), accountID: accountID)
+        return Response(status: .noContent)
     }
 
     func limit(_ context: MarqueeRequestContext) throws {
@@ -184,6 +156,13 @@ struct AuthRoutes: Sendable {
             throw APIError(.conflict, "Sign in to an account first: the local user of a loopback server has no password or API tokens")
         }
         return principal
+    }
+
+    /// The signed-in account's id (see `signedInAccount`).
+    func signedInAccountID(_ context: MarqueeRequestContext) throws -> Int64 {
+        let principal = try signedInAccount(context)
+        guard let id = principal.accountID else { throw APIError(.conflict, "Sign in to an account first") }
+        return id
     }
 
     func signedIn(
