@@ -2,13 +2,15 @@
 // adding media (drag and drop or choose files, uploaded in resumable chunks; or a path on
 // the server), live packaging progress pushed over Server-Sent Events (no polling), delete
 // with undo, editing details, and retry or remove for items that failed.
-import { pickLanguage, setLanguage, t, badgeName } from './i18n.js';
+import { addStrings, pickLanguage, setLanguage, t, badgeName } from './i18n.js';
+import { libraryStrings } from './library/strings.js';
 import { Upload } from './library/uploader.js';
 import { assetCard, seriesCard, seasonLists, uploadCard, showUploadProgress } from './library/cards.js';
 import { MetadataEditor } from './library/editor.js';
 import { FrameHits } from './library/frame-hits.js';
 import { setProtected } from './library/protection.js';
 
+addStrings(libraryStrings);
 setLanguage(pickLanguage(navigator.languages));
 const $ = (id) => document.getElementById(id);
 const list = $('assets');
