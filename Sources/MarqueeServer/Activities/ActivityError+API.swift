@@ -1,3 +1,4 @@
+import APNs
 import LiveActivities
 
 extension ActivityError: APIErrorConvertible {
@@ -10,5 +11,13 @@ extension ActivityError: APIErrorConvertible {
         case .contentStateTooLarge: APIError(.contentTooLarge, description)
         case .ended: APIError(.conflict, description)
         }
+    }
+}
+
+extension APNsError: APIErrorConvertible {
+    /// APNs refusing a request the server made for the client (a channel's creation or
+    /// deletion) is a `502`: the gateway answered, and its answer is passed on.
+    public var apiError: APIError {
+        APIError(.badGateway, "APNs refused the request: \(description)", code: "apns-refused")
     }
 }
