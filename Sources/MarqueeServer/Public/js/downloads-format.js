@@ -40,13 +40,8 @@ export function progressLine(d) {
 
 /** The buttons offered for a download in its state, in order. */
 export function downloadActions(d) {
-  const actions = [];
-  if (d.state === 'downloading' || d.state === 'queued') actions.push('pause');
-  if (d.state === 'paused') actions.push('resume');
-  if (['queued', 'downloading', 'paused'].includes(d.state)) actions.push('cancel');
-  if (d.state === 'failed' || d.state === 'cancelled') actions.push('retry');
-  if (d.state !== 'importing') actions.push('delete');
-  return actions;
+  // The server's lifecycle decides (`allowedActions` in every snapshot); the page restates nothing.
+  return [...(d.allowedActions ?? [])];
 }
 
 /**
