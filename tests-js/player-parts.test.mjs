@@ -14,7 +14,7 @@ const { ScrubController } = await import('../Sources/MarqueeServer/Public/js/pla
 const { MediaReports } = await import('../Sources/MarqueeServer/Public/js/player/media-reports.js');
 const { Throttle } = await import('../Sources/MarqueeServer/Public/js/player/throttle.js');
 const { overflowSections, renditionSections } = await import('../Sources/MarqueeServer/Public/js/player/player-menus.js');
-const { openSession, sessionRequest, startTime, startRate } = await import('../Sources/MarqueeServer/Public/js/player/session-start.js');
+const { openSession, sessionRequest, startRate } = await import('../Sources/MarqueeServer/Public/js/player/session-start.js');
 const { SubtitleTracks } = await import('../Sources/MarqueeServer/Public/js/player/subtitle-tracks.js');
 const { ensureStylesheet } = await import('../Sources/MarqueeServer/Public/js/stylesheet.js');
 const { language } = await import('../Sources/MarqueeServer/Public/js/i18n.js');
@@ -207,13 +207,13 @@ test("the menus list the session's speeds and renditions, and choosing sends an 
   assert.deepEqual(sent, [['select-subtitles', { rendition: 'cc' }], ['select-speed', { rate: 1 }]]);
 });
 
-test("the session is asked for with the address's speeds, language and Live Text", () => {
+test("the session is asked for with the address's speeds, language, Live Text and start", () => {
   const params = new URLSearchParams('speeds=1,2&lang=ja&allowsVideoFrameAnalysis=false');
-  assert.deepEqual(sessionRequest('a1', params, ['en-GB']), { assetID: 'a1', languages: ['en-GB'], speedList: '1,2', language: 'ja', allowsVideoFrameAnalysis: false });
-  assert.deepEqual(sessionRequest('a1', new URLSearchParams(), []), { assetID: 'a1', languages: [] });
-  assert.equal(startTime(null, new URLSearchParams('t=12.5')), 12.5);
-  assert.equal(startTime(40, new URLSearchParams('t=12.5')), 40, 'a stored position wins');
-  assert.equal(startTime(null, new URLSearchParams('t=0')), null);
+  assert.deepEqual(sessionRequest('a1', params, ['en-GB']), { assetID: 'a1', languages: ['en-GB'], speedList: '1,2', language: 'ja', allowsVideoFrameAnalysis: false, autoplay: true });
+  assert.deepEqual(sessionRequest('a1', new URLSearchParams(), []), { assetID: 'a1', languages: [], autoplay: true });
+  // How it begins goes with the request; the session carries it out when the video is ready.
+  assert.deepEqual(sessionRequest('a1', new URLSearchParams('t=12.5&rate=1.5&autoplay=0'), []), { assetID: 'a1', languages: [], startTime: 12.5, rate: 1.5, autoplay: false });
+  assert.deepEqual(sessionRequest('a1', new URLSearchParams('resume=1&t=0'), []), { assetID: 'a1', languages: [], resume: true, autoplay: true });
   assert.equal(startRate(new URLSearchParams('rate=1.5')), 1.5);
   assert.equal(startRate(new URLSearchParams('rate=1')), null);
 });

@@ -19,7 +19,7 @@ import { ScrubFrames } from './scrub-frames.js';
 import { VolumeControl } from './volume-control.js';
 import { CuePlacement } from './cue-placement.js';
 import { BoundaryHold } from './boundary-hold.js';
-import { UpNext, resumeTime } from './up-next.js';
+import { UpNext } from './up-next.js';
 import { INTENT, REPORT } from './renderer-vocabulary.js';
 import { LiveText } from './live-text.js';
 import { linkNowPlaying } from '../now-playing/player-link.js';
@@ -37,7 +37,7 @@ import { SessionView } from './session-view.js';
 import { PlayerChrome, Toast } from './player-chrome.js';
 import { PlayerMenus } from './player-menus.js';
 import { playerActions } from './player-actions.js';
-import { openSession, startRate, startTime } from './session-start.js';
+import { openSession } from './session-start.js';
 
 const $ = (id) => document.getElementById(id);
 const player = $('player');
@@ -120,7 +120,6 @@ chrome.wireButtons(actions);
 
 async function start() {
   $('loading').hidden = false;
-  const resuming = resumeTime(assetID, params); // asked before this page reports any time
   const { created, readManifest } = await openSession(assetID, params, { onLanguage: () => chrome.applyStrings() });
   hub.applyState(created);
   for (const warning of created.warnings ?? []) {
@@ -167,16 +166,6 @@ async function start() {
   } else {
     throw new Error('This browser supports neither Media Source Extensions for these codecs nor HLS.');
   }
-  // `?t=` (a search hit) opens at that moment; `?resume=1` where the viewer stopped.
-  const resumeAt = startTime(await resuming, params);
-  if (resumeAt) {
-    if (video.readyState < 1) await new Promise((resolve) => video.addEventListener('loadedmetadata', resolve, { once: true }));
-    actions.seek(resumeAt); // after the 'ready' report, so the session knows the duration
-  }
-  // `?rate=` (handed over by "Play on…" from another device) plays at that speed if the session offers it.
-  const rate = startRate(params);
-  if (rate) hub.intent(INTENT.selectSpeed, { rate });
-  if (params.get('autoplay') !== '0') hub.intent(INTENT.play);
   subtitles.add(manifest.subtitles);
   hub.mediaSession = installMediaSession(created.metadata, actions);
   await connected;

@@ -1,6 +1,8 @@
 // Opening the page's session: the session and the asset's manifest are asked for together
 // (the manifest's URL follows from the asset), the session in the page's language with what
-// the address asks (its speed list, language, Live Text); the session says what it ignored.
+// the address asks (its speed list, language, Live Text, and how it begins: `?t=`, `?resume=1`,
+// `?rate=`, `?autoplay=0`); the session says what it ignored, and carries out the start itself
+// when the video is ready (a seek, the rate, play), so the page sends no intents to begin.
 import { setLanguage } from '../i18n.js';
 
 /** The body of `POST /api/sessions` for `assetID` and the page's address parameters. */
@@ -10,6 +12,13 @@ export function sessionRequest(assetID, params, languages) {
   if (params.has('speeds')) body.speedList = params.get('speeds');
   if (params.has('lang')) body.language = params.get('lang');
   if (params.has('allowsVideoFrameAnalysis')) body.allowsVideoFrameAnalysis = params.get('allowsVideoFrameAnalysis') !== 'false';
+  // `?resume=1` starts where the viewer stopped (the server knows); `?t=` (a search hit) otherwise.
+  if (params.has('resume')) body.resume = true;
+  const startAt = Number.parseFloat(params.get('t'));
+  if (Number.isFinite(startAt) && startAt > 0) body.startTime = startAt;
+  const rate = startRate(params);
+  if (rate) body.rate = rate;
+  body.autoplay = params.get('autoplay') !== '0';
   return body;
 }
 
@@ -38,12 +47,6 @@ export async function openSession(assetID, params, { languages = navigator.langu
     return body;
   };
   return { created, readManifest };
-}
-
-/** Where to open: `?t=` (a search hit), unless the stored position is resumed (`?resume=1`). */
-export function startTime(resumed, params) {
-  const startAt = Number.parseFloat(params.get('t'));
-  return resumed ?? (Number.isFinite(startAt) && startAt > 0 ? startAt : null);
 }
 
 /** The speed handed over by "Play on…" from another device (`?rate=`), if not the normal one. */

@@ -1,6 +1,5 @@
 // "Up Next": when an episode ends, a card offers the next episode of its series (from
 // GET /api/assets/{id}/up-next) and plays it after a short countdown unless dismissed.
-// Also the resume hook: where the viewer stopped last time (GET /api/assets/{id}/position).
 import { t, addStrings } from '../i18n.js';
 import { ensureStylesheet } from '../stylesheet.js';
 
@@ -108,14 +107,5 @@ export class UpNext {
   }
 }
 
-/** Where to start: the stored position when the page asks to resume (`?resume=1`), else null. */
-export async function resumeTime(assetID, params) {
-  if (!params.has('resume')) return null;
-  try {
-    const response = await fetch(`/api/assets/${encodeURIComponent(assetID)}/position`, { cache: 'no-store' });
-    return response.ok ? (await response.json()).resumeTime ?? null : null;
-  } catch {
-    return null;
-  }
 }
 
