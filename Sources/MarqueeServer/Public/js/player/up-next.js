@@ -106,6 +106,3 @@ export class UpNext {
     this.card = null;
   }
 }
-
-}
-
