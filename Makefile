@@ -40,6 +40,8 @@ format:
 
 lint:
 	swift format lint --strict --recursive --parallel Package.swift Sources Tests
+	@# Every module's folders use each other one way only (issue 27): a circle fails the build.
+	python3 scripts/check-folder-cycles.py
 
 bench: setup-test build-release
 	@scripts/bench.sh

@@ -30,6 +30,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-http2", from: "1.36.0"),
         .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         // Playlists: model, parser, writer, inspection, variant selection. Pure Swift, no I/O.
@@ -79,7 +80,7 @@ let package = Package(
         .target(
             name: "Accounts",
             dependencies: [
-                "SQLiteDatabase",
+                "SQLiteDatabase", "BlockingWork",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
@@ -92,6 +93,7 @@ let package = Package(
                 "HLS", "MediaCore", "BlockingWork", "EventFeed", "SQLiteDatabase",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Subprocess", package: "swift-subprocess"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // The library on PostgreSQL (postgres-nio): the same `LibraryStore`, versioned migrations,
@@ -191,6 +193,7 @@ let package = Package(
             dependencies: [
                 "CDNSSD", "Clocks",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],

@@ -1,5 +1,5 @@
+import BlockingWork
 import Crypto
-import Dispatch
 import Foundation
 import _CryptoExtras
 
@@ -9,7 +9,7 @@ import _CryptoExtras
 /// 4 KiB. Hashes are stored as `$scrypt$ln=15,r=8,p=1$<salt>$<key>` (base64), so the cost can
 /// be raised later and old hashes still verify.
 ///
-/// The work runs on a serial queue of its own, never on the cooperative pool or an event loop,
+/// The work runs on a one-thread `BlockingWork` pool of its own, never on the cooperative pool or an event loop,
 /// and one at a time, so a burst of sign-ins cannot take more than one hash's memory.
 public struct PasswordHasher: Sendable {
     /// log2 of scrypt's N (CPU/memory cost).
@@ -28,7 +28,8 @@ public struct PasswordHasher: Sendable {
         self.parallelism = parallelism
     }
 
-    private static let queue = DispatchQueue(label: "marquee.accounts.password-hashing")
+    /// One thread of its own (see the type's note).
+    private static let pool = BlockingWork.dedicatedPool(threads: 1)
     static let keyLength = 32
 
     /// A new hash of `password` with a fresh random salt.
@@ -80,16 +81,11 @@ public struct PasswordHasher: Sendable {
     }
 
     static func derive(_ password: String, salt: [UInt8], logRounds: Int, blockSize: Int, parallelism: Int) async throws -> [UInt8] {
-        try await withCheckedThrowingContinuation { continuation in
-            queue.async {
-                continuation.resume(
-                    with: Result {
-                        let key = try KDF.Scrypt.deriveKey(
-                            from: Array(password.utf8), salt: salt, outputByteCount: keyLength,
-                            rounds: 1 << logRounds, blockSize: blockSize, parallelism: parallelism)
-                        return key.withUnsafeBytes { [UInt8]($0) }
-                    })
-            }
+        try await pool.runIfActive {
+            let key = try KDF.Scrypt.deriveKey(
+                from: Array(password.utf8), salt: salt, outputByteCount: keyLength,
+                rounds: 1 << logRounds, blockSize: blockSize, parallelism: parallelism)
+            return key.withUnsafeBytes { [UInt8]($0) }
         }
     }
 

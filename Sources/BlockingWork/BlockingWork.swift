@@ -20,4 +20,13 @@ public enum BlockingWork {
     public static func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
         try await threadPool.runIfActive(body)
     }
+
+    /// A started pool of `threads` threads of its own, for blocking work that must be bounded
+    /// apart from everything else (password hashing runs one at a time, so a burst of sign-ins
+    /// never holds more than one hash's memory). Kept for the life of the process.
+    public static func dedicatedPool(threads: Int) -> NIOThreadPool {
+        let pool = NIOThreadPool(numberOfThreads: threads)
+        pool.start()
+        return pool
+    }
 }

@@ -1,6 +1,7 @@
 import BlockingWork
 import Foundation
 import HLS
+import Logging
 import Synchronization
 
 /// The media library: what `marquee serve` and `marquee add` open in a data directory.
@@ -9,6 +10,9 @@ import Synchronization
 /// the `IngestWorker` packages them in the background. Sources that vanish are marked
 /// missing, never deleted.
 public final class MediaLibrary: Sendable {
+    /// Where the library reports what it could not tidy up (the server's log).
+    static let logger = Logger(label: "marquee.library")
+
     public let location: LibraryLocation
     /// The rows: SQLite in the data directory by default, or any other `LibraryStore` (PostgreSQL).
     public let store: any LibraryStore
@@ -193,7 +197,7 @@ public final class MediaLibrary: Sendable {
             try await media.removeMedia(of: asset.id)
             if let source = asset.sourcePath, media.ownsSource(source) { try await media.removeSource(source) }
         } catch {
-            FileHandle.standardError.write(Data("marquee: could not remove the media of asset \(asset.id) from \(media): \(error)\n".utf8))
+            Self.logger.error("could not remove the media of asset \(asset.id) from \(media): \(error)")
         }
         if let source = asset.sourcePath.map({ URL(fileURLWithPath: $0).standardizedFileURL }) {
             let uploaded = location.uploadedSourcesDirectory.standardizedFileURL.path + "/"

@@ -82,7 +82,7 @@ public struct MarqueeServer: Sendable {
         UploadRoutes(library: library).register(on: router)
         InterstitialRoutes(library: library, sessions: sessions).register(on: router)
         InterstitialWebhookRoutes(webhooks: interstitialWebhooks).register(on: router)
-        InterstitialExternalRoutes(sessions: sessions, origins: ExternalAdOrigins()).register(on: router)
+        InterstitialExternalRoutes(sessions: sessions, origins: ExternalAdOrigins(), manifests: manifests).register(on: router)
         ShelfRoutes(library: library).register(on: router)
         LibraryEvents(library: library).register(on: router)
         if let access {

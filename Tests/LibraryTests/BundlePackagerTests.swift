@@ -57,7 +57,7 @@ struct BundlePackagerTests {
         let bundle = temp.root.appendingPathComponent("bundle")
         try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true)
         let fractions = Fractions()
-        let packaged = try await packager.package(clip, probe: probe, into: bundle) { await fractions.append($0) }
+        let packaged = try await packager.package(clip, probe: probe, into: bundle) { await fractions.append($0.fraction) }
         #expect(packaged == PackagedBundle(multivariantPlaylist: "master.m3u8", poster: "poster.jpg", trickPlay: "trickplay.json", duration: packaged.duration))
         #expect(abs((packaged.duration ?? 0) - probe.duration) < 0.2, "the bundle plays as long as the file")
         let reported = await fractions.values

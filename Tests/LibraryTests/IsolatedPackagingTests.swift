@@ -102,7 +102,7 @@ struct RoutingPackager: BundlePackaging {
     func probe(_ source: URL) async throws -> MediaProbe { try await choose(source).probe(source) }
 
     func package(
-        _ source: URL, probe: MediaProbe, into bundle: URL, progress: @escaping @Sendable (Double) async -> Void
+        _ source: URL, probe: MediaProbe, into bundle: URL, progress: @escaping @Sendable (PackagingProgress) async -> Void
     ) async throws -> PackagedBundle {
         try await choose(source).package(source, probe: probe, into: bundle, progress: progress)
     }

@@ -52,6 +52,29 @@ struct DownloadLifecycleTests {
         #expect(try importing.handle(.recover).get() == [.importBundle])
     }
 
+    @Test("Snapshots offer exactly the actions the lifecycle carries out, in every state")
+    func allowedActionsAreWhatTheLifecycleDoes() throws {
+        #expect(DownloadLifecycle.allowedActions(in: .queued) == ["pause", "cancel", "delete"])
+        #expect(DownloadLifecycle.allowedActions(in: .downloading) == ["pause", "cancel", "delete"])
+        #expect(DownloadLifecycle.allowedActions(in: .paused) == ["resume", "cancel", "delete"])
+        #expect(DownloadLifecycle.allowedActions(in: .importing(assetID: nil)) == [])
+        #expect(DownloadLifecycle.allowedActions(in: .finished(assetID: "a1")) == ["delete"])
+        // A failed download can be cancelled (its partial files go) as well as retried.
+        #expect(DownloadLifecycle.allowedActions(in: .failed(reason: "gone")) == ["cancel", "retry", "delete"])
+        #expect(DownloadLifecycle.allowedActions(in: .cancelled) == ["retry", "delete"])
+        // Every action offered is carried out, every other one refused or a no-op.
+        let states: [DownloadState] = [.queued, .downloading, .paused, .importing(assetID: "a"), .finished(assetID: "a"), .failed(reason: "x"), .cancelled]
+        let events: [(String, DownloadLifecycle.Event)] = [("pause", .pause), ("resume", .resume), ("cancel", .cancel), ("retry", .retry)]
+        for state in states {
+            for (name, event) in events {
+                var life = DownloadLifecycle(state: state, hasTask: true)
+                let before = life
+                let carriedOut = (try? life.handle(event).get()) != nil && life != before
+                #expect(carriedOut == DownloadLifecycle.allowedActions(in: state).contains(name), "\(name) in \(state.name)")
+            }
+        }
+    }
+
     @Test func refusalsNameTheState() throws {
         var finished = DownloadLifecycle(state: .finished(assetID: "a1"))
         guard case .failure(let refusal) = finished.handle(.pause) else {
@@ -181,6 +204,12 @@ final class FakeRunner: DownloadRunner {
     }
 
     var downloads: [FakeDownload] { made.withLock { $0 } }
+
+    /// The download made for `title`: downloads are prepared concurrently, so their order in
+    /// `downloads` is not the order they were enqueued in.
+    func download(titled title: String) throws -> FakeDownload {
+        try #require(downloads.first { $0.request.title == title })
+    }
 }
 
 /// A library that reports whatever status the test sets.
@@ -229,6 +258,19 @@ struct DownloadServiceTests {
         DownloadService(
             store: DownloadRecordStore(directory: directory), runner: runner, importer: importer,
             maximumActive: maximumActive, importPollInterval: .milliseconds(10))
+    }
+
+    @Test("A download's snapshot carries its allowed actions, and the service refuses the rest")
+    func snapshotsCarryAllowedActions() async throws {
+        let runner = FakeRunner()
+        let service = makeService(try temporaryDirectory(), runner: runner)
+        try await service.start()
+        let created = try await service.enqueue(DownloadRequest(url: "http://127.0.0.1:9/a.m3u8"))
+        try await eventually("it runs") { runner.downloads.count == 1 }
+        #expect(try await service.download(created.id).allowedActions == ["pause", "cancel", "delete"])
+        let paused = try await service.pause(created.id)
+        #expect(paused.allowedActions == ["resume", "cancel", "delete"])
+        await #expect(throws: DownloadServiceError.self) { try await service.retry(created.id) }
     }
 
     func state(_ service: DownloadService, _ id: String) async throws -> String { try await service.download(id).state }
@@ -352,7 +394,7 @@ struct DownloadServiceTests {
         let running = try await before.enqueue(DownloadRequest(url: "http://127.0.0.1:9/a.m3u8", title: "Running"))
         let held = try await before.enqueue(DownloadRequest(url: "http://127.0.0.1:9/b.m3u8", title: "Held"))
         try await eventually("both run") { first.downloads.count == 2 }
-        first.downloads[0].report(files: 4, of: 8, bytes: 4000)
+        try first.download(titled: "Running").report(files: 4, of: 8, bytes: 4000)
         try await eventually("progress seen") { try await before.download(running.id).completedFiles == 4 }
         _ = try await before.pause(held.id)
         _ = try await before.pause(running.id)
@@ -364,7 +406,7 @@ struct DownloadServiceTests {
         try await after.start()
         try await eventually("the running one started again") { second.downloads.count == 1 }
         #expect(second.downloads[0].request.title == "Running")
-        #expect(second.downloads[0].bundle == first.downloads[0].bundle)  // same folder: its journal skips finished files
+        #expect(second.downloads[0].bundle == (try first.download(titled: "Running")).bundle)  // same folder: its journal skips finished files
         #expect(try await state(after, running.id) == "downloading")
         #expect(try await after.download(running.id).bytesWritten == 4000)  // the last figures were kept
         #expect(try await state(after, held.id) == "paused")

@@ -60,7 +60,7 @@ struct LiveTextAdmissionTests {
             Issue.record("a second uncached reading for the same client was admitted")
         } catch let error as LiveTextError {
             guard case .busy(1) = error else { throw error }
-            #expect(FrameTextRoutes.apiError(error).status == .tooManyRequests)
+            #expect(APIError.from(error).status == .tooManyRequests)
         }
         // Another client is admitted (it gives up at once: its frame is said to be stale).
         await #expect(throws: LiveTextError.self) {

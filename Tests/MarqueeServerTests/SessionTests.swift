@@ -137,6 +137,53 @@ struct SessionTests {
         }
     }
 
+    @Test("A session created with a start time, a rate and autoplay seeks, sets the rate and plays when its renderer is ready")
+    func aSessionBeginsAsItWasCreated() async throws {
+        let fixture = try await ServerFixture.shared.value
+        try await fixture.application().test(.live) { client in
+            let session = try await create(
+                client, body: #"{"assetID": "\#(fixture.clipID)", "startTime": 1.5, "rate": 1.5, "autoplay": true}"#)
+            try await client.ws("/api/sessions/\(session.id)/renderer") { inbound, outbound, _ in
+                var frames = inbound.messages(maxSize: 1 << 20).makeAsyncIterator()
+                func nextCommands() async throws -> [[String: Any]] {
+                    while let frame = try await frames.next() {
+                        guard case .text(let text) = frame,
+                            let object = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
+                            object["type"] as? String == "commands"
+                        else { continue }
+                        return object["commands"] as? [[String: Any]] ?? []
+                    }
+                    return []
+                }
+                try await outbound.write(.text(#"{"v":1,"type":"report","report":"ready","duration":4}"#))
+                let commands = try await nextCommands()
+                #expect(commands.map { $0["command"] as? String } == ["seek", "play"])
+                #expect(commands.first?["time"] as? Double == 1.5)
+                #expect(commands.last?["rate"] as? Double == 1.5)
+            }
+        }
+    }
+
+    @Test("Bad start fields are refused with the reason; a rate the player does not offer is a warning")
+    func badStartFields() async throws {
+        let fixture = try await ServerFixture.shared.value
+        try await fixture.application().test(.live) { client in
+            try await client.execute(
+                uri: "/api/sessions", method: .post, body: .json(#"{"assetID": "\#(fixture.clipID)", "startTime": -3}"#)
+            ) { response throws in
+                #expect(response.status == .badRequest)
+                #expect(response.errorMessage.contains("startTime"))
+            }
+            try await client.execute(
+                uri: "/api/sessions", method: .post, body: .json(#"{"assetID": "\#(fixture.clipID)", "rate": 7}"#)
+            ) { response throws in
+                #expect(response.status == .created)
+                let warnings = (try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any])?["warnings"] as? [String]
+                #expect(warnings?.contains { $0.contains("not one of this player's speeds") } == true)
+            }
+        }
+    }
+
     @Test func rendererSocketCarriesReportsIntentsAndCommands() async throws {
         let fixture = try await ServerFixture.shared.value
         try await fixture.application().test(.live) { client in

@@ -91,17 +91,20 @@ struct SharedDownloadTests {
 
     @Test func aDownloadWhoseNodeWentAwayIsTakenOverByAnother() async throws {
         let info = try await database()
-        let a = try await node("node-a", on: info, lease: .seconds(1))
-        let b = try await node("node-b", on: info, lease: .seconds(1))
+        // A 3 s lease: long enough that a loaded machine does not lapse A's renewals while A is
+        // still alive, short enough that the takeover comes soon after A leaves.
+        let a = try await node("node-a", on: info, lease: .seconds(3))
+        let b = try await node("node-b", on: info, lease: .seconds(3))
         let running = try await a.service.enqueue(DownloadRequest(url: "http://127.0.0.1:9/one.m3u8", title: "Running"))
         let failing = try await a.service.enqueue(DownloadRequest(url: "http://127.0.0.1:9/two.m3u8", title: "Failing"))
         try await eventually("A runs both") { a.runner.downloads.count == 2 }
-        a.runner.downloads[1].end(.failure(URLError(.cannotConnectToHost)))
+        // The two are prepared concurrently, so the runner's order is not the enqueue order.
+        try a.runner.download(titled: "Failing").end(.failure(URLError(.cannotConnectToHost)))
         try await eventually("B lists the failure") { await listed(b, failing.id)?.state == "failed" }
 
         // A dies: it stops renewing. After the lease, B runs the unfinished download itself.
         await a.service.leaveCluster()
-        try await eventually("B took the running download over", timeout: .seconds(10)) { b.runner.downloads.count == 1 }
+        try await eventually("B took the running download over") { b.runner.downloads.count == 1 }
         #expect(b.runner.downloads[0].request.url == "http://127.0.0.1:9/one.m3u8")
         #expect(try await b.service.download(running.id).state == "downloading")
         // The failed one stays listed; a retry through B takes it over and runs it on B.

@@ -250,3 +250,41 @@ struct PlaybackSessionRenditionTests {
         #expect(session.handle(.toggleCaptions).refusal == .noSubtitles)
     }
 }
+
+@Suite("Playback session: how it begins")
+struct PlaybackStartTests {
+    @Test("A start time, a rate and autoplay given at creation are carried out on the first ready, in that order")
+    func startsWhereAndHowItWasToldOnceReady() {
+        var session = makeSession(ready: false)
+        #expect(session.begin(with: PlaybackStart(time: 42, rate: 1.5, autoplay: true)).isEmpty)
+        #expect(session.preferredRate == 1.5 && session.desiresPlayback)
+        #expect(session.handle(.ready(duration: 60)) == [.seek(to: 42), .play(rate: 1.5)])
+        #expect(session.currentTime == 42 && session.status == .playing)
+        // Later readies (a new duration) do not seek again.
+        #expect(session.handle(.ready(duration: 59)).isEmpty)
+    }
+
+    @Test("Without autoplay it waits paused at the start time")
+    func withoutAutoplayItWaitsAtTheStart() {
+        var session = makeSession(ready: false)
+        _ = session.begin(with: PlaybackStart(time: 10, autoplay: false))
+        #expect(session.handle(.ready(duration: 60)) == [.seek(to: 10)])
+        #expect(session.status == .paused && !session.desiresPlayback)
+    }
+
+    @Test("A rate the player does not offer and a time that is not one are said, and the rest still applies")
+    func whatCannotApplyIsSaid() {
+        var session = makeSession(ready: false)
+        let leftOut = session.begin(with: PlaybackStart(time: .nan, rate: 7, autoplay: true))
+        #expect(leftOut.count == 2)
+        #expect(leftOut[0].contains("7.0") && leftOut[1].contains("not a time"))
+        #expect(session.handle(.ready(duration: 60)) == [.play(rate: 1)])
+    }
+
+    @Test("A start past the end is clamped to the end, as a seek is")
+    func aStartPastTheEndIsClamped() {
+        var session = makeSession(ready: false)
+        _ = session.begin(with: PlaybackStart(time: 600, autoplay: false))
+        #expect(session.handle(.ready(duration: 60)) == [.seek(to: 60)])
+    }
+}

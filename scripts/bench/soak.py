@@ -214,6 +214,7 @@ class Soak:
                 time.sleep(5)
                 continue
             ok = status in (200, 201, 202)
+            outcome = str(status)
             if ok:
                 end = time.time() + 120
                 state = None
@@ -224,12 +225,14 @@ class Soak:
                         break
                     time.sleep(1)
                 ok = state == "finished"
+                # What a failure report shows: the state it ended in (and why, when it failed).
+                outcome = f"{state}: {shown.get('message')}" if isinstance(shown, dict) and state == "failed" else str(state)
                 if state not in ("finished", "failed", "cancelled"):
                     call(self.port, "POST", f"/api/downloads/{download['id']}/cancel")
                 call(self.port, "DELETE", f"/api/downloads/{download['id']}")
                 if isinstance(shown, dict) and shown.get("assetID"):
                     call(self.port, "DELETE", f"/api/assets/{shown['assetID']}?permanently=true")
-            self.note("download", ok, str(status))
+            self.note("download", ok, outcome)
             time.sleep(20)
 
     def live_text(self):

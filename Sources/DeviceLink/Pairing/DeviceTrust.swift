@@ -1,9 +1,13 @@
 import Foundation
+import Logging
 
 /// The trusted devices and the pairing lockout of one device, kept in a `DevicePairingStore`
 /// after every change so a restart forgets nothing — and, when the store is shared between
 /// server nodes, read back before each answer so a pairing made on one node holds on every other.
 public actor DeviceTrust {
+    /// Where the trust store reports a store it could not read or write.
+    static let logger = Logger(label: "devicelink.trust")
+
     private var saved: DeviceTrustRecord
     private let store: (any DevicePairingStore)?
     private let now: @Sendable () -> Date
@@ -98,7 +102,7 @@ public actor DeviceTrust {
         do {
             if let record = try await store.trust() { saved = record }
         } catch {
-            FileHandle.standardError.write(Data("devicelink: could not read trusted devices: \(error)\n".utf8))
+            Self.logger.error("could not read trusted devices: \(error)")
         }
     }
 
@@ -108,7 +112,7 @@ public actor DeviceTrust {
             saved = try await store.modifyTrust(initial: saved, body)
         } catch {
             body(&saved)
-            FileHandle.standardError.write(Data("devicelink: could not save trusted devices: \(error)\n".utf8))
+            Self.logger.error("could not save trusted devices: \(error)")
         }
     }
 }

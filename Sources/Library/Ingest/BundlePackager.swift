@@ -62,7 +62,7 @@ public struct BundlePackager: BundlePackaging {
 
     public func package(
         _ source: URL, probe: MediaProbe, into bundle: URL,
-        progress: @escaping @Sendable (Double) async -> Void
+        progress: @escaping @Sendable (PackagingProgress) async -> Void
     ) async throws -> PackagedBundle {
         let asset = MediaAsset(isolatedFile: source)
         let (duration, tracks) = try await Self.media("read", source) { try await asset.load(.duration, .tracks) }
@@ -73,49 +73,53 @@ public struct BundlePackager: BundlePackaging {
         }
         let played = try await writeHLS(
             asset, source: source, tracks: tracks, ladder: Self.ladder(for: video, display: display, duration: duration.seconds),
-            into: bundle, progress: progress, share: 0...0.9)
+            into: bundle, progress: progress, phase: .packagingVideo, share: 0...0.9)
 
+        await progress(PackagingProgress(.makingPoster, 0.9))
         let poster = try await Self.writePoster(of: asset, duration: duration.seconds, into: bundle)
-        await progress(0.93)
+        await progress(PackagingProgress(.makingThumbnails, 0.93))
         let trickPlay = try await Self.media("make trick-play images of", source) {
             try await TrickPlaySheet.write(of: asset, duration: duration.seconds, display: display, into: bundle)
         }
-        await progress(1)
+        await progress(PackagingProgress(.makingThumbnails, 1))
         return PackagedBundle(multivariantPlaylist: BundleLayout.multivariantPlaylist, poster: poster, trickPlay: trickPlay, duration: played)
     }
 
     /// Audio only (music, a podcast): one AAC variant (copied when it is AAC already) with
-    /// the file's cover art, when it has a JPEG one, as the poster; no trick-play images.
+    /// the file's cover art, when it has a JPEG one, as the poster; no trick-play images, so
+    /// no "Making thumbnails" phase.
     func packageAudio(
         _ asset: MediaAsset, source: URL, tracks: [AssetTrack], into bundle: URL,
-        progress: @escaping @Sendable (Double) async -> Void
+        progress: @escaping @Sendable (PackagingProgress) async -> Void
     ) async throws -> PackagedBundle {
         guard tracks.contains(where: { $0.mediaType == .audio }) else { throw LibraryError.unsupportedSource(source.path) }
-        let played = try await writeHLS(asset, source: source, tracks: tracks, ladder: nil, into: bundle, progress: progress, share: 0...0.95)
+        let played = try await writeHLS(
+            asset, source: source, tracks: tracks, ladder: nil, into: bundle, progress: progress, phase: .packagingAudio, share: 0...0.95)
+        await progress(PackagingProgress(.savingCoverArt, 0.95))
         let metadata = try await Self.media("read", source) { try await asset.load(.metadata) }
         let cover = metadata.first { $0.identifier == .artwork && $0.dataValue?.starts(with: [0xFF, 0xD8, 0xFF]) == true }?.dataValue
         if let cover {
             try await BlockingWork.run { try Data(cover).write(to: bundle.appendingPathComponent(BundleLayout.poster)) }
         }
-        await progress(1)
+        await progress(PackagingProgress(.savingCoverArt, 1))
         return PackagedBundle(
             multivariantPlaylist: BundleLayout.multivariantPlaylist, poster: cover == nil ? nil : BundleLayout.poster, trickPlay: nil,
             duration: played)
     }
 
     /// Runs MediaCore's `HLSPackager` into `bundle` (browser-playable audio: only AAC is copied)
-    /// and writes the labelled `master.m3u8`; its progress fills `share` of the whole. Returns
-    /// how long the first variant plays (nil when its playlist does not read).
+    /// and writes the labelled `master.m3u8`; its progress, reported as `phase`, fills `share`
+    /// of the whole. Returns how long the first variant plays (nil when its playlist does not read).
     private func writeHLS(
         _ asset: MediaAsset, source: URL, tracks: [AssetTrack], ladder: [Int]?, into bundle: URL,
-        progress: @escaping @Sendable (Double) async -> Void, share: ClosedRange<Double>
+        progress: @escaping @Sendable (PackagingProgress) async -> Void, phase: PackagingPhase, share: ClosedRange<Double>
     ) async throws -> Double? {
         var options = PackagingOptions(ladder: ladder)
         options.segmentDuration = segmentDuration
         options.copyableAudioCodecs = ["aac"]
         let packager = HLSPackager(asset: asset, options: options)
         let result = try await Self.media("package", source) {
-            try await Self.relaying(progress, share) { report in
+            try await Self.relaying(progress, phase, share) { report in
                 try await packager.package(to: bundle.path, progress: report)
             }
         }
@@ -126,7 +130,7 @@ public struct BundlePackager: BundlePackaging {
             guard let firstVariant, let text = try? String(contentsOf: firstVariant, encoding: .utf8) else { return nil }
             return PlaylistParser.parse(text).playlist?.media?.duration
         }
-        await progress(share.upperBound)
+        await progress(PackagingProgress(phase, share.upperBound))
         return played
     }
 
@@ -245,16 +249,16 @@ public struct BundlePackager: BundlePackaging {
         }
     }
 
-    /// Runs `body` with a synchronous progress callback whose fractions reach `progress`,
-    /// mapped into `range`, in order and without blocking the caller.
+    /// Runs `body` with a synchronous progress callback whose fractions reach `progress` as
+    /// `phase`, mapped into `range`, in order and without blocking the caller.
     static func relaying<T: Sendable>(
-        _ progress: @escaping @Sendable (Double) async -> Void, _ range: ClosedRange<Double>,
+        _ progress: @escaping @Sendable (PackagingProgress) async -> Void, _ phase: PackagingPhase, _ range: ClosedRange<Double>,
         _ body: (@escaping @Sendable (Double) -> Void) async throws -> T
     ) async throws -> T {
         let (fractions, continuation) = AsyncStream.makeStream(of: Double.self, bufferingPolicy: .bufferingNewest(1))
         async let relayed: Void = {
             for await fraction in fractions {
-                await progress(range.lowerBound + fraction * (range.upperBound - range.lowerBound))
+                await progress(PackagingProgress(phase, range.lowerBound + fraction * (range.upperBound - range.lowerBound)))
             }
         }()
         let result: Result<T, any Error>

@@ -9,10 +9,11 @@ public protocol BundlePackaging: Sendable {
 
     /// Packages `source` as CMAF (fMP4) HLS into `bundle` (which exists and is empty), with
     /// `master.m3u8`, per-variant and per-rendition playlists, WebVTT subtitles, a poster
-    /// frame and trick-play thumbnails. Reports progress 0...1.
+    /// frame and trick-play thumbnails. Reports the phase it is in and its progress 0...1
+    /// (`PackagingProgress`), in order.
     func package(
         _ source: URL, probe: MediaProbe, into bundle: URL,
-        progress: @escaping @Sendable (Double) async -> Void
+        progress: @escaping @Sendable (PackagingProgress) async -> Void
     ) async throws -> PackagedBundle
 
     /// Adds a poster frame and trick-play images to a bundle that arrived already packaged

@@ -32,7 +32,7 @@ public struct IsolatedBundlePackager: BundlePackaging {
 
     public func package(
         _ source: URL, probe: MediaProbe, into bundle: URL,
-        progress: @escaping @Sendable (Double) async -> Void
+        progress: @escaping @Sendable (PackagingProgress) async -> Void
     ) async throws -> PackagedBundle {
         let request = MediaWorkRequest.package(source: source.path, probe: probe, bundle: bundle.path)
         guard case .packaged(let packaged) = try await perform(request, progress: progress) else {
@@ -51,14 +51,14 @@ public struct IsolatedBundlePackager: BundlePackaging {
 
     /// Runs one request in a child and returns its outcome event; a child that dies or exits
     /// without an outcome is `MediaWorkCrashed`, a failure it reports is rethrown as the
-    /// error it was in the child.
-    func perform(_ request: MediaWorkRequest, progress: (@Sendable (Double) async -> Void)?) async throws -> MediaWorkEvent {
+    /// error it was in the child. The child's named phases and progress reach `progress`.
+    func perform(_ request: MediaWorkRequest, progress: (@Sendable (PackagingProgress) async -> Void)?) async throws -> MediaWorkEvent {
         let encoded = String(decoding: try JSONEncoder().encode(request), as: UTF8.self)
         let outcome = OutcomeBox()
         let ending = try await ProcessRunner(executable: executable).launch(arguments + [encoded]) { line in
             guard let event = try? JSONDecoder().decode(MediaWorkEvent.self, from: Data(line.utf8)) else { return }
-            if case .progress(let fraction) = event {
-                await progress?(fraction)
+            if case .progress(let reported) = event {
+                await progress?(reported)
             } else {
                 await outcome.set(event)
             }

@@ -27,10 +27,10 @@ public enum MediaWorkRequest: Codable, Sendable, Hashable {
     }
 }
 
-/// What the child prints on standard output, one JSON object per line: progress while it
-/// works, then exactly one outcome.
+/// What the child prints on standard output, one JSON object per line: progress (the named
+/// phase and how far) while it works, then exactly one outcome.
 public enum MediaWorkEvent: Codable, Sendable, Hashable {
-    case progress(Double)
+    case progress(PackagingProgress)
     case probed(MediaProbe)
     case packaged(PackagedBundle)
     case failed(MediaWorkFailure)

@@ -4,7 +4,7 @@ import Foundation
 /// may open. A FIFO, a device or a socket would block the ingest worker in `open()` (a FIFO
 /// waits for a writer that never comes) or stream without end, so they are refused before
 /// anything opens them.
-enum SourceFileKind: Equatable {
+enum SourceFileKind: Hashable, Sendable {
     case regularFile
     case directory
     case missing

@@ -28,6 +28,16 @@ struct SessionRoutes: Sendable {
         /// `false` turns Live Text off for this player (`?allowsVideoFrameAnalysis=false`);
         /// absent uses the player settings. Protected assets never allow it.
         var allowsVideoFrameAnalysis: Bool?
+        /// Start where the viewer stopped last time (`?resume=1`), when a position is stored;
+        /// else at `startTime`.
+        var resume: Bool?
+        /// Seconds into the item to start at (a search hit's `?t=`).
+        var startTime: Double?
+        /// The rate to play at, when the player offers it (a "Play on…" hand-over's `?rate=`).
+        var rate: Double?
+        /// `true` plays by itself once the renderer is ready (the web player sends it unless
+        /// `?autoplay=0`); absent or `false` waits for a play intent, as before this field.
+        var autoplay: Bool?
     }
 
     /// The body of `POST /api/sessions/{id}/intents`: the same fields as a renderer intent frame.
@@ -51,105 +61,129 @@ struct SessionRoutes: Sendable {
 
     func register(on router: Router<MarqueeRequestContext>) {
         let api = router.group("api")
-        api.post("sessions") { request, context -> Response in
-            let body = try await request.decode(as: CreateRequest.self, context: context)
-            let (session, warnings) = try await makeSession(body, acceptLanguage: request.headers[.acceptLanguage])
-            await sessions.insert(session)
-            var snapshot = SessionSnapshot(session)
-            snapshot.warnings = warnings.isEmpty ? nil : warnings
-            return try context.responseEncoder.encode(snapshot, from: request, context: context).with(status: .created)
-        }
-        api.get("sessions/{id}") { request, context -> Response in
-            let id = try context.parameters.require("id")
-            guard let session = await sessions.session(id: id) else { throw APIError(.notFound, "No playback session \(id)") }
-            var response = try context.responseEncoder.encode(SessionSnapshot(session), from: request, context: context)
-            response.headers[.cacheControl] = "no-store"
-            return response
-        }
-        api.delete("sessions/{id}") { _, context -> Response in
-            let id = try context.parameters.require("id")
-            guard await sessions.remove(id: id) else { throw APIError(.notFound, "No playback session \(id)") }
-            return Response(status: .noContent)
-        }
-        api.post("sessions/{id}/intents") { request, context -> IntentResponse in
-            let id = try context.parameters.require("id")
-            let body = try await request.decode(as: IntentRequest.self, context: context)
-            let frame = InboundRendererMessage(
-                v: RendererProtocol.version, type: "intent", intent: body.intent, seconds: body.seconds, time: body.time,
-                fraction: body.fraction, rate: body.rate, step: body.step, rendition: body.rendition, direction: body.direction,
-                volume: body.volume, muted: body.muted)
-            guard case .intent(_, let intent) = try parse(frame) else { throw APIError(.badRequest, "Not an intent") }
-            guard let result = await sessions.apply(intent, to: id) else { throw APIError(.notFound, "No playback session \(id)") }
-            switch result {
-            case .success(let commands):
-                guard let session = await sessions.session(id: id) else { throw APIError(.notFound, "No playback session \(id)") }
-                return IntentResponse(commands: commands.map(CommandPayload.init), state: SessionSnapshot(session))
-            case .failure(let refusal):
-                throw APIError(.conflict, "The session refused \(body.intent): \(refusal.rawValue)")
-            }
-        }
+        api.post("sessions", use: create)
+        api.get("sessions/{id}", use: show)
+        api.delete("sessions/{id}", use: remove)
+        api.post("sessions/{id}/intents", use: intent)
+        router.ws("api/sessions/{id}/renderer", shouldUpgrade: upgradeRenderer, onUpgrade: renderer)
+    }
 
-        router.ws("api/sessions/{id}/renderer") { request, context in
-            // A plain GET (no upgrade) is not an empty 200.
-            guard request.headers[.upgrade]?.lowercased() == "websocket" else {
-                throw APIError(.upgradeRequired, "This is the renderer WebSocket: connect with Upgrade: websocket")
-            }
-            guard let id = context.parameters.get("id"), await sessions.session(id: id) != nil else { return .dontUpgrade }
-            return .upgrade([:])
-        } onUpgrade: { inbound, outbound, context in
-            guard let id = context.requestContext.parameters.get("id"),
-                let (rendererID, messages) = await sessions.attachRenderer(to: id)
-            else { return }
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            do {
-                try await withThrowingTaskGroup(of: Void.self) { group in
-                    group.addTask {
-                        for await message in messages {
-                            let data = try encoder.encode(message)
-                            try await outbound.write(.text(String(decoding: data, as: UTF8.self)))
-                        }
-                        // The stream ends when this renderer was replaced or dropped for not
-                        // reading: close the socket so its reads end too.
-                        try? await outbound.close(.goingAway, reason: "renderer replaced or not reading")
+    /// `POST /api/sessions`: `201` with the new session's snapshot (and `warnings` about what
+    /// of the request was left out).
+    @Sendable func create(_ request: Request, context: MarqueeRequestContext) async throws -> Response {
+        let body = try await request.decode(as: CreateRequest.self, context: context)
+        let (session, warnings) = try await makeSession(body, acceptLanguage: request.headers[.acceptLanguage])
+        await sessions.insert(session)
+        var snapshot = SessionSnapshot(session)
+        snapshot.warnings = warnings.isEmpty ? nil : warnings
+        return try context.responseEncoder.encode(snapshot, from: request, context: context).with(status: .created)
+    }
+
+    @Sendable func show(_ request: Request, context: MarqueeRequestContext) async throws -> Response {
+        let id = try context.parameters.require("id")
+        guard let session = await sessions.session(id: id) else { throw APIError(.notFound, "No playback session \(id)") }
+        var response = try context.responseEncoder.encode(SessionSnapshot(session), from: request, context: context)
+        response.headers[.cacheControl] = "no-store"
+        return response
+    }
+
+    @Sendable func remove(_ request: Request, context: MarqueeRequestContext) async throws -> Response {
+        let id = try context.parameters.require("id")
+        guard await sessions.remove(id: id) else { throw APIError(.notFound, "No playback session \(id)") }
+        return Response(status: .noContent)
+    }
+
+    /// `POST /api/sessions/{id}/intents`: a viewer's intent (as a renderer's intent frame); the
+    /// commands it caused and the new state, or `409` with the session's refusal.
+    @Sendable func intent(_ request: Request, context: MarqueeRequestContext) async throws -> IntentResponse {
+        let id = try context.parameters.require("id")
+        let body = try await request.decode(as: IntentRequest.self, context: context)
+        let frame = InboundRendererMessage(
+            v: RendererProtocol.version, type: "intent", intent: body.intent, seconds: body.seconds, time: body.time,
+            fraction: body.fraction, rate: body.rate, step: body.step, rendition: body.rendition, direction: body.direction,
+            volume: body.volume, muted: body.muted)
+        guard case .intent(_, let intent) = try parse(frame) else { throw APIError(.badRequest, "Not an intent") }
+        guard let result = await sessions.apply(intent, to: id) else { throw APIError(.notFound, "No playback session \(id)") }
+        switch result {
+        case .success(let commands):
+            guard let session = await sessions.session(id: id) else { throw APIError(.notFound, "No playback session \(id)") }
+            return IntentResponse(commands: commands.map(CommandPayload.init), state: SessionSnapshot(session))
+        case .failure(let refusal):
+            throw APIError(.conflict, "The session refused \(body.intent): \(refusal.rawValue)")
+        }
+    }
+
+    /// A plain GET (no upgrade) of the renderer socket is a 426, not an empty 200; an unknown
+    /// session is not upgraded.
+    @Sendable func upgradeRenderer(_ request: Request, context: MarqueeRequestContext) async throws -> RouterShouldUpgrade {
+        guard request.headers[.upgrade]?.lowercased() == "websocket" else {
+            throw APIError(.upgradeRequired, "This is the renderer WebSocket: connect with Upgrade: websocket")
+        }
+        guard let id = context.parameters.get("id"), await sessions.session(id: id) != nil else { return .dontUpgrade }
+        return .upgrade([:])
+    }
+
+    /// The renderer socket: the session's state and commands out, the renderer's reports and
+    /// intents in (a flood is closed; a replaced renderer's socket stops driving the session).
+    @Sendable func renderer(
+        _ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter, _ context: WebSocketRouterContext<MarqueeRequestContext>
+    ) async throws {
+        guard let id = context.requestContext.parameters.get("id"),
+            let (rendererID, messages) = await sessions.attachRenderer(to: id)
+        else { return }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        do {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    for await message in messages {
+                        let data = try encoder.encode(message)
+                        try await outbound.write(.text(String(decoding: data, as: UTF8.self)))
                     }
-                    var budget = RendererFrameBudget.Bucket(sessions.rendererFrames)
-                    for try await frame in inbound.messages(maxSize: 1 << 16) {
-                        // A flood is closed before it costs the session anything.
-                        guard budget.take() else {
-                            try? await outbound.close(.policyViolation, reason: sessions.rendererFrames.closeReason)
-                            break
-                        }
-                        guard case .text(let text) = frame else { continue }
-                        // A replaced renderer's socket no longer drives the session.
-                        guard await sessions.isAttached(rendererID, to: id) else { break }
-                        do {
-                            let message = try JSONDecoder().decode(InboundRendererMessage.self, from: Data(text.utf8))
-                            switch try parse(message) {
-                            case .intent(let replyTo, let intent):
-                                _ = await sessions.apply(intent, to: id, replyTo: replyTo)
-                                await positions?.observe(sessionID: id)
-                            case .report(let report, let item):
-                                await sessions.report(report, about: item, to: id)
-                                await positions?.observe(sessionID: id)
-                            }
-                        } catch {
-                            let reason = (error as? APIError)?.message ?? "unreadable frame: \(error)"
-                            let data = try encoder.encode(OutboundRendererMessage.error(reason))
-                            try await outbound.write(.text(String(decoding: data, as: UTF8.self)))
-                        }
-                    }
-                    group.cancelAll()
+                    // The stream ends when this renderer was replaced or dropped for not
+                    // reading: close the socket so its reads end too.
+                    try? await outbound.close(.goingAway, reason: "renderer replaced or not reading")
                 }
-            } catch {
-                // A connection that drops still leaves where the viewer stopped.
-                await positions?.flush(sessionID: id)
-                await sessions.detachRenderer(rendererID, from: id)
-                throw error
+                var budget = RendererFrameBudget.Bucket(sessions.rendererFrames)
+                for try await frame in inbound.messages(maxSize: 1 << 16) {
+                    // A flood is closed before it costs the session anything.
+                    guard budget.take() else {
+                        try? await outbound.close(.policyViolation, reason: sessions.rendererFrames.closeReason)
+                        break
+                    }
+                    guard case .text(let text) = frame else { continue }
+                    // A replaced renderer's socket no longer drives the session.
+                    guard await sessions.isAttached(rendererID, to: id) else { break }
+                    do {
+                        try await receive(text, from: id)
+                    } catch {
+                        let reason = (error as? APIError)?.message ?? "unreadable frame: \(error)"
+                        let data = try encoder.encode(OutboundRendererMessage.error(reason))
+                        try await outbound.write(.text(String(decoding: data, as: UTF8.self)))
+                    }
+                }
+                group.cancelAll()
             }
+        } catch {
+            // A connection that drops still leaves where the viewer stopped.
             await positions?.flush(sessionID: id)
             await sessions.detachRenderer(rendererID, from: id)
+            throw error
         }
+        await positions?.flush(sessionID: id)
+        await sessions.detachRenderer(rendererID, from: id)
+    }
+
+    /// One text frame from a renderer: an intent or a report, applied to session `id`.
+    func receive(_ text: String, from id: String) async throws {
+        let message = try JSONDecoder().decode(InboundRendererMessage.self, from: Data(text.utf8))
+        switch try parse(message) {
+        case .intent(let replyTo, let intent):
+            _ = await sessions.apply(intent, to: id, replyTo: replyTo)
+        case .report(let report, let item):
+            await sessions.report(report, about: item, to: id)
+        }
+        await positions?.observe(sessionID: id)
     }
 
     func parse(_ message: InboundRendererMessage) throws -> InboundRendererMessage.Parsed {
@@ -205,6 +239,11 @@ struct SessionRoutes: Sendable {
         // X-SNAP aligns breaks with the primary's segment boundaries (its first video variant's).
         session.setPrimarySegmentBoundaries(InterstitialSegmentBoundaries.of(manifest))
         session.allowsVideoFrameAnalysis = !asset.isProtected && (body.allowsVideoFrameAnalysis ?? settings.allowsVideoFrameAnalysis)
+        // How it begins: carried out by the session when the renderer is first ready.
+        if let time = body.startTime, !(time.isFinite && time >= 0) { throw APIError(.badRequest, "\"startTime\" must be seconds, 0 or more") }
+        if let rate = body.rate, !(rate.isFinite && rate > 0) { throw APIError(.badRequest, "\"rate\" must be more than 0") }
+        let resumed = body.resume == true ? try await library.position(for: asset.id)?.resumeTime : nil
+        warnings += session.begin(with: PlaybackStart(time: resumed ?? body.startTime, rate: body.rate, autoplay: body.autoplay ?? false))
         return (session, warnings)
     }
 }

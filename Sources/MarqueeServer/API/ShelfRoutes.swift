@@ -13,68 +13,88 @@ struct ShelfRoutes: Sendable {
 
     func register(on router: Router<MarqueeRequestContext>) {
         let api = router.group("api")
-        api.get("library") { request, _ -> ShelfResponse in
-            let parameters = request.uri.queryParameters
-            let orderName = parameters.get("sort") ?? ShelfOrder.recentlyAdded.rawValue
-            guard let order = ShelfOrder(rawValue: orderName) else {
-                throw APIError(.badRequest, "\"sort\" must be one of \(ShelfOrder.allCases.map(\.rawValue).joined(separator: ", "))")
-            }
-            let badges = parameters.getAll("badge").flatMap { String($0).components(separatedBy: ",") }.filter { !$0.isEmpty }
-            let items = try await library.shelf(matching: parameters.get("q"), order: order, badges: badges)
-            return try await ShelfResponse(items, library: library)
+        api.get("library", use: shelf)
+        api.get("assets/{id}/up-next", use: upNext)
+        api.post("assets/{id}/restore", use: restore)
+        api.get("assets/{id}/position", use: position)
+        api.put("assets/{id}/position", use: setPosition)
+        api.delete("assets/{id}/position", use: forgetPosition)
+        api.put("assets/{id}/artwork", use: setArtwork)
+    }
+
+    /// `GET /api/library?sort=&badge=&q=`: the shelf, a series as one item.
+    @Sendable func shelf(_ request: Request, context: MarqueeRequestContext) async throws -> ShelfResponse {
+        let parameters = request.uri.queryParameters
+        let orderName = parameters.get("sort") ?? ShelfOrder.recentlyAdded.rawValue
+        guard let order = ShelfOrder(rawValue: orderName) else {
+            throw APIError(.badRequest, "\"sort\" must be one of \(ShelfOrder.allCases.map(\.rawValue).joined(separator: ", "))")
         }
-        api.get("assets/{id}/up-next") { _, context -> UpNextResponse in
-            let asset = try await asset(context)
-            let next = try await library.nextEpisode(after: asset.id)
-            let resource: AssetResource? = if let next { try await AssetResource.make([next], library: library).first } else { nil }
-            return UpNextResponse(next: resource)
+        let badges = parameters.getAll("badge").flatMap { String($0).components(separatedBy: ",") }.filter { !$0.isEmpty }
+        let items = try await library.shelf(matching: parameters.get("q"), order: order, badges: badges)
+        return try await ShelfResponse(items, library: library)
+    }
+
+    /// `GET /api/assets/{id}/up-next`: the episode that comes next in its series, if any.
+    @Sendable func upNext(_ request: Request, context: MarqueeRequestContext) async throws -> UpNextResponse {
+        let asset = try await asset(context)
+        let next = try await library.nextEpisode(after: asset.id)
+        let resource: AssetResource? = if let next { try await AssetResource.make([next], library: library).first } else { nil }
+        return UpNextResponse(next: resource)
+    }
+
+    /// `POST /api/assets/{id}/restore`: an asset back from the trash.
+    @Sendable func restore(_ request: Request, context: MarqueeRequestContext) async throws -> AssetResource {
+        let restored = try await library.restore(assetID: try context.parameters.require("id"))
+        return try await AssetResource.make(restored, library: library)
+    }
+
+    /// `GET /api/assets/{id}/position`: where the viewer stopped.
+    @Sendable func position(_ request: Request, context: MarqueeRequestContext) async throws -> PositionResource {
+        let asset = try await asset(context)
+        return PositionResource(try await library.position(for: asset.id), asset: asset)
+    }
+
+    /// `PUT /api/assets/{id}/position`: seconds from 0, at most a second past the end.
+    @Sendable func setPosition(_ request: Request, context: MarqueeRequestContext) async throws -> PositionResource {
+        let asset = try await asset(context)
+        let body = try await request.decode(as: PositionRequest.self, context: context)
+        guard body.position.isFinite, body.position >= 0 else { throw APIError(.badRequest, "\"position\" must be seconds, 0 or more") }
+        // More than 0, as openapi.json's exclusiveMinimum says (0 was taken).
+        if let given = body.duration, !(given.isFinite && given > 0) {
+            throw APIError(.badRequest, "\"duration\" must be seconds, more than 0")
         }
-        api.post("assets/{id}/restore") { _, context -> AssetResource in
-            let restored = try await library.restore(assetID: try context.parameters.require("id"))
-            return try await AssetResource.make(restored, library: library)
+        let duration = body.duration ?? asset.duration
+        if let duration, body.position > duration + 1 {
+            throw APIError(.badRequest, "\"position\" \(body.position) is past the end (\(duration) s)")
         }
-        api.get("assets/{id}/position") { _, context -> PositionResource in
-            let asset = try await asset(context)
-            return PositionResource(try await library.position(for: asset.id), asset: asset)
+        let position = PlaybackPosition(assetID: asset.id, position: body.position, duration: duration)
+        try await library.setPosition(position, for: asset.id)
+        return PositionResource(position, asset: asset)
+    }
+
+    @Sendable func forgetPosition(_ request: Request, context: MarqueeRequestContext) async throws -> Response {
+        let asset = try await asset(context)
+        try await library.setPosition(nil, for: asset.id)
+        return Response(status: .noContent)
+    }
+
+    /// `PUT /api/assets/{id}/artwork`: a JPEG, PNG or WebP image of at most `artworkLimit` bytes.
+    @Sendable func setArtwork(_ request: Request, context: MarqueeRequestContext) async throws -> AssetResource {
+        let asset = try await asset(context)
+        guard asset.status == .ready else {
+            throw APIError(.conflict, "\(asset.title) is still being prepared; set its artwork when it is ready")
         }
-        api.put("assets/{id}/position") { request, context -> PositionResource in
-            let asset = try await asset(context)
-            let body = try await request.decode(as: PositionRequest.self, context: context)
-            guard body.position.isFinite, body.position >= 0 else { throw APIError(.badRequest, "\"position\" must be seconds, 0 or more") }
-            // More than 0, as openapi.json's exclusiveMinimum says (0 was taken).
-            if let given = body.duration, !(given.isFinite && given > 0) {
-                throw APIError(.badRequest, "\"duration\" must be seconds, more than 0")
-            }
-            let duration = body.duration ?? asset.duration
-            if let duration, body.position > duration + 1 {
-                throw APIError(.badRequest, "\"position\" \(body.position) is past the end (\(duration) s)")
-            }
-            let position = PlaybackPosition(assetID: asset.id, position: body.position, duration: duration)
-            try await library.setPosition(position, for: asset.id)
-            return PositionResource(position, asset: asset)
+        let bytes: ByteBuffer
+        do {
+            bytes = try await request.body.collect(upTo: Self.artworkLimit)
+        } catch {
+            throw APIError(.contentTooLarge, "Artwork must be an image of at most \(Self.artworkLimit >> 20) MB")
         }
-        api.delete("assets/{id}/position") { _, context -> Response in
-            let asset = try await asset(context)
-            try await library.setPosition(nil, for: asset.id)
-            return Response(status: .noContent)
+        guard let kind = ArtworkKind(bytes.readableBytesView.prefix(12)) else {
+            throw APIError(.unsupportedMediaType, "Artwork must be a JPEG, PNG or WebP image")
         }
-        api.put("assets/{id}/artwork") { request, context -> AssetResource in
-            let asset = try await asset(context)
-            guard asset.status == .ready else {
-                throw APIError(.conflict, "\(asset.title) is still being prepared; set its artwork when it is ready")
-            }
-            let bytes: ByteBuffer
-            do {
-                bytes = try await request.body.collect(upTo: Self.artworkLimit)
-            } catch {
-                throw APIError(.contentTooLarge, "Artwork must be an image of at most \(Self.artworkLimit >> 20) MB")
-            }
-            guard let kind = ArtworkKind(bytes.readableBytesView.prefix(12)) else {
-                throw APIError(.unsupportedMediaType, "Artwork must be a JPEG, PNG or WebP image")
-            }
-            try await library.setArtwork(Data(bytes.readableBytesView), fileExtension: kind.rawValue, for: asset.id)
-            return try await AssetResource.make(asset, library: library)
-        }
+        try await library.setArtwork(Data(bytes.readableBytesView), fileExtension: kind.rawValue, for: asset.id)
+        return try await AssetResource.make(asset, library: library)
     }
 
     func asset(_ context: MarqueeRequestContext) async throws -> Asset {

@@ -43,49 +43,65 @@ struct UploadRoutes: Sendable {
 
     func register(on router: Router<MarqueeRequestContext>) {
         let api = router.group("api")
-        api.post("uploads") { request, context -> Response in
-            let body = try await request.decode(as: CreateRequest.self, context: context)
-            let role =
-                try body.role.map { value in
-                    guard let role = Asset.Role(rawValue: value) else { throw APIError(.badRequest, "\"role\" must be feature or interstitial") }
-                    return role
-                } ?? .feature
-            let upload = try await library.uploads.create(fileName: body.fileName, length: body.length, role: role)
-            var response = try respond(upload, request: request, context: context)
-            response.status = .created
-            response.headers[.location] = "/api/uploads/\(upload.id)"
-            return response
+        api.post("uploads", use: create)
+        api.get("uploads/{id}", use: show)
+        api.head("uploads/{id}", use: offset)
+        api.put("uploads/{id}", use: append)
+        api.post("uploads/{id}/complete", use: complete)
+        api.delete("uploads/{id}", use: cancel)
+    }
+
+    /// `POST /api/uploads`: `201` with the new upload and its address in `Location`.
+    @Sendable func create(_ request: Request, context: MarqueeRequestContext) async throws -> Response {
+        let body = try await request.decode(as: CreateRequest.self, context: context)
+        let role =
+            try body.role.map { value in
+                guard let role = Asset.Role(rawValue: value) else { throw APIError(.badRequest, "\"role\" must be feature or interstitial") }
+                return role
+            } ?? .feature
+        let upload = try await library.uploads.create(fileName: body.fileName, length: body.length, role: role)
+        var response = try respond(upload, request: request, context: context)
+        response.status = .created
+        response.headers[.location] = "/api/uploads/\(upload.id)"
+        return response
+    }
+
+    @Sendable func show(_ request: Request, context: MarqueeRequestContext) async throws -> Response {
+        try respond(try await library.uploads.upload(id: try context.parameters.require("id")), request: request, context: context)
+    }
+
+    /// `HEAD /api/uploads/{id}`: where to resume (`Upload-Offset`).
+    @Sendable func offset(_ request: Request, context: MarqueeRequestContext) async throws -> Response {
+        let upload = try await library.uploads.upload(id: try context.parameters.require("id"))
+        return Response(status: .ok, headers: Self.offsetHeaders(upload))
+    }
+
+    /// `PUT /api/uploads/{id}`: the next bytes, placed by `Content-Range` or `?offset=`.
+    @Sendable func append(_ request: Request, context: MarqueeRequestContext) async throws -> Response {
+        let id = try context.parameters.require("id")
+        let range: ChunkRange
+        if let header = request.headers[.contentRange] {
+            range = try ChunkRange.parse(contentRange: header)
+        } else if let offset = request.uri.queryParameters.get("offset") {
+            guard let start = Int64(offset), start >= 0 else { throw APIError(.badRequest, "\"offset\" must be a whole number of bytes") }
+            range = ChunkRange(start: start)
+        } else {
+            throw APIError(.badRequest, "Say where this chunk goes with Content-Range: bytes start-end/total, or ?offset=")
         }
-        api.get("uploads/{id}") { request, context -> Response in
-            try respond(try await library.uploads.upload(id: try context.parameters.require("id")), request: request, context: context)
-        }
-        api.head("uploads/{id}") { _, context -> Response in
-            let upload = try await library.uploads.upload(id: try context.parameters.require("id"))
-            return Response(status: .ok, headers: Self.offsetHeaders(upload))
-        }
-        api.put("uploads/{id}") { request, context -> Response in
-            let id = try context.parameters.require("id")
-            let range: ChunkRange
-            if let header = request.headers[.contentRange] {
-                range = try ChunkRange.parse(contentRange: header)
-            } else if let offset = request.uri.queryParameters.get("offset") {
-                guard let start = Int64(offset), start >= 0 else { throw APIError(.badRequest, "\"offset\" must be a whole number of bytes") }
-                range = ChunkRange(start: start)
-            } else {
-                throw APIError(.badRequest, "Say where this chunk goes with Content-Range: bytes start-end/total, or ?offset=")
-            }
-            let upload = try await library.uploads.append(id: id, range: range, body: ByteChunks(body: request.body))
-            return try respond(upload, request: request, context: context)
-        }
-        api.post("uploads/{id}/complete") { request, context -> Response in
-            let asset = try await library.addUpload(id: try context.parameters.require("id"))
-            let resource = try await AssetResource.make(asset, library: library)
-            return try resource.response(from: request, context: context).with(status: .accepted)
-        }
-        api.delete("uploads/{id}") { _, context -> Response in
-            try await library.uploads.cancel(id: try context.parameters.require("id"))
-            return Response(status: .noContent)
-        }
+        let upload = try await library.uploads.append(id: id, range: range, body: ByteChunks(body: request.body))
+        return try respond(upload, request: request, context: context)
+    }
+
+    /// `POST /api/uploads/{id}/complete`: `202` with the asset it becomes (queued for packaging).
+    @Sendable func complete(_ request: Request, context: MarqueeRequestContext) async throws -> Response {
+        let asset = try await library.addUpload(id: try context.parameters.require("id"))
+        let resource = try await AssetResource.make(asset, library: library)
+        return try resource.response(from: request, context: context).with(status: .accepted)
+    }
+
+    @Sendable func cancel(_ request: Request, context: MarqueeRequestContext) async throws -> Response {
+        try await library.uploads.cancel(id: try context.parameters.require("id"))
+        return Response(status: .noContent)
     }
 
     func respond(_ upload: UploadStore.Upload, request: Request, context: MarqueeRequestContext) throws -> Response {

@@ -32,7 +32,7 @@ struct AccessMiddleware: RouterMiddleware {
                 guard !reveal else { throw error }
                 let apiError = APIError.from(error)
                 // An unmapped error says nothing anyway; keep it whole for the log.
-                guard !apiError.isInternal else { throw error }
+                guard !apiError.isUnmapped else { throw error }
                 throw APIError(
                     apiError.status, ServerPathVisibility.redactPaths(apiError.message), code: apiError.code, headers: apiError.headers)
             }
@@ -78,14 +78,5 @@ struct AccessMiddleware: RouterMiddleware {
         return APIError(
             .unauthorized, "Sign in first: this server requires an account (POST /api/auth/signin, or an API token)",
             headers: [.wwwAuthenticate: "Bearer realm=\"Marquee\""])
-    }
-}
-
-/// A `303 See Other` to the sign-in page, thrown so it passes through the error middleware.
-struct RedirectToSignIn: HTTPResponseError {
-    let location: String
-    var status: HTTPResponse.Status { .seeOther }
-    func response(from request: Request, context: some RequestContext) throws -> Response {
-        Response(status: .seeOther, headers: [.location: location, .cacheControl: "no-store"])
     }
 }

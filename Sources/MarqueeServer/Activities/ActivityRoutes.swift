@@ -98,157 +98,178 @@ struct ActivityRoutes: Sendable {
             environment: host.client?.configuration.environment.rawValue)
     }
 
+    var center: ActivityCenter { host.center }
+
     func register(on router: Router<MarqueeRequestContext>) {
-        let center = host.center
-        router.get("activities") { request, context in
-            try await responder.page("activities.html", in: webRoot, request: request, context: context)
-        }
+        router.get("activities", use: page)
         let api = router.group("api/activities")
-        api.get { request, _ -> ActivityList in
-            let type = request.uri.queryParameters.get("type")
-            return ActivityList(activities: await center.list(type: type), pushes: pushStatus)
-        }
+        api.get(use: list)
         api.get("events") { _, context -> Response in events(context) }
-        api.get("push-status") { _, _ -> Response in
-            try Self.json(pushStatus)
-        }
-        api.post { request, context -> Response in
-            let body = try await request.decode(as: StartRequest.self, context: context)
-            if let attributes = body.attributes { try ActivityFieldsShape.checkAttributes(attributes) }
-            try ActivityFieldsShape.check(body.contentState, field: "contentState")
-            let snapshot = try await mapped {
-                try await center.request(
-                    type: body.type, attributes: body.attributes ?? .object([:]),
-                    content: ActivityContent(state: body.contentState, staleDate: body.staleDate, relevanceScore: body.relevanceScore ?? 0),
-                    start: body.startDate, alert: body.alert)
-            }
-            return try snapshot.response(from: request, context: context).with(status: .created)
-        }
-        api.post("premieres") { request, context -> Response in
-            let body = try await request.decode(as: PremiereRequest.self, context: context)
-            let snapshot = try await mapped {
-                try await host.premieres.schedule(assetID: body.assetID, startsAt: body.startsAt, relevance: body.relevanceScore ?? 90)
-            }
-            return try snapshot.response(from: request, context: context).with(status: .created)
-        }
+        api.get("push-status") { _, _ -> Response in try Self.json(pushStatus) }
+        api.post(use: start)
+        api.post("premieres", use: schedulePremiere)
         // Push-to-start tokens (per device and attributes type).
-        api.post("push-to-start-tokens") { request, context -> Response in
-            let body = try await request.decode(as: TokenRequest.self, context: context)
-            guard let type = body.attributesType else { throw APIError(.badRequest, "attributesType is required: the activity type this token may start") }
-            let token = try await mapped {
-                try await center.registerPushToStartToken(
-                    body.token, deviceID: body.deviceID, attributesType: type,
-                    environment: body.environment ?? .production)
-            }
-            return try token.response(from: request, context: context).with(status: .created)
-        }
-        api.get("push-to-start-tokens") { request, _ -> Tokens<PushToStartToken> in
-            Tokens(tokens: try await center.store.pushToStartTokens(deviceID: request.uri.queryParameters.get("deviceID")))
-        }
-        api.delete("push-to-start-tokens/{token}") { _, context -> Response in
-            let token = try context.parameters.require("token").lowercased()
-            guard try await center.store.deletePushToStartToken(token) else { throw APIError(.notFound, "No push-to-start token \(token)") }
-            return Response(status: .noContent)
-        }
-        api.get("push-tokens") { request, _ -> Tokens<ActivityPushToken> in
-            guard let device = request.uri.queryParameters.get("deviceID") else {
-                throw APIError(.badRequest, "Give ?deviceID= to list a device's push tokens")
-            }
-            return Tokens(tokens: try await center.store.pushTokens(deviceID: device))
-        }
-        api.delete("push-tokens/{token}") { _, context -> Response in
-            let token = try context.parameters.require("token").lowercased()
-            guard try await center.store.deletePushToken(token) else { throw APIError(.notFound, "No push token \(token)") }
-            return Response(status: .noContent)
-        }
+        api.post("push-to-start-tokens", use: registerPushToStartToken)
+        api.get("push-to-start-tokens", use: pushToStartTokens)
+        api.delete("push-to-start-tokens/{token}", use: deletePushToStartToken)
+        api.get("push-tokens", use: pushTokens)
+        api.delete("push-tokens/{token}", use: deletePushToken)
         // Broadcast channels (need APNs).
-        api.get("channels") { _, _ -> Channels in Channels(channels: try await center.store.channels()) }
-        api.post("channels") { request, context -> Response in
-            let body = try await request.decode(as: ChannelRequest.self, context: context)
-            guard let client = host.client else { throw APIError(.conflict, host.pushesOffReason ?? LiveActivityHost.notConfigured) }
-            if let activityID = body.activityID { _ = try await mapped { try await center.snapshot(id: activityID) } }
-            let environment = body.environment ?? .production
-            let id = try await mappedAPNs {
-                try await client.createChannel(storagePolicy: body.storagePolicy ?? 0, environment: environment == .sandbox ? .sandbox : .production)
-            }
-            let channel = BroadcastChannel(
-                id: id, environment: environment, storagePolicy: body.storagePolicy ?? 0, activityID: body.activityID,
-                createdAt: await center.currentDate)
-            try await center.store.save(channel)
-            return try channel.response(from: request, context: context).with(status: .created)
+        api.get("channels", use: channels)
+        api.post("channels", use: createChannel)
+        api.delete("channels/{channel}", use: deleteChannel)
+        api.get("{id}", use: activity)
+        api.get("{id}/push-outcomes", use: outcomes)
+        api.post("{id}/update", use: update)
+        api.post("{id}/end", use: end)
+        api.delete("{id}", use: delete)
+        api.post("{id}/push-tokens", use: registerPushToken)
+    }
+
+    @Sendable func page(_ request: Request, context: MarqueeRequestContext) async throws -> Response {
+        try await responder.page("activities.html", in: webRoot, request: request, context: context)
+    }
+
+    /// `GET /api/activities?type=`: every activity (of one type) and whether pushes are on.
+    @Sendable func list(_ request: Request, context: MarqueeRequestContext) async throws -> ActivityList {
+        ActivityList(activities: await center.list(type: request.uri.queryParameters.get("type")), pushes: pushStatus)
+    }
+
+    /// `POST /api/activities`: `201` with the started activity.
+    @Sendable func start(_ request: Request, context: MarqueeRequestContext) async throws -> Response {
+        let body = try await request.decode(as: StartRequest.self, context: context)
+        if let attributes = body.attributes { try ActivityFieldsShape.checkAttributes(attributes) }
+        try ActivityFieldsShape.check(body.contentState, field: "contentState")
+        let snapshot = try await center.request(
+            type: body.type, attributes: body.attributes ?? .object([:]),
+            content: ActivityContent(state: body.contentState, staleDate: body.staleDate, relevanceScore: body.relevanceScore ?? 0),
+            start: body.startDate, alert: body.alert)
+        return try snapshot.response(from: request, context: context).with(status: .created)
+    }
+
+    /// `POST /api/activities/premieres`: `201` with the premiere's countdown activity.
+    @Sendable func schedulePremiere(_ request: Request, context: MarqueeRequestContext) async throws -> Response {
+        let body = try await request.decode(as: PremiereRequest.self, context: context)
+        let snapshot = try await host.premieres.schedule(assetID: body.assetID, startsAt: body.startsAt, relevance: body.relevanceScore ?? 90)
+        return try snapshot.response(from: request, context: context).with(status: .created)
+    }
+
+    @Sendable func registerPushToStartToken(_ request: Request, context: MarqueeRequestContext) async throws -> Response {
+        let body = try await request.decode(as: TokenRequest.self, context: context)
+        guard let type = body.attributesType else { throw APIError(.badRequest, "attributesType is required: the activity type this token may start") }
+        let token = try await center.registerPushToStartToken(
+            body.token, deviceID: body.deviceID, attributesType: type, environment: body.environment ?? .production)
+        return try token.response(from: request, context: context).with(status: .created)
+    }
+
+    @Sendable func pushToStartTokens(_ request: Request, context: MarqueeRequestContext) async throws -> Tokens<PushToStartToken> {
+        Tokens(tokens: try await center.pushToStartTokens(deviceID: request.uri.queryParameters.get("deviceID")))
+    }
+
+    @Sendable func deletePushToStartToken(_ request: Request, context: MarqueeRequestContext) async throws -> Response {
+        let token = try context.parameters.require("token").lowercased()
+        guard try await center.deletePushToStartToken(token) else { throw APIError(.notFound, "No push-to-start token \(token)") }
+        return Response(status: .noContent)
+    }
+
+    @Sendable func pushTokens(_ request: Request, context: MarqueeRequestContext) async throws -> Tokens<ActivityPushToken> {
+        guard let device = request.uri.queryParameters.get("deviceID") else {
+            throw APIError(.badRequest, "Give ?deviceID= to list a device's push tokens")
         }
-        api.delete("channels/{channel}") { _, context -> Response in
-            let raw = try context.parameters.require("channel")
-            let id = raw.removingPercentEncoding ?? raw
-            guard let channel = try await center.store.channel(id: id) else { throw APIError(.notFound, "No broadcast channel \(id)") }
-            if let client = host.client {
-                try await mappedAPNs { try await client.deleteChannel(id: id, environment: channel.environment == .sandbox ? .sandbox : .production) }
-            }
-            try await center.store.deleteChannel(id: id)
-            return Response(status: .noContent)
+        return Tokens(tokens: try await center.pushTokens(deviceID: device))
+    }
+
+    @Sendable func deletePushToken(_ request: Request, context: MarqueeRequestContext) async throws -> Response {
+        let token = try context.parameters.require("token").lowercased()
+        guard try await center.deletePushToken(token) else { throw APIError(.notFound, "No push token \(token)") }
+        return Response(status: .noContent)
+    }
+
+    @Sendable func channels(_ request: Request, context: MarqueeRequestContext) async throws -> Channels {
+        Channels(channels: try await center.channels())
+    }
+
+    /// `POST /api/activities/channels`: APNs creates a broadcast channel; `409` without APNs.
+    @Sendable func createChannel(_ request: Request, context: MarqueeRequestContext) async throws -> Response {
+        let body = try await request.decode(as: ChannelRequest.self, context: context)
+        guard let client = host.client else { throw APIError(.conflict, host.pushesOffReason ?? LiveActivityHost.notConfigured) }
+        if let activityID = body.activityID { _ = try await center.snapshot(id: activityID) }
+        let environment = body.environment ?? .production
+        let id = try await client.createChannel(storagePolicy: body.storagePolicy ?? 0, environment: environment == .sandbox ? .sandbox : .production)
+        let channel = BroadcastChannel(
+            id: id, environment: environment, storagePolicy: body.storagePolicy ?? 0, activityID: body.activityID,
+            createdAt: await center.currentDate)
+        try await center.save(channel)
+        return try channel.response(from: request, context: context).with(status: .created)
+    }
+
+    @Sendable func deleteChannel(_ request: Request, context: MarqueeRequestContext) async throws -> Response {
+        let raw = try context.parameters.require("channel")
+        let id = raw.removingPercentEncoding ?? raw
+        guard let channel = try await center.channel(id: id) else { throw APIError(.notFound, "No broadcast channel \(id)") }
+        if let client = host.client {
+            try await client.deleteChannel(id: id, environment: channel.environment == .sandbox ? .sandbox : .production)
         }
-        api.get("{id}") { _, context -> ActivitySnapshot in
-            let id = try context.parameters.require("id")
-            return try await mapped { try await center.snapshot(id: id) }
+        try await center.deleteChannel(id: id)
+        return Response(status: .noContent)
+    }
+
+    @Sendable func activity(_ request: Request, context: MarqueeRequestContext) async throws -> ActivitySnapshot {
+        try await center.snapshot(id: try context.parameters.require("id"))
+    }
+
+    @Sendable func outcomes(_ request: Request, context: MarqueeRequestContext) async throws -> Outcomes {
+        let id = try context.parameters.require("id")
+        _ = try await center.snapshot(id: id)
+        return Outcomes(outcomes: try await center.outcomes(activityID: id))
+    }
+
+    /// `POST /api/activities/{id}/update`: a new content state; the outcome says whether it was pushed.
+    @Sendable func update(_ request: Request, context: MarqueeRequestContext) async throws -> Outcome {
+        let id = try context.parameters.require("id")
+        let body = try await request.decode(as: UpdateRequest.self, context: context)
+        try ActivityFieldsShape.check(body.contentState, field: "contentState")
+        let current = try await center.snapshot(id: id)
+        let relevance = body.relevanceScore ?? current.activity.content.relevanceScore
+        let outcome = try await center.update(
+            id: id, content: ActivityContent(state: body.contentState, staleDate: body.staleDate, relevanceScore: relevance),
+            alert: body.alert, timestamp: body.timestamp)
+        return Outcome(outcome: outcome.rawValue, activity: try await center.snapshot(id: id))
+    }
+
+    /// `POST /api/activities/{id}/end`: ends it, with a final state and a dismissal policy.
+    @Sendable func end(_ request: Request, context: MarqueeRequestContext) async throws -> Outcome {
+        let id = try context.parameters.require("id")
+        let body = try await request.decode(as: EndRequest.self, context: context)
+        if let state = body.contentState { try ActivityFieldsShape.check(state, field: "contentState") }
+        let policy: DismissalPolicy
+        switch body.dismissalPolicy ?? "default" {
+        case "default": policy = .default
+        case "immediate": policy = .immediate
+        case "after":
+            guard let date = body.dismissalDate else { throw APIError(.badRequest, "dismissalPolicy after needs a dismissalDate") }
+            policy = .after(date)
+        case let other: throw APIError(.badRequest, "dismissalPolicy is default, immediate or after, not \(other)")
         }
-        api.get("{id}/push-outcomes") { _, context -> Outcomes in
-            let id = try context.parameters.require("id")
-            _ = try await mapped { try await center.snapshot(id: id) }
-            return Outcomes(outcomes: try await center.store.outcomes(activityID: id))
+        let current = try await center.snapshot(id: id)
+        let content = body.contentState.map {
+            ActivityContent(state: $0, staleDate: body.staleDate, relevanceScore: body.relevanceScore ?? current.activity.content.relevanceScore)
         }
-        api.post("{id}/update") { request, context -> Outcome in
-            let id = try context.parameters.require("id")
-            let body = try await request.decode(as: UpdateRequest.self, context: context)
-            try ActivityFieldsShape.check(body.contentState, field: "contentState")
-            return try await mapped {
-                let current = try await center.snapshot(id: id)
-                let relevance = body.relevanceScore ?? current.activity.content.relevanceScore
-                let outcome = try await center.update(
-                    id: id,
-                    content: ActivityContent(
-                        state: body.contentState, staleDate: body.staleDate,
-                        relevanceScore: relevance),
-                    alert: body.alert, timestamp: body.timestamp)
-                return Outcome(outcome: outcome.rawValue, activity: try await center.snapshot(id: id))
-            }
-        }
-        api.post("{id}/end") { request, context -> Outcome in
-            let id = try context.parameters.require("id")
-            let body = try await request.decode(as: EndRequest.self, context: context)
-            if let state = body.contentState { try ActivityFieldsShape.check(state, field: "contentState") }
-            let policy: DismissalPolicy
-            switch body.dismissalPolicy ?? "default" {
-            case "default": policy = .default
-            case "immediate": policy = .immediate
-            case "after":
-                guard let date = body.dismissalDate else { throw APIError(.badRequest, "dismissalPolicy after needs a dismissalDate") }
-                policy = .after(date)
-            case let other: throw APIError(.badRequest, "dismissalPolicy is default, immediate or after, not \(other)")
-            }
-            return try await mapped {
-                let current = try await center.snapshot(id: id)
-                let content = body.contentState.map {
-                    ActivityContent(state: $0, staleDate: body.staleDate, relevanceScore: body.relevanceScore ?? current.activity.content.relevanceScore)
-                }
-                let outcome = try await center.end(id: id, content: content, dismissalPolicy: policy, timestamp: body.timestamp)
-                return Outcome(outcome: outcome.rawValue, activity: try await center.snapshot(id: id))
-            }
-        }
-        api.delete("{id}") { _, context -> Response in
-            let id = try context.parameters.require("id")
-            try await mapped { try await center.delete(id: id) }
-            return Response(status: .noContent)
-        }
-        api.post("{id}/push-tokens") { request, context -> Response in
-            let id = try context.parameters.require("id")
-            let body = try await request.decode(as: TokenRequest.self, context: context)
-            let token = try await mapped {
-                try await center.registerPushToken(
-                    body.token, activityID: id, deviceID: body.deviceID,
-                    environment: body.environment ?? .production)
-            }
-            return try token.response(from: request, context: context).with(status: .created)
-        }
+        let outcome = try await center.end(id: id, content: content, dismissalPolicy: policy, timestamp: body.timestamp)
+        return Outcome(outcome: outcome.rawValue, activity: try await center.snapshot(id: id))
+    }
+
+    @Sendable func delete(_ request: Request, context: MarqueeRequestContext) async throws -> Response {
+        try await center.delete(id: try context.parameters.require("id"))
+        return Response(status: .noContent)
+    }
+
+    @Sendable func registerPushToken(_ request: Request, context: MarqueeRequestContext) async throws -> Response {
+        let id = try context.parameters.require("id")
+        let body = try await request.decode(as: TokenRequest.self, context: context)
+        let token = try await center.registerPushToken(
+            body.token, activityID: id, deviceID: body.deviceID, environment: body.environment ?? .production)
+        return try token.response(from: request, context: context).with(status: .created)
     }
 
     static func json(_ value: some Encodable) throws -> Response {
@@ -258,28 +279,6 @@ struct ActivityRoutes: Sendable {
         return Response(
             status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
             body: .init(byteBuffer: ByteBuffer(bytes: try encoder.encode(value))))
-    }
-
-    /// Runs a center call, turning its errors into API errors.
-    func mapped<T: Sendable>(_ body: () async throws -> T) async throws -> T {
-        do {
-            return try await body()
-        } catch let error as ActivityError {
-            switch error {
-            case .notFound: throw APIError(.notFound, error.description)
-            case .invalid: throw APIError(.badRequest, error.description)
-            case .contentStateTooLarge: throw APIError(.contentTooLarge, error.description)
-            case .ended: throw APIError(.conflict, error.description)
-            }
-        }
-    }
-
-    func mappedAPNs<T: Sendable>(_ body: () async throws -> T) async throws -> T {
-        do {
-            return try await body()
-        } catch let error as APNsError {
-            throw APIError(.badGateway, "APNs refused the channel request: \(error.description)")
-        }
     }
 
     /// Every activity now, then each change, as Server-Sent Events: `event: activity` with a

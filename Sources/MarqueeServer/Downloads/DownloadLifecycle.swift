@@ -196,6 +196,26 @@ public struct DownloadLifecycle: Sendable, Hashable {
         }
     }
 
+    /// Whether the download may be deleted now: not while the library is adding its bundle.
+    public var allowsDelete: Bool {
+        if case .importing = state { false } else { true }
+    }
+
+    /// The actions a person may take on a download in `state`, by the names the API and the
+    /// page use (`pause`, `resume`, `cancel`, `retry`, `delete`): each one this lifecycle would
+    /// carry out rather than refuse or ignore as already done. Snapshots carry it, so the page
+    /// offers exactly what the server allows and never restates the rules.
+    public static func allowedActions(in state: DownloadState) -> [String] {
+        let now = DownloadLifecycle(state: state, hasTask: true)
+        var allowed: [String] = []
+        for (name, event) in [("pause", Event.pause), ("resume", .resume), ("cancel", .cancel), ("retry", .retry)] {
+            var next = now
+            if case .success = next.handle(event), next != now { allowed.append(name) }
+        }
+        if now.allowsDelete { allowed.append("delete") }
+        return allowed
+    }
+
     private func refuse(_ why: String) -> Result<[Effect], Refusal> {
         .failure(Refusal(message: "The download is \(state.name): \(why)."))
     }

@@ -101,4 +101,7 @@ public struct DownloadSnapshot: Codable, Sendable, Hashable {
     /// event out of order keeps the newer one (an answer to Retry could otherwise land after
     /// the pushed "failed" and leave the row showing a download that is not running).
     public var revision: Int
+    /// What a person may do with it now (`pause`, `resume`, `cancel`, `retry`, `delete`), as
+    /// `DownloadLifecycle` decides: the page shows these buttons and no others.
+    public var allowedActions: [String]
 }

@@ -224,7 +224,7 @@ extension DownloadService {
     /// that node is gone, its record goes from here).
     func deleteElsewhere(_ id: String) async throws(DownloadServiceError) {
         let (row, other) = try await sharedRecord(id)
-        if case .importing = other.record.state {
+        guard DownloadLifecycle(state: other.record.state).allowsDelete else {
             throw .conflict("“\(other.record.title)” is being added to the library; delete it when that has finished.")
         }
         if !row.leaseLapsed {

@@ -196,7 +196,7 @@ public actor DownloadService {
     public func delete(_ id: String) async throws(DownloadServiceError) {
         if entries[id] == nil, shared != nil { return try await deleteElsewhere(id) }
         guard let entry = entries[id] else { throw .notFound("No download \(id)") }
-        if case .importing = entry.lifecycle.state {
+        guard entry.lifecycle.allowsDelete else {
             throw .conflict("“\(entry.record.title)” is being added to the library; delete it when that has finished.")
         }
         entries[id] = nil
@@ -511,7 +511,8 @@ public actor DownloadService {
             assetID: assetID, playerURL: playerURL, request: record.request, progress: progress,
             completedFiles: figures.completedFiles, totalFiles: figures.totalFiles, bytesWritten: figures.bytesWritten,
             expectedBytes: figures.expectedBytes, bytesPerSecond: bytesPerSecond, secondsRemaining: secondsRemaining,
-            createdAt: record.createdAt, updatedAt: record.updatedAt, revision: nextRevision())
+            createdAt: record.createdAt, updatedAt: record.updatedAt, revision: nextRevision(),
+            allowedActions: DownloadLifecycle.allowedActions(in: record.state))
     }
 
     private func nextRevision() -> Int {

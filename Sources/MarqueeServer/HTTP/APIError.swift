@@ -1,14 +1,13 @@
-import Accounts
 import Foundation
 import Hummingbird
-import Library
 import NIOCore
 
 /// An API failure a client can act on: an HTTP status, a stable code a program can test and a
 /// sentence saying what went wrong. Sent as
 /// `{"error": {"status": 404, "code": "not-found", "message": "…"}}`.
 ///
-/// `APIError.from` is the one mapping from every error a route throws to its answer. An error
+/// `APIError.from` is the one mapping from every error a route throws to its answer; each
+/// domain error declares its own answer through `APIErrorConvertible`. An error
 /// it does not know is answered `500` with `code: "internal"` and a fixed sentence — never the
 /// error's own text, which may hold paths, SQL or library internals; the full error goes to
 /// the server's log (`JSONErrorMiddleware`).
@@ -46,8 +45,13 @@ public struct APIError: HTTPResponseError, Sendable {
         return phrase.lowercased().split(whereSeparator: { !$0.isLetter && !$0.isNumber }).joined(separator: "-")
     }
 
-    /// Whether this is the answer to an error nobody mapped (the one to log in full).
-    var isInternal: Bool { code == Self.internalFailure.code }
+    /// Whether this is the server's own failure (an error nobody mapped, or one that says it
+    /// is a 500): the ones to log in full.
+    var isInternal: Bool { status == .internalServerError }
+
+    /// Whether this is `internalFailure`, the answer to an error nobody mapped (its sentence
+    /// reveals nothing, so it needs no redaction).
+    var isUnmapped: Bool { code == Self.internalFailure.code }
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         let encoder = JSONEncoder()
@@ -59,52 +63,18 @@ public struct APIError: HTTPResponseError, Sendable {
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 
-    /// Maps any error a route throws to the status and message a client should see.
+    /// Maps any error a route throws to the status and message a client should see: an
+    /// `APIError` as it is, an `APIErrorConvertible` as it says, the few errors of HTTP itself,
+    /// and anything else as `internalFailure`.
     static func from(_ error: any Error) -> APIError {
         switch error {
         case let error as APIError:
             return error
-        case let error as LibraryError:
-            switch error {
-            case .assetNotFound, .jobNotFound: return APIError(.notFound, error.description)
-            // What is (or is not) at a path is the server's state, not something a request's
-            // shape can promise: nothing there is a 404, something that cannot be added a 409.
-            case .sourceNotFound: return APIError(.notFound, error.description, code: "source-not-found")
-            case .unsupportedSource: return APIError(.conflict, error.description, code: "not-media")
-            case .unsafeBundle: return APIError(.conflict, error.description, code: "unsafe-bundle")
-            case .folderTooLarge: return APIError(.conflict, error.description, code: "folder-too-large")
-            case .invalidSettings, .invalidRequest:
-                return APIError(.badRequest, error.description)
-            case .jobNotRetryable: return APIError(.conflict, error.description)
-            case .toolFailed: return APIError(.internalServerError, error.description)
-            case .mediaFailed: return APIError(.unprocessableContent, error.description)
-            }
-        case let error as AccountError:
-            switch error {
-            case .wrongCredentials: return APIError(.unauthorized, error.description)
-            case .wrongSetupCode: return APIError(.forbidden, error.description)
-            case .accountNotFound, .credentialNotFound: return APIError(.notFound, error.description)
-            case .ownerExists, .nameTaken, .lastOwner, .tooManyCredentials: return APIError(.conflict, error.description)
-            case .invalidName, .weakPassword, .invalidLabel: return APIError(.badRequest, error.description)
-            }
-        case let error as SignInThrottled:
-            let seconds = max(1, Int(error.retryAfter.rounded(.up)))
-            return APIError(.tooManyRequests, error.description, headers: [.retryAfter: String(seconds)])
+        case let error as any APIErrorConvertible:
+            return error.apiError
         case let error as NIOTooManyBytesError:
             let limit = error.maxBytes.map { " (at most \($0) bytes)" } ?? ""
             return APIError(.contentTooLarge, "The request body is too large\(limit)")
-        case let error as UploadError:
-            switch error {
-            case .notFound: return APIError(.notFound, error.description)
-            case .invalidRange, .chunkTooLong, .invalidFileName: return APIError(.badRequest, error.description)
-            case .offsetMismatch(let expected, _):
-                return APIError(.conflict, error.description, code: "offset-mismatch", headers: [UploadHeader.offset: String(expected)])
-            case .busy: return APIError(.conflict, error.description, code: "upload-busy")
-            case .incomplete: return APIError(.conflict, error.description, code: "upload-incomplete")
-            // A well-formed length the disk's free space rules out now (the document cannot state
-            // a limit that changes with the disk): a conflict with the server's state, as 409s are.
-            case .insufficientSpace: return APIError(.conflict, error.description, code: "insufficient-space")
-            }
         case let error as HTTPError:
             return APIError(error.status, error.body ?? error.status.reasonPhrase, headers: error.headers)
         case let error as DecodingError:

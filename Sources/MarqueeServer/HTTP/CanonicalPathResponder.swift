@@ -13,7 +13,7 @@ struct CanonicalPathResponder<Inner: HTTPResponder>: HTTPResponder where Inner.C
         let canonical: Request
         do {
             canonical = try Self.canonical(request)
-        } catch let error as APIError {
+        } catch {
             return try error.response(from: request, context: context)
         }
         return try await inner.respond(to: canonical, context: context)

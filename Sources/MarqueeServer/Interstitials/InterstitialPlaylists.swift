@@ -1,3 +1,4 @@
+import BlockingWork
 import Foundation
 import HLS
 import Hummingbird
@@ -28,7 +29,7 @@ struct InterstitialPlaylists: Sendable {
             library.media.isLocal
             ? library.media.localFile(path, of: assetID) : parts.reduce(try await library.media.playlistFolder(for: assetID)) { $0.appendingPathComponent($1) }
         guard let file = found else { return nil }
-        return try await NIOThreadPool.singleton.runIfActive { () -> String? in
+        return try await BlockingWork.run { () -> String? in
             guard let data = try? Data(contentsOf: file) else { return nil }
             guard let playlist = PlaylistParser.parse(data).playlist else { return nil }
             return Self.decorate(playlist, events: events, primaryDuration: length, programDateTime: anchor)
@@ -124,7 +125,7 @@ struct SessionInterstitials: Sendable {
     /// The interstitials of the bundle's first variant playlist, their URIs made paths under `/media/{id}/`.
     func streamEvents(for assetID: String) async throws -> [InterstitialEvent] {
         let bundle = try await library.media.playlistFolder(for: assetID)
-        return try await NIOThreadPool.singleton.runIfActive { () -> [InterstitialEvent] in
+        return try await BlockingWork.run { () -> [InterstitialEvent] in
             let masterURL = bundle.appendingPathComponent(BundleLayout.multivariantPlaylist)
             guard let masterData = try? Data(contentsOf: masterURL),
                 let master = PlaylistParser.parse(masterData).playlist?.multivariant,
@@ -145,16 +146,4 @@ struct SessionInterstitials: Sendable {
             }
         }
     }
-}
-
-/// Where the playing event sits in its break, for "Ad 1 of 2".
-public struct InterstitialBreakPosition: Codable, Sendable, Hashable {
-    public var position: Int
-    public var count: Int
-    /// Where the primary resumes after the break (the page moves its paused element there ahead).
-    public var resumeAt: Double?
-    /// The asset of the playing event's asset list that plays now, if the event plays a resolved list.
-    public var asset: InterstitialAssetPayload?
-    /// What plays after the current ad in this break (the page loads it ahead); nil when the primary resumes next.
-    public var next: InterstitialNextPayload?
 }

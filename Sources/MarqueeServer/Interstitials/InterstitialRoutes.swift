@@ -36,11 +36,7 @@ struct InterstitialRoutes: Sendable {
         }
         api.delete("assets/{id}/interstitials/{event}") { _, context -> Response in
             let asset = try await primary(context)
-            do {
-                try await library.deleteAuthoredInterstitial(id: try context.parameters.require("event"), assetID: asset.id)
-            } catch let error as InterstitialValidationError {
-                throw Self.apiError(error)
-            }
+            try await library.deleteAuthoredInterstitial(id: try context.parameters.require("event"), assetID: asset.id)
             await publish(asset.id)
             return Response(status: .noContent)
         }
@@ -48,7 +44,7 @@ struct InterstitialRoutes: Sendable {
             let asset = try await primary(context)
             let id = try context.parameters.require("event")
             guard let event = try await library.authoredInterstitials(for: asset.id).first(where: { $0.id == id }) else {
-                throw Self.apiError(.notFound(id))
+                throw InterstitialValidationError.notFound(id)
             }
             guard let uri = event.hlsAssetURI else {
                 throw APIError(.notFound, "Interstitial event \(id) plays an asset list of its own: \(event.content.assetList ?? "")")
@@ -66,28 +62,16 @@ struct InterstitialRoutes: Sendable {
     func save(_ event: AuthoredInterstitial, for primary: Asset, replacing: Bool) async throws -> AuthoredInterstitial {
         // The ad is looked up before the write; the store's closure then checks it with the rest.
         let ad: Asset? = if let id = event.content.assetID, id.count <= 200 { try await library.asset(id: id) } else { nil }
-        do {
-            let saved = try await library.saveAuthoredInterstitial(event, replacing: replacing) { event, others in
-                try InterstitialValidation.validated(event, primary: primary, ad: ad, others: others)
-            }
-            await publish(primary.id)
-            return saved
-        } catch let error as InterstitialValidationError {
-            throw Self.apiError(error)
+        let saved = try await library.saveAuthoredInterstitial(event, replacing: replacing) { event, others in
+            try InterstitialValidation.validated(event, primary: primary, ad: ad, others: others)
         }
+        await publish(primary.id)
+        return saved
     }
 
     func publish(_ assetID: String) async {
         guard let sessions, let events = try? await SessionInterstitials(library: library).events(for: assetID) else { return }
         await sessions.setInterstitialEvents(events, forAsset: assetID)
-    }
-
-    static func apiError(_ error: InterstitialValidationError) -> APIError {
-        switch error {
-        case .invalid, .unknownAsset: APIError(.badRequest, error.description)
-        case .overlapping: APIError(.conflict, error.description)
-        case .notFound: APIError(.notFound, error.description)
-        }
     }
 }
 

@@ -2,6 +2,7 @@ import BlockingWork
 import Foundation
 import HLS
 import Library
+import Logging
 import MediaCore
 import NIOPosix
 import VisualAnalysis
@@ -10,6 +11,9 @@ import VisualAnalysis
 /// shows (cached per asset and frame time), drops a request once its frame is no longer on
 /// screen, and never analyses a protected asset or one whose session disallows it.
 public actor LiveTextService {
+    /// Where indexing reports a frame-text index it could not change.
+    static let logger = Logger(label: "marquee.live-text")
+
     public let library: MediaLibrary
     public let store: FrameTextStore
     public let analyzer: FrameTextAnalyzer
@@ -250,7 +254,7 @@ public actor LiveTextService {
             guard try await library.asset(id: id, includingTrashed: true) == nil else { return }
             try await store.forget(assetID: id)
         } catch {
-            FileHandle.standardError.write(Data("marquee: could not forget the frame text of deleted asset \(id): \(error)\n".utf8))
+            Self.logger.error("could not forget the frame text of deleted asset \(id): \(error)")
         }
     }
 
@@ -263,7 +267,7 @@ public actor LiveTextService {
             try await index(assetID: id)
         } catch is CancellationError {
         } catch {
-            FileHandle.standardError.write(Data("marquee: could not index the frame text of \(asset.title): \(error)\n".utf8))
+            Self.logger.error("could not index the frame text of \(asset.title): \(error)")
             // Marked indexed (with nothing) so a broken file is not read again at every change.
             try? await store.replaceIndex(assetID: id, with: [])
         }

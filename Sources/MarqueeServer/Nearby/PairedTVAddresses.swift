@@ -1,4 +1,6 @@
+import BlockingWork
 import Foundation
+import Logging
 
 /// Where the other Marquee TVs this one paired with listen for nearby devices, by device id:
 /// learnt when this TV connected to one to pair ("choose a device" on `/devices`), kept in a
@@ -14,6 +16,9 @@ public actor PairedTVAddresses {
     }
 
     private var entries: [String: Entry] = [:]
+    /// The last write started; the next one waits for it.
+    private var lastWrite: Task<Void, Never>?
+    static let logger = Logger(label: "devicelink.paired-tvs")
     private let file: URL?
 
     public init(file: URL?) {
@@ -26,26 +31,39 @@ public actor PairedTVAddresses {
     public func entry(deviceID: String) -> Entry? { entries[deviceID] }
     public var all: [Entry] { entries.values.sorted { $0.name < $1.name } }
 
-    public func remember(_ entry: Entry) {
+    public func remember(_ entry: Entry) async {
         entries[entry.deviceID] = entry
-        persist()
+        await persist()
     }
 
-    public func forget(deviceID: String) {
+    public func forget(deviceID: String) async {
         guard entries.removeValue(forKey: deviceID) != nil else { return }
-        persist()
+        await persist()
     }
 
-    private func persist() {
+    /// Writes the entries on `BlockingWork`'s threads (never the cooperative pool), one write
+    /// after the other, so the file always ends with the latest entries.
+    private func persist() async {
         guard let file else { return }
-        do {
-            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            try encoder.encode(all).write(to: file, options: .atomic)
-            try? FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
-        } catch {
-            FileHandle.standardError.write(Data("devicelink: could not save paired TVs to \(file.path): \(error)\n".utf8))
+        let snapshot = all
+        let previous = lastWrite
+        let write = Task {
+            await previous?.value
+            do {
+                try await BlockingWork.run { try Self.write(snapshot, to: file) }
+            } catch {
+                Self.logger.error("could not save paired TVs to \(file.path): \(error)")
+            }
         }
+        lastWrite = write
+        await write.value
+    }
+
+    private static func write(_ entries: [Entry], to file: URL) throws {
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        try encoder.encode(entries).write(to: file, options: .atomic)
+        try? FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
     }
 }

@@ -114,6 +114,8 @@ public struct PlaybackSession: Sendable {
     public private(set) var interstitialFailure: String?
     /// The browser refused to start playback by itself; the viewer must press play.
     public private(set) var autoplayBlocked = false
+    /// Where the playhead goes when the renderer is first ready (`begin(with:)`), then nil.
+    public internal(set) var startTime: Double?
 
     /// The renderer's volume, 0...1, as the session last set it or the renderer reported it.
     /// It is the TV page's own (not stored with the item); remotes read it here and change it
@@ -407,7 +409,12 @@ public struct PlaybackSession: Sendable {
             currentTime = min(currentTime, max(newDuration, 0))
             guard firstReady else { return [] }
             status = .paused
-            return desiresPlayback ? play() : []
+            var commands: [RendererCommand] = []
+            if let start = startTime {
+                startTime = nil
+                if case .success(let moves) = seek(to: start) { commands = moves }
+            }
+            return commands + (desiresPlayback ? play() : [])
         case .time(let time):
             guard time.isFinite else { return [] }
             if let event = activeInterstitial {

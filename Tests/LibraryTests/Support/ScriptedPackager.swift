@@ -28,16 +28,16 @@ struct ScriptedPackager: BundlePackaging {
 
     func package(
         _ source: URL, probe: MediaProbe, into bundle: URL,
-        progress: @escaping @Sendable (Double) async -> Void
+        progress: @escaping @Sendable (PackagingProgress) async -> Void
     ) async throws -> PackagedBundle {
         let applies = hangingPrefix.map { source.lastPathComponent.hasPrefix($0) } ?? true
         switch applies ? behaviour : otherwise {
         case .finish:
             try Data("#EXTM3U\n".utf8).write(to: bundle.appendingPathComponent(BundleLayout.multivariantPlaylist))
-            await progress(1)
+            await progress(PackagingProgress(.packagingVideo, 1))
             return PackagedBundle(multivariantPlaylist: BundleLayout.multivariantPlaylist, poster: nil, trickPlay: nil)
         case .hang(let reported):
-            if let reported { await progress(reported) }
+            if let reported { await progress(PackagingProgress(.packagingVideo, reported)) }
             while true { try await Task.sleep(for: .milliseconds(20)) }
         case .refuse:
             throw LibraryError.unsupportedSource(source.path)

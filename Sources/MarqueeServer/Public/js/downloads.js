@@ -3,6 +3,7 @@
 // runs — progress pushed over Server-Sent Events, pause, resume, cancel, retry, delete.
 import { addStrings, language, pickLanguage, setLanguage, t, formatTime } from './i18n.js';
 import { downloadStrings } from './downloads-strings.js';
+import { downloadActions, errorSpan, formatBytes, progressLine, variantSummary } from './downloads-format.js';
 
 addStrings(downloadStrings);
 setLanguage(pickLanguage(navigator.languages));
@@ -35,20 +36,6 @@ function applyStrings() {
 }
 
 // MARK: Formatting
-
-export function formatBytes(bytes) {
-  if (!Number.isFinite(bytes) || bytes <= 0) return '0 KB';
-  const units = ['KB', 'MB', 'GB', 'TB'];
-  let value = bytes / 1000;
-  let unit = 0;
-  while (value >= 1000 && unit < units.length - 1) { value /= 1000; unit += 1; }
-  return `${value >= 100 ? Math.round(value) : value.toFixed(1)} ${units[unit]}`;
-}
-
-export function formatBitRate(bps) {
-  if (!bps) return '';
-  return bps >= 1e6 ? `${(bps / 1e6).toFixed(bps >= 1e7 ? 0 : 1)} Mb/s` : `${Math.round(bps / 1000)} kb/s`;
-}
 
 function languageName(code) {
   if (!code) return '';
@@ -141,9 +128,7 @@ function variantItem(variant, index) {
   main.className = 'variant-main';
   const title = document.createElement('span');
   title.className = 'variant-title';
-  const picture = variant.width ? `${variant.width}×${variant.height}` : t('audioOnly');
-  const rate = variant.frameRate ? ` · ${Math.round(variant.frameRate * 100) / 100} fps` : '';
-  title.textContent = `${picture}${rate} · ${formatBitRate(variant.averageBitRate ?? variant.peakBitRate)}`;
+  title.textContent = variantSummary(variant);
   title.append(' ', badgeList(variant.badges));
   const audio = document.createElement('span');
   audio.className = 'variant-line variant-audio';
@@ -216,10 +201,7 @@ function renderMirror() {
     return;
   }
   // The column counts characters (1-based); underline the character there to the end of its word.
-  const chars = [...text];
-  const start = Math.min(check.column - 1, chars.length);
-  let end = start + 1;
-  while (end < chars.length && /[\w.]/.test(chars[end]) && /[\w.]/.test(chars[start] ?? '')) end += 1;
+  const { chars, start, end } = errorSpan(text, check.column);
   const mark = document.createElement('mark');
   mark.className = 'error-at';
   mark.dataset.column = String(check.column);
@@ -242,8 +224,7 @@ function showPick(check) {
   }
   const variant = inspection.variants[check.chosen];
   document.querySelectorAll('#variants .variant')[check.chosen]?.classList.add('predicate-pick');
-  const picture = variant.width ? `${variant.width}×${variant.height}` : t('audioOnly');
-  hint.textContent = t('predicatePicks', { v: `${picture} · ${formatBitRate(variant.averageBitRate ?? variant.peakBitRate)}` });
+  hint.textContent = t('predicatePicks', { v: variantSummary(variant, { frameRate: false }) });
 }
 
 // MARK: Starting a download
@@ -316,20 +297,6 @@ function renderSummary() {
   $('list-status').textContent = downloads.size ? '' : t('noDownloads');
 }
 
-function progressLine(d) {
-  const parts = [t(`state_${d.state}`)];
-  if (['downloading', 'paused', 'queued'].includes(d.state) && d.totalFiles) {
-    parts.push(`${Math.round(d.progress * 100)}%`);
-    parts.push(d.expectedBytes ? t('ofSize', { done: formatBytes(d.bytesWritten), total: formatBytes(d.expectedBytes) }) : formatBytes(d.bytesWritten));
-    if (d.state === 'downloading' && d.bytesPerSecond > 0) parts.push(t('perSecond', { rate: formatBytes(d.bytesPerSecond) }));
-    if (d.state === 'downloading' && d.secondsRemaining != null) parts.push(t('left', { t: formatTime(Math.ceil(d.secondsRemaining)) }));
-    parts.push(t('filesDone', { done: d.completedFiles, total: d.totalFiles }));
-  } else if (d.state === 'finished' || d.state === 'importing') {
-    parts.push(formatBytes(d.bytesWritten));
-  }
-  return parts.join(' · ');
-}
-
 function downloadItem(d) {
   const item = document.createElement('li');
   item.className = 'download';
@@ -372,11 +339,7 @@ function downloadItem(d) {
     b.addEventListener('click', () => act(d.id, action, b));
     actions.append(b);
   };
-  if (d.state === 'downloading' || d.state === 'queued') button('pause');
-  if (d.state === 'paused') button('resume');
-  if (['queued', 'downloading', 'paused'].includes(d.state)) button('cancel');
-  if (d.state === 'failed' || d.state === 'cancelled') button('retry');
-  if (d.state !== 'importing') button('delete');
+  for (const action of downloadActions(d)) button(action);
   if (d.playerURL) {
     const play = document.createElement('a');
     play.className = 'play';

@@ -1,7 +1,7 @@
 // Interface strings in English and Japanese. The player takes its language from its
 // session (decided in Swift from the browser's languages); the library page picks the
-// first of navigator.languages that it speaks.
-import { libraryStrings } from './library/strings.js';
+// first of navigator.languages that it speaks. Pages and components add their own strings
+// (`addStrings`); this table holds only what several of them share.
 
 const strings = {
   en: {
@@ -46,8 +46,6 @@ const badges = {
 };
 
 let current = 'en';
-
-for (const [code, table] of Object.entries(libraryStrings)) Object.assign(strings[code], table);
 
 /** Picks "ja" or "en" from a list of BCP 47 tags, first match wins. */
 export function pickLanguage(tags) {

@@ -2,13 +2,16 @@
 // adding media (drag and drop or choose files, uploaded in resumable chunks; or a path on
 // the server), live packaging progress pushed over Server-Sent Events (no polling), delete
 // with undo, editing details, and retry or remove for items that failed.
-import { pickLanguage, setLanguage, t, badgeName } from './i18n.js';
+import { addStrings, pickLanguage, setLanguage, t, badgeName } from './i18n.js';
+import { libraryStrings } from './library/strings.js';
 import { Upload } from './library/uploader.js';
 import { assetCard, seriesCard, seasonLists, uploadCard, showUploadProgress } from './library/cards.js';
 import { MetadataEditor } from './library/editor.js';
 import { FrameHits } from './library/frame-hits.js';
 import { setProtected } from './library/protection.js';
+import { libraryParameters, placeAsset, shelfStatus, visibleItems } from './library/shelf.js';
 
+addStrings(libraryStrings);
 setLanguage(pickLanguage(navigator.languages));
 const $ = (id) => document.getElementById(id);
 const list = $('assets');
@@ -70,10 +73,7 @@ let loading = null;
 let reloadTimer = null;
 
 async function load() {
-  const query = search.value.trim();
-  const parameters = new URLSearchParams({ sort: sort.value });
-  if (query) parameters.set('q', query);
-  for (const badge of badgeFilter) parameters.append('badge', badge);
+  const parameters = libraryParameters({ sort: sort.value, query: search.value.trim(), badges: badgeFilter });
   const request = fetch(`/api/library?${parameters}`, { cache: 'no-store' });
   loading = request;
   try {
@@ -95,21 +95,9 @@ function reloadSoon() {
   reloadTimer = setTimeout(load, 150);
 }
 
-function visibleItems() {
-  return items.map((item) => {
-    if (item.kind !== 'series') return hidden.has(item.asset.id) ? null : item;
-    const seasons = item.series.seasons
-      .map((s) => ({ ...s, episodes: s.episodes.filter((e) => !hidden.has(e.id)) }))
-      .filter((s) => s.episodes.length);
-    const count = seasons.reduce((n, s) => n + s.episodes.length, 0);
-    return count ? { kind: 'series', series: { ...item.series, seasons, episodeCount: count } } : null;
-  }).filter(Boolean);
-}
-
 function render() {
-  const shown = visibleItems();
-  const query = search.value.trim();
-  status.textContent = shown.length || uploads.size || frameHits.count ? '' : query || badgeFilter.size ? t('noResults', { q: query || [...badgeFilter].join(', ') }) : t('empty');
+  const shown = visibleItems(items, hidden);
+  status.textContent = shelfStatus({ shown: shown.length || uploads.size || frameHits.count, query: search.value.trim(), badges: badgeFilter });
   list.replaceChildren(...[...uploads.values()].map((u) => u.card), ...shown.map((item) => (
     item.kind === 'series' ? seriesCard(item.series, openSeries) : assetCard(item.asset, handlers))));
   if ($('series-sheet').open) refreshSeriesSheet();
@@ -118,26 +106,15 @@ function render() {
 /** Applies one pushed asset: updated in place when its card is showing, else a reload. */
 function applyAsset(asset) {
   if (hidden.has(asset.id)) return;
-  const index = items.findIndex((item) => item.kind === 'asset' && item.asset.id === asset.id);
-  const visible = asset.role === 'feature';
-  if (index >= 0 && !asset.series && visible && !badgeFilter.size) {
+  const { place, index } = placeAsset(items, asset, { filtered: badgeFilter.size > 0 });
+  if (place === 'replace') {
     items[index] = { kind: 'asset', asset };
     const old = list.querySelector(`.asset-card[data-asset-id="${CSS.escape(asset.id)}"]`);
     if (old) old.replaceWith(assetCard(asset, handlers)); else render();
     return;
   }
-  const inSeries = items.some((item) => item.kind === 'series' && item.series.seasons.some((s) => s.episodes.some((e) => e.id === asset.id)));
-  if (inSeries) {
-    // Progress of an episode: patch it in place, then re-render (cheap), and re-sort soon.
-    for (const item of items) {
-      if (item.kind !== 'series') continue;
-      for (const season of item.series.seasons) {
-        const at = season.episodes.findIndex((e) => e.id === asset.id);
-        if (at >= 0) season.episodes[at] = asset;
-      }
-    }
-    render();
-  }
+  // Progress of an episode: patched in place; re-render (cheap), and re-sort soon.
+  if (place === 'series') render();
   reloadSoon();
 }
 
@@ -212,7 +189,7 @@ function openSeries(series) {
 }
 
 function refreshSeriesSheet() {
-  const item = visibleItems().find((i) => i.kind === 'series' && i.series.id === openSeriesID);
+  const item = visibleItems(items, hidden).find((i) => i.kind === 'series' && i.series.id === openSeriesID);
   if (!item) { $('series-sheet').close(); return; }
   $('series-title').textContent = item.series.title;
   $('series-seasons').replaceChildren(...seasonLists(item.series, handlers));

@@ -3,9 +3,9 @@
 // states (stale, ended, dismissed); this page lays them out at Apple's point sizes.
 import { addStrings, pickLanguage, setLanguage, t } from '../i18n.js';
 import { activityStrings } from './strings.js';
-import { describe, epoch } from './describe.js';
+import { describe } from './describe.js';
 import { build, fill } from './presentations.js';
-import { activityOrder } from './ordering.js';
+import { islandArrangement, listed, normalize, pastDismissal } from './arrangement.js';
 
 addStrings(activityStrings);
 setLanguage(new URLSearchParams(location.search).get('lang') ?? pickLanguage(navigator.languages));
@@ -37,9 +37,7 @@ const now = () => Date.now() / 1000;
 
 /** What is live first, then the most relevant; ties keep the start order (as the server orders them). */
 function ordered() {
-  return [...activities.values()]
-    .filter((s) => s.state !== 'dismissed' && !hidden.has(s.activity.id))
-    .sort(activityOrder());
+  return listed(activities.values(), hidden);
 }
 
 function viewsFor(id) {
@@ -75,10 +73,7 @@ function remove(id) {
 function render() {
   const time = now();
   // An ended activity goes at its dismissal date even if the server's word is late.
-  for (const [id, snapshot] of activities) {
-    const dismissal = epoch(snapshot.activity.dismissalDate);
-    if (snapshot.state === 'ended' && dismissal != null && time >= dismissal) remove(id);
-  }
+  for (const [id, snapshot] of activities) if (pastDismissal(snapshot, time)) remove(id);
   const list = ordered();
   $('empty').hidden = list.length > 0;
   const lock = $('lockscreen'), rows = $('presentations');
@@ -98,14 +93,11 @@ function render() {
  *  alert or a tap); a second one competes as a detached minimal view. */
 function arrangeIsland(list) {
   const island = $('island'), detached = $('island-minimal');
-  const first = list[0], second = list[1];
-  const expanding = first && Date.now() < expandedUntil && list.find((s) => s.activity.id === expandedID);
-  const wanted = expanding ? [views.get(expandedID).expanded.cloneNode(true)] : first ? [views.get(first.activity.id).compact.cloneNode(true)] : [];
-  island.dataset.mode = expanding ? 'expanded' : first ? 'compact' : 'idle';
-  island.replaceChildren(...wanted);
-  const other = expanding ? list.find((s) => s.activity.id !== expandedID) : second;
-  detached.hidden = !other;
-  detached.replaceChildren(...(other ? [views.get(other.activity.id).minimal.cloneNode(true)] : []));
+  const arrangement = islandArrangement(list, { expandedID, expanding: Date.now() < expandedUntil });
+  island.dataset.mode = arrangement.mode;
+  island.replaceChildren(...(arrangement.main ? [views.get(arrangement.main.id)[arrangement.main.view].cloneNode(true)] : []));
+  detached.hidden = !arrangement.detached;
+  detached.replaceChildren(...(arrangement.detached ? [views.get(arrangement.detached).minimal.cloneNode(true)] : []));
 }
 
 function renderStandBy(list, time) {
@@ -152,12 +144,6 @@ function connect() {
   source.addEventListener('dismissed', (event) => { remove(JSON.parse(event.data).id); render(); });
   source.onerror = () => { $('push-status').textContent = t('connectionLost'); };
   source.onopen = () => loadPushStatus();
-}
-
-/** The API sends an activity's fields with its `state` beside them; keep them apart. */
-function normalize(raw) {
-  const { state, ...activity } = raw;
-  return { state, activity };
 }
 
 /**

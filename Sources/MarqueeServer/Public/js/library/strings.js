@@ -1,5 +1,5 @@
-// Strings for managing the library (adding, editing, deleting, series, sorting) and for the
-// player's Up Next card and dates, in English and Japanese; i18n.js merges them into its table.
+// Strings for managing the library (adding, editing, deleting, series, sorting), in English
+// and Japanese; the library page adds them to i18n.js's table (`addStrings`).
 
 export const libraryStrings = {
   en: {
@@ -14,8 +14,7 @@ export const libraryStrings = {
     fieldEpisodeTitle: 'Episode title', fieldReleaseDate: 'Release date', fieldLiveStart: 'Live from', fieldLiveEnd: 'Live until',
     releaseHint: '2024-05-01 or a year', sortBy: 'Sort by', sortRecent: 'Recently added', sortTitle: 'Title', sortDuration: 'Duration',
     filterBadges: 'Show only', episodes: '{n} episodes', episodeOne: '1 episode', season: 'Season {n}', seasonUnknown: 'Other episodes',
-    upNext: 'Up Next', playNext: 'Play next episode', playingIn: 'Playing in {s} s', notReady: 'Not ready yet',
-    live: 'Live {start} – {end}', liveFrom: 'Live from {start}', released: 'Released {d}', watched: '{p}% watched',
+    watched: '{p}% watched',
     saved: 'Saved', offline: 'Reconnecting to the server…',
     reason_sourceMissing: 'The original file is no longer there, so it can’t be prepared.',
     reason_notMedia: 'This file isn’t a video or audio file Marquee can play.',
@@ -40,8 +39,7 @@ export const libraryStrings = {
     fieldEpisodeTitle: 'エピソードのタイトル', fieldReleaseDate: '公開日', fieldLiveStart: 'ライブ開始', fieldLiveEnd: 'ライブ終了',
     releaseHint: '2024-05-01 または年', sortBy: '並べ替え', sortRecent: '最近追加した項目', sortTitle: 'タイトル', sortDuration: '長さ',
     filterBadges: '絞り込み', episodes: '{n}話', episodeOne: '1話', season: 'シーズン{n}', seasonUnknown: 'その他のエピソード',
-    upNext: '次のエピソード', playNext: '次のエピソードを再生', playingIn: '{s}秒後に再生', notReady: 'まだ準備ができていません',
-    live: 'ライブ {start} – {end}', liveFrom: 'ライブ {start} から', released: '公開 {d}', watched: '{p}% 視聴済み',
+    watched: '{p}% 視聴済み',
     saved: '保存しました', offline: 'サーバに再接続しています…',
     reason_sourceMissing: '元のファイルが見つからないため、準備できません。',
     reason_notMedia: 'このファイルはMarqueeで再生できるビデオやオーディオではありません。',

@@ -11,6 +11,7 @@ import { activityOrder } from '../activities/ordering.js';
 import { islandStrings, badgeStrings } from './strings.js';
 import { ownSessions, forgetSession } from './own-sessions.js';
 import { followActivities } from './activity-feed.js';
+import { ensureStylesheet } from '../stylesheet.js';
 
 addStrings(islandStrings);
 for (const [language, entries] of Object.entries(badgeStrings)) {
@@ -38,15 +39,6 @@ export function nowPlayingFields(snapshot, now) {
   };
 }
 
-function ensureStyles() {
-  if (document.getElementById('now-playing-island-styles')) return;
-  const link = document.createElement('link');
-  link.id = 'now-playing-island-styles';
-  link.rel = 'stylesheet';
-  link.href = '/ui/css/now-playing-island.css';
-  document.head.append(link);
-}
-
 export class NowPlayingIsland {
   /**
    * `hiddenSession()` names a session not to show (the player page's own, while its picture is
@@ -58,7 +50,7 @@ export class NowPlayingIsland {
     this.activities = new Map();
     this.views = new Map();
     this.expandedID = null;
-    ensureStyles();
+    ensureStylesheet('now-playing-island');
     this.host = document.createElement('div');
     this.host.className = 'np-island-host';
     this.island = document.createElement('div');

@@ -1,6 +1,11 @@
 // The info panel's dates line: "Live 23 Nov 2026, 20:00 – 22:15" for a live recording,
 // "Released 1 May 2024" otherwise, in the page's language and the viewer's time zone.
-import { t, language } from '../i18n.js';
+import { t, language, addStrings } from '../i18n.js';
+
+addStrings({
+  en: { live: 'Live {start} – {end}', liveFrom: 'Live from {start}', released: 'Released {d}' },
+  ja: { live: 'ライブ {start} – {end}', liveFrom: 'ライブ {start} から', released: '公開 {d}' },
+});
 
 export function showDates(panel, metadata) {
   let line = panel.querySelector('#info-dates');

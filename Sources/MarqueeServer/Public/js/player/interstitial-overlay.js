@@ -3,14 +3,9 @@
 // break may be skipped (its skip control's window), labelled as authored.
 import { addStrings, formatTime, language, t } from '../i18n.js';
 import { interstitialStrings } from './interstitial-strings.js';
+import { ensureStylesheet } from '../stylesheet.js';
 
 addStrings(interstitialStrings);
-
-// The break's styles travel with the module (no edit to the shared player stylesheet).
-const style = document.createElement('link');
-style.rel = 'stylesheet';
-style.href = '/ui/css/interstitials.css';
-document.head.append(style);
 
 /** The badge text: "Ad · 0:12" for a lone ad, "Ad 1 of 2 · 0:12" inside a break of several. */
 export function adBadgeText(state, secondsLeft) {
@@ -23,6 +18,8 @@ export function adBadgeText(state, secondsLeft) {
 export class InterstitialOverlay {
   /** @param {HTMLElement} player @param {() => void} onSkip sends the skip-interstitial intent */
   constructor(player, onSkip) {
+    // The break's styles travel with the module (no edit to the shared player stylesheet).
+    ensureStylesheet('interstitials');
     this.button = document.createElement('button');
     this.button.id = 'skip-ad-button';
     this.button.className = 'skip-ad-button';

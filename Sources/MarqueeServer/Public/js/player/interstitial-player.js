@@ -16,10 +16,15 @@
 // reported when its ad starts (the session skips it); one for an ad that never comes is
 // dropped. An asset list resolved here is reported to the session, which decides that each
 // of its assets plays (`play-interstitial-asset`); this module decides nothing.
+//
+// The page follows the ad's clock through this player, never through its elements: a `clock`
+// event whenever the ad in front moves (or learns its duration), and `clock`, `hasEnded` and
+// `holdsPictureInPicture` to read.
 import { MSELoader } from './mse-loader.js';
 import { REPORT } from './renderer-vocabulary.js';
 import { interstitialManifest } from './interstitial-source.js';
 import { nextPresentedFrame } from './interstitial-handoff.js';
+import { Throttle } from './throttle.js';
 
 const FRONT_ID = 'interstitial-video';
 const NEXT_ID = 'interstitial-video-next';
@@ -53,7 +58,7 @@ function emptied(video) {
   delete video.dataset.preparing;
 }
 
-export class InterstitialPlayer {
+export class InterstitialPlayer extends EventTarget {
   /**
    * @param {HTMLVideoElement} video the break's element (`#interstitial-video`)
    * @param {(report: string, fields?: object) => void} report
@@ -61,6 +66,7 @@ export class InterstitialPlayer {
    * @param {HTMLVideoElement} [next] the element the next ad loads in (`#interstitial-video-next`); made beside `video` if absent
    */
   constructor(video, report, sessionID = () => '', next = null) {
+    super();
     if (!next) {
       next = video.cloneNode(false);
       next.id = NEXT_ID;
@@ -77,21 +83,20 @@ export class InterstitialPlayer {
     this.preparedNext = null; // the same for the break's next ad, in the back element
     this.incoming = null; // the next ad's preparation while it is swapped in
     this.deferredNext = undefined; // a next ad named while a swap was under way
-    this.lastReport = 0;
+    this.timeReports = new Throttle(250);
     for (const element of [video, next]) this.listen(element);
   }
 
   listen(element) {
     // Only the element playing the current ad reports (not the one before it, paused as the next comes in).
     const playing = () => this.active && element === this.reporting;
+    // The page's display follows the ad in front (its time, and its duration once known).
+    const moved = () => { if (this.active && element === this.front) this.dispatchEvent(new Event('clock')); };
     element.addEventListener('timeupdate', () => {
-      if (!playing()) return;
-      const now = performance.now();
-      if (now - this.lastReport > 250) {
-        this.lastReport = now;
-        this.report(REPORT.time, { time: element.currentTime, ...about(this.active) });
-      }
+      if (playing() && this.timeReports.admit()) this.report(REPORT.time, { time: element.currentTime, ...about(this.active) });
+      moved();
     });
+    element.addEventListener('durationchange', moved);
     element.addEventListener('ended', () => { if (playing()) this.report(REPORT.ended, about(this.active)); });
     // An ad that cannot play is the session's to skip: it hears why, and goes on.
     element.addEventListener('error', () => {
@@ -101,11 +106,14 @@ export class InterstitialPlayer {
     });
   }
 
-  /** Both elements, front first. */
-  get elements() { return [this.front, this.back]; }
+  /** The ad in front: where it is and how long it is (NaN until its metadata loads). */
+  get clock() { return { time: this.front.currentTime, duration: this.front.duration }; }
 
-  /** The element playing the break (or holding it prepared). */
-  get video() { return this.front; }
+  /** Whether the ad in front played to its end. */
+  get hasEnded() { return this.front.ended; }
+
+  /** Whether the picture-in-picture window shows the break. */
+  get holdsPictureInPicture() { return document.pictureInPictureElement === this.front; }
 
   get isActive() { return this.active !== null; }
 
@@ -313,7 +321,9 @@ export class InterstitialPlayer {
     await video.requestPictureInPicture().catch((error) => console.warn('picture in picture:', error.message));
   }
 
+  /** Plays the ad in front at `rate` (rejects as `HTMLMediaElement.play` does, say for autoplay). */
   play(rate) {
+    this.front.defaultPlaybackRate = rate;
     this.front.playbackRate = rate;
     return this.front.play();
   }

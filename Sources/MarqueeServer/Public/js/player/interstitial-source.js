@@ -1,17 +1,14 @@
-// What an interstitial plays, as the JSON playback manifest the MSE loader takes. A library
-// ad plays from its manifest; a Marquee HLS URL (`/media/{id}/master.m3u8`, a library
-// asset's) maps to the same; any other HLS URL (an external ad) is read by interstitial-hls.js,
-// through this server when it is on another one (the page may only connect to its own server:
-// `/api/sessions/{id}/interstitials/{event}/external?url=…`); an asset list (`X-ASSET-LIST`)
+// What an interstitial plays, as the JSON playback manifest the MSE loader takes. The server
+// makes every manifest (JavaScript never parses a playlist): `…/interstitials/{event}/manifest
+// ?url=…` answers a library asset's own manifest for a path on this server, and builds an
+// external HLS ad's from its playlists, its segments relayed through this server (the page
+// may only connect to its own server); a `manifest.json` URL is fetched as it is. The browser
+// only says which variants it can decode (`MediaSource.isTypeSupported`). An asset list (`X-ASSET-LIST`)
 // is fetched when this is called (as the break approaches), its assets told to the session
 // (which decides that each plays, in turn) and its first asset used; a later asset of the
 // list comes as an item with its `asset` (the session's `play-interstitial-asset`).
 // Whatever cannot play throws, with the reason: the page reports the failure and the session
 // skips the break.
-import { hlsManifest } from './interstitial-hls.js';
-
-const MEDIA = /^\/media\/([^/]+)\/master\.m3u8$/;
-
 // Manifests by URL: an ad that plays in several breaks is fetched once, so later breaks start sooner.
 const manifests = new Map();
 function cached(key, load) {
@@ -40,17 +37,23 @@ function fetcher(event, sessionID) {
   };
 }
 
-function manifestFor(uri, base, via) {
+/** The tracks of `manifest` this browser can decode; none is an error that names them. */
+export function playableTracks(manifest, supports = (type) => window.MediaSource?.isTypeSupported(type)) {
+  const video = manifest.video.filter((track) => supports(track.mimeType));
+  if (!video.length) throw new Error(`this browser cannot play ${manifest.video.map((t) => t.mimeType).join(' or ')}`);
+  return { ...manifest, video };
+}
+
+function manifestFor(uri, base, event, sessionID) {
   let url;
   try { url = new URL(uri, base); } catch { throw new Error(`"${uri}" is not a URL`); }
-  if (url.origin === location.origin) {
-    if (url.pathname.endsWith('/manifest.json')) return cached(url.pathname, () => jsonAt(url.pathname, 'manifest'));
-    const media = MEDIA.exec(url.pathname);
-    const path = media && `/api/assets/${media[1]}/manifest.json`;
-    if (path) return cached(path, () => jsonAt(path, 'manifest'));
+  if (url.origin === location.origin && url.pathname.endsWith('/manifest.json')) {
+    return cached(url.pathname, () => jsonAt(url.pathname, 'manifest'));
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`cannot play ${uri} in this player`);
-  return cached(via(url.href), () => hlsManifest(url.href, via));
+  if (url.origin !== location.origin && url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`cannot play ${uri} in this player`);
+  const target = url.origin === location.origin ? url.pathname : url.href;
+  const path = `/api/sessions/${encodeURIComponent(sessionID)}/interstitials/${encodeURIComponent(event.id)}/manifest?url=${encodeURIComponent(target)}`;
+  return cached(target, () => jsonAt(path, 'ad').then((manifest) => playableTracks(manifest)));
 }
 
 /** The assets an asset list names, each `{uri, duration}` with `uri` resolved against the list's URL. */
@@ -71,14 +74,14 @@ export function listedAssets(list, listURL) {
  */
 export async function interstitialManifest(event, sessionID, asset = null, onAssetList = () => {}) {
   const via = fetcher(event, sessionID);
-  if (asset?.uri) return manifestFor(asset.uri, location.href, via);
+  if (asset?.uri) return manifestFor(asset.uri, location.href, event, sessionID);
   if (event.assetListURL) {
     const listURL = new URL(event.assetListURL, location.href).href;
     const assets = listedAssets(await jsonAt(via(listURL), 'asset list'), listURL);
     if (!assets.length) throw new Error('asset list has no ASSETS');
     onAssetList(assets.slice(0, 100));
-    return manifestFor(assets[0].uri, listURL, via);
+    return manifestFor(assets[0].uri, listURL, event, sessionID);
   }
   if (!event.url) throw new Error('the break names nothing to play');
-  return manifestFor(event.url, location.href, via);
+  return manifestFor(event.url, location.href, event, sessionID);
 }

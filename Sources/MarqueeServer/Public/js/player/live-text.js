@@ -5,6 +5,7 @@
 // drag, double-click a word, long-press on touch, Ctrl/Cmd+A, Ctrl/Cmd+C, the context menu).
 // Nothing is asked while playing, seeking or scrubbing; playing again clears the layer.
 import { t, addStrings } from '../i18n.js';
+import { ensureStylesheet } from '../stylesheet.js';
 
 addStrings({
   en: {
@@ -20,15 +21,6 @@ addStrings({
 });
 
 const LONG_PRESS_MS = 500;
-
-function ensureStyles() {
-  if (document.getElementById('live-text-styles')) return;
-  const link = document.createElement('link');
-  link.id = 'live-text-styles';
-  link.rel = 'stylesheet';
-  link.href = '/ui/css/live-text.css';
-  document.head.append(link);
-}
 
 /** Where the picture of `video` is drawn inside its element, in page pixels (object-fit). */
 export function pictureRect(element, pictureWidth, pictureHeight, gravity) {
@@ -70,7 +62,7 @@ export class LiveText {
         if (Number.isFinite(settings?.videoFrameAnalysisDelay)) this.delay = settings.videoFrameAnalysisDelay;
       }).catch(() => {});
     }
-    ensureStyles();
+    ensureStylesheet('live-text');
     this.timer = null;
     this.request = null;     // the AbortController of the request in flight
     this.result = null;      // the analysis shown now

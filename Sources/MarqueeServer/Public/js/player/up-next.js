@@ -1,7 +1,12 @@
 // "Up Next": when an episode ends, a card offers the next episode of its series (from
 // GET /api/assets/{id}/up-next) and plays it after a short countdown unless dismissed.
-// Also the resume hook: where the viewer stopped last time (GET /api/assets/{id}/position).
-import { t } from '../i18n.js';
+import { t, addStrings } from '../i18n.js';
+import { ensureStylesheet } from '../stylesheet.js';
+
+addStrings({
+  en: { upNext: 'Up Next', playNext: 'Play next episode', playingIn: 'Playing in {s} s', notReady: 'Not ready yet', cancel: 'Cancel' },
+  ja: { upNext: '次のエピソード', playNext: '次のエピソードを再生', playingIn: '{s}秒後に再生', notReady: 'まだ準備ができていません', cancel: 'キャンセル' },
+});
 
 const COUNTDOWN = 8;
 
@@ -14,7 +19,7 @@ export class UpNext {
     this.card = null;
     this.timer = null;
     this.next = undefined; // undefined: not asked yet; null: none
-    ensureStyles();
+    ensureStylesheet('up-next');
   }
 
   /** Called with every session state; shows the card at `ended`, hides it when playback resumes. */
@@ -100,24 +105,4 @@ export class UpNext {
     this.card?.remove();
     this.card = null;
   }
-}
-
-/** Where to start: the stored position when the page asks to resume (`?resume=1`), else null. */
-export async function resumeTime(assetID, params) {
-  if (!params.has('resume')) return null;
-  try {
-    const response = await fetch(`/api/assets/${encodeURIComponent(assetID)}/position`, { cache: 'no-store' });
-    return response.ok ? (await response.json()).resumeTime ?? null : null;
-  } catch {
-    return null;
-  }
-}
-
-function ensureStyles() {
-  if (document.getElementById('up-next-styles')) return;
-  const link = document.createElement('link');
-  link.id = 'up-next-styles';
-  link.rel = 'stylesheet';
-  link.href = '/ui/css/up-next.css';
-  document.head.append(link);
 }

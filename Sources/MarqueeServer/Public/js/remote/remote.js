@@ -5,6 +5,7 @@
 // subtitles are the session's too (the TV page reports its volume; the pickers list the item's renditions).
 import { addStrings, formatTime, pickLanguage, setLanguage, t } from '../i18n.js';
 import { remoteStrings } from './remote-strings.js';
+import { controlsView, pickerEntries, remoteTime, volumeView } from './now-playing-view.js';
 import { LinkClient, linkURL } from '../devicelink/link-client.js';
 import { MessageType } from '../devicelink/frame.js';
 import { linkCryptoAvailable } from '../devicelink/link-crypto.js';
@@ -191,38 +192,32 @@ function sendIntent(intent, fields = {}) {
 
 /** Where the TV is now: the last snapshot's time, advanced while it plays. */
 function currentTime() {
-  const s = state.snapshot;
-  if (!s) return 0;
-  const elapsed = s.status === 'playing' ? (performance.now() - state.receivedAt) / 1000 * (s.rate || 1) : 0;
-  return Math.min(s.currentTime + elapsed, s.duration ?? Infinity);
+  return remoteTime(state.snapshot, (performance.now() - state.receivedAt) / 1000);
 }
 
 function render() {
   const s = state.snapshot;
-  const permissions = s?.permissions ?? { canSeek: false, canChangeRate: false, canPlayPause: false, skipInterval: 10 };
-  const interval = Math.round(permissions.skipInterval);
-  ui.title.textContent = s ? s.metadata?.title ?? '' : t('rm_nothingPlaying');
-  ui.subtitle.textContent = s?.metadata?.subtitle ?? '';
-  const playing = s ? s.desiresPlayback : false;
-  ui.playPause.textContent = playing ? '❚❚' : '▶';
-  ui.playPause.setAttribute('aria-label', playing ? t('rm_pause') : t('rm_play'));
-  ui.playPause.classList.toggle('play', !playing);
-  ui.playPause.disabled = !s || !permissions.canPlayPause;
-  ui.back.textContent = `−${interval}`;
-  ui.forward.textContent = `+${interval}`;
-  ui.back.setAttribute('aria-label', t('rm_skipBack', { seconds: interval }));
-  ui.forward.setAttribute('aria-label', t('rm_skipForward', { seconds: interval }));
-  ui.back.disabled = ui.forward.disabled = ui.seek.disabled = !s || !permissions.canSeek;
-  ui.duration.textContent = formatTime(s?.duration ?? 0);
+  const view = controlsView(s);
+  ui.title.textContent = view.title;
+  ui.subtitle.textContent = view.subtitle;
+  ui.playPause.textContent = view.playing ? '❚❚' : '▶';
+  ui.playPause.setAttribute('aria-label', view.playLabel);
+  ui.playPause.classList.toggle('play', !view.playing);
+  ui.playPause.disabled = !view.canPlayPause;
+  ui.back.textContent = `−${view.interval}`;
+  ui.forward.textContent = `+${view.interval}`;
+  ui.back.setAttribute('aria-label', t('rm_skipBack', { seconds: view.interval }));
+  ui.forward.setAttribute('aria-label', t('rm_skipForward', { seconds: view.interval }));
+  ui.back.disabled = ui.forward.disabled = ui.seek.disabled = !view.canSeek;
+  ui.duration.textContent = formatTime(view.duration);
   ui.seek.max = String(s?.duration ?? 1);
-  const speeds = s?.speeds ?? [];
-  ui.speedRow.hidden = !s || !permissions.canChangeRate || speeds.length === 0;
-  const options = speeds.map((speed) => `${speed.rate}:${speed.localizedNumericName}`).join('|');
+  ui.speedRow.hidden = !view.showSpeeds;
+  const options = view.speeds.map((speed) => `${speed.rate}:${speed.localizedNumericName}`).join('|');
   if (ui.speed.dataset.options !== options) {
-    ui.speed.replaceChildren(...speeds.map((speed) => new Option(speed.localizedNumericName, String(speed.rate))));
+    ui.speed.replaceChildren(...view.speeds.map((speed) => new Option(speed.localizedNumericName, String(speed.rate))));
     ui.speed.dataset.options = options;
   }
-  if (s && document.activeElement !== ui.speed) ui.speed.value = String(s.selectedSpeed?.rate ?? s.rate);
+  if (s && document.activeElement !== ui.speed) ui.speed.value = view.speed;
   renderVolume(s);
   renderPicker(ui.audioRow, ui.audio, s?.audio ?? [], s?.selectedAudio ?? '', null, 2);
   renderPicker(ui.subtitlesRow, ui.subtitles, s?.subtitles ?? [], s?.selectedSubtitles ?? '', t('rm_subtitlesOff'), 1);
@@ -236,27 +231,26 @@ const SPEAKER_OFF = `<svg viewBox="0 0 24 24" width="22" height="22" aria-hidden
 
 /** The TV page's volume, as the session knows it; hidden for a TV that does not report one. */
 function renderVolume(s) {
-  ui.volumeRow.hidden = !s || typeof s.volume !== 'number' || s.status === 'failed';
-  if (ui.volumeRow.hidden) return;
-  const level = s.muted ? 0 : s.volume;
-  if (!state.adjustingVolume) ui.volume.value = String(level);
-  ui.volumeLevel.textContent = `${Math.round(level * 100)}%`;
-  const silent = s.muted || level === 0;
-  if (ui.mute.dataset.icon !== String(silent)) {
-    ui.mute.innerHTML = silent ? SPEAKER_OFF : SPEAKER_ON;
-    ui.mute.dataset.icon = String(silent);
+  const view = volumeView(s);
+  ui.volumeRow.hidden = view.hidden;
+  if (view.hidden) return;
+  if (!state.adjustingVolume) ui.volume.value = String(view.level);
+  ui.volumeLevel.textContent = view.percent;
+  if (ui.mute.dataset.icon !== String(view.silent)) {
+    ui.mute.innerHTML = view.silent ? SPEAKER_OFF : SPEAKER_ON;
+    ui.mute.dataset.icon = String(view.silent);
   }
-  ui.mute.setAttribute('aria-pressed', String(s.muted));
-  ui.mute.setAttribute('aria-label', s.muted ? t('rm_unmute') : t('rm_mute'));
-  ui.volumeRow.dataset.muted = String(s.muted);
-  ui.volumeRow.dataset.volume = String(s.volume);
+  ui.mute.setAttribute('aria-pressed', String(view.muted));
+  ui.mute.setAttribute('aria-label', view.muted ? t('rm_unmute') : t('rm_mute'));
+  ui.volumeRow.dataset.muted = String(view.muted);
+  ui.volumeRow.dataset.volume = String(view.volume);
 }
 
 /** An audio or subtitle menu listing what the TV's item offers, the session's choice selected. */
 function renderPicker(row, select, options, selected, offLabel, minimum) {
   row.hidden = options.length < minimum;
   if (row.hidden) return;
-  const entries = (offLabel === null ? [] : [['', offLabel]]).concat(options.map((option) => [option.id, option.name || option.language || option.id]));
+  const entries = pickerEntries(options, offLabel);
   const key = entries.map(([id, name]) => `${id}:${name}`).join('|');
   if (select.dataset.options !== key) {
     select.replaceChildren(...entries.map(([id, name]) => new Option(name, id)));

@@ -28,71 +28,79 @@ struct DownloadRoutes: Sendable {
     }
 
     func register(on router: Router<MarqueeRequestContext>) {
-        router.get("downloads") { request, context in
-            try await responder.page("downloads.html", in: webRoot, request: request, context: context)
-        }
+        router.get("downloads", use: page)
         let api = router.group("api/downloads")
-        api.post("inspect") { request, context -> StreamInspection in
-            let body = try await request.decode(as: InspectRequest.self, context: context)
-            return try await mapped { try await service.inspect(body.url) }
-        }
-        api.post("validate") { request, context -> PredicateCheck in
-            let body = try await request.decode(as: ValidateRequest.self, context: context)
-            return await service.check(predicate: body.predicate, against: body.url)
-        }
-        api.get { _, _ -> DownloadList in
-            let (downloads, usage) = await service.list()
-            return DownloadList(downloads: downloads, diskUsage: usage)
-        }
-        api.post { request, context -> Response in
-            let body = try await request.decode(as: DownloadRequest.self, context: context)
-            let created = try await mapped { try await service.enqueue(body) }
-            return try created.response(from: request, context: context).with(status: .accepted)
-        }
+        api.post("inspect", use: inspect)
+        api.post("validate", use: validate)
+        api.get(use: list)
+        api.post(use: enqueue)
         api.get("events") { _, _ -> Response in events() }
-        api.get("{id}") { _, context -> DownloadSnapshot in
-            let id = try context.parameters.require("id")
-            return try await mapped { try await service.download(id) }
-        }
-        api.delete("{id}") { _, context -> Response in
-            let id = try context.parameters.require("id")
-            try await mapped { try await service.delete(id) }
-            return Response(status: .noContent)
-        }
-        for action in ["pause", "resume", "cancel", "retry"] {
-            api.post("{id}/\(action)") { _, context -> DownloadSnapshot in
-                let id = try context.parameters.require("id")
-                return try await mapped {
-                    switch action {
-                    case "pause": try await service.pause(id)
-                    case "resume": try await service.resume(id)
-                    case "cancel": try await service.cancel(id)
-                    default: try await service.retry(id)
-                    }
-                }
-            }
-        }
-        api.get("{id}/files/**") { request, context in try await file(request, context) }
-        api.head("{id}/files/**") { request, context in try await file(request, context) }
+        api.get("{id}", use: download)
+        api.delete("{id}", use: delete)
+        api.post("{id}/pause", use: pause)
+        api.post("{id}/resume", use: resume)
+        api.post("{id}/cancel", use: cancel)
+        api.post("{id}/retry", use: retry)
+        api.get("{id}/files/**", use: file)
+        api.head("{id}/files/**", use: file)
     }
 
-    /// Runs a service call, turning its errors into API errors.
-    func mapped<T: Sendable>(_ body: () async throws -> T) async throws -> T {
-        do {
-            return try await body()
-        } catch let error as DownloadServiceError {
-            switch error {
-            case .notFound(let m): throw APIError(.notFound, m)
-            case .invalid(let m, _): throw APIError(.badRequest, m)
-            case .conflict(let m): throw APIError(.conflict, m)
-            case .unusableStream(let m): throw APIError(.unprocessableContent, m)
-            }
-        }
+    @Sendable func page(_ request: Request, context: MarqueeRequestContext) async throws -> Response {
+        try await responder.page("downloads.html", in: webRoot, request: request, context: context)
+    }
+
+    /// `POST /api/downloads/inspect`: every variant and rendition of a stream.
+    @Sendable func inspect(_ request: Request, context: MarqueeRequestContext) async throws -> StreamInspection {
+        let body = try await request.decode(as: InspectRequest.self, context: context)
+        return try await service.inspect(body.url)
+    }
+
+    /// `POST /api/downloads/validate`: whether a predicate parses, and what it picks.
+    @Sendable func validate(_ request: Request, context: MarqueeRequestContext) async throws -> PredicateCheck {
+        let body = try await request.decode(as: ValidateRequest.self, context: context)
+        return await service.check(predicate: body.predicate, against: body.url)
+    }
+
+    @Sendable func list(_ request: Request, context: MarqueeRequestContext) async throws -> DownloadList {
+        let (downloads, usage) = await service.list()
+        return DownloadList(downloads: downloads, diskUsage: usage)
+    }
+
+    /// `POST /api/downloads`: `202` with the queued download.
+    @Sendable func enqueue(_ request: Request, context: MarqueeRequestContext) async throws -> Response {
+        let body = try await request.decode(as: DownloadRequest.self, context: context)
+        let created = try await service.enqueue(body)
+        return try created.response(from: request, context: context).with(status: .accepted)
+    }
+
+    @Sendable func download(_ request: Request, context: MarqueeRequestContext) async throws -> DownloadSnapshot {
+        try await service.download(try context.parameters.require("id"))
+    }
+
+    @Sendable func delete(_ request: Request, context: MarqueeRequestContext) async throws -> Response {
+        try await service.delete(try context.parameters.require("id"))
+        return Response(status: .noContent)
+    }
+
+    @Sendable func pause(_ request: Request, context: MarqueeRequestContext) async throws -> DownloadSnapshot {
+        try await service.pause(try context.parameters.require("id"))
+    }
+
+    @Sendable func resume(_ request: Request, context: MarqueeRequestContext) async throws -> DownloadSnapshot {
+        try await service.resume(try context.parameters.require("id"))
+    }
+
+    @Sendable func cancel(_ request: Request, context: MarqueeRequestContext) async throws -> DownloadSnapshot {
+        try await service.cancel(try context.parameters.require("id"))
+    }
+
+    @Sendable func retry(_ request: Request, context: MarqueeRequestContext) async throws -> DownloadSnapshot {
+        try await service.retry(try context.parameters.require("id"))
     }
 
     /// A file of the download's bundle; one not downloaded yet is waited for while the
     /// download may still bring it.
-    func file(_ request: Request, _ context: MarqueeRequestContext) async throws -> Response {
+    @Sendable func file(_ request: Request, context: MarqueeRequestContext) async throws -> Response {
         let id = try context.parameters.require("id")
         let raw = context.parameters.getCatchAll().joined(separator: "/")
         let rest = raw.removingPercentEncoding ?? raw

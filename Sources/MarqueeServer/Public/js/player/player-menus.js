@@ -1,0 +1,78 @@
+// The player's two menus, built from the session's snapshot each time they open (and again
+// while open when a new snapshot comes): "…" (playback speed, keyboard shortcuts) and audio
+// and subtitles. Choosing sends an intent; the session answers with what is selected.
+import { t } from '../i18n.js';
+import { Menu } from './menu.js';
+import { INTENT } from './renderer-vocabulary.js';
+import { PLAYER_EVENT } from './player-events.js';
+
+/** The "…" menu's sections for `session`; `touchOnly` leaves out the keyboard shortcuts. */
+export function overflowSections(session, { touchOnly, intent, toggleHelp }) {
+  const sections = [];
+  if (session?.speeds?.length) {
+    sections.push({
+      key: 'speed', title: t('playbackSpeed'),
+      items: session.speeds.map((speed) => ({
+        label: speed.localizedNumericName, ariaLabel: speed.localizedName, value: speed.rate,
+        checked: speed.rate === session.selectedSpeed?.rate,
+        disabled: session.permissions ? !session.permissions.canChangeRate : false,
+        onSelect: () => intent(INTENT.selectSpeed, { rate: speed.rate }),
+      })),
+    });
+  }
+  if (!touchOnly) {
+    sections.push({ key: 'more', items: [{ label: t('keyboardShortcuts'), detail: '?', onSelect: () => toggleHelp() }] });
+  }
+  return sections;
+}
+
+/** The audio and subtitles menu's sections for `session`. */
+export function renditionSections(session, { intent }) {
+  const sections = [];
+  if (session?.audio?.length) {
+    sections.push({
+      key: 'audio', title: t('audio'),
+      items: session.audio.map((option) => ({
+        label: option.name, value: option.id, checked: option.id === session.selectedAudio,
+        onSelect: () => intent(INTENT.selectAudio, { rendition: option.id }),
+      })),
+    });
+  }
+  if (session?.subtitles?.length) {
+    sections.push({
+      key: 'subtitles', title: t('subtitles'),
+      items: [{ label: t('off'), value: '', checked: session.selectedSubtitles == null, onSelect: () => intent(INTENT.selectSubtitles, { rendition: null }) },
+        ...session.subtitles.map((option) => ({
+          label: option.name, value: option.id, checked: option.id === session.selectedSubtitles,
+          onSelect: () => intent(INTENT.selectSubtitles, { rendition: option.id }),
+        }))],
+    });
+  }
+  return sections;
+}
+
+export class PlayerMenus {
+  /**
+   * @param {{container: HTMLElement, overflowButton: HTMLElement, renditionsButton: HTMLElement}} elements
+   * @param {import('./player-events.js').PlayerHub} hub
+   * @param {{toggleHelp: () => void}} parts
+   */
+  constructor({ container, overflowButton, renditionsButton }, hub, { toggleHelp }) {
+    this.hub = hub;
+    const intent = (name, fields) => hub.intent(name, fields);
+    this.overflow = new Menu(container, overflowButton, 'overflow-menu');
+    this.renditions = new Menu(container, renditionsButton, 'renditions-menu');
+    // Keyboard shortcuts are not offered on touch phones (touch and no fine pointer, no hover).
+    const touchOnly = () => matchMedia('(any-pointer: coarse)').matches && !matchMedia('(any-pointer: fine), (any-hover: hover)').matches;
+    this.overflow.setBuilder(() => overflowSections(hub.session, { touchOnly: touchOnly(), intent, toggleHelp }));
+    this.renditions.setBuilder(() => renditionSections(hub.session, { intent }));
+  }
+
+  get all() { return [this.overflow, this.renditions]; }
+
+  get anyOpen() { return this.all.some((menu) => menu.isOpen); }
+
+  registerListeners() {
+    this.hub.on(PLAYER_EVENT.STATE, () => { for (const menu of this.all) if (menu.isOpen) menu.render(); });
+  }
+}
