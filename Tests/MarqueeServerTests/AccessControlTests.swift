@@ -99,7 +99,7 @@ struct AccessControlTests {
                 uri: "/api/assets", method: .post, headers: [.authorization: "Bearer \(ownerToken.value)", .contentType: "application/json"],
                 body: ByteBuffer(string: #"{"paths":["\#(missing)"]}"#)
             ) { response throws in
-                #expect(response.status == .badRequest)
+                #expect(response.status == .notFound)  // nothing at that path (issue 24)
                 #expect(response.text.contains(missing))
             }
             // A viewer's own 4xx from a route they may use: the path stays out.
