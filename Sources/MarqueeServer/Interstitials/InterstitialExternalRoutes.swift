@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import HLS
 import Hummingbird
 import NIOCore
 import Playback
@@ -78,7 +79,9 @@ struct InterstitialExternalRoutes: Sendable {
     /// `/api/assets/{id}/manifest.json`.
     static func libraryAssetID(inPath path: String) -> String? {
         let parts = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-        if parts.count == 4, parts[0].isEmpty, parts[1] == "media", !parts[2].isEmpty, parts[3] == "master.m3u8" { return parts[2] }
+        if parts.count == 4, parts[0].isEmpty, parts[1] == "media", !parts[2].isEmpty, parts[3] == BundleLayout.multivariantPlaylist {
+            return parts[2]
+        }
         if parts.count == 5, parts[0].isEmpty, parts[1] == "api", parts[2] == "assets", !parts[3].isEmpty, parts[4] == "manifest.json" {
             return parts[3]
         }
