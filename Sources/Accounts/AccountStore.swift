@@ -20,6 +20,12 @@ public struct Account: Codable, Sendable, Hashable, FetchableRecord, MutablePers
     }
 
     public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+
+    /// The columns that queries filter and sort on (GRDB's `TableRecord.Columns`).
+    public enum Columns {
+        public static let name = Column(CodingKeys.name)
+        public static let role = Column(CodingKeys.role)
+    }
 }
 
 /// A sign-in session or an API token, as stored: its secret only as a digest.
@@ -50,6 +56,16 @@ public struct Credential: Codable, Sendable, Hashable, FetchableRecord, Persista
         self.createdAt = createdAt
         self.lastUsedAt = lastUsedAt
         self.expiresAt = expiresAt
+    }
+
+    /// The columns that queries filter and sort on (GRDB's `TableRecord.Columns`).
+    public enum Columns {
+        public static let id = Column(CodingKeys.id)
+        public static let accountID = Column(CodingKeys.accountID)
+        public static let kind = Column(CodingKeys.kind)
+        public static let secretDigest = Column(CodingKeys.secretDigest)
+        public static let createdAt = Column(CodingKeys.createdAt)
+        public static let expiresAt = Column(CodingKeys.expiresAt)
     }
 }
 

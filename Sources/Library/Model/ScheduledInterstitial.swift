@@ -27,6 +27,12 @@ public struct ScheduledInterstitial: Codable, Sendable, Hashable, Identifiable {
 extension ScheduledInterstitial: FetchableRecord, MutablePersistableRecord {
     public static let databaseTableName = "interstitial"
 
+    /// The columns that queries filter and sort on (GRDB's `TableRecord.Columns`).
+    public enum Columns {
+        public static let assetID = Column(CodingKeys.assetID)
+        public static let time = Column(CodingKeys.time)
+    }
+
     public mutating func didInsert(_ inserted: InsertionSuccess) {
         id = inserted.rowID
     }
