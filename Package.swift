@@ -260,3 +260,15 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// Upcoming language features, on every Swift target (as Hummingbird's package does): `any` on
+// existential types, members visible only through the modules a file imports, and imports
+// internal unless a file marks them `public import`.
+let upcomingFeatures: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+for target in package.targets where target.type != .system {
+    target.swiftSettings = (target.swiftSettings ?? []) + upcomingFeatures
+}

@@ -1,5 +1,5 @@
-import Foundation
-import GRDB
+public import Foundation
+public import GRDB
 
 /// A person who can sign in.
 public struct Account: Codable, Sendable, Hashable, FetchableRecord, MutablePersistableRecord {

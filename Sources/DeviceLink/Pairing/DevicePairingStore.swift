@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// What a device keeps about pairing: the devices it trusts and the lockout after failed attempts.
 public struct DeviceTrustRecord: Sendable, Hashable, Codable {

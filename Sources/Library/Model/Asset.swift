@@ -1,5 +1,5 @@
-import Foundation
-import GRDB
+public import Foundation
+public import GRDB
 
 /// One item in the library: where it came from, what it is, and where its HLS bundle lives.
 ///

@@ -1,5 +1,5 @@
-import Foundation
-import GRDB
+public import Foundation
+public import GRDB
 
 /// A background job that turns an asset's source into a playable HLS bundle.
 ///

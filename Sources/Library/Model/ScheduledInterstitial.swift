@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+public import GRDB
 
 /// An interstitial (another library asset, such as an ad) scheduled into an asset's playback.
 public struct ScheduledInterstitial: Codable, Sendable, Hashable, Identifiable {

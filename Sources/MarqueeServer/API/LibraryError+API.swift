@@ -1,4 +1,5 @@
-import Library
+import HTTPTypes
+public import Library
 
 extension LibraryError: APIErrorConvertible {
     /// Unknown assets and jobs are 404; a source, bundle, setting or request the library

@@ -1,4 +1,5 @@
-import LiveActivities
+import HTTPTypes
+public import LiveActivities
 
 extension ActivityError: APIErrorConvertible {
     /// 404 for an unknown activity, 400 for fields it refuses, 413 for a content state over

@@ -2,6 +2,8 @@ import AsyncHTTPClient
 import Foundation
 import Hummingbird
 import NIOCore
+import NIOFoundationCompat
+import NIOHTTP1
 import Playback
 
 /// `GET /api/sessions/{id}/interstitials/{event}/external?url=…`: an external HLS ad's

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Where the library keeps its rows: assets, metadata overrides, playback positions, ingest
 /// jobs, scheduled interstitials and player settings.

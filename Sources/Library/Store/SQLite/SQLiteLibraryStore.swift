@@ -1,4 +1,5 @@
-import Foundation
+public import EventFeed
+public import Foundation
 import GRDB
 import SQLiteDatabase
 
