@@ -73,7 +73,7 @@ public struct Credential: Codable, Sendable, Hashable, FetchableRecord, Persista
 ///
 /// Two implementations share this contract and one test suite: `SQLiteAccountStore` (GRDB,
 /// `accounts.sqlite` in the data directory, the single-machine default) and the PostgreSQL
-/// store in `LibraryPostgreSQL`, which several server nodes share so an account made on one
+/// store in `PostgreSQLStores`, which several server nodes share so an account made on one
 /// signs in on every other. Names are unique regardless of case; the rules about owners (the
 /// last one cannot go, the first-run race) are enforced inside the store's transaction.
 public protocol AccountStore: Sendable {

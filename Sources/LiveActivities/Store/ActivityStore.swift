@@ -89,7 +89,7 @@ extension PushOutcomeRecord: FetchableRecord, MutablePersistableRecord {
 ///
 /// Two implementations share this contract and one test suite: `SQLiteActivityStore` (GRDB,
 /// tables in the library's SQLite file, the single-machine default) and the PostgreSQL store in
-/// `LibraryPostgreSQL`, shared by every server node, so an activity started through node A is
+/// `PostgreSQLStores`, shared by every server node, so an activity started through node A is
 /// listed by node B (`ActivityCenter` reads a shared store again as it reconciles).
 public protocol ActivityStore: Sendable {
     /// Whether other processes write to this store too.
