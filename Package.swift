@@ -96,13 +96,13 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // The library on PostgreSQL (postgres-nio): the same `LibraryStore`, versioned migrations,
-        // the job queue (SKIP LOCKED leases) and cross-node change notices (LISTEN/NOTIFY).
+        // The stores that server nodes share on PostgreSQL (postgres-nio): the library (the same
+        // `LibraryStore`, versioned migrations, the job queue with SKIP LOCKED leases, cross-node
+        // change notices with LISTEN/NOTIFY), accounts, Live Activities and device pairings.
         .target(
-            name: "LibraryPostgreSQL",
+            name: "PostgreSQLStores",
             dependencies: [
                 "Library", .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                // The node's other stores on the same database: accounts, Live Activities, device pairings.
                 "Accounts", "LiveActivities", "DeviceLink",
             ]
         ),
@@ -220,7 +220,7 @@ let package = Package(
             dependencies: [
                 "BlockingWork",
                 "HLS", "Downloads", "MediaCore", "Library", "MarqueeServer", "Accounts", "APNs", "DeviceLink", "VisualAnalysis",
-                "LibraryPostgreSQL",
+                "PostgreSQLStores",
                 "LibraryObjectStorage", "ObjectStorage",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -245,14 +245,14 @@ let package = Package(
         .testTarget(name: "APNsTests", dependencies: ["APNs", "APNsTesting", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "DeviceLinkTests", dependencies: ["DeviceLink", "MediaTesting"], exclude: ["DeviceLinkSpecVectors.json"]),
         .testTarget(name: "VisualAnalysisTests", dependencies: ["VisualAnalysis", "MediaCore", "MediaTesting"]),
-        .testTarget(name: "LibraryTests", dependencies: ["Library", "MediaCore", "HLS", "LibraryPostgreSQL", "ServiceTesting", "MediaTesting"]),
+        .testTarget(name: "LibraryTests", dependencies: ["Library", "MediaCore", "HLS", "PostgreSQLStores", "ServiceTesting", "MediaTesting"]),
         // One contract suite per node store (accounts, activities, pairings), run against both implementations.
-        .testTarget(name: "NodeStoreTests", dependencies: ["Accounts", "LiveActivities", "DeviceLink", "LibraryPostgreSQL", "ServiceTesting"]),
+        .testTarget(name: "NodeStoreTests", dependencies: ["Accounts", "LiveActivities", "DeviceLink", "PostgreSQLStores", "ServiceTesting"]),
         .testTarget(
             name: "MarqueeServerTests",
             dependencies: [
                 "MarqueeServer", "Library", "Playback", "Downloads", "HLS", "DeviceLink",
-                "VisualAnalysis", "MediaTesting", "ServiceTesting", "LibraryPostgreSQL",
+                "VisualAnalysis", "MediaTesting", "ServiceTesting", "PostgreSQLStores",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
             ]
@@ -260,3 +260,15 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// Upcoming language features, on every Swift target (as Hummingbird's package does): `any` on
+// existential types, members visible only through the modules a file imports, and imports
+// internal unless a file marks them `public import`.
+let upcomingFeatures: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+for target in package.targets where target.type != .system {
+    target.swiftSettings = (target.swiftSettings ?? []) + upcomingFeatures
+}

@@ -1,6 +1,6 @@
-import Crypto
-import Foundation
-import NIOCore
+public import Crypto
+public import Foundation
+public import NIOCore
 
 /// Which APNs environment a device token or a channel belongs to.
 public enum APNsEnvironment: String, Codable, Sendable, Hashable, CaseIterable {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A push refused before it was sent, or a channel request APNs turned down.
 public enum APNsError: Error, Sendable, Hashable, CustomStringConvertible {

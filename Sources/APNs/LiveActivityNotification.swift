@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// One Live Activity push: the `aps` dictionary APNs forwards to ActivityKit.
 ///

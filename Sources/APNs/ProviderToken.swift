@@ -1,5 +1,5 @@
-import Crypto
-import Foundation
+public import Crypto
+public import Foundation
 
 /// The provider authentication token APNs wants in `authorization: bearer …`: an ES256 JWT
 /// whose header names the key (`kid`) and whose claims name the team (`iss`) and the time it

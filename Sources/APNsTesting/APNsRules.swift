@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import NIOFoundationCompat
 import NIOHTTP1
+import Synchronization
 
 /// What APNs would answer to one request, and the record of it.
 struct APNsRules {

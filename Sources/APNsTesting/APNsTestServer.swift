@@ -1,5 +1,5 @@
-import Crypto
-import Foundation
+public import Crypto
+public import Foundation
 import NIOCore
 import NIOFoundationCompat
 import NIOHPACK

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A certificate authority made at test time with the `openssl` command, and a server
 /// certificate it signed for 127.0.0.1 and localhost: clients trust `caFile` and nothing

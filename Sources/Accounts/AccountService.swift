@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import Synchronization
 
 /// Accounts, sign-in and API tokens for one server: the rules around `AccountStore`.

@@ -1,5 +1,5 @@
-import Foundation
-import GRDB
+public import Foundation
+public import GRDB
 
 /// A person who can sign in.
 public struct Account: Codable, Sendable, Hashable, FetchableRecord, MutablePersistableRecord {
@@ -20,6 +20,12 @@ public struct Account: Codable, Sendable, Hashable, FetchableRecord, MutablePers
     }
 
     public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+
+    /// The columns that queries filter and sort on (GRDB's `TableRecord.Columns`).
+    public enum Columns {
+        public static let name = Column(CodingKeys.name)
+        public static let role = Column(CodingKeys.role)
+    }
 }
 
 /// A sign-in session or an API token, as stored: its secret only as a digest.
@@ -51,13 +57,23 @@ public struct Credential: Codable, Sendable, Hashable, FetchableRecord, Persista
         self.lastUsedAt = lastUsedAt
         self.expiresAt = expiresAt
     }
+
+    /// The columns that queries filter and sort on (GRDB's `TableRecord.Columns`).
+    public enum Columns {
+        public static let id = Column(CodingKeys.id)
+        public static let accountID = Column(CodingKeys.accountID)
+        public static let kind = Column(CodingKeys.kind)
+        public static let secretDigest = Column(CodingKeys.secretDigest)
+        public static let createdAt = Column(CodingKeys.createdAt)
+        public static let expiresAt = Column(CodingKeys.expiresAt)
+    }
 }
 
 /// Where accounts and their credentials (sign-in sessions and API tokens) are kept.
 ///
 /// Two implementations share this contract and one test suite: `SQLiteAccountStore` (GRDB,
 /// `accounts.sqlite` in the data directory, the single-machine default) and the PostgreSQL
-/// store in `LibraryPostgreSQL`, which several server nodes share so an account made on one
+/// store in `PostgreSQLStores`, which several server nodes share so an account made on one
 /// signs in on every other. Names are unique regardless of case; the rules about owners (the
 /// last one cannot go, the first-run race) are enforced inside the store's transaction.
 public protocol AccountStore: Sendable {

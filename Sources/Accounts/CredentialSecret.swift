@@ -1,5 +1,5 @@
 import Crypto
-import Foundation
+public import Foundation
 
 /// The secret half of a sign-in session or API token: 32 random bytes, shown once to its
 /// holder (as a cookie value, or `mqt_…` for tokens) and stored only as its SHA-256, so a copy

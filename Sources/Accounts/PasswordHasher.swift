@@ -1,6 +1,7 @@
 import BlockingWork
 import Crypto
 import Foundation
+import NIOPosix
 import _CryptoExtras
 
 /// Hashes and checks passwords with scrypt, a memory-hard function: each guess costs an

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import GRDB
 import SQLiteDatabase
 
@@ -36,11 +36,11 @@ public final class SQLiteAccountStore: AccountStore {
     }
 
     public func accounts() async throws -> [Account] {
-        try await database.read { db in try Account.order(Column("name")).fetchAll(db) }
+        try await database.read { db in try Account.order(Account.Columns.name).fetchAll(db) }
     }
 
     public func account(named name: String) async throws -> Account? {
-        try await database.read { db in try Account.filter(Column("name").collating(.nocase) == name).fetchOne(db) }
+        try await database.read { db in try Account.filter(Account.Columns.name.collating(.nocase) == name).fetchOne(db) }
     }
 
     public func account(id: Int64) async throws -> Account? {
@@ -48,15 +48,15 @@ public final class SQLiteAccountStore: AccountStore {
     }
 
     public func hasOwner() async throws -> Bool {
-        try await database.read { db in try Account.filter(Column("role") == Role.owner.rawValue).fetchCount(db) > 0 }
+        try await database.read { db in try Account.filter(Account.Columns.role == Role.owner.rawValue).fetchCount(db) > 0 }
     }
 
     public func insert(_ account: Account, onlyIfNoOwner: Bool) async throws -> Account {
         try await database.write { db in
-            if onlyIfNoOwner, try Account.filter(Column("role") == Role.owner.rawValue).fetchCount(db) > 0 {
+            if onlyIfNoOwner, try Account.filter(Account.Columns.role == Role.owner.rawValue).fetchCount(db) > 0 {
                 throw AccountError.ownerExists
             }
-            if try Account.filter(Column("name").collating(.nocase) == account.name).fetchCount(db) > 0 {
+            if try Account.filter(Account.Columns.name.collating(.nocase) == account.name).fetchCount(db) > 0 {
                 throw AccountError.nameTaken(account.name)
             }
             var row = account
@@ -77,7 +77,7 @@ public final class SQLiteAccountStore: AccountStore {
     /// Deletes an account and every credential it holds; refuses the last owner.
     public func delete(named name: String) async throws {
         try await database.write { db in
-            guard let account = try Account.filter(Column("name").collating(.nocase) == name).fetchOne(db) else {
+            guard let account = try Account.filter(Account.Columns.name.collating(.nocase) == name).fetchOne(db) else {
                 throw AccountError.accountNotFound(name)
             }
             if account.role == .owner, try Self.ownerCount(db) <= 1 { throw AccountError.lastOwner }
@@ -86,7 +86,7 @@ public final class SQLiteAccountStore: AccountStore {
     }
 
     static func ownerCount(_ db: Database) throws -> Int {
-        try Account.filter(Column("role") == Role.owner.rawValue).fetchCount(db)
+        try Account.filter(Account.Columns.role == Role.owner.rawValue).fetchCount(db)
     }
 
     // MARK: Credentials
@@ -94,13 +94,14 @@ public final class SQLiteAccountStore: AccountStore {
     public func insert(_ credential: Credential, limitingTokensTo limit: Int?) async throws {
         try await database.write { db in
             if let limit, credential.kind == .token,
-                try Credential.filter(Column("accountID") == credential.accountID && Column("kind") == Credential.Kind.token.rawValue).fetchCount(db) >= limit
+                try Credential.filter(Credential.Columns.accountID == credential.accountID && Credential.Columns.kind == Credential.Kind.token.rawValue)
+                    .fetchCount(db) >= limit
             {
                 throw AccountError.tooManyCredentials(limit)
             }
             if credential.kind == .session {
                 // Forget expired sessions as new ones are made, so the table does not grow forever.
-                try Credential.filter(Column("expiresAt") < Date()).deleteAll(db)
+                try Credential.filter(Credential.Columns.expiresAt < Date()).deleteAll(db)
             }
             try credential.insert(db)
         }
@@ -109,7 +110,7 @@ public final class SQLiteAccountStore: AccountStore {
     /// The credential with this secret digest and its account, if it has not expired.
     public func credential(digest: Data, now: Date) async throws -> (Credential, Account)? {
         try await database.read { db in
-            guard let credential = try Credential.filter(Column("secretDigest") == digest).fetchOne(db) else { return nil }
+            guard let credential = try Credential.filter(Credential.Columns.secretDigest == digest).fetchOne(db) else { return nil }
             if let expires = credential.expiresAt, expires <= now { return nil }
             guard let account = try Account.fetchOne(db, key: credential.accountID) else { return nil }
             return (credential, account)
@@ -118,8 +119,8 @@ public final class SQLiteAccountStore: AccountStore {
 
     public func credentials(accountID: Int64, kind: Credential.Kind) async throws -> [Credential] {
         try await database.read { db in
-            try Credential.filter(Column("accountID") == accountID && Column("kind") == kind.rawValue)
-                .order(Column("createdAt")).fetchAll(db)
+            try Credential.filter(Credential.Columns.accountID == accountID && Credential.Columns.kind == kind.rawValue)
+                .order(Credential.Columns.createdAt).fetchAll(db)
         }
     }
 
@@ -136,14 +137,14 @@ public final class SQLiteAccountStore: AccountStore {
     @discardableResult
     public func deleteCredential(id: String, accountID: Int64) async throws -> Bool {
         try await database.write { db in
-            try Credential.filter(Column("id") == id && Column("accountID") == accountID).deleteAll(db) > 0
+            try Credential.filter(Credential.Columns.id == id && Credential.Columns.accountID == accountID).deleteAll(db) > 0
         }
     }
 
     /// Deletes every session of an account (a password change signs out everywhere).
     public func deleteSessions(accountID: Int64) async throws {
         try await database.write { db in
-            _ = try Credential.filter(Column("accountID") == accountID && Column("kind") == Credential.Kind.session.rawValue).deleteAll(db)
+            _ = try Credential.filter(Credential.Columns.accountID == accountID && Credential.Columns.kind == Credential.Kind.session.rawValue).deleteAll(db)
         }
     }
 }

@@ -1,4 +1,4 @@
-import NIOPosix
+public import NIOPosix
 
 /// The one way Marquee runs a blocking call that is not media work — file-system calls,
 /// copying a bundle, reading a journal, hashing a file — so that it never lands on Swift's

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The time a component reads and waits on, so that tests can move it by hand.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import HLS
 import NIOCore
 
@@ -203,7 +203,7 @@ public final class AssetDownloadTask: Sendable {
         // 4. The files, `concurrency` at a time.
         try await withThrowingTaskGroup(of: Void.self) { group in
             var iterator = pending.makeIterator()
-            func startNext(_ group: inout ThrowingTaskGroup<Void, Error>) {
+            func startNext(_ group: inout ThrowingTaskGroup<Void, any Error>) {
                 guard let job = iterator.next() else { return }
                 group.addTask { [self] in
                     await gate.waitWhilePaused()

@@ -1,5 +1,5 @@
-import Foundation
-import HLS
+public import Foundation
+public import HLS
 
 /// Why a download could not be planned or finished, naming the URL or path involved.
 public enum DownloadError: Error, Sendable, CustomStringConvertible {

@@ -1,4 +1,4 @@
-import MediaCore
+public import MediaCore
 
 /// What went wrong in the library, with enough context to show a person.
 public enum LibraryError: Error, Sendable, Equatable, CustomStringConvertible {

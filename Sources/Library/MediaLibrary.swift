@@ -1,5 +1,5 @@
 import BlockingWork
-import Foundation
+public import Foundation
 import HLS
 import Logging
 import Synchronization

@@ -1,11 +1,11 @@
 import AsyncHTTPClient
 import BlockingWork
-import Foundation
+public import Foundation
 import HLS
-import Library
+public import Library
 import NIOCore
 import NIOFoundationCompat
-import ObjectStorage
+public import ObjectStorage
 import Synchronization
 
 /// Packaged media in an S3-compatible bucket (AWS S3, SeaweedFS, MinIO), for server nodes

@@ -1,9 +1,9 @@
-import Foundation
-import Hummingbird
+public import Foundation
+public import Hummingbird
 import HummingbirdCore
 import HummingbirdWebSocket
-import Library
-import Logging
+public import Library
+public import Logging
 import NIOCore
 
 /// The Marquee HTTP server: REST API, HLS and image routes, the web player, and renderer

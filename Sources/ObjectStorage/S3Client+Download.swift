@@ -1,5 +1,5 @@
 import BlockingWork
-import Foundation
+public import Foundation
 
 extension S3Client {
     /// Copies the object at `key` into `file` (replaced), in ranges of `multipartPartSize`

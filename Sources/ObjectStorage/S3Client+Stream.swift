@@ -1,8 +1,9 @@
-import AsyncHTTPClient
+public import AsyncHTTPClient
 import Crypto
 import Foundation
 import NIOCore
 import NIOFoundationCompat
+import NIOHTTP1
 
 extension S3Client {
     /// An object's bytes (or the requested range of them) as they arrive from the service,

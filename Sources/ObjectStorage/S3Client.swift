@@ -1,8 +1,9 @@
-import AsyncHTTPClient
+public import AsyncHTTPClient
 import Crypto
-import Foundation
+public import Foundation
 import NIOCore
 import NIOFoundationCompat
+import NIOHTTP1
 
 /// A small client for the S3 API, enough for a media library: put (multipart for large
 /// files), get (with a byte range), head, delete, list, and presigned URLs.

@@ -1,5 +1,5 @@
 import Crypto
-import Foundation
+public import Foundation
 
 /// AWS Signature Version 4 for S3: signs a request's headers (`Authorization`) or makes a
 /// presigned URL, as every S3-compatible service (AWS, SeaweedFS, MinIO, R2) checks them.

@@ -1,5 +1,5 @@
-import Foundation
-import GRDB
+public import Foundation
+public import GRDB
 
 /// How every SQLite store of a node opens its file: one place for the folder, the pool and
 /// the settings the stores share.

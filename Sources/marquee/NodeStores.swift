@@ -2,8 +2,8 @@ import Accounts
 import DeviceLink
 import Foundation
 import Library
-import LibraryPostgreSQL
 import LiveActivities
+import PostgreSQLStores
 
 /// The stores a server node keeps besides the library's, on the same database `--database`
 /// names: accounts and their sign-in sessions and tokens, Live Activities, and nearby-device

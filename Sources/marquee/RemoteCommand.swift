@@ -1,6 +1,7 @@
 import ArgumentParser
 import DeviceLink
 import Foundation
+import NIOCore
 
 /// `marquee remote`: finds Marquee TVs nearby (DNS-SD), pairs with one (both show a 6-digit
 /// code; approve on both), then controls its playback session or plays Tic-Tac-Toe.

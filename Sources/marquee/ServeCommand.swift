@@ -3,6 +3,7 @@ import Accounts
 import ArgumentParser
 import Foundation
 import HLS
+import Hummingbird
 import Library
 import MarqueeServer
 

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import Library
 import LibraryObjectStorage
-import LibraryPostgreSQL
+import PostgreSQLStores
 
 /// `--database`, `--media` and `--config`: where a server node or a worker keeps the
 /// library's rows and its packaged media. Given nothing, SQLite and a folder in the data

@@ -1,3 +1,4 @@
+import EventFeed
 import Testing
 
 @testable import Library

@@ -1,5 +1,6 @@
+import EventFeed
 import Foundation
-import LibraryPostgreSQL
+import PostgreSQLStores
 import ServiceTesting
 import Testing
 

@@ -1,3 +1,4 @@
+import EventFeed
 import Foundation
 import GRDB
 import MediaCore

@@ -1,5 +1,5 @@
 import Foundation
-import LibraryPostgreSQL
+import PostgreSQLStores
 import ServiceTesting
 import Testing
 

@@ -3,7 +3,10 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import Library
 import NIOCore
+import NIOFoundationCompat
+import Synchronization
 import Testing
 
 @testable import MarqueeServer

@@ -3,6 +3,7 @@ import Foundation
 import HLS
 import Hummingbird
 import HummingbirdTesting
+import Playback
 import Testing
 
 @testable import Library

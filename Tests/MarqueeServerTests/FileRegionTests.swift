@@ -1,7 +1,9 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import Library
 import NIOCore
+import NIOFoundationCompat
 import Synchronization
 import Testing
 

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import MediaTesting
+import NIOFoundationCompat
 import Playback
 import ServiceTesting
 import Testing

@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import LiveActivities
 import MediaTesting
+import NIOFoundationCompat
 import Playback
 import Testing
 

@@ -1,6 +1,8 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import Library
+import NIOFoundationCompat
 import Testing
 
 @testable import MarqueeServer

@@ -2,6 +2,7 @@ import DeviceLink
 import Foundation
 import HummingbirdTesting
 import HummingbirdWSTesting
+import HummingbirdWebSocket
 import NIOCore
 import Testing
 

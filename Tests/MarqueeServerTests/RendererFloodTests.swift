@@ -2,6 +2,8 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import HummingbirdWSTesting
+import HummingbirdWebSocket
+import NIOFoundationCompat
 import NIOWebSocket
 import Testing
 

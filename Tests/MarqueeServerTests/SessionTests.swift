@@ -2,6 +2,9 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import HummingbirdWSTesting
+import HummingbirdWebSocket
+import NIOWebSocket
+import Playback
 import Testing
 
 @testable import MarqueeServer

@@ -1,6 +1,6 @@
 import Foundation
 import Library
-import LibraryPostgreSQL
+import PostgreSQLStores
 import ServiceTesting
 import Testing
 

@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import MarqueeServer
 import MediaTesting
+import NIOFoundationCompat
 import Testing
 
 @testable import Library

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A phone-style display rotation written into an MP4: the stored picture stays as it is and
 /// the first track header's matrix says "turn a quarter clockwise to show", as phones record

@@ -1,5 +1,5 @@
-import Clocks
-import Foundation
+public import Clocks
+public import Foundation
 import Synchronization
 
 /// A clock that moves only when a test advances it: sleepers wake when `advance(by:)`

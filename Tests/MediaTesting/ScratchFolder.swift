@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import Synchronization
 
 /// Temporary folders for tests that are removed when the test process exits, so a test that

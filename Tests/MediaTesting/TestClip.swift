@@ -1,5 +1,11 @@
-import Foundation
+public import Foundation
 import Subprocess
+
+#if canImport(System)
+import System
+#else
+import SystemPackage
+#endif
 
 /// A short test clip, described by what a test needs of it and written with the `ffmpeg`
 /// command (FFmpeg's `lavfi` sources, so no media is checked in): the picture, its length

@@ -1,6 +1,6 @@
 import Accounts
 import Foundation
-import LibraryPostgreSQL
+import PostgreSQLStores
 import Testing
 
 /// The `AccountStore` contract, against SQLite and PostgreSQL.

@@ -2,8 +2,8 @@ import Accounts
 import DeviceLink
 import Foundation
 import Library
-import LibraryPostgreSQL
 import LiveActivities
+import PostgreSQLStores
 import ServiceTesting
 import Testing
 

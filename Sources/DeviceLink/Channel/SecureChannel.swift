@@ -1,4 +1,4 @@
-import Crypto
+public import Crypto
 import Foundation
 
 /// Keys for one established link: one for each direction, derived with HKDF-SHA256 from the

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Reconnection timing for the side that connects: waits `initial`, doubling up to
 /// `maximum`, between attempts after a connection is lost; a connection that was

@@ -1,4 +1,4 @@
-import Clocks
+public import Clocks
 import Foundation
 
 /// An application message received on an established link.

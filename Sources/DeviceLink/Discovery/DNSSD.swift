@@ -1,5 +1,5 @@
 import CDNSSD
-import Foundation
+public import Foundation
 import Synchronization
 
 /// The DNS-SD service type Marquee advertises and browses.

@@ -1,5 +1,5 @@
-import Crypto
-import Foundation
+public import Crypto
+public import Foundation
 
 /// This device's long-term identity: an Ed25519 signing key, a stable device id, a friendly
 /// name and its platform. Paired peers remember the public key, so later connections are

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// What a device keeps about pairing: the devices it trusts and the lockout after failed attempts.
 public struct DeviceTrustRecord: Sendable, Hashable, Codable {
@@ -16,7 +16,7 @@ public struct DeviceTrustRecord: Sendable, Hashable, Codable {
 ///
 /// Two implementations share this contract and one test suite: `DevicePairingFiles` (two JSON
 /// files in the data directory, the single-machine default) and the PostgreSQL store in
-/// `LibraryPostgreSQL`, shared by every node behind a load balancer, so a phone paired through
+/// `PostgreSQLStores`, shared by every node behind a load balancer, so a phone paired through
 /// node A is recognised by node B. `DeviceTrust` holds the rules; this is only the storage.
 public protocol DevicePairingStore: Sendable {
     /// Whether other processes change the store too (then `DeviceTrust` reads it before answering).

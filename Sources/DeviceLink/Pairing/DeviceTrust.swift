@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import Logging
 
 /// The trusted devices and the pairing lockout of one device, kept in a `DevicePairingStore`

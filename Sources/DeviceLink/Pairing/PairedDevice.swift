@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A device this one has paired with: the identity to recognise it by and the application
 /// services it was approved for. This is the identity that access control works with — a

@@ -1,5 +1,5 @@
 import Crypto
-import Foundation
+public import Foundation
 
 /// The six digits both devices show while pairing; the person approves on each device only
 /// if they are the same. Derived from the agreement and the whole transcript, so a relay in

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// An application service a device offers to nearby devices, declared in configuration like
 /// `NSApplicationServices`: an identifier, the usage description the picker shows (English and

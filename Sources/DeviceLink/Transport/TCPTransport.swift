@@ -1,5 +1,5 @@
-import NIOCore
-import NIOPosix
+public import NIOCore
+public import NIOPosix
 
 /// The device-link byte stream over TCP (SwiftNIO). Reads are pushed into a `ByteQueue`;
 /// writes go out in order through the channel's async writer.

@@ -1,5 +1,5 @@
-import Foundation
-import HLS
+public import Foundation
+public import HLS
 
 /// What the caller says about a download for its `metadata.json`.
 public struct BundleMetadataInput: Sendable {

@@ -1,7 +1,7 @@
 import AsyncHTTPClient
-import Clocks
-import Foundation
-import NIOCore
+public import Clocks
+public import Foundation
+public import NIOCore
 import NIOFoundationCompat
 import NIOHTTP1
 
@@ -229,7 +229,7 @@ public final class HTTPFetcher: Sendable {
 
     /// Plain words for the usual transport failures (timeouts, DNS, refused or reset
     /// connections, TLS, redirects).
-    static func describe(_ error: Error, host: String) -> String {
+    static func describe(_ error: any Error, host: String) -> String {
         if let stalled = error as? Stalled { return stalled.description }
         if let e = error as? HTTPClientError {
             switch e {

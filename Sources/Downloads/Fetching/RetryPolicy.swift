@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// When and how long to wait before trying a request again: exponential backoff with full
 /// jitter for server errors, timeouts and dropped connections; the server's Retry-After for

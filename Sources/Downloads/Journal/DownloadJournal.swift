@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import GRDB
 
 /// The resume journal of one download, in SQLite: which bundle files are complete (with

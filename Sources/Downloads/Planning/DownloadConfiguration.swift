@@ -1,5 +1,5 @@
-import Foundation
-import HLS
+public import Foundation
+public import HLS
 
 /// What to download for offline use — the counterpart of `AVAssetDownloadConfiguration`: a
 /// primary content configuration (variant qualifiers plus audio and subtitle selections) and

@@ -1,5 +1,5 @@
-import Foundation
-import HLS
+public import Foundation
+public import HLS
 
 /// What a download fetches: the media playlists (video variants, audio and subtitle
 /// renditions) chosen from one multivariant playlist, each with the folder it lands in.

@@ -1,5 +1,5 @@
-import Foundation
-import HLS
+public import Foundation
+public import HLS
 
 /// Which `EXT-X-I-FRAME-STREAM-INF` playlist goes with a downloaded video variant, so that
 /// scrubbing and fast-forward work offline as they do online. The multivariant playlist does

@@ -1,5 +1,5 @@
-import Foundation
-import HLS
+public import Foundation
+public import HLS
 
 /// One file to fetch into the bundle: a segment, an init section, or a run of contiguous
 /// byte ranges of one resource fetched with a single request.

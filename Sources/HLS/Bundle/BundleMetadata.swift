@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// What a bundle's `metadata.json` says: its title and artwork, where it came from, and — for
 /// an offline download — what was downloaded. Versioned: version 1 is what downloads wrote

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The report `marquee inspect` prints: for a multivariant playlist its variants (with video
 /// and per-rendition audio attributes and badges), I-frame and image variants, renditions

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// One variant of a multivariant playlist as a player sees it — modelled on `AVAssetVariant`:
 /// bit rates, video attributes, and audio attributes per audio rendition the variant can

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// EXT-X-DATERANGE: metadata attached to a span of wall-clock time (ad markers, SCTE-35,
 /// interstitials). `segmentIndex` is the number of segments before the tag, so a writer can

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A media playlist: the segments of one rendition, with the tags that govern them.
 public struct MediaPlaylist: Sendable, Hashable {

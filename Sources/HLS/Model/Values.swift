@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A `decimal-resolution`: width × height in pixels.
 public struct Resolution: Sendable, Hashable, Codable, CustomStringConvertible {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// How to parse: lenient (real-world quirks become warnings and are repaired) or strict
 /// (the specification's MUST rules are errors), plus the context a playlist needs — its final

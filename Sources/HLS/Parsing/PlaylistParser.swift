@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Parses HLS playlists (rfc8216bis, protocol version 12, with HLS Interstitials and the
 /// image-playlist extension) into `Playlist` values. Every problem becomes a `Diagnostic` with

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// What to take from a multivariant playlist, modelled on `AVAssetVariantQualifier` lists and
 /// media selections of `AVAssetDownloadContentConfiguration`: variant qualifiers in order of

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A key path of the predicate language: a named property of an inspected `Variant`, with
 /// the type a predicate may compare it with. Key paths under `audioAttributes.renditions`
 /// and `subtitleRenditions` have one value per rendition; `videoAttributes.codecTypes`,

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 extension Interstitial {
     /// An interstitial to write: every attribute of the HLS Interstitials date range, with

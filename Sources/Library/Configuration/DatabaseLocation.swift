@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Which database holds the library: SQLite in a file (the embedded default) or a PostgreSQL
 /// server shared by several server nodes and workers.

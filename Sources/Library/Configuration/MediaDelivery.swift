@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// How clients get media kept in object storage: streamed through the server (`proxy`, the
 /// default), or sent by redirect to a presigned URL of the bucket (`presigned`) or to a CDN

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Where packaged bundles, posters and trick-play images live: a folder (the embedded
 /// default, `media/` in the data directory) or an S3-compatible bucket.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Where a server node or a worker keeps the library's rows and its media, from the command
 /// line, the environment and a configuration file, in that order of precedence.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The seam between the library and whatever probes and packages media.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import MediaCore
 
 /// Why an ingest job failed, in words a person understands and without server paths; the
 /// full error (FFmpeg's message, the path) goes to the server's log instead.

@@ -1,4 +1,5 @@
 import BlockingWork
+import EventFeed
 import Foundation
 import Logging
 

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Probes and packages in a child process, so a file that crashes FFmpeg's libraries (a bad
 /// pointer, a double free, an abort) ends only that child: the job fails with

@@ -1,6 +1,12 @@
 import Foundation
 import Subprocess
 
+#if canImport(System)
+import System
+#else
+import SystemPackage
+#endif
+
 /// Runs a command-line tool as a child process with swift-subprocess: nothing blocks a thread
 /// of the cooperative pool, standard output is handed over line by line while the tool runs,
 /// standard error is kept (its end goes into the error), and cancelling the task tears the

@@ -1,5 +1,5 @@
 import BlockingWork
-import Foundation
+public import Foundation
 
 /// Media in a folder on this machine (or a shared mount): the single-machine default.
 ///

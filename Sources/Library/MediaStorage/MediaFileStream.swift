@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Some or all of the bytes of a published media file as they arrive from the store, for
 /// answering a client without holding the whole file in memory.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Where an asset's packaged media lives once it is published: its HLS bundle, poster,
 /// trick-play images, subtitles and artwork, and the sources the library keeps (uploads).

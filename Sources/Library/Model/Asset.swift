@@ -1,5 +1,5 @@
-import Foundation
-import GRDB
+public import Foundation
+public import GRDB
 
 /// One item in the library: where it came from, what it is, and where its HLS bundle lives.
 ///
@@ -90,8 +90,10 @@ public struct Asset: Codable, Sendable, Hashable, Identifiable {
 extension Asset: FetchableRecord, PersistableRecord {
     public static let databaseTableName = "asset"
 
-    enum Field {
-        static let createdAt = Column(CodingKeys.createdAt)
-        static let deletedAt = Column(CodingKeys.deletedAt)
+    /// The columns that queries filter and sort on (GRDB's `TableRecord.Columns`).
+    public enum Columns {
+        public static let createdAt = Column(CodingKeys.createdAt)
+        public static let deletedAt = Column(CodingKeys.deletedAt)
+        public static let isProtected = Column(CodingKeys.isProtected)
     }
 }

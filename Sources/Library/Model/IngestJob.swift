@@ -1,5 +1,5 @@
-import Foundation
-import GRDB
+public import Foundation
+public import GRDB
 
 /// A background job that turns an asset's source into a playable HLS bundle.
 ///
@@ -36,6 +36,13 @@ public struct IngestJob: Codable, Sendable, Hashable, Identifiable {
 
 extension IngestJob: FetchableRecord, MutablePersistableRecord {
     public static let databaseTableName = "ingestJob"
+
+    /// The columns that queries filter and sort on (GRDB's `TableRecord.Columns`).
+    public enum Columns {
+        public static let id = Column(CodingKeys.id)
+        public static let assetID = Column(CodingKeys.assetID)
+        public static let state = Column(CodingKeys.state)
+    }
 
     public mutating func didInsert(_ inserted: InsertionSuccess) {
         id = inserted.rowID

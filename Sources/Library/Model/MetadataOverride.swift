@@ -1,5 +1,5 @@
-import Foundation
-import GRDB
+public import Foundation
+public import GRDB
 
 /// Metadata a person set on an asset that wins over what the media says, like
 /// `AVPlayerItem.externalMetadata`. A `nil` field leaves the embedded value showing.

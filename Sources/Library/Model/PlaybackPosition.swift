@@ -1,5 +1,5 @@
-import Foundation
-import GRDB
+public import Foundation
+public import GRDB
 
 /// Where a viewer stopped in an asset, stored so the player can resume there and the
 /// library card can show how much is watched.

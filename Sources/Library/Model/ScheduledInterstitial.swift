@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+public import GRDB
 
 /// An interstitial (another library asset, such as an ad) scheduled into an asset's playback.
 public struct ScheduledInterstitial: Codable, Sendable, Hashable, Identifiable {
@@ -26,6 +26,12 @@ public struct ScheduledInterstitial: Codable, Sendable, Hashable, Identifiable {
 
 extension ScheduledInterstitial: FetchableRecord, MutablePersistableRecord {
     public static let databaseTableName = "interstitial"
+
+    /// The columns that queries filter and sort on (GRDB's `TableRecord.Columns`).
+    public enum Columns {
+        public static let assetID = Column(CodingKeys.assetID)
+        public static let time = Column(CodingKeys.time)
+    }
 
     public mutating func didInsert(_ inserted: InsertionSuccess) {
         id = inserted.rowID

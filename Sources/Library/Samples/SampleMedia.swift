@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Makes the sample clips a new library starts with, using ffmpeg's lavfi sources, so the
 /// player works at once: a multi-variant clip with English and French audio and English

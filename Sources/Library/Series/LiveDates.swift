@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Reads the dates people and tags write for releases and live recordings: full ISO 8601
 /// date-times (with or without fractional seconds or a zone) and plain dates.

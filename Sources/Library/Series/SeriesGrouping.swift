@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// One entry of the library's shelf: a single item, or a series with its seasons and
 /// episodes in order.

@@ -1,4 +1,4 @@
-import EventFeed
+public import EventFeed
 import Foundation
 
 /// Something in the library changed that a page showing it would want to know.

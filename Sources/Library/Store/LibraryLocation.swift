@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Where a library keeps its files inside its data directory.
 ///

@@ -1,5 +1,5 @@
 import BlockingWork
-import Foundation
+public import Foundation
 
 /// Resumable uploads into the data directory, chunk by chunk, each chunk streamed to disk as
 /// it arrives (never the whole file in memory).

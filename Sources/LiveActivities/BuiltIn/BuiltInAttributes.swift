@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// An offline download in progress (`Downloads`, run by the server's download service).
 public struct DownloadingAttributes: ActivityAttributes {

@@ -1,6 +1,6 @@
-import Clocks
+public import Clocks
 import EventFeed
-import Foundation
+public import Foundation
 
 /// The server's Live Activities, as ActivityKit keeps an app's: request, update and end
 /// them, read them in relevance order, and hear every change. The rules are

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The rules of an activity's life, as values: each call takes the activity and the time and
 /// says what happened; the caller stores and announces it. Nothing here reads a clock.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The fixed part of a Live Activity's data, with the type of its changing part, as in
 /// ActivityKit: `attributesType` names the type on the wire (`attributes-type` in a

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// When an ended activity leaves the lock screen, as ActivityKit's `ActivityUIDismissalPolicy`:
 /// by default it stays up to four hours; `immediate` removes it at once; `after(date)` removes

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Any JSON value: the attributes and content state of an activity whose type Marquee does
 /// not know (a custom type sent through the API), kept exactly as given.

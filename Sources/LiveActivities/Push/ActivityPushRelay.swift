@@ -1,4 +1,4 @@
-import APNs
+public import APNs
 import Foundation
 
 /// Carries activity changes to iPhones through APNs: a start to every push-to-start token of

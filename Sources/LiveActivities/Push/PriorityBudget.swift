@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// How many pushes at priority 10 each activity may still have this hour. Apple throttles
 /// high-priority Live Activity pushes; past the budget a push goes at priority 5, which the

@@ -1,5 +1,5 @@
-import Foundation
-import GRDB
+public import Foundation
+public import GRDB
 import SQLiteDatabase
 
 extension Activity: FetchableRecord, PersistableRecord {
@@ -43,18 +43,44 @@ extension Activity: FetchableRecord, PersistableRecord {
         container["alertDate"] = alertDate
         container["endedBySystem"] = endedBySystem
     }
+
+    /// The columns that queries filter and sort on (GRDB's `TableRecord.Columns`).
+    public enum Columns: String, ColumnExpression {
+        case createdAt
+    }
 }
 extension ActivityPushToken: FetchableRecord, PersistableRecord {
     public static var databaseTableName: String { "activityPushToken" }
+
+    /// The columns that queries filter and sort on (GRDB's `TableRecord.Columns`).
+    public enum Columns: String, ColumnExpression {
+        case activityID, deviceID, createdAt
+    }
 }
 extension PushToStartToken: FetchableRecord, PersistableRecord {
     public static var databaseTableName: String { "pushToStartToken" }
+
+    /// The columns that queries filter and sort on (GRDB's `TableRecord.Columns`).
+    public enum Columns: String, ColumnExpression {
+        case deviceID, attributesType, createdAt
+    }
 }
 extension BroadcastChannel: FetchableRecord, PersistableRecord {
     public static var databaseTableName: String { "broadcastChannel" }
+
+    /// The columns that queries filter and sort on (GRDB's `TableRecord.Columns`).
+    public enum Columns: String, ColumnExpression {
+        case createdAt
+    }
 }
 extension PushOutcomeRecord: FetchableRecord, MutablePersistableRecord {
     public static var databaseTableName: String { "pushOutcome" }
+
+    /// The columns that queries filter and sort on (GRDB's `TableRecord.Columns`).
+    public enum Columns: String, ColumnExpression {
+        case id, activityID
+    }
+
     public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 }
 
@@ -63,7 +89,7 @@ extension PushOutcomeRecord: FetchableRecord, MutablePersistableRecord {
 ///
 /// Two implementations share this contract and one test suite: `SQLiteActivityStore` (GRDB,
 /// tables in the library's SQLite file, the single-machine default) and the PostgreSQL store in
-/// `LibraryPostgreSQL`, shared by every server node, so an activity started through node A is
+/// `PostgreSQLStores`, shared by every server node, so an activity started through node A is
 /// listed by node B (`ActivityCenter` reads a shared store again as it reconciles).
 public protocol ActivityStore: Sendable {
     /// Whether other processes write to this store too.
@@ -164,7 +190,7 @@ public final class SQLiteActivityStore: ActivityStore {
     }
 
     public func activities() async throws -> [Activity] {
-        try await database.read { db in try Activity.order(Column("createdAt")).fetchAll(db) }
+        try await database.read { db in try Activity.order(Activity.Columns.createdAt).fetchAll(db) }
     }
 
     public func deleteActivity(id: String) async throws {
@@ -179,12 +205,12 @@ public final class SQLiteActivityStore: ActivityStore {
 
     public func pushTokens(activityID: String) async throws -> [ActivityPushToken] {
         try await database.read { db in
-            try ActivityPushToken.filter(Column("activityID") == activityID).order(Column("createdAt")).fetchAll(db)
+            try ActivityPushToken.filter(ActivityPushToken.Columns.activityID == activityID).order(ActivityPushToken.Columns.createdAt).fetchAll(db)
         }
     }
 
     public func pushTokens(deviceID: String) async throws -> [ActivityPushToken] {
-        try await database.read { db in try ActivityPushToken.filter(Column("deviceID") == deviceID).fetchAll(db) }
+        try await database.read { db in try ActivityPushToken.filter(ActivityPushToken.Columns.deviceID == deviceID).fetchAll(db) }
     }
 
     @discardableResult
@@ -204,9 +230,9 @@ public final class SQLiteActivityStore: ActivityStore {
 
     public func pushToStartTokens(deviceID: String?, attributesType: String?) async throws -> [PushToStartToken] {
         try await database.read { db in
-            var request = PushToStartToken.order(Column("createdAt"))
-            if let deviceID { request = request.filter(Column("deviceID") == deviceID) }
-            if let attributesType { request = request.filter(Column("attributesType") == attributesType) }
+            var request = PushToStartToken.order(PushToStartToken.Columns.createdAt)
+            if let deviceID { request = request.filter(PushToStartToken.Columns.deviceID == deviceID) }
+            if let attributesType { request = request.filter(PushToStartToken.Columns.attributesType == attributesType) }
             return try request.fetchAll(db)
         }
     }
@@ -223,7 +249,7 @@ public final class SQLiteActivityStore: ActivityStore {
     }
 
     public func channels() async throws -> [BroadcastChannel] {
-        try await database.read { db in try BroadcastChannel.order(Column("createdAt")).fetchAll(db) }
+        try await database.read { db in try BroadcastChannel.order(BroadcastChannel.Columns.createdAt).fetchAll(db) }
     }
 
     public func channel(id: String) async throws -> BroadcastChannel? {
@@ -253,8 +279,8 @@ public final class SQLiteActivityStore: ActivityStore {
 
     public func outcomes(activityID: String?, limit: Int) async throws -> [PushOutcomeRecord] {
         try await database.read { db in
-            var request = PushOutcomeRecord.order(Column("id").desc).limit(limit)
-            if let activityID { request = request.filter(Column("activityID") == activityID) }
+            var request = PushOutcomeRecord.order(PushOutcomeRecord.Columns.id.desc).limit(limit)
+            if let activityID { request = request.filter(PushOutcomeRecord.Columns.activityID == activityID) }
             return try request.fetchAll(db)
         }
     }

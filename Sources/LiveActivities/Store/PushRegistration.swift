@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Which APNs environment a device token belongs to (a development build's tokens only work
 /// on the sandbox host).

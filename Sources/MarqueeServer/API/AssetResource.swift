@@ -1,6 +1,6 @@
-import Foundation
-import Hummingbird
-import Library
+public import Foundation
+public import Hummingbird
+public import Library
 
 /// An asset as the REST API shows it: display metadata with overrides applied, playback
 /// links, and the latest ingest job.

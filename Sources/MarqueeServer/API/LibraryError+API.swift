@@ -1,4 +1,5 @@
-import Library
+import HTTPTypes
+public import Library
 
 extension LibraryError: APIErrorConvertible {
     /// Unknown assets and jobs are 404, as is a path with nothing there; a path whose contents

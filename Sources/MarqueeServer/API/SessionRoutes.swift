@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdWebSocket
 import Library
 import NIOCore
+import NIOWebSocket
 import Playback
 
 /// `/api/sessions`: create a playback session for an asset, read it, send it intents

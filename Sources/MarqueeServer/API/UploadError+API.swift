@@ -1,4 +1,5 @@
-import Library
+import HTTPTypes
+public import Library
 
 extension UploadError: APIErrorConvertible {
     /// A wrong offset is 409 with the offset the server has (`Upload-Offset`), so the client

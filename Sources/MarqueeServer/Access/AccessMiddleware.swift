@@ -65,7 +65,7 @@ struct AccessMiddleware: RouterMiddleware {
     }
 
     /// Pages go to the sign-in page (and come back after); everything else gets a 401.
-    static func notSignedIn(_ request: Request) -> Error {
+    static func notSignedIn(_ request: Request) -> any Error {
         let path = request.uri.path.lowercased()
         let isPage =
             request.method == .get && !path.hasPrefix("/api/") && !path.hasPrefix("/media/") && !path.hasPrefix("/ui/")

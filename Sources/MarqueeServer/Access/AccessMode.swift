@@ -1,4 +1,4 @@
-import Accounts
+public import Accounts
 import Foundation
 
 /// Whether a server needs sign-in. Decided by the address the server is bound to, never by

@@ -1,5 +1,5 @@
-import Accounts
-import HTTPTypes
+public import Accounts
+public import HTTPTypes
 
 /// The one table of which permission each request needs. Anything not named here that
 /// changes state needs `manage`; anything else that reads needs `browse`.

@@ -1,5 +1,6 @@
-import APNs
-import LiveActivities
+import HTTPTypes
+public import APNs
+public import LiveActivities
 
 extension ActivityError: APIErrorConvertible {
     /// 404 for an unknown activity, 400 for fields it refuses, 413 for a content state over

@@ -1,3 +1,4 @@
+import HTTPTypes
 import LiveActivities
 
 /// What the API accepts as a custom activity's attributes or content state — the

@@ -1,7 +1,7 @@
 import APNs
 import Foundation
-import Hummingbird
-import LiveActivities
+public import Hummingbird
+public import LiveActivities
 import NIOCore
 import ServiceLifecycle
 

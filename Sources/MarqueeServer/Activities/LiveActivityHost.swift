@@ -1,8 +1,8 @@
-import APNs
-import Clocks
+public import APNs
+public import Clocks
 import Foundation
-import Library
-import LiveActivities
+public import Library
+public import LiveActivities
 
 /// The server's Live Activities: the center (stored in the library's SQLite file), the push
 /// relay when APNs is configured, and the built-in activities that follow downloads,

@@ -1,5 +1,5 @@
-import Foundation
-import Library
+public import Foundation
+public import Library
 
 /// How far the library has got with a bundle a download handed it.
 public enum LibraryImportStatus: Sendable, Hashable {

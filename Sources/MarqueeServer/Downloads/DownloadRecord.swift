@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// What a person asked to download: the stream and the variant choice — one variant by its
 /// URI, or a predicate in the qualifier language (`VariantQualifier(format:)`), or neither

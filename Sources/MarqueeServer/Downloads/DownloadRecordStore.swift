@@ -1,6 +1,6 @@
-import BlockingWork
-import Foundation
-import NIOPosix
+public import BlockingWork
+public import Foundation
+public import NIOPosix
 
 /// Keeps download records as small JSON files, one folder per download under the data
 /// directory's `downloads/` (`ID/download.json`, the bundle in `ID/bundle/`). Each write

@@ -1,6 +1,6 @@
 import BlockingWork
-import Downloads
-import Foundation
+public import Downloads
+public import Foundation
 import HLS
 import NIOCore
 import NIOPosix

@@ -1,3 +1,4 @@
+import EventFeed
 import Foundation
 import Library
 

@@ -1,8 +1,9 @@
 import BlockingWork
 import Downloads
-import Foundation
+public import Foundation
 import HLS
-import Library
+import HTTPTypes
+public import Library
 import NIOPosix
 
 /// Playing a download under way: its files as they arrive, and the download as a provisional

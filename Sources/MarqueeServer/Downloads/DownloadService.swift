@@ -2,7 +2,7 @@ import Downloads
 import EventFeed
 import Foundation
 import HLS
-import Library
+public import Library
 
 /// Downloads inside the server: a queue of HLS downloads run with the `Downloads` module
 /// (at most `maximumActive` at once), paused, resumed, cancelled, retried and deleted from

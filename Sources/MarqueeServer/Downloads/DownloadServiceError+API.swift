@@ -1,3 +1,5 @@
+import HTTPTypes
+
 extension DownloadServiceError: APIErrorConvertible {
     /// 404 for an unknown download, 400 for a request it refuses, 409 for an action its state
     /// does not allow, 422 for a stream it cannot download.

@@ -1,6 +1,7 @@
 import Downloads
 import Foundation
 import HLS
+import NIOCore
 
 /// A stream as the download page's variant picker shows it: each variant with its badges,
 /// picture, bit rate, audio and subtitle renditions and the estimated download size

@@ -1,5 +1,6 @@
 import Foundation
-import Hummingbird
+public import Hummingbird
+import Logging
 import NIOCore
 
 /// An API failure a client can act on: an HTTP status, a stable code a program can test and a

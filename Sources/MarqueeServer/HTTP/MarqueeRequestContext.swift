@@ -1,8 +1,8 @@
-import Accounts
-import Foundation
-import Hummingbird
-import HummingbirdWebSocket
-import NIOCore
+public import Accounts
+public import Foundation
+public import Hummingbird
+public import HummingbirdWebSocket
+public import NIOCore
 
 /// The request context of every Marquee route: JSON with ISO 8601 dates, WebSocket upgrades.
 public struct MarqueeRequestContext: RequestContext, WebSocketRequestContext {

@@ -1,5 +1,6 @@
-import HLS
-import Playback
+import Foundation
+public import HLS
+public import Playback
 
 extension InterstitialEvent {
     /// The event an HLS interstitial date range schedules at `time` seconds into the primary.

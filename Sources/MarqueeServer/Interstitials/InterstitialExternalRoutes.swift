@@ -3,6 +3,8 @@ import Foundation
 import HLS
 import Hummingbird
 import NIOCore
+import NIOFoundationCompat
+import NIOHTTP1
 import Playback
 
 /// `GET /api/sessions/{id}/interstitials/{event}/external?url=…`: an external HLS ad's

@@ -1,6 +1,6 @@
 import Foundation
-import Hummingbird
-import Library
+public import Hummingbird
+public import Library
 
 /// `/api/assets/{id}/interstitials`: list, add, change and delete an asset's interstitial
 /// events (its ad breaks), and the asset list served for each. Writes are the owner's

@@ -1,4 +1,5 @@
-import Library
+import HTTPTypes
+public import Library
 
 extension InterstitialValidationError: APIErrorConvertible {
     /// 400 for an event it refuses or an ad asset it does not know, 409 for one overlapping

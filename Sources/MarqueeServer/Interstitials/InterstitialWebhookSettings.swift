@@ -24,7 +24,7 @@ struct InterstitialWebhookSettings: Codable, Sendable, Hashable {
     enum CodingKeys: String, CodingKey { case urls, timeoutSeconds, retries }
 
     /// Missing `timeoutSeconds` and `retries` take the defaults; `urls` is required.
-    init(from decoder: Decoder) throws {
+    init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         urls = try container.decode([String].self, forKey: .urls)
         timeoutSeconds = try container.decodeIfPresent(Double.self, forKey: .timeoutSeconds) ?? Self.default.timeoutSeconds

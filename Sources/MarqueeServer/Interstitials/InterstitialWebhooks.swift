@@ -3,6 +3,7 @@ import BlockingWork
 import Foundation
 import Logging
 import NIOCore
+import NIOHTTP1
 import Playback
 
 /// Tells the server's webhooks of every break's will-present and did-finish notification.

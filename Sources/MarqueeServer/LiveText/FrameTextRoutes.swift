@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Library
 import MediaCore
+import Playback
 import VisualAnalysis
 
 /// `GET /api/assets/{id}/frame-text` (Live Text for the frame a player shows),

@@ -1,4 +1,5 @@
-import VisualAnalysis
+import HTTPTypes
+public import VisualAnalysis
 
 extension LiveTextError: APIErrorConvertible {
     /// 403 for a protected asset or one whose owner disallowed frame analysis, 409 for one

@@ -1,11 +1,12 @@
 import BlockingWork
+import EventFeed
 import Foundation
 import HLS
-import Library
+public import Library
 import Logging
 import MediaCore
 import NIOPosix
-import VisualAnalysis
+public import VisualAnalysis
 
 /// Live Text for the player and frame text for search: analyses the frame a paused player
 /// shows (cached per asset and frame time), drops a request once its frame is no longer on

@@ -1,6 +1,6 @@
-import Foundation
-import HLS
-import Library
+public import Foundation
+public import HLS
+public import Library
 
 /// The JSON a web player's Media Source Extensions loader plays from, derived on the server
 /// from the asset's HLS playlists with the `HLS` module, so JavaScript never parses a

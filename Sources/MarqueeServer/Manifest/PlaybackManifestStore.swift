@@ -1,6 +1,7 @@
 import BlockingWork
 import Foundation
 import HLS
+import HTTPTypes
 import Library
 import NIOPosix
 import Synchronization

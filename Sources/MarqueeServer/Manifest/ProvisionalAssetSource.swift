@@ -1,4 +1,4 @@
-import Library
+public import Library
 
 /// Assets the player can play before the library has them: downloads under way, played from
 /// the part already on disk. `PlaybackManifestStore` asks it for ids the library does not know.

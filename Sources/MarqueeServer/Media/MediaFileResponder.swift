@@ -5,6 +5,8 @@ import NIOPosix
 import Synchronization
 
 #if canImport(Glibc)
+// `stat`'s fields come from the clang module that first included <sys/stat.h>: Dispatch's on Linux.
+import CDispatch
 import Glibc
 /// The C `stat` structure (`Glibc.stat`, not the function of the same name).
 typealias FileStatus = Glibc.stat

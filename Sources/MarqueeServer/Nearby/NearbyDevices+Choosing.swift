@@ -1,6 +1,7 @@
 import DeviceLink
-import Foundation
-import Library
+public import Foundation
+public import Library
+import NIOCore
 
 /// The TV's side of the picker, like DeviceDiscoveryUI: the person chooses a device found
 /// nearby (another Marquee TV, or a `marquee remote --listen`) and this TV connects to it and

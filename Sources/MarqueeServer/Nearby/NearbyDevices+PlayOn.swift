@@ -1,6 +1,7 @@
 import DeviceLink
 import Foundation
 import Library
+import NIOCore
 
 /// "Play on…" between TVs (AirPlay's job): this TV hands the item on its player to another
 /// Marquee TV it paired with. It connects to that TV's listener as an already paired device

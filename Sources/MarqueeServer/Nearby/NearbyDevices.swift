@@ -1,5 +1,5 @@
-import DeviceLink
-import Foundation
+public import DeviceLink
+public import Foundation
 import Library
 import Playback
 

@@ -1,3 +1,5 @@
+import HTTPTypes
+
 extension NearbyDevices.ChoosingError: APIErrorConvertible {
     /// 400 for a device that cannot be asked, 429 while pairing with it is locked after failures.
     public var apiError: APIError {

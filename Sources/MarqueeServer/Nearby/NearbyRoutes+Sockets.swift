@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import HummingbirdWebSocket
 import NIOCore
+import NIOWebSocket
 
 /// The WebSocket routes of `NearbyRoutes`.
 extension NearbyRoutes {

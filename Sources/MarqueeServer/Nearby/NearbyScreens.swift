@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The TV's screens: its browser pages (the player, `/devices`) that listen on
 /// `/api/devices/screen` for "Play on…". A paired remote's `playItem` becomes a `PlayRequest`

@@ -1,5 +1,5 @@
 import BlockingWork
-import Foundation
+public import Foundation
 import Logging
 
 /// Where the other Marquee TVs this one paired with listen for nearby devices, by device id:

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Library
 import NIOCore
+import NIOFoundationCompat
 
 /// Answers `/media/{asset}/…` when the media are not files on this machine (object storage):
 /// streamed through the server with the same content types, caching headers, ETags and byte

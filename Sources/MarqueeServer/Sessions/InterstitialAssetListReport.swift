@@ -1,4 +1,4 @@
-import Playback
+public import Playback
 
 /// The page's `interstitial-asset-list` report: it resolved the asset list (`X-ASSET-LIST`) of
 /// the event `interstitial` as the break approached, and names its `assets` (`uri` resolved

@@ -1,4 +1,4 @@
-import Playback
+public import Playback
 import Synchronization
 
 /// The one listener `PlaybackSessions` tells of every interstitial notification (the server's

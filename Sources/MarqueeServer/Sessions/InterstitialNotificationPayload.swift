@@ -1,5 +1,5 @@
 import Foundation
-import Playback
+public import Playback
 import Synchronization
 
 /// A break's will-present or did-finish as the page receives it (`{"type": "interstitial", "notification": …}`).

@@ -1,5 +1,5 @@
-import Foundation
-import Library
+public import Foundation
+public import Library
 import Playback
 
 /// Stores where each viewer stopped, from the time reports and intents a player already

@@ -1,6 +1,6 @@
-import Clocks
-import Foundation
-import Playback
+public import Clocks
+public import Foundation
+public import Playback
 
 /// Every live playback session of the server, by id, and the renderer connected to each.
 ///

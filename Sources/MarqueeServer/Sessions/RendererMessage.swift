@@ -1,5 +1,5 @@
 import Foundation
-import Playback
+public import Playback
 
 /// The renderer WebSocket protocol, version 1: JSON text frames, each with `"v": 1` and a
 /// `"type"`. See docs/renderer-protocol.md for the full description and examples.

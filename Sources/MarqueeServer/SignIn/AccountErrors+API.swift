@@ -1,4 +1,5 @@
-import Accounts
+public import Accounts
+import HTTPTypes
 
 extension AccountError: APIErrorConvertible {
     /// Wrong credentials are 401, a wrong setup code 403, unknown names 404, rules about

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import Synchronization
 
 /// A piece of timed media — a file, an HTTP(S) resource, an HLS playlist or bytes from a custom

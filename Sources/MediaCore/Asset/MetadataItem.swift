@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// One piece of descriptive metadata (title, artist, cover art, ...) read from the container's
 /// tags, with a common identifier when the tag has a well-known meaning.

@@ -1,4 +1,4 @@
-import HLS
+public import HLS
 
 /// What `HLSPackager.package(to:)` wrote.
 public struct PackagingResult: Sendable {

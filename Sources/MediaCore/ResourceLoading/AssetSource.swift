@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Where an asset's bytes come from: a URL libavformat opens itself (file, HTTP(S), an HLS
 /// playlist), a local file read on its own, or a custom `ResourceLoader`.

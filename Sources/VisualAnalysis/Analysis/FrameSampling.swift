@@ -1,4 +1,4 @@
-import MediaCore
+public import MediaCore
 
 /// Picks the frames of an asset worth reading for search: one per stretch in which the
 /// picture and its text stay the same, so every slide of a fast-cut talk is read once and a

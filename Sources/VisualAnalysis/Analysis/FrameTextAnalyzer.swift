@@ -1,4 +1,4 @@
-import MediaCore
+public import MediaCore
 
 /// The text in the frame of an asset that is on screen at a time.
 public struct FrameText: Codable, Sendable, Hashable {

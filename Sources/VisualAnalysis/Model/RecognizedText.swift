@@ -1,4 +1,4 @@
-import MediaCore
+public import MediaCore
 
 /// The text found in one video frame, as Live Text shows it: blocks of lines of words in
 /// reading order, each with where it lies in the frame and how sure the recogniser was.

@@ -1,5 +1,5 @@
 import Foundation
-import MediaCore
+public import MediaCore
 
 /// Threads for work nobody is waiting for (reading frames for search at ingest): a one-thread
 /// `MediaThreadPool` whose thread runs at the lowest scheduling priority, so indexing never

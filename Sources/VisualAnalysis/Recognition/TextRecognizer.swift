@@ -1,5 +1,5 @@
 import Foundation
-import MediaCore
+public import MediaCore
 import Synchronization
 
 /// Recognises text in video frames with Tesseract, in English and Japanese, on threads of

@@ -3,9 +3,9 @@ import Downloads
 import Foundation
 import HLS
 import Library
-import LibraryPostgreSQL
 import MediaCore
 import NIOCore
+import PostgreSQLStores
 
 extension CommandFailure {
     /// The documented exit status for an error thrown by one of Marquee's modules: input that

@@ -1,11 +1,11 @@
-import Foundation
+public import Foundation
 
 /// Where the library keeps its rows: assets, metadata overrides, playback positions, ingest
 /// jobs, scheduled interstitials and player settings.
 ///
 /// Two implementations share this contract and one test suite: `SQLiteLibraryStore` (GRDB,
 /// the embedded default, one file in the data directory) and the PostgreSQL store in the
-/// `LibraryPostgreSQL` module (several server nodes and workers on one database). Every
+/// `PostgreSQLStores` module (several server nodes and workers on one database). Every
 /// write publishes on `changes`; a store shared between processes also delivers the changes
 /// other processes make (PostgreSQL's `LISTEN`/`NOTIFY`).
 public protocol LibraryStore: Sendable {

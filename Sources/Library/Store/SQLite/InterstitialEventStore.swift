@@ -10,7 +10,7 @@ extension SQLiteLibraryStore {
     /// moved into this table, so there is one list to edit.
     public func authoredInterstitials(for assetID: String) async throws -> [AuthoredInterstitial] {
         let hasLegacyRows = try await database.read { db in
-            try ScheduledInterstitial.filter(Column("assetID") == assetID).fetchCount(db) > 0
+            try ScheduledInterstitial.filter(ScheduledInterstitial.Columns.assetID == assetID).fetchCount(db) > 0
         }
         guard hasLegacyRows else {
             return try await database.read { db in try InterstitialEventRow.events(for: assetID, in: db) }
@@ -45,7 +45,8 @@ extension SQLiteLibraryStore {
     public func deleteAuthoredInterstitial(id: String, assetID: String) async throws {
         try await database.write { db in
             try InterstitialEventRow.adoptLegacyRows(for: assetID, in: db)
-            let deleted = try InterstitialEventRow.filter(Column("id") == id && Column("assetID") == assetID).deleteAll(db)
+            let deleted = try InterstitialEventRow.filter(InterstitialEventRow.Columns.id == id && InterstitialEventRow.Columns.assetID == assetID).deleteAll(
+                db)
             if deleted == 0 { throw InterstitialValidationError.notFound(id) }
         }
     }
@@ -61,6 +62,14 @@ struct InterstitialEventRow: Codable, FetchableRecord, PersistableRecord {
     var body: String
     var createdAt: Date
 
+    /// The columns that queries filter and sort on.
+    enum Columns {
+        static let id = Column(CodingKeys.id)
+        static let assetID = Column(CodingKeys.assetID)
+        static let position = Column(CodingKeys.position)
+        static let createdAt = Column(CodingKeys.createdAt)
+    }
+
     init(_ event: AuthoredInterstitial) throws {
         id = event.id
         assetID = event.assetID
@@ -70,7 +79,7 @@ struct InterstitialEventRow: Codable, FetchableRecord, PersistableRecord {
     }
 
     static func events(for assetID: String, in db: Database) throws -> [AuthoredInterstitial] {
-        try InterstitialEventRow.filter(Column("assetID") == assetID).order(Column("position"), Column("createdAt"), Column("id"))
+        try InterstitialEventRow.filter(Columns.assetID == assetID).order(Columns.position, Columns.createdAt, Columns.id)
             .fetchAll(db)
             .map { try JSONDecoder().decode(AuthoredInterstitial.self, from: Data($0.body.utf8)) }
     }
@@ -78,13 +87,13 @@ struct InterstitialEventRow: Codable, FetchableRecord, PersistableRecord {
     /// Moves the asset's rows of the older `interstitial` table into this one (they keep their
     /// meaning: a library ad, restricted both ways when `restricted`, played once per session).
     static func adoptLegacyRows(for assetID: String, in db: Database) throws {
-        let legacy = try ScheduledInterstitial.filter(Column("assetID") == assetID).order(Column("time")).fetchAll(db)
+        let legacy = try ScheduledInterstitial.filter(ScheduledInterstitial.Columns.assetID == assetID).order(ScheduledInterstitial.Columns.time).fetchAll(db)
         guard !legacy.isEmpty else { return }
         for row in legacy {
             let ad = try Asset.fetchOne(db, key: row.interstitialAssetID)
             try InterstitialEventRow(AuthoredInterstitial(adopting: row, adDuration: ad?.duration)).save(db)
         }
-        try ScheduledInterstitial.filter(Column("assetID") == assetID).deleteAll(db)
+        try ScheduledInterstitial.filter(ScheduledInterstitial.Columns.assetID == assetID).deleteAll(db)
     }
 }
 

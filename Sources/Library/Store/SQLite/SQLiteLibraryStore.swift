@@ -1,4 +1,5 @@
-import Foundation
+public import EventFeed
+public import Foundation
 import GRDB
 import SQLiteDatabase
 
@@ -59,7 +60,7 @@ public final class SQLiteLibraryStore: LibraryStore {
         let query = try LibrarySearch.normalized(query)
         return try await database.read { db in
             guard let query else {
-                return try Asset.filter(Asset.Field.deletedAt == nil).order(Asset.Field.createdAt.desc, Column("rowid").desc).fetchAll(db)
+                return try Asset.filter(Asset.Columns.deletedAt == nil).order(Asset.Columns.createdAt.desc, Column.rowID.desc).fetchAll(db)
             }
             let pattern = LibrarySearch.likePattern(query)
             return try Asset.fetchAll(
@@ -86,7 +87,7 @@ public final class SQLiteLibraryStore: LibraryStore {
     /// Marks an asset protected (its frames are never analysed for text) or not.
     public func setProtected(_ isProtected: Bool, assetID: String) async throws {
         let changed = try await database.write { db in
-            try Asset.filter(key: assetID).updateAll(db, Column("isProtected").set(to: isProtected)) > 0
+            try Asset.filter(key: assetID).updateAll(db, Asset.Columns.isProtected.set(to: isProtected)) > 0
         }
         guard changed else { throw LibraryError.assetNotFound(assetID) }
         changes.publish(.assetChanged(assetID))
@@ -100,7 +101,7 @@ public final class SQLiteLibraryStore: LibraryStore {
     @discardableResult
     public func trash(id: String, at date: Date = Date()) async throws -> Bool {
         let trashed = try await database.write { db in
-            try Asset.filter(key: id).filter(Asset.Field.deletedAt == nil).updateAll(db, Asset.Field.deletedAt.set(to: date)) > 0
+            try Asset.filter(key: id).filter(Asset.Columns.deletedAt == nil).updateAll(db, Asset.Columns.deletedAt.set(to: date)) > 0
         }
         if trashed { changes.publish(.assetRemoved(id)) }
         return trashed
@@ -110,7 +111,7 @@ public final class SQLiteLibraryStore: LibraryStore {
     @discardableResult
     public func restore(id: String) async throws -> Bool {
         let restored = try await database.write { db in
-            try Asset.filter(key: id).filter(Asset.Field.deletedAt != nil).updateAll(db, Asset.Field.deletedAt.set(to: nil)) > 0
+            try Asset.filter(key: id).filter(Asset.Columns.deletedAt != nil).updateAll(db, Asset.Columns.deletedAt.set(to: nil)) > 0
         }
         if restored { changes.publish(.assetChanged(id)) }
         return restored
@@ -118,7 +119,7 @@ public final class SQLiteLibraryStore: LibraryStore {
 
     /// Assets put in the trash at or before `date`.
     public func trashedAssets(before date: Date) async throws -> [Asset] {
-        try await database.read { db in try Asset.filter(Asset.Field.deletedAt <= date).fetchAll(db) }
+        try await database.read { db in try Asset.filter(Asset.Columns.deletedAt <= date).fetchAll(db) }
     }
 
     public func assetCount() async throws -> Int {
@@ -169,8 +170,8 @@ public final class SQLiteLibraryStore: LibraryStore {
 
     public func jobs(assetID: String? = nil) async throws -> [IngestJob] {
         try await database.read { db in
-            var request = IngestJob.order(Column("id").desc)
-            if let assetID { request = request.filter(Column("assetID") == assetID) }
+            var request = IngestJob.order(IngestJob.Columns.id.desc)
+            if let assetID { request = request.filter(IngestJob.Columns.assetID == assetID) }
             return try request.fetchAll(db)
         }
     }
@@ -272,8 +273,8 @@ public final class SQLiteLibraryStore: LibraryStore {
     /// Puts jobs left running by a process that died back in the queue.
     public func requeueInterruptedJobs() async throws {
         _ = try await database.write { db in
-            try IngestJob.filter(Column("state") == IngestJob.State.running.rawValue)
-                .updateAll(db, Column("state").set(to: IngestJob.State.queued.rawValue))
+            try IngestJob.filter(IngestJob.Columns.state == IngestJob.State.running.rawValue)
+                .updateAll(db, IngestJob.Columns.state.set(to: IngestJob.State.queued.rawValue))
         }
     }
 
@@ -304,7 +305,7 @@ public final class SQLiteLibraryStore: LibraryStore {
 
     public func interstitials(for assetID: String) async throws -> [ScheduledInterstitial] {
         try await database.read { db in
-            try ScheduledInterstitial.filter(Column("assetID") == assetID).order(Column("time")).fetchAll(db)
+            try ScheduledInterstitial.filter(ScheduledInterstitial.Columns.assetID == assetID).order(ScheduledInterstitial.Columns.time).fetchAll(db)
         }
     }
 

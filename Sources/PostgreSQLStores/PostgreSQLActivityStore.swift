@@ -1,5 +1,5 @@
-import Foundation
-import LiveActivities
+public import Foundation
+public import LiveActivities
 import PostgresNIO
 
 /// Live Activities and their push registrations in PostgreSQL, shared by every server node:

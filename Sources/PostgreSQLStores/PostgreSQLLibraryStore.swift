@@ -1,5 +1,6 @@
-import Foundation
-import Library
+public import EventFeed
+public import Foundation
+public import Library
 import Logging
 import NIOSSL
 import PostgresNIO

@@ -1,5 +1,5 @@
-import Accounts
-import Foundation
+public import Accounts
+public import Foundation
 import PostgresNIO
 
 /// Accounts and their credentials in PostgreSQL, shared by every server node: an account

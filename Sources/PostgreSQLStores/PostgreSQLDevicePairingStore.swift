@@ -1,4 +1,4 @@
-import DeviceLink
+public import DeviceLink
 import Foundation
 import PostgresNIO
 

@@ -1,5 +1,5 @@
 import Foundation
-import Library
+public import Library
 import PostgresNIO
 
 /// Authored interstitial events on PostgreSQL: the `interstitial_event` table, one row per

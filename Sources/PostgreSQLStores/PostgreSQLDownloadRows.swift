@@ -1,5 +1,5 @@
-import Foundation
-import Library
+public import Foundation
+public import Library
 import PostgresNIO
 
 /// The in-app downloads of every server node in PostgreSQL (`download_record`), so any node
