@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import HummingbirdWSTesting
 import HummingbirdWebSocket
+import NIOFoundationCompat
 import NIOWebSocket
 import Playback
 import Testing

@@ -1,5 +1,6 @@
 import Foundation
 import HLS
+import HTTPTypes
 
 /// The playback manifest of an external HLS ad (an interstitial's `X-ASSET-URI`, or an asset of
 /// its asset list, on another server), built on the server with the `HLS` parser it owns, so
