@@ -1,5 +1,5 @@
-import HTTPTypes
 public import APNs
+import HTTPTypes
 public import LiveActivities
 
 extension ActivityError: APIErrorConvertible {

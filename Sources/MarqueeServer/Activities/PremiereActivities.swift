@@ -17,10 +17,12 @@ struct PremiereActivities: Sendable {
         // A well-formed date the server's clock rules out (the document cannot say "after now"):
         // the request conflicts with the current time, a 409, as other state-dependent refusals.
         guard startsAt > now else {
-            throw APIError(.conflict, "startsAt must be in the future (the server's time is \(ISO8601DateFormatter().string(from: now)))", code: "premiere-not-in-future")
+            throw APIError(
+                .conflict, "startsAt must be in the future (the server's time is \(ISO8601DateFormatter().string(from: now)))", code: "premiere-not-in-future")
         }
         guard startsAt.timeIntervalSince(now) < 7 * 24 * 3600 else {
-            throw APIError(.conflict, "startsAt must be within a week of the server's time (\(ISO8601DateFormatter().string(from: now)))", code: "premiere-too-far")
+            throw APIError(
+                .conflict, "startsAt must be within a week of the server's time (\(ISO8601DateFormatter().string(from: now)))", code: "premiere-too-far")
         }
         let displayed = try? await library.displayed(asset)
         return try await center.request(

@@ -33,7 +33,9 @@ enum StrictDate {
         func number(_ range: Range<Int>) -> Int {
             bytes[range].reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
         }
-        let year = number(0..<4), month = number(5..<7), day = number(8..<10)
+        let year = number(0..<4)
+        let month = number(5..<7)
+        let day = number(8..<10)
         let seconds = number(11..<13) * 3600 + number(14..<16) * 60 + number(17..<19)
         var index = 19
         var fraction = 0.0
