@@ -28,7 +28,7 @@ enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
     func open(_ database: DatabaseLocation) async throws -> any LibraryStore {
         switch database {
         case .sqlite(let url): try SQLiteLibraryStore(url: url)
-        case .postgres(let info): try await PostgreSQLLibraryStore.open(info)
+        case .postgres(let info): try await PostgreSQLLibraryStore.open(info, timeout: .testStoreOpening)
         }
     }
 }

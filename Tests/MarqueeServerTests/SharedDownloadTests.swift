@@ -26,7 +26,7 @@ struct SharedDownloadTests {
     }
 
     func node(_ name: String, on info: PostgresConnectionInfo, lease: Duration = .seconds(15)) async throws -> Node {
-        let store = try await PostgreSQLLibraryStore.open(info)
+        let store = try await PostgreSQLLibraryStore.open(info, timeout: .testStoreOpening)
         let rows = PostgreSQLDownloadRows(sharing: store, node: name, lease: lease)
         let (runner, importer) = (FakeRunner(), FakeImporter())
         let service = DownloadService(

@@ -34,7 +34,7 @@ struct NodeDatabase: Sendable {
 
     func library() async throws -> PostgreSQLLibraryStore? {
         guard case .postgres(let info) = postgres else { return nil }
-        return try await PostgreSQLLibraryStore.open(info)
+        return try await PostgreSQLLibraryStore.open(info, timeout: .testStoreOpening)
     }
 
     func accounts() async throws -> any AccountStore {

@@ -198,3 +198,11 @@ public enum FreePort {
         }
     }
 }
+
+extension Duration {
+    /// How long a test lets a store connect to the throwaway server and migrate its database.
+    /// Only a failing run waits this long: a full parallel `swift test` on a loaded 2-core
+    /// machine once needed more than the product's 15 s for some of its ~40 databases created
+    /// and migrated at once (every PostgreSQL test of that run failed with "no answer").
+    public static let testStoreOpening = Duration.seconds(120)
+}
