@@ -21,6 +21,9 @@ struct RegionReading: Sendable {
     var shortReadingConfidence = 0.8
     /// A Japanese reading is kept outright when at least this share of its characters are Japanese.
     var japaneseShare = 0.3
+    /// A Japanese reading less sure than this is checked against the English model's (a
+    /// lone digit or a Latin word is read as a kanji with low confidence).
+    var sureJapanese = 0.6
 
     func read(
         _ image: VideoImage, japanese: TesseractEngine?, latin: TesseractEngine?, flag: CancellationFlag
@@ -41,7 +44,18 @@ struct RegionReading: Sendable {
         for (region, isOutlined) in regions {
             try flag.check()
             let prepared = isOutlined ? preparation.prepareOutlined(region, of: picture) : preparation.prepare(region, of: picture)
-            guard let reading = try readRegion(prepared.image, japanese: japanese, latin: latin, flag: flag), accepts(reading) else { continue }
+            let reading = try readRegion(prepared.image, japanese: japanese, latin: latin, flag: flag)
+            if Self.tracing, let folder = ProcessInfo.processInfo.environment["MARQUEE_LIVETEXT_DUMP"] {
+                let header = Data("P5 \(prepared.image.width) \(prepared.image.height) 255\n".utf8)
+                try? (header + Data(prepared.image.pixels)).write(to: URL(fileURLWithPath: "\(folder)/\(region.x)-\(region.y).pgm"))
+            }
+            if Self.tracing {
+                let text = reading?.map(\.text).joined(separator: " / ") ?? "-"
+                let confidence = String(format: "%.2f", Self.confidence(reading ?? []))
+                FileHandle.standardError.write(Data(
+                    "region \(region.x),\(region.y) \(region.width)x\(region.height)\(isOutlined ? " outlined" : "") conf \(confidence) \(reading.map(accepts) == true ? "kept" : "dropped"): \(text)\n".utf8))
+            }
+            guard let reading, accepts(reading) else { continue }
             for line in reading {
                 let words = line.words.map { word in
                     var box = prepared.frameBox(word.box)
@@ -63,7 +77,11 @@ struct RegionReading: Sendable {
             let text = first.map(\.text).joined()
             let japaneseCount = text.unicodeScalars.filter(RecognizedText.isUnspacedScript).count
             let letters = text.unicodeScalars.filter { !CharacterSet.whitespaces.contains($0) }.count
-            if !first.isEmpty, Double(japaneseCount) >= japaneseShare * Double(letters), japaneseCount > 0 { return first }
+            if !first.isEmpty, Double(japaneseCount) >= japaneseShare * Double(letters), japaneseCount > 0,
+                Self.confidence(first) >= sureJapanese
+            {
+                return first
+            }
             guard let latin else { return first }
             let second = try latin.recognizeBlock(image, flag: flag)
             let (firstConfidence, secondConfidence) = (Self.confidence(first), Self.confidence(second))
@@ -83,6 +101,10 @@ struct RegionReading: Sendable {
         return confidence >= minimumConfidence && weight >= 1 && (weight >= 3 || confidence >= shortReadingConfidence)
             && letters.count * 2 >= text.count
     }
+
+    /// `MARQUEE_LIVETEXT_TRACE=1` writes each region, its reading and whether it was kept to
+    /// standard error (for tuning on the evaluation set).
+    static let tracing = ProcessInfo.processInfo.environment["MARQUEE_LIVETEXT_TRACE"] != nil
 
     static func confidence(_ lines: [TextLine]) -> Double {
         let words = lines.flatMap(\.words)

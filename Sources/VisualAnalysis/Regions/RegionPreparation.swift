@@ -44,6 +44,7 @@ struct RegionPreparation: Sendable {
         }
         var crop = best!.crop
         if Self.groundIsDark(crop, threshold: best!.threshold) { crop = crop.inverted() }
+        crop = crop.stretched(ground: crop.borderMedian)
         var scale = min(maximumScale, max(1, targetHeight / Double(max(1, region.height))))
         if scale > 1.05 { crop = crop.resized(by: scale) } else { scale = 1 }
         let pad = 10
@@ -92,31 +93,52 @@ struct RegionPreparation: Sendable {
 }
 
 extension GrayImage {
-    /// Otsu's split and how well it separates the two classes (between-class variance over
-    /// the squared pixel count, 0–~16,000).
-    var otsuSplit: (threshold: Int, separation: Double) {
+    /// The median gray level along the picture's edge (a region's ground).
+    var borderMedian: Int {
+        var counts = [Int](repeating: 0, count: 256)
+        for x in 0..<width {
+            counts[Int(pixels[x])] += 1
+            counts[Int(pixels[(height - 1) * width + x])] += 1
+        }
+        for y in 0..<height {
+            counts[Int(pixels[y * width])] += 1
+            counts[Int(pixels[y * width + width - 1])] += 1
+        }
+        let half = (2 * width + 2 * height) / 2
+        var seen = 0
+        for (level, count) in counts.enumerated() {
+            seen += count
+            if seen > half { return level }
+        }
+        return 255
+    }
+
+    /// The picture with its contrast stretched: the darkest 1 % of pixels (the ink) and
+    /// darker become black, `ground` and lighter white. A dim region (grey code on a grey
+    /// editor) then meets the white margin around it without an edge of its own: with the
+    /// ground left grey, Tesseract's split put ground and ink on one side and read the
+    /// region's outline as marks ('_//', a lone '1' as 'Hi').
+    func stretched(ground: Int) -> GrayImage {
         let counts = histogram
-        let total = Double(pixels.count)
-        var sum = 0.0
-        for level in 0..<256 { sum += Double(level * counts[level]) }
-        var backgroundSum = 0.0
-        var backgroundWeight = 0.0
-        var best = 0.0
-        var threshold = 0
-        for level in 0..<256 {
-            backgroundWeight += Double(counts[level])
-            if backgroundWeight == 0 { continue }
-            let foregroundWeight = total - backgroundWeight
-            if foregroundWeight == 0 { break }
-            backgroundSum += Double(level * counts[level])
-            let difference = backgroundSum / backgroundWeight - (sum - backgroundSum) / foregroundWeight
-            let between = backgroundWeight * foregroundWeight * difference * difference
-            if between > best {
-                best = between
-                threshold = level
+        var ink = 0
+        var seen = 0
+        for (level, count) in counts.enumerated() {
+            seen += count
+            if seen * 100 >= pixels.count {
+                ink = level
+                break
             }
         }
-        return (threshold, best / max(1, total * total))
+        guard ground - ink >= 16 else { return self }
+        var table = [UInt8](repeating: 0, count: 256)
+        for level in 0..<256 {
+            table[level] = UInt8(max(0, min(255, (level - ink) * 255 / (ground - ink))))
+        }
+        var copy = self
+        copy.pixels.withUnsafeMutableBufferPointer { p in
+            for index in p.indices { p[index] = table[Int(p[index])] }
+        }
+        return copy
     }
 
     /// The picture resized by `scale` (bilinear, pixel centres aligned).
