@@ -33,7 +33,8 @@ struct RegionReading: Sendable {
         let turned = abs(skew) >= 1
         if turned { picture = picture.rotated(by: -skew) }
         let luma = picture.luma
-        let searched = finder.noiseLevel(of: luma) > 6 ? luma.smoothed() : luma
+        let grainy = finder.noiseLevel(of: luma) > 6
+        let searched = grainy ? luma.smoothed() : luma
         let plain = finder.regions(in: searched)
         var regions = plain.map { ($0, false) }
         let outlined = finder.regions(of: finder.outlinedMask(of: luma), width: luma.width, height: luma.height)
@@ -43,8 +44,14 @@ struct RegionReading: Sendable {
         var lines: [(line: TextLine, outlined: Bool)] = []
         for (region, isOutlined) in regions {
             try flag.check()
-            let prepared = isOutlined ? preparation.prepareOutlined(region, of: picture) : preparation.prepare(region, of: picture)
-            let reading = try readRegion(prepared.image, japanese: japanese, latin: latin, flag: flag)
+            let prepared = isOutlined ? preparation.prepareOutlined(region, of: picture) : preparation.prepare(region, of: picture, grainy: grainy)
+            var reading = try readRegion(prepared.image, japanese: japanese, latin: latin, flag: flag)
+            if let alternative = prepared.alternative,
+                let other = try readRegion(alternative, japanese: japanese, latin: latin, flag: flag),
+                Self.confidence(other) > Self.confidence(reading ?? [])
+            {
+                reading = other
+            }
             if Self.tracing, let folder = ProcessInfo.processInfo.environment["MARQUEE_LIVETEXT_DUMP"] {
                 let header = Data("P5 \(prepared.image.width) \(prepared.image.height) 255\n".utf8)
                 try? (header + Data(prepared.image.pixels)).write(to: URL(fileURLWithPath: "\(folder)/\(region.x)-\(region.y).pgm"))

@@ -1,7 +1,8 @@
 /// Turns one text region of a frame into the picture Tesseract reads best: the plane (luma
-/// or a colour channel) where its text stands out most, dark text on a light ground (the
-/// ground is what lies along the region's edge), enlarged so the text is about
-/// `targetHeight` pixels tall, with a white margin.
+/// or a colour channel) where its text stands out most, dark text on white (light text when
+/// the region's dark class is the larger one; both are read when the region's edge says
+/// otherwise), its contrast stretched, dark pieces along its edge taken out, enlarged so the
+/// text is about `targetHeight` pixels tall, with a white margin.
 struct RegionPreparation: Sendable {
     /// Pixels added around the region before it is cut out.
     var margin = 6
@@ -20,6 +21,9 @@ struct RegionPreparation: Sendable {
         var originY: Double
         /// Prepared pixels per frame pixel.
         var scale: Double
+        /// The region in the other polarity, when its polarity is in doubt: the reading
+        /// Tesseract is surer of wins.
+        var alternative: GrayImage? = nil
 
         /// `box` (in the prepared picture) in frame pixels.
         func frameBox(_ box: TextBox) -> TextBox {
@@ -31,7 +35,8 @@ struct RegionPreparation: Sendable {
         }
     }
 
-    func prepare(_ region: TextBox, of picture: ColorPicture) -> Prepared {
+    /// `region` of `picture` prepared for reading (`grainy`: the picture is noisy, see `page`).
+    func prepare(_ region: TextBox, of picture: ColorPicture, grainy: Bool = false) -> Prepared {
         let x0 = max(0, region.x - margin)
         let y0 = max(0, region.y - margin)
         let x1 = min(picture.width, region.maxX + margin)
@@ -42,15 +47,36 @@ struct RegionPreparation: Sendable {
             let (threshold, separation) = crop.otsuSplit
             if best == nil || separation > best!.separation * channelGain { best = (crop, threshold, separation) }
         }
-        var crop = best!.crop
-        if Self.groundIsDark(crop, threshold: best!.threshold) { crop = crop.inverted() }
-        crop = crop.stretched(ground: crop.borderMedian)
+        let (crop, threshold) = (best!.crop, best!.threshold)
         var scale = min(maximumScale, max(1, targetHeight / Double(max(1, region.height))))
-        if scale > 1.05 { crop = crop.resized(by: scale) } else { scale = 1 }
+        if scale <= 1.05 { scale = 1 }
+        // On a grainy picture the grain joins letters to the edge: nothing is taken out there.
+        let clean = !grainy
+        // Light text when its dark class is the larger one; where the region's edge says the
+        // other (a panel's side, or text over a ground of two colours), both are read.
+        let darkGround = crop.darkShare(threshold: threshold) > 0.5
         let pad = 10
+        let page = { (invert: Bool) in
+            Self.page(crop, threshold: threshold, invert: invert, clean: clean, scale: scale).padded(by: pad, value: 255)
+        }
+        let edgeSaysDark = Self.groundIsDark(crop, threshold: threshold)
         return Prepared(
-            image: crop.padded(by: pad, value: 255), originX: Double(x0) - Double(pad) / scale, originY: Double(y0) - Double(pad) / scale,
-            scale: scale)
+            image: page(darkGround), originX: Double(x0) - Double(pad) / scale, originY: Double(y0) - Double(pad) / scale,
+            scale: scale, alternative: edgeSaysDark == darkGround ? nil : page(edgeSaysDark))
+    }
+
+    /// `crop` as dark text on white: inverted when its text is light, its contrast stretched,
+    /// dark pieces along its edge taken out when `clean`, and enlarged by `scale`.
+    static func page(_ crop: GrayImage, threshold: Int, invert: Bool, clean: Bool, scale: Double) -> GrayImage {
+        var crop = crop
+        var threshold = threshold
+        if invert {
+            crop = crop.inverted()
+            threshold = 255 - threshold
+        }
+        crop = crop.stretched(ground: crop.medianAbove(threshold))
+        if clean { crop = crop.withoutBorderInk() }
+        return scale > 1 ? crop.resized(by: scale) : crop
     }
 
     /// A region read from the outlined-caption mask: only the light fill counts as ink.
@@ -93,54 +119,6 @@ struct RegionPreparation: Sendable {
 }
 
 extension GrayImage {
-    /// The median gray level along the picture's edge (a region's ground).
-    var borderMedian: Int {
-        var counts = [Int](repeating: 0, count: 256)
-        for x in 0..<width {
-            counts[Int(pixels[x])] += 1
-            counts[Int(pixels[(height - 1) * width + x])] += 1
-        }
-        for y in 0..<height {
-            counts[Int(pixels[y * width])] += 1
-            counts[Int(pixels[y * width + width - 1])] += 1
-        }
-        let half = (2 * width + 2 * height) / 2
-        var seen = 0
-        for (level, count) in counts.enumerated() {
-            seen += count
-            if seen > half { return level }
-        }
-        return 255
-    }
-
-    /// The picture with its contrast stretched: the darkest 1 % of pixels (the ink) and
-    /// darker become black, `ground` and lighter white. A dim region (grey code on a grey
-    /// editor) then meets the white margin around it without an edge of its own: with the
-    /// ground left grey, Tesseract's split put ground and ink on one side and read the
-    /// region's outline as marks ('_//', a lone '1' as 'Hi').
-    func stretched(ground: Int) -> GrayImage {
-        let counts = histogram
-        var ink = 0
-        var seen = 0
-        for (level, count) in counts.enumerated() {
-            seen += count
-            if seen * 100 >= pixels.count {
-                ink = level
-                break
-            }
-        }
-        guard ground - ink >= 16 else { return self }
-        var table = [UInt8](repeating: 0, count: 256)
-        for level in 0..<256 {
-            table[level] = UInt8(max(0, min(255, (level - ink) * 255 / (ground - ink))))
-        }
-        var copy = self
-        copy.pixels.withUnsafeMutableBufferPointer { p in
-            for index in p.indices { p[index] = table[Int(p[index])] }
-        }
-        return copy
-    }
-
     /// The picture resized by `scale` (bilinear, pixel centres aligned).
     func resized(by scale: Double) -> GrayImage {
         let newWidth = max(1, Int((Double(width) * scale).rounded()))
