@@ -38,7 +38,9 @@ struct RegionReading: Sendable {
         let plain = finder.regions(in: searched)
         var regions = plain.map { ($0, false) }
         let outlined = finder.regions(of: finder.outlinedMask(of: luma), width: luma.width, height: luma.height)
-        for box in outlined where !plain.contains(where: { box.fractionCovered(by: $0) > 0.3 }) {
+        // An outlined caption is read unless a region of about its height (the same line,
+        // found from contrast) already covers it; one inside a large piece of clutter is read.
+        for box in outlined where !plain.contains(where: { box.fractionCovered(by: $0) > 0.3 && $0.height <= box.height * 2 }) {
             regions.append((box, true))
         }
         var lines: [(line: TextLine, outlined: Bool)] = []
@@ -62,7 +64,7 @@ struct RegionReading: Sendable {
                 FileHandle.standardError.write(Data(
                     "region \(region.x),\(region.y) \(region.width)x\(region.height)\(isOutlined ? " outlined" : "") conf \(confidence) \(reading.map(accepts) == true ? "kept" : "dropped"): \(text)\n".utf8))
             }
-            guard let reading, accepts(reading) else { continue }
+            guard let reading = reading.map(withoutClutter), accepts(reading) else { continue }
             for line in reading {
                 let words = line.words.map { word in
                     var box = prepared.frameBox(word.box)
@@ -96,6 +98,22 @@ struct RegionReading: Sendable {
             return latinWins ? second : first
         }
         return try latin?.recognizeBlock(image, flag: flag)
+    }
+
+    /// The reading without marks that are texture: words without a letter or digit on a line
+    /// with no sure word (`{` and `//` in code stay: their lines have sure words). (Dropping
+    /// unsure words as well cost more than it saved on the tuning half: code 2.1 -> 3.0 %,
+    /// Japanese captions 105 -> 137 %.)
+    private func withoutClutter(_ lines: [TextLine]) -> [TextLine] {
+        lines.compactMap { line in
+            let hasSureWord = line.words.contains { $0.confidence >= 0.7 && Self.hasLetter($0.text) }
+            let words = line.words.filter { hasSureWord || Self.hasLetter($0.text) }
+            return words.isEmpty ? nil : Self.line(of: words)
+        }
+    }
+
+    private static func hasLetter(_ text: String) -> Bool {
+        text.unicodeScalars.contains { CharacterSet.alphanumerics.contains($0) }
     }
 
     /// Whether a region's reading is text rather than texture read as letters.
