@@ -29,13 +29,20 @@ struct RegionReading: Sendable {
         _ image: VideoImage, japanese: TesseractEngine?, latin: TesseractEngine?, flag: CancellationFlag
     ) throws -> [TextBlock] {
         var picture = ColorPicture(image)
-        let skew = finder.skewAngle(of: picture.luma)
+        // The picture sampled at its points turned by the skew is upright (`rotated(by:)`
+        // samples the source at each output point turned by the angle given).
+        let grainy = finder.noiseLevel(of: picture.luma) > 6
+        var searched = grainy ? picture.luma.smoothed() : picture.luma
+        var plain = finder.regions(in: searched)
+        let skew = finder.skewAngle(of: picture.luma, within: plain)
         let turned = abs(skew) >= 1
-        if turned { picture = picture.rotated(by: -skew) }
+        if Self.tracing { FileHandle.standardError.write(Data("skew \(skew)\n".utf8)) }
+        if turned {
+            picture = picture.rotated(by: skew)
+            searched = grainy ? picture.luma.smoothed() : picture.luma
+            plain = finder.regions(in: searched)
+        }
         let luma = picture.luma
-        let grainy = finder.noiseLevel(of: luma) > 6
-        let searched = grainy ? luma.smoothed() : luma
-        let plain = finder.regions(in: searched)
         var regions = plain.map { ($0, false) }
         let outlined = finder.regions(of: finder.outlinedMask(of: luma), width: luma.width, height: luma.height)
         // An outlined caption is read unless a region of about its height (the same line,
@@ -68,7 +75,7 @@ struct RegionReading: Sendable {
             for line in reading {
                 let words = line.words.map { word in
                     var box = prepared.frameBox(word.box)
-                    if turned { box = picture.unturned(box, by: -skew) }
+                    if turned { box = picture.unturned(box, by: skew) }
                     return RecognizedWord(text: word.text, box: box, confidence: word.confidence, spaceAfter: word.spaceAfter)
                 }
                 lines.append((Self.line(of: words), isOutlined))
