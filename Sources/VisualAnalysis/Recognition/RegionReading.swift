@@ -15,8 +15,11 @@ import MediaCore
 struct RegionReading: Sendable {
     var finder = TextRegionFinder()
     var preparation = RegionPreparation()
-    /// Below this mean confidence a region's reading is dropped.
-    var minimumConfidence = 0.45
+    /// Below this mean confidence a region's reading is dropped (clutter over busy pictures is
+    /// read at 0.45–0.5)...
+    var minimumConfidence = 0.5
+    /// ...and below this one on a grainy picture, where grain lowers the confidence of text too.
+    var minimumGrainyConfidence = 0.45
     /// A reading with fewer than three letters (Japanese ones count twice) needs this confidence.
     var shortReadingConfidence = 0.8
     /// A Japanese reading is kept outright when at least this share of its characters are Japanese.
@@ -69,9 +72,9 @@ struct RegionReading: Sendable {
                 let text = reading?.map(\.text).joined(separator: " / ") ?? "-"
                 let confidence = String(format: "%.2f", Self.confidence(reading ?? []))
                 FileHandle.standardError.write(Data(
-                    "region \(region.x),\(region.y) \(region.width)x\(region.height)\(isOutlined ? " outlined" : "") conf \(confidence) \(reading.map(accepts) == true ? "kept" : "dropped"): \(text)\n".utf8))
+                    "region \(region.x),\(region.y) \(region.width)x\(region.height)\(isOutlined ? " outlined" : "") conf \(confidence) \(reading.map { accepts($0, grainy: grainy) } == true ? "kept" : "dropped"): \(text)\n".utf8))
             }
-            guard let reading = reading.map(withoutClutter), accepts(reading) else { continue }
+            guard let reading = reading.map(withoutClutter), accepts(reading, grainy: grainy) else { continue }
             for line in reading {
                 let words = line.words.map { word in
                     var box = prepared.frameBox(word.box)
@@ -119,18 +122,20 @@ struct RegionReading: Sendable {
         }
     }
 
+    /// Whether `text` has a letter or digit; a run of long-vowel marks ('ーー', texture's
+    /// stripes as the Japanese model reads them) has none.
     private static func hasLetter(_ text: String) -> Bool {
-        text.unicodeScalars.contains { CharacterSet.alphanumerics.contains($0) }
+        text.unicodeScalars.contains { CharacterSet.alphanumerics.contains($0) && $0 != "ー" }
     }
 
     /// Whether a region's reading is text rather than texture read as letters.
-    private func accepts(_ lines: [TextLine]) -> Bool {
+    private func accepts(_ lines: [TextLine], grainy: Bool) -> Bool {
         let text = lines.map(\.text).joined().unicodeScalars.filter { !CharacterSet.whitespaces.contains($0) }
         guard !text.isEmpty else { return false }
         let confidence = Self.confidence(lines)
         let letters = text.filter { CharacterSet.alphanumerics.contains($0) }
         let weight = letters.reduce(0) { $0 + (RecognizedText.isUnspacedScript($1) ? 2 : 1) }
-        return confidence >= minimumConfidence && weight >= 1 && (weight >= 3 || confidence >= shortReadingConfidence)
+        return confidence >= (grainy ? minimumGrainyConfidence : minimumConfidence) && weight >= 1 && (weight >= 3 || confidence >= shortReadingConfidence)
             && letters.count * 2 >= text.count
     }
 
