@@ -56,7 +56,7 @@ struct RegionReading: Sendable {
         var lines: [(line: TextLine, outlined: Bool)] = []
         for (region, isOutlined) in regions {
             try flag.check()
-            let prepared = isOutlined ? preparation.prepareOutlined(region, of: picture) : preparation.prepare(region, of: picture, grainy: grainy)
+            var prepared = isOutlined ? preparation.prepareOutlined(region, of: picture) : preparation.prepare(region, of: picture, grainy: grainy)
             var reading = try readRegion(prepared.image, japanese: japanese, latin: latin, flag: flag)
             if let alternative = prepared.alternative,
                 let other = try readRegion(alternative, japanese: japanese, latin: latin, flag: flag),
@@ -73,6 +73,18 @@ struct RegionReading: Sendable {
                 let confidence = String(format: "%.2f", Self.confidence(reading ?? []))
                 FileHandle.standardError.write(Data(
                     "region \(region.x),\(region.y) \(region.width)x\(region.height)\(isOutlined ? " outlined" : "") conf \(confidence) \(reading.map { accepts($0, grainy: grainy) } == true ? "kept" : "dropped"): \(text)\n".utf8))
+            }
+            if !isOutlined, (reading ?? []).isEmpty,
+                Double(region.height) * preparation.minimumScale >= preparation.targetHeight * 0.9
+            {
+                // Large text Tesseract read as nothing at all: once more, made smaller. (Also
+                // re-reading large regions that were read but dropped added clutter.)
+                let smaller = preparation.prepare(region, of: picture, grainy: grainy, shrinking: true)
+                if let other = try readRegion(smaller.image, japanese: japanese, latin: latin, flag: flag),
+                    Self.confidence(other) > Self.confidence(reading ?? [])
+                {
+                    (reading, prepared) = (other, smaller)
+                }
             }
             guard let reading = reading.map(withoutClutter), accepts(reading, grainy: grainy) else { continue }
             for line in reading {
