@@ -86,7 +86,7 @@ struct RegionReading: Sendable {
                     (reading, prepared) = (other, smaller)
                 }
             }
-            guard let reading = reading.map(withoutClutter), accepts(reading, grainy: grainy) else { continue }
+            guard let reading = reading.map(withoutClutter).map(Self.withYenSigns), accepts(reading, grainy: grainy) else { continue }
             for line in reading {
                 let words = line.words.map { word in
                     var box = prepared.frameBox(word.box)
@@ -131,6 +131,24 @@ struct RegionReading: Sendable {
             let hasSureWord = line.words.contains { $0.confidence >= 0.7 && Self.hasLetter($0.text) }
             let words = line.words.filter { hasSureWord || Self.hasLetter($0.text) }
             return words.isEmpty ? nil : Self.line(of: words)
+        }
+    }
+
+    /// Lines with Japanese in them have '¥' where a backslash stands before a digit: the
+    /// Japanese model reads the yen sign as the backslash (one code in Japanese encodings).
+    static func withYenSigns(_ lines: [TextLine]) -> [TextLine] {
+        lines.map { line in
+            guard line.text.unicodeScalars.contains(where: RecognizedText.isUnspacedScript), line.text.contains("\\") else { return line }
+            let words = line.words.map { word in
+                var scalars = Array(word.text.unicodeScalars)
+                for index in scalars.indices.dropLast() where scalars[index] == "\\" && CharacterSet.decimalDigits.contains(scalars[index + 1]) {
+                    scalars[index] = "¥"
+                }
+                var text = ""
+                text.unicodeScalars.append(contentsOf: scalars)
+                return RecognizedWord(text: text, box: word.box, confidence: word.confidence, spaceAfter: word.spaceAfter)
+            }
+            return Self.line(of: words)
         }
     }
 
