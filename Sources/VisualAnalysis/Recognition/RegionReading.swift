@@ -64,15 +64,8 @@ struct RegionReading: Sendable {
             {
                 reading = other
             }
-            if Self.tracing, let folder = ProcessInfo.processInfo.environment["MARQUEE_LIVETEXT_DUMP"] {
-                let header = Data("P5 \(prepared.image.width) \(prepared.image.height) 255\n".utf8)
-                try? (header + Data(prepared.image.pixels)).write(to: URL(fileURLWithPath: "\(folder)/\(region.x)-\(region.y).pgm"))
-            }
             if Self.tracing {
-                let text = reading?.map(\.text).joined(separator: " / ") ?? "-"
-                let confidence = String(format: "%.2f", Self.confidence(reading ?? []))
-                FileHandle.standardError.write(Data(
-                    "region \(region.x),\(region.y) \(region.width)x\(region.height)\(isOutlined ? " outlined" : "") conf \(confidence) \(reading.map { accepts($0, grainy: grainy) } == true ? "kept" : "dropped"): \(text)\n".utf8))
+                Self.trace(region, outlined: isOutlined, prepared: prepared, reading: reading, kept: reading.map { accepts($0, grainy: grainy) } == true)
             }
             if !isOutlined, (reading ?? []).isEmpty,
                 Double(region.height) * preparation.minimumScale >= preparation.targetHeight * 0.9
@@ -172,6 +165,19 @@ struct RegionReading: Sendable {
     /// `MARQUEE_LIVETEXT_TRACE=1` writes each region, its reading and whether it was kept to
     /// standard error (for tuning on the evaluation set).
     static let tracing = ProcessInfo.processInfo.environment["MARQUEE_LIVETEXT_TRACE"] != nil
+
+    /// Writes a region, its reading and whether it was kept to standard error, and the
+    /// prepared picture to `MARQUEE_LIVETEXT_DUMP` (a folder) when that is set.
+    private static func trace(_ region: TextBox, outlined: Bool, prepared: RegionPreparation.Prepared, reading: [TextLine]?, kept: Bool) {
+        if let folder = ProcessInfo.processInfo.environment["MARQUEE_LIVETEXT_DUMP"] {
+            let header = Data("P5 \(prepared.image.width) \(prepared.image.height) 255\n".utf8)
+            try? (header + Data(prepared.image.pixels)).write(to: URL(fileURLWithPath: "\(folder)/\(region.x)-\(region.y).pgm"))
+        }
+        let text = reading?.map(\.text).joined(separator: " / ") ?? "-"
+        let confidence = String(format: "%.2f", confidence(reading ?? []))
+        let place = "\(region.x),\(region.y) \(region.width)x\(region.height)\(outlined ? " outlined" : "")"
+        FileHandle.standardError.write(Data("region \(place) conf \(confidence) \(kept ? "kept" : "dropped"): \(text)\n".utf8))
+    }
 
     static func confidence(_ lines: [TextLine]) -> Double {
         let words = lines.flatMap(\.words)
