@@ -4,14 +4,17 @@ import MediaCore
 /// How a frame is read: regions first, then each region prepared and read in the script it
 /// is written in.
 ///
-/// 1. The frame is set upright when its text is skewed by a degree or more.
-/// 2. Text regions are found from local contrast (`TextRegionFinder`), on a smoothed copy when
-///    the picture is grainy, plus outlined captions over busy pictures.
-/// 3. Each region is prepared on its own (`RegionPreparation`: best colour plane, light text
-///    inverted, enlarged) and read by the Japanese model first. When that reading is mostly
-///    Latin, the English model reads it too and the surer reading wins — so Japanese is never
+/// 1. Text regions are found from local contrast (`TextRegionFinder`), on a smoothed copy when
+///    the picture is grainy; the frame is set upright when the edges inside them show a skew
+///    of a degree or more, and the regions are found again; outlined captions over busy
+///    pictures come from a mask of their own.
+/// 2. Each region is prepared on its own (`RegionPreparation`: best colour plane, light text
+///    inverted, contrast stretched, edge pieces taken out, enlarged; both polarities when in
+///    doubt) and read by the Japanese model first. When that reading is mostly Latin or
+///    unsure, the English model reads it too and the surer reading wins — so Japanese is never
 ///    lost to an English first pass, and code and English keep the English model's accuracy.
-/// 4. Readings that look like noise are dropped, and words two regions both read are kept once.
+///    A large region read as nothing is read again made smaller.
+/// 3. Readings that look like noise are dropped, and words two regions both read are kept once.
 struct RegionReading: Sendable {
     var finder = TextRegionFinder()
     var preparation = RegionPreparation()
