@@ -581,8 +581,10 @@ def generate(out, per_kind):
     for crf in (23, 32):
         members = [f for f in frames if f["crf"] == crf]
         listing = out / f"crf{crf}.txt"
-        listing.write_text("".join(f"file '{source / (f['id'] + '.png')}'\nduration 1\n" for f in members)
-                           + f"file '{source / (members[-1]['id'] + '.png')}'\n")
+        # Absolute paths: ffmpeg's concat demuxer reads relative ones from the listing's folder.
+        pictures = source.resolve()
+        listing.write_text("".join(f"file '{pictures / (f['id'] + '.png')}'\nduration 1\n" for f in members)
+                           + f"file '{pictures / (members[-1]['id'] + '.png')}'\n")
         video = out / f"crf{crf}.mp4"
         ffmpeg("-f", "concat", "-safe", "0", "-i", str(listing), "-vf", "fps=5,format=yuv420p", "-c:v", "libx264",
                "-preset", "medium", "-crf", str(crf), "-movflags", "+faststart", str(video))

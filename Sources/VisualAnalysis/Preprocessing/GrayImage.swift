@@ -44,8 +44,15 @@ struct GrayImage: Sendable {
         return counts
     }
 
-    /// Otsu's threshold: the gray level that best splits the picture into two classes.
-    var otsuThreshold: Int {
+    /// Otsu's threshold: the gray level that best splits the picture into two classes (127
+    /// for a picture of one gray level, which has no split).
+    var otsuThreshold: Int { otsuSplit.threshold }
+
+    /// Otsu's split — the gray level that best splits the picture into two classes, dark at or
+    /// below it — and how well it separates them (the between-class variance over the squared
+    /// pixel count, 0 to about 16,000; 0 for a picture of one gray level, split at 127).
+    /// The one implementation of Otsu's method in the module.
+    var otsuSplit: (threshold: Int, separation: Double) {
         let counts = histogram
         let total = Double(pixels.count)
         var sum = 0.0
@@ -60,15 +67,14 @@ struct GrayImage: Sendable {
             let foregroundWeight = total - backgroundWeight
             if foregroundWeight == 0 { break }
             backgroundSum += Double(level * counts[level])
-            let meanBackground = backgroundSum / backgroundWeight
-            let meanForeground = (sum - backgroundSum) / foregroundWeight
-            let between = backgroundWeight * foregroundWeight * (meanBackground - meanForeground) * (meanBackground - meanForeground)
+            let difference = backgroundSum / backgroundWeight - (sum - backgroundSum) / foregroundWeight
+            let between = backgroundWeight * foregroundWeight * difference * difference
             if between > best {
                 best = between
                 threshold = level
             }
         }
-        return threshold
+        return (threshold, best / max(1, total * total))
     }
 
     /// The picture with dark and light swapped.

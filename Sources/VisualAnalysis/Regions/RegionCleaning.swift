@@ -1,0 +1,93 @@
+/// Pixel work that makes a cut-out region look like a page: dark text on white, nothing else.
+extension GrayImage {
+    /// The share of pixels at or below `threshold`. Text covers less of its region than its
+    /// ground does, so a region whose dark class is the larger one holds light text. (The
+    /// region's edge is no guide: a region that takes in a panel's side has the picture
+    /// around the panel along its edge.)
+    func darkShare(threshold: Int) -> Double {
+        let counts = histogram
+        return Double(counts[0...max(0, min(255, threshold))].reduce(0, +)) / Double(max(1, pixels.count))
+    }
+
+    /// The median gray level of the pixels above `threshold` (a region's light ground).
+    func medianAbove(_ threshold: Int) -> Int {
+        let counts = histogram
+        let start = max(0, min(255, threshold + 1))
+        let total = counts[start...].reduce(0, +)
+        var seen = 0
+        for level in start..<256 {
+            seen += counts[level]
+            if seen * 2 >= total, total > 0 { return level }
+        }
+        return 255
+    }
+
+    /// The picture with dark pieces that touch its edge made white: the sides of panels and
+    /// strips, and the picture around them, which a region's margin takes in. Text lies inside
+    /// its region (the region is the letters' box grown by the joining dilation and a margin).
+    func withoutBorderInk(below level: UInt8 = 128) -> GrayImage {
+        var removed = [Bool](repeating: false, count: pixels.count)
+        var stack: [Int] = []
+        func push(_ index: Int) {
+            if !removed[index], pixels[index] < level {
+                removed[index] = true
+                stack.append(index)
+            }
+        }
+        for x in 0..<width {
+            push(x)
+            push((height - 1) * width + x)
+        }
+        for y in 0..<height {
+            push(y * width)
+            push(y * width + width - 1)
+        }
+        while let index = stack.popLast() {
+            let x = index % width
+            let y = index / width
+            for dy in -1...1 {
+                let ny = y + dy
+                guard ny >= 0, ny < height else { continue }
+                for dx in -1...1 {
+                    let nx = x + dx
+                    guard nx >= 0, nx < width else { continue }
+                    push(ny * width + nx)
+                }
+            }
+        }
+        guard removed.contains(true) else { return self }
+        // One pixel around what was taken out goes too (its anti-aliased rim).
+        let grown = TextRegionFinder.dilated(removed, width: width, height: height, by: (3, 3))
+        var copy = self
+        for index in copy.pixels.indices where grown[index] { copy.pixels[index] = 255 }
+        return copy
+    }
+
+    /// The picture with its contrast stretched: the darkest 1 % of pixels (the ink) and
+    /// darker become black, `ground` and lighter white. A dim region (grey code on a grey
+    /// editor) then meets the white margin around it without an edge of its own: with the
+    /// ground left grey, Tesseract's split put ground and ink on one side and read the
+    /// region's outline as marks ('_//', a lone '1' as 'Hi').
+    func stretched(ground: Int) -> GrayImage {
+        let counts = histogram
+        var ink = 0
+        var seen = 0
+        for (level, count) in counts.enumerated() {
+            seen += count
+            if seen * 100 >= pixels.count {
+                ink = level
+                break
+            }
+        }
+        guard ground - ink >= 16 else { return self }
+        var table = [UInt8](repeating: 0, count: 256)
+        for level in 0..<256 {
+            table[level] = UInt8(max(0, min(255, (level - ink) * 255 / (ground - ink))))
+        }
+        var copy = self
+        copy.pixels.withUnsafeMutableBufferPointer { p in
+            for index in p.indices { p[index] = table[Int(p[index])] }
+        }
+        return copy
+    }
+}
