@@ -7,12 +7,33 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 
 class PlayerPage:
-    def __init__(self, driver, server, title, query=""):
+    def __init__(self, driver, server, title, query="", load_timeout=15):
         self.driver = driver
         asset = server.asset(title)
         driver.get(f"{server.url}/watch/{asset['id']}{query}")
-        self.wait_for(lambda: self.js("return window.marquee?.session?.duration > 0 && document.querySelector('#video').readyState >= 2"),
-                      "the player did not load")
+        try:
+            self.wait_for(lambda: self.js("return window.marquee?.session?.duration > 0 && document.querySelector('#video').readyState >= 2"),
+                          "the player did not load", timeout=load_timeout)
+        except Exception as error:
+            raise AssertionError(f"the player did not load within {load_timeout} s: {self.load_state()}") from error
+
+    def load_state(self):
+        """What the page had got to, for a load that did not finish: the session, the video
+        element, the engine, the error overlay and the page's console errors."""
+        try:
+            state = self.js("""
+              const v = document.querySelector('#video'), m = window.marquee;
+              return JSON.stringify({session: m?.session ? {status: m.session.status, duration: m.session.duration} : null,
+                manifest: !!m?.manifest, engine: !!m?.engine, readyState: v?.readyState, networkState: v?.networkState,
+                videoError: v?.error?.message ?? v?.error?.code ?? null, buffered: v?.buffered?.length ? v.buffered.end(0) : 0,
+                error: document.querySelector('#error:not([hidden])')?.textContent?.trim() ?? null});""")
+        except Exception as error:  # the page itself may be gone
+            state = f"(could not read the page: {error})"
+        try:
+            logs = [entry["message"] for entry in self.driver.get_log("browser") if entry.get("level") == "SEVERE"][-5:]
+        except Exception:
+            logs = []
+        return f"{state}; console errors: {logs}"
 
     # Reading
 

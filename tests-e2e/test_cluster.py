@@ -232,7 +232,10 @@ def test_two_nodes_two_workers_one_database_one_bucket(cluster, browser):
 
     # Plays in Chromium through the balancer ...
     driver = browser()
-    page = PlayerPage(driver, Server(balancer.url, None, None), "clip-0")
+    # Through nginx, a node and the S3 proxy, with two nodes, two workers, PostgreSQL and
+    # SeaweedFS on two cores: a full `make test` once needed more than 15 s to show the first
+    # frame (the bound only limits a failing run; the message then says where the load stopped).
+    page = PlayerPage(driver, Server(balancer.url, None, None), "clip-0", load_timeout=45)
     page.js("document.getElementById('video').play()")
     page.wait_for(lambda: page.current_time > 1, "the clip did not play through the balancer", timeout=20)
 
