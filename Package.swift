@@ -62,7 +62,7 @@ let package = Package(
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev", "libswresample-dev"]), .brew(["ffmpeg"])]
         ),
         // Assets, thumbnails, compositions, resource loaders and packaging on FFmpeg.
-        .target(name: "MediaCore", dependencies: ["CFFmpeg", "HLS"]),
+        .target(name: "MediaCore", dependencies: ["CFFmpeg", "HLS", .product(name: "NIOPosix", package: "swift-nio")]),
         // Tesseract 5's C API (Live Text).
         .systemLibrary(name: "CTesseract", pkgConfig: "tesseract", providers: [.apt(["libtesseract-dev"]), .brew(["tesseract"])]),
         // Text recognition on video frames (Live Text), its cache and the frame-text search index.

@@ -249,6 +249,22 @@ def test_a_series_groups_into_one_card_and_up_next_plays_the_second_episode(serv
         WebDriverWait(driver, 20).until(lambda d: d.find_elements(By.ID, "up-next"), "no Up Next card at the end")
         up_next = driver.find_element(By.ID, "up-next")
         assert "S1 · E2" in up_next.text
+        # The offer is the session's: the REST API (what a remote uses) sees it, and dismisses it.
+        session_id = driver.execute_script("return window.marquee.session.id")
+        status, snapshot = server.api("GET", f"/api/sessions/{session_id}")
+        assert status == 200 and snapshot["upNext"]["state"] == "offered", snapshot
+        assert snapshot["upNext"]["assetID"] == assets["e2"]["id"] and 0 < snapshot["upNext"]["secondsLeft"] <= 8, snapshot["upNext"]
+        status, answer = server.api("POST", f"/api/sessions/{session_id}/intents", {"intent": "up-next", "choice": "dismiss"})
+        assert status == 200 and answer["state"]["upNext"]["state"] == "dismissed", answer
+        WebDriverWait(driver, 5).until(lambda d: not d.find_elements(By.ID, "up-next"), "a remote's dismissal did not hide the card")
+        time.sleep(9)  # past the countdown: a dismissed offer must not play
+        assert driver.current_url.endswith(f"/watch/{assets['e1']['id']}"), driver.current_url
+        # Played again to the end, it is offered again; left alone, the server's countdown plays it.
+        driver.execute_script("document.getElementById('play-pause').click()")
+        WebDriverWait(driver, 20).until(lambda d: d.find_elements(By.ID, "up-next"), "no Up Next card at the second end")
+        WebDriverWait(driver, 15).until(lambda d: d.current_url.endswith(f"/watch/{assets['e2']['id']}"), "the countdown did not play the next episode")
+        driver.back()
+        WebDriverWait(driver, 20).until(lambda d: d.find_elements(By.ID, "up-next"), "no Up Next card after coming back")
         driver.find_element(By.ID, "up-next-play").click()
         WebDriverWait(driver, 10).until(lambda d: d.current_url.endswith(f"/watch/{assets['e2']['id']}"))
         WebDriverWait(driver, 15).until(lambda d: d.execute_script(

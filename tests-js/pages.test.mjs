@@ -167,6 +167,17 @@ test('activities: a download and a playing item, described at a moment', () => {
   assert.equal(later.detail, '0:20 / 1:00');
   assert.equal(later.progress, 20 / 60);
   assert.equal(describe({ ...playing, state: 'stale' }, 105).detail, '0:10 / 1:00', 'a stale activity stands still');
+  const ended = { state: 'active', activity: { type: 'NowPlaying', attributes: { title: 'Clip' }, content: { state: { position: 60, duration: 60, rate: 1, paused: true, positionDate: 100, upNextTitle: 'S1 · E2', upNextDate: 108 } } } };
+  const next = describe(ended, 103);
+  assert.deepEqual([next.subtitle, next.value], ['Up next: S1 · E2', 'in 5 s'], 'at the end it says what plays next, and when');
   const custom = describe({ state: 'active', activity: { type: 'Score', attributes: {}, content: { state: { home: 2, away: 1, note: { x: 1 } } } } }, 0);
   assert.deepEqual([custom.title, custom.value, custom.detail], ['Score', '2', 'home: 2 · away: 1']);
+});
+
+test("the remote shows the TV's Up Next offer and its countdown, from the snapshot alone", () => {
+  const offer = { state: 'offered', title: 'S1 · E2', ready: true, secondsLeft: 8 };
+  assert.deepEqual(remote.upNextView(null), { hidden: true });
+  assert.deepEqual(remote.upNextView({ upNext: { ...offer, state: 'dismissed' } }), { hidden: true });
+  assert.deepEqual(remote.upNextView({ upNext: offer }, 2.5), { hidden: false, text: 'Up next: S1 · E2 in 6 s', canPlay: true });
+  assert.deepEqual(remote.upNextView({ upNext: { ...offer, ready: false, secondsLeft: null } }), { hidden: false, text: 'Up next: S1 · E2', canPlay: false });
 });

@@ -251,3 +251,34 @@ test("a component's stylesheet is linked once", () => {
   ensureStylesheet('up-next', doc);
   assert.deepEqual(doc.head.children.map((l) => [l.id, l.rel, l.href]), [['up-next-styles', 'stylesheet', '/ui/css/up-next.css']]);
 });
+
+test("Up Next draws the session's offer, sends the viewer's choice, and follows a chosen item once", async () => {
+  const { UpNext } = await import('../Sources/MarqueeServer/Public/js/player/up-next.js');
+  const player = new FakeElement('div');
+  const sent = [];
+  const went = [];
+  const upNext = new UpNext(player, { intent: (name, fields) => sent.push([name, fields]), navigate: (url) => went.push(url) });
+  const offer = { state: 'offered', assetID: 'e2', title: 'S1 · E2', seriesTitle: 'Show', playerURL: '/watch/e2', ready: true, secondsLeft: 8 };
+  upNext.update({ status: 'playing' });
+  assert.equal(player.querySelector('#up-next'), null, 'no card before the end');
+  upNext.update({ status: 'ended', upNext: offer });
+  const card = player.querySelector('#up-next');
+  assert.ok(card, 'the card is shown');
+  assert.equal(card.querySelector('.up-next-title').textContent, 'S1 · E2');
+  assert.equal(card.querySelector('.up-next-countdown').textContent, 'Playing in 8 s');
+  card.querySelector('#up-next-play').dispatchEvent(new Event('click'));
+  card.querySelector('.up-next-cancel').dispatchEvent(new Event('click'));
+  assert.deepEqual(sent, [['up-next', { choice: 'play' }], ['up-next', { choice: 'dismiss' }]], 'choices go to the session');
+  assert.deepEqual(went, [], 'the page does not decide by itself');
+  upNext.update({ status: 'ended', upNext: { ...offer, state: 'dismissed' } });
+  assert.equal(player.querySelector('#up-next'), null, 'a dismissal (from here or a remote) hides it');
+  upNext.update({ status: 'ended', upNext: { ...offer, state: 'chosen' } });
+  upNext.update({ status: 'ended', upNext: { ...offer, state: 'chosen' } });
+  assert.deepEqual(went, ['/watch/e2'], 'a chosen item is followed once');
+  const preparing = new UpNext(new FakeElement('div'), { intent() {}, navigate() {} });
+  preparing.update({ status: 'ended', upNext: { ...offer, ready: false, secondsLeft: null } });
+  assert.equal(preparing.card.querySelector('.up-next-countdown').textContent, 'Not ready yet');
+  assert.equal(preparing.card.querySelector('#up-next-play').disabled, true);
+  upNext.hide();
+  preparing.hide();
+});

@@ -5,6 +5,7 @@ import HummingbirdWebSocket
 public import Library
 public import Logging
 import NIOCore
+import Playback
 
 /// The Marquee HTTP server: REST API, HLS and image routes, the web player, and renderer
 /// WebSockets, in one Hummingbird application over a `MediaLibrary`.
@@ -54,6 +55,7 @@ public struct MarqueeServer: Sendable {
         let webhooks = InterstitialWebhooks(file: library.location.dataDirectory.appendingPathComponent("interstitial-webhooks.json"))
         self.interstitialWebhooks = webhooks
         sessions.interstitialListener.set { webhooks.deliver($0, sessionID: $1, assetID: $2) }
+        sessions.upNextSource.set { [library] in await UpNextItem.following($0, in: library) }
     }
 
     /// The web player shipped as a package resource, or `MARQUEE_WEB_ROOT` while developing.

@@ -60,7 +60,7 @@ struct InterstitialAssetListReportTests {
         func json(_ value: some Encodable) throws -> [String: Any] {
             try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(value)) as? [String: Any])
         }
-        var position = try #require(try json(SessionSnapshot(session))["interstitialBreak"] as? [String: Any])
+        var position = try #require(try json(SessionSnapshot(session, now: Date()))["interstitialBreak"] as? [String: Any])
         #expect(position["position"] as? Int == 1 && position["count"] as? Int == 2)
         #expect((position["asset"] as? [String: Any])?["uri"] as? String == "https://a/1.m3u8")
         let next = try #require(position["next"] as? [String: Any])
@@ -72,7 +72,7 @@ struct InterstitialAssetListReportTests {
         #expect(command["command"] as? String == "play-interstitial-asset")
         #expect((command["asset"] as? [String: Any])?["uri"] as? String == "https://a/2.m3u8")
         #expect((command["asset"] as? [String: Any])?["index"] as? Int == 1)
-        position = try #require(try json(SessionSnapshot(session))["interstitialBreak"] as? [String: Any])
+        position = try #require(try json(SessionSnapshot(session, now: Date()))["interstitialBreak"] as? [String: Any])
         #expect(position["position"] as? Int == 2 && position["next"] == nil)
     }
 }

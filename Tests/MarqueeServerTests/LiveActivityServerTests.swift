@@ -86,6 +86,30 @@ struct LiveActivityServerTests {
         try await eventually("gone with the session") { (try? await h.host.center.snapshot(id: id).state) == .dismissed }
     }
 
+    @Test("At the end of an episode Now playing says what plays next, and ends once the viewer dismisses it")
+    func nowPlayingOffersUpNext() async throws {
+        let h = try await harness()
+        defer { Task { await h.host.stop() } }
+        h.sessions.upNextSource.set { _ in UpNextItem(assetID: "e2", title: "S1 · E2", playerURL: "/watch/e2", isReady: true) }
+        await h.sessions.insert(PlaybackSession(id: "s3", assetID: "e1", metadata: DisplayMetadata(title: "Show")))
+        _ = try #require(await h.sessions.attachRenderer(to: "s3"))
+        await h.sessions.report(.ready(duration: 30), to: "s3")
+        _ = await h.sessions.apply(.play, to: "s3")
+        await h.sessions.report(.playing, to: "s3")
+        let id = "playing-s3"
+        try await eventually("Now playing is active") { (try? await h.host.center.snapshot(id: id).state) == .active }
+        await h.sessions.report(.time(29.9), to: "s3")
+        await h.sessions.report(.ended, to: "s3")
+        try await eventually("the activity says what is up next") {
+            (try? await h.host.center.snapshot(id: id).activity.state(as: NowPlayingAttributes.self).upNextTitle) == "S1 · E2"
+        }
+        let offered = try await h.host.center.snapshot(id: id)
+        #expect(offered.activity.phase != .ended)
+        #expect(try offered.activity.state(as: NowPlayingAttributes.self).upNextDate != nil)
+        _ = await h.sessions.apply(.upNext(.dismiss), to: "s3")
+        try await eventually("dismissed, the activity ends") { (try? await h.host.center.snapshot(id: id).activity.phase) == .ended }
+    }
+
     @Test("A closed player ends its Now playing activity: no renderer within the grace, and the activity is dismissed; a reload keeps it")
     func closedPlayerEndsItsActivity() async throws {
         let root = try temporaryDirectory()

@@ -37,7 +37,7 @@ struct RendererVocabularyTests {
         for name in RendererVocabulary.Intent.allCases.map(\.rawValue) {
             let frame = InboundRendererMessage(
                 v: 1, type: "intent", id: 1, intent: name, seconds: 1, time: 1, fraction: 0.5, rate: 1,
-                step: 1, rendition: "x", duration: nil, message: nil, direction: 1, volume: 0.5, muted: true)
+                step: 1, rendition: "x", duration: nil, message: nil, direction: 1, volume: 0.5, muted: true, choice: "play")
             #expect(throws: Never.self) { _ = try frame.parsed() }
         }
         for name in RendererVocabulary.Report.allCases.map(\.rawValue) {

@@ -46,12 +46,21 @@ public struct NowPlayingAttributes: ActivityAttributes {
         public var paused: Bool
         /// When `position` was read; a page moves it on at `rate` from here.
         public var positionDate: Date
-        public init(position: Double, duration: Double?, rate: Double, paused: Bool, positionDate: Date) {
+        /// At the end of the item: what the session offers next ("Up next: S1 · E2").
+        public var upNextTitle: String?
+        /// When the offered item plays by itself (absent: it waits for the viewer).
+        public var upNextDate: Date?
+        public init(
+            position: Double, duration: Double?, rate: Double, paused: Bool, positionDate: Date, upNextTitle: String? = nil,
+            upNextDate: Date? = nil
+        ) {
             self.position = position
             self.duration = duration
             self.rate = rate
             self.paused = paused
             self.positionDate = positionDate
+            self.upNextTitle = upNextTitle
+            self.upNextDate = upNextDate
         }
     }
     public var sessionID: String

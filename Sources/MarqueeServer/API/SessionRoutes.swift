@@ -53,6 +53,7 @@ struct SessionRoutes: Sendable {
         var direction: Int?
         var volume: Double?
         var muted: Bool?
+        var choice: String?
     }
 
     struct IntentResponse: ResponseEncodable {
@@ -75,15 +76,15 @@ struct SessionRoutes: Sendable {
         let body = try await request.decode(as: CreateRequest.self, context: context)
         let (session, warnings) = try await makeSession(body, acceptLanguage: request.headers[.acceptLanguage])
         await sessions.insert(session)
-        var snapshot = SessionSnapshot(session)
+        guard var snapshot = await sessions.snapshot(id: session.id) else { throw APIError(.notFound, "No playback session \(session.id)") }
         snapshot.warnings = warnings.isEmpty ? nil : warnings
         return try context.responseEncoder.encode(snapshot, from: request, context: context).with(status: .created)
     }
 
     @Sendable func show(_ request: Request, context: MarqueeRequestContext) async throws -> Response {
         let id = try context.parameters.require("id")
-        guard let session = await sessions.session(id: id) else { throw APIError(.notFound, "No playback session \(id)") }
-        var response = try context.responseEncoder.encode(SessionSnapshot(session), from: request, context: context)
+        guard let snapshot = await sessions.snapshot(id: id) else { throw APIError(.notFound, "No playback session \(id)") }
+        var response = try context.responseEncoder.encode(snapshot, from: request, context: context)
         response.headers[.cacheControl] = "no-store"
         return response
     }
@@ -102,13 +103,13 @@ struct SessionRoutes: Sendable {
         let frame = InboundRendererMessage(
             v: RendererProtocol.version, type: "intent", intent: body.intent, seconds: body.seconds, time: body.time,
             fraction: body.fraction, rate: body.rate, step: body.step, rendition: body.rendition, direction: body.direction,
-            volume: body.volume, muted: body.muted)
+            volume: body.volume, muted: body.muted, choice: body.choice)
         guard case .intent(_, let intent) = try parse(frame) else { throw APIError(.badRequest, "Not an intent") }
         guard let result = await sessions.apply(intent, to: id) else { throw APIError(.notFound, "No playback session \(id)") }
         switch result {
         case .success(let commands):
-            guard let session = await sessions.session(id: id) else { throw APIError(.notFound, "No playback session \(id)") }
-            return IntentResponse(commands: commands.map(CommandPayload.init), state: SessionSnapshot(session))
+            guard let snapshot = await sessions.snapshot(id: id) else { throw APIError(.notFound, "No playback session \(id)") }
+            return IntentResponse(commands: commands.map(CommandPayload.init), state: snapshot)
         case .failure(let refusal):
             throw APIError(.conflict, "The session refused \(body.intent): \(refusal.rawValue)")
         }

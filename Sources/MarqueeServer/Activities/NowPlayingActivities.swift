@@ -37,11 +37,19 @@ struct NowPlayingActivities: Sendable {
             let id = Self.activityID(session.id)
             let existing = try? await center.snapshot(id: id)
             let now = await center.currentDate
-            let state = NowPlayingAttributes.ContentState(
+            var state = NowPlayingAttributes.ContentState(
                 position: session.currentTime, duration: session.duration, rate: session.rate,
                 paused: session.status != .playing, positionDate: now)
+            // At the end, an Up Next offer keeps the activity: it says what plays next, and when.
+            let offer: (item: UpNextItem, deadline: Date?)? = if case .offered(let item, let deadline) = session.upNext { (item, deadline) } else { nil }
+            state.upNextTitle = offer?.item.title
+            state.upNextDate = offer?.deadline
             // Without a renderer nothing plays: the activity is stale from now.
             let content = ActivityContent(state: state, staleDate: attached ? nil : now, relevanceScore: session.status == .playing ? 100 : 60)
+            if session.status == .ended, offer != nil, existing != nil {
+                _ = try? await center.update(id: id, content: content)
+                return
+            }
             if session.status == .ended || session.status == .failed {
                 await closing.cancel(session.id)
                 if existing != nil { _ = try? await center.end(id: id, content: content) }

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import NIOCore
 
 /// Which requests a browser may make of Marquee, on every address it listens on — loopback
 /// included, since that is where a web page the user happens to visit attacks from.
@@ -42,10 +43,9 @@ public struct RequestOriginPolicy: Sendable {
         HeaderValues.hostName(ofAuthority: authority)
     }
 
+    /// Whether `host` is an IPv4 or IPv6 address, as `inet_pton` reads one (through NIO).
     static func isIPLiteral(_ host: String) -> Bool {
-        var v4 = in_addr()
-        var v6 = in6_addr()
-        return inet_pton(AF_INET, host, &v4) == 1 || inet_pton(AF_INET6, host, &v6) == 1
+        (try? SocketAddress(ipAddress: host, port: 0)) != nil
     }
 
     /// Whether a `Host` header names this server.

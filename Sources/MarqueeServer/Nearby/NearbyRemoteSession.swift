@@ -150,7 +150,7 @@ struct NearbyRemoteSession {
         var last: NowPlaying?
         while !Task.isCancelled {
             let id = await devices.sessions.mostRecentlyRenderedSessionID()
-            let snapshot = if let id, let session = await devices.sessions.session(id: id) { SessionSnapshot(session) } else { SessionSnapshot?.none }
+            let snapshot = if let id { await devices.sessions.snapshot(id: id) } else { SessionSnapshot?.none }
             let now = NowPlaying(session: snapshot)
             if now != last {
                 await send(.nowPlaying, now)

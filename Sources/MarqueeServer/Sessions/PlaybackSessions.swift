@@ -35,6 +35,9 @@ public actor PlaybackSessions {
     /// interstitial webhooks); called on the actor, so it must return at once.
     nonisolated let interstitialListener = InterstitialListenerSlot()
 
+    /// What follows a session's item, asked when it ends (the Up Next offer).
+    nonisolated let upNextSource = UpNextSourceSlot()
+
     /// Sends a session's queued interstitial notifications to its page and to the listener.
     private func announceInterstitials(of id: String) {
         guard var entry = entries[id] else { return }
@@ -74,6 +77,45 @@ public actor PlaybackSessions {
         entries[id]?.session
     }
 
+    /// The session as the page and the API see it, now.
+    public func snapshot(id: String) -> SessionSnapshot? {
+        entries[id].map { SessionSnapshot($0.session, now: clock.now) }
+    }
+
+    /// Asks the source what follows the session's item, offers it, and counts a ready item
+    /// down on the sessions' clock (a viewer may play or dismiss it first).
+    private func prepareUpNext(for id: String) {
+        guard let source = upNextSource.current, let assetID = entries[id]?.session.assetID else { return }
+        Task { [weak self] in
+            let item = await source(assetID)
+            await self?.offerUpNext(item, to: id)
+        }
+    }
+
+    private func offerUpNext(_ item: UpNextItem?, to id: String) {
+        guard var entry = entries[id] else { return }
+        // The end was held back from the observer until now (see `report`): tell it either way.
+        guard entry.session.offerUpNext(item, at: clock.now) else { return notify(id) }
+        entries[id] = entry
+        send(.state(entry.session, now: clock.now), to: id)
+        notify(id)
+        guard case .offered(_, let deadline?) = entry.session.upNext else { return }
+        let clock = clock
+        let wait = Duration.milliseconds(Int64((deadline.timeIntervalSince(clock.now) * 1000).rounded(.up)))
+        Task { [weak self] in
+            try? await clock.sleep(for: wait)
+            await self?.countUpNextDown(id)
+        }
+    }
+
+    /// The countdown's end: an offer still standing is chosen, and every renderer moves on.
+    private func countUpNextDown(_ id: String) {
+        guard var entry = entries[id], entry.session.advanceUpNext(to: clock.now) else { return }
+        entries[id] = entry
+        send(.state(entry.session, now: clock.now), to: id)
+        notify(id)
+    }
+
     public var count: Int { entries.count }
 
     /// The session on screen: the most recently active one with a renderer attached (what a
@@ -103,7 +145,7 @@ public actor PlaybackSessions {
         case .failure(let refusal):
             send(.refused(refusal, replyTo: replyTo), to: id)
         }
-        send(.state(entry.session), to: id)
+        send(.state(entry.session, now: clock.now), to: id)
         notify(id)
         return result
     }
@@ -114,7 +156,7 @@ public actor PlaybackSessions {
         for (id, var entry) in entries where entry.session.assetID == assetID {
             entry.session.setStreamInterstitialEvents(events)
             entries[id] = entry
-            send(.state(entry.session), to: id)
+            send(.state(entry.session, now: clock.now), to: id)
         }
     }
 
@@ -131,12 +173,16 @@ public actor PlaybackSessions {
         entries[id] = entry
         announceInterstitials(of: id)
         if !commands.isEmpty { send(.commands(commands, replyTo: nil), to: id) }
+        // At the end, the observer (the Now Playing activity) hears of it with the Up Next
+        // offer, once the source has answered, rather than ending first and missing it.
+        let endedNow = before != .ended && entry.session.status == .ended && upNextSource.current != nil
+        if endedNow { prepareUpNext(for: id) }
         let isTimeTick: Bool = if case .time = report { true } else { false }
         if !isTimeTick || !commands.isEmpty || before != entry.session.status || beforeInterstitial != entry.session.activeInterstitial
             || beforePermissions != entry.session.permissions
         {
-            send(.state(entry.session), to: id)
-            notify(id)
+            send(.state(entry.session, now: clock.now), to: id)
+            if !endedNow { notify(id) }
         }
     }
 
@@ -165,7 +211,7 @@ public actor PlaybackSessions {
         entry.rendererID = rendererID
         entry.lastActive = clock.now
         entries[id] = entry
-        continuation.yield(.state(entry.session))
+        continuation.yield(.state(entry.session, now: clock.now))
         notify(id)
         return (rendererID, stream)
     }

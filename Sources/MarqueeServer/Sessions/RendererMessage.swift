@@ -25,6 +25,7 @@ enum RendererVocabulary {
         case toggleCaptions = "toggle-captions"
         case setVolume = "set-volume"
         case setMuted = "set-muted"
+        case upNext = "up-next"
     }
 
     enum Report: String, CaseIterable {
@@ -67,6 +68,8 @@ struct InboundRendererMessage: Decodable {
     var volume: Double?
     /// For `set-muted` and the `volume` report.
     var muted: Bool?
+    /// For `up-next`: "play" or "dismiss".
+    var choice: String?
     /// For `interstitial-asset-list`: the event's ID and the assets its list names. For other
     /// reports with `item` "interstitial": the event the report is about.
     var interstitial: String?
@@ -109,6 +112,10 @@ struct InboundRendererMessage: Decodable {
             case .toggleCaptions: intent = .toggleCaptions
             case .setVolume: intent = .setVolume(try need(volume, "volume"))
             case .setMuted: intent = .setMuted(try need(muted, "muted"))
+            case .upNext:
+                let name = try need(choice, "choice")
+                guard let known = UpNextChoice(rawValue: name) else { throw Invalid(reason: "\"choice\" must be play or dismiss, not \"\(name.prefix(64))\"") }
+                intent = .upNext(known)
             }
             return .intent(id: id, intent)
         case "report":
@@ -251,10 +258,14 @@ public struct SessionSnapshot: Codable, Sendable, Hashable {
     public var metadata: DisplayMetadata
     /// Whether the page may analyse a paused frame for text (Live Text).
     public var allowsVideoFrameAnalysis: Bool?
+    /// What plays after this item, once it has ended (absent before): the page's card, the
+    /// remote's "Play next" and the Now Playing activity all read it here.
+    public var upNext: UpNextSnapshot?
     /// Only in the answer to `POST /api/sessions`: what was left out of the request, for the viewer.
     public var warnings: [String]?
 
-    init(_ session: PlaybackSession) {
+    /// The session as of `now` on the sessions' clock (the Up Next countdown is counted from it).
+    init(_ session: PlaybackSession, now: Date) {
         func speed(_ value: PlaybackSpeed) -> Speed {
             Speed(rate: value.rate, localizedName: value.localizedName, localizedNumericName: value.localizedNumericName)
         }
@@ -287,6 +298,39 @@ public struct SessionSnapshot: Codable, Sendable, Hashable {
         interstitialBreak?.describe(session.playout, next: session.nextInterstitialItem)
         metadata = session.metadata
         allowsVideoFrameAnalysis = session.allowsVideoFrameAnalysis
+        upNext = UpNextSnapshot(session.upNext, now: now)
+    }
+}
+
+/// The Up Next offer as JSON: the item, and `state` "offered" (with `secondsLeft` when it
+/// counts down), "dismissed" or "chosen" (renderers move on to `playerURL`).
+public struct UpNextSnapshot: Codable, Sendable, Hashable {
+    public var state: String
+    public var assetID: String
+    public var title: String
+    public var seriesTitle: String?
+    public var artworkURL: String?
+    public var playerURL: String
+    public var ready: Bool
+    /// Seconds until a ready item plays by itself, while offered.
+    public var secondsLeft: Double?
+
+    init?(_ upNext: UpNext, now: Date) {
+        guard let item = upNext.item else { return nil }
+        switch upNext {
+        case .none: return nil
+        case .offered(_, let deadline):
+            state = "offered"
+            secondsLeft = deadline.map { max(0, $0.timeIntervalSince(now)) }
+        case .dismissed: state = "dismissed"
+        case .chosen: state = "chosen"
+        }
+        assetID = item.assetID
+        title = item.title
+        seriesTitle = item.seriesTitle
+        artworkURL = item.artworkURL
+        playerURL = item.playerURL
+        ready = item.isReady
     }
 }
 
@@ -306,8 +350,8 @@ struct OutboundRendererMessage: Encodable, Sendable {
         Self(type: "interstitial", notification: InterstitialNotificationPayload(notification))
     }
 
-    static func state(_ session: PlaybackSession) -> Self {
-        Self(type: "state", state: SessionSnapshot(session))
+    static func state(_ session: PlaybackSession, now: Date) -> Self {
+        Self(type: "state", state: SessionSnapshot(session, now: now))
     }
 
     static func commands(_ commands: [RendererCommand], replyTo: Int?) -> Self {

@@ -1,41 +1,42 @@
 import Foundation
+import NIOPosix
 import Synchronization
 
 /// A bounded pool of dedicated threads on which all libav* work runs.
 ///
 /// FFmpeg's calls block (file and network reads, decoding), so MediaCore never makes them on
-/// Swift's cooperative pool or on an event loop. Work submitted with `run(_:)` waits its turn
+/// Swift's cooperative pool or on an event loop. The threads are SwiftNIO's `NIOThreadPool`
+/// (NIO's own home for blocking work); this type adds what FFmpeg needs on top: a result
+/// handed back to an async caller and a cancellation flag the work can poll. Work submitted with `run(_:)` waits its turn
 /// on one of the pool's threads; cancelling the submitting task sets the `CancellationFlag`
 /// handed to the work, which FFmpeg polls through the AVIO interrupt callback.
-public final class MediaThreadPool: @unchecked Sendable {
+public final class MediaThreadPool: Sendable {
     /// The process-wide pool: one thread per core, at least two.
     public static let shared = MediaThreadPool(
         threadCount: max(2, ProcessInfo.processInfo.activeProcessorCount), name: "marquee.media")
 
+    /// How many jobs run at once.
     public let threadCount: Int
-    private let condition = NSCondition()
-    private var jobs: [(@Sendable () -> Void)?] = []
-    private var head = 0
+    /// What the pool's threads are for, as logs and crash reports name them.
+    public let name: String
+    /// SwiftNIO's pool of dedicated threads: a job waits its turn in NIO's queue and a job
+    /// cancelled before it starts is answered without running (`runIfActive`'s rule).
+    private let threads: NIOThreadPool
 
     public init(threadCount: Int, name: String = "marquee.media") {
         precondition(threadCount > 0, "a thread pool needs at least one thread")
         self.threadCount = threadCount
-        for index in 0..<threadCount {
-            let threadName = "\(name).\(index)"
-            let thread = Thread { [self] in
-                // Named from inside so the OS thread (top, gdb, /proc) carries the name too; a
-                // new Linux thread starts with its creator's name (often a cooperative-pool
-                // thread's), so set the kernel name directly before taking any job.
-                #if os(Linux)
-                try? String(threadName.prefix(15)).write(toFile: "/proc/thread-self/comm", atomically: false, encoding: .utf8)
-                #endif
-                Thread.current.name = threadName
-                self.workLoop()
-            }
-            thread.name = threadName
-            thread.stackSize = 8 << 20
-            thread.start()
-        }
+        self.name = name
+        threads = NIOThreadPool(numberOfThreads: threadCount)
+        // Threads named "<name>.<index>" (top, gdb and crash reports show what they are for);
+        // Linux keeps 15 bytes of a thread's name. NIO's public, if underscored, way to name them.
+        threads._start(threadNamePrefix: String(name.prefix(12)) + ".")
+    }
+
+    deinit {
+        // No `run` can be waiting (it holds the pool), so only already-queued `enqueue` jobs
+        // remain; they still run (see `enqueue`) before the threads end.
+        threads.shutdownGracefully { _ in }
     }
 
     /// Runs `body` on a pool thread and returns its result. If the calling task is cancelled,
@@ -66,28 +67,10 @@ public final class MediaThreadPool: @unchecked Sendable {
     }
 
     /// Queues `job` to run on a pool thread; used for long-lived work such as image sequences.
+    /// A job is never dropped: one still queued when the pool's owner lets go of it runs
+    /// during the shutdown, so whoever waits on it (a continuation, a stream) is answered.
     func enqueue(_ job: @escaping @Sendable () -> Void) {
-        condition.lock()
-        jobs.append(job)
-        condition.signal()
-        condition.unlock()
-    }
-
-    private func workLoop() {
-        while true {
-            condition.lock()
-            while head == jobs.count { condition.wait() }
-            let job = jobs[head]!
-            // Drop the queue's reference at once: a job's closure may hold large values.
-            jobs[head] = nil
-            head += 1
-            if head > 64 && head * 2 > jobs.count {
-                jobs.removeFirst(head)
-                head = 0
-            }
-            condition.unlock()
-            job()
-        }
+        threads.submit { _ in job() }
     }
 }
 

@@ -30,6 +30,8 @@ public enum PlaybackIntent: Sendable, Hashable {
     case setVolume(Double)
     /// Mute or unmute the renderer, keeping its level (a remote's mute button).
     case setMuted(Bool)
+    /// Play or dismiss the Up Next offer shown at the end of the item.
+    case upNext(UpNextChoice)
 }
 
 /// Why a session turned an intent down, so the page can undo its local feedback and say so.
@@ -46,4 +48,6 @@ public enum PlaybackRefusal: String, Sendable, Hashable, Codable, Error {
     case interstitialNotSkippable = "interstitial-not-skippable"
     /// A time, offset or fraction that is not a finite number.
     case invalidValue = "invalid-value"
+    /// Nothing is offered to play next (the item has not ended, or nothing follows it).
+    case noUpNext = "no-up-next"
 }

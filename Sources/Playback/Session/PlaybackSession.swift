@@ -114,6 +114,8 @@ public struct PlaybackSession: Sendable {
     public private(set) var interstitialFailure: String?
     /// The browser refused to start playback by itself; the viewer must press play.
     public private(set) var autoplayBlocked = false
+    /// The item offered after this one ends, and whether it counts down, was dismissed or chosen.
+    public internal(set) var upNext: UpNext = .none
     /// Where the playhead goes when the renderer is first ready (`begin(with:)`), then nil.
     public internal(set) var startTime: Double?
 
@@ -246,8 +248,21 @@ public struct PlaybackSession: Sendable {
 
     /// Applies a viewer's intent. Returns the commands that carry it out, or why it was refused.
     public mutating func handle(_ intent: PlaybackIntent) -> Result<[RendererCommand], PlaybackRefusal> {
+        let result = apply(intent)
+        // Playing the item again (a seek or play after the end) takes back an offer not yet chosen.
+        if status != .ended, case .offered = upNext { upNext = .none }
+        if status != .ended, case .dismissed = upNext { upNext = .none }
+        return result
+    }
+
+    private mutating func apply(_ intent: PlaybackIntent) -> Result<[RendererCommand], PlaybackRefusal> {
         if status == .failed { return .failure(.failed) }
         switch intent {
+        case .upNext(let choice):
+            return upNext.handling(choice).map { next in
+                upNext = next
+                return []
+            }
         case .play:
             autoplayBlocked = false
             return .success(play())

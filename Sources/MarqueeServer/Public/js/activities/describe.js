@@ -46,6 +46,13 @@ export function describe(snapshot, now) {
       const since = moving ? Math.max(0, now - (epoch(state.positionDate) ?? now)) * (state.rate ?? 1) : 0;
       const duration = state.duration ?? null;
       const position = Math.min(duration ?? Infinity, (state.position ?? 0) + since);
+      if (state.upNextTitle && activity.phase !== 'ended') {
+        const left = state.upNextDate == null ? null : Math.max(0, Math.ceil((epoch(state.upNextDate) ?? now) - now));
+        return {
+          icon: '⏭', tint: '#ff375f', title: attributes.title ?? t('nowPlaying'), subtitle: t('upNextTitle', { title: state.upNextTitle }),
+          value: left == null ? '' : t('upNextIn', { s: left }), percent: null, progress: null, detail: state.upNextTitle, artwork: attributes.artworkURL,
+        };
+      }
       return {
         icon: state.paused ? '⏸' : '▶︎', tint: '#ff375f', title: attributes.title ?? t('nowPlaying'),
         subtitle: state.paused ? t('pausedPlayback') : (attributes.subtitle || t('nowPlaying')),

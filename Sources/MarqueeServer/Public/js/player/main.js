@@ -84,7 +84,7 @@ new CuePlacement(video, player, document.querySelector('.bottom-bar'));
 const adOverlay = new InterstitialOverlay(player, () => hub.intent(INTENT.skipInterstitial));
 const preloader = new InterstitialPreloader(video, interstitial, () => hub.duration());
 new InterstitialEditor(player, { assetID, currentTime: () => video.currentTime, toast: (text) => toast.show(text, 2500) });
-const upNext = new UpNext(player, assetID);
+const upNext = new UpNext(player, { intent: (name, fields) => hub.intent(name, fields) });
 const subtitles = new SubtitleTracks(video);
 const commands = new CommandRunner(hub, { interstitial, subtitles, volume: volumeReports });
 const reports = new MediaReports(hub, { loading: $('loading') }, {

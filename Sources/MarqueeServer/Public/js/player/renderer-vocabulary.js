@@ -5,7 +5,7 @@ export const INTENT = Object.freeze({
   play: 'play', pause: 'pause', togglePlayPause: 'toggle-play-pause', skip: 'skip', skipInterval: 'skip-interval',
   skipInterstitial: 'skip-interstitial', seek: 'seek', seekToFraction: 'seek-to-fraction', selectSpeed: 'select-speed',
   stepSpeed: 'step-speed', selectAudio: 'select-audio', selectSubtitles: 'select-subtitles', toggleCaptions: 'toggle-captions',
-  setVolume: 'set-volume', setMuted: 'set-muted',
+  setVolume: 'set-volume', setMuted: 'set-muted', upNext: 'up-next',
 });
 
 export const REPORT = Object.freeze({

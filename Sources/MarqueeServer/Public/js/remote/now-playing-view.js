@@ -46,3 +46,15 @@ export function volumeView(snapshot) {
 export function pickerEntries(options, offLabel) {
   return (offLabel === null ? [] : [['', offLabel]]).concat(options.map((option) => [option.id, option.name || option.language || option.id]));
 }
+
+/** The session's Up Next offer, `elapsed` seconds after `snapshot` was received (hidden unless offered). */
+export function upNextView(snapshot, elapsed = 0) {
+  const offer = snapshot?.upNext;
+  if (offer?.state !== 'offered') return { hidden: true };
+  const left = offer.secondsLeft == null ? null : Math.max(0, Math.ceil(offer.secondsLeft - elapsed));
+  return {
+    hidden: false,
+    text: left == null ? t('rm_upNext', { title: offer.title }) : t('rm_upNextIn', { title: offer.title, s: left }),
+    canPlay: Boolean(offer.ready),
+  };
+}

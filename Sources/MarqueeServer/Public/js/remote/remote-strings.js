@@ -29,7 +29,7 @@ export const remoteStrings = {
     rm_choosePair: 'Pair', rm_chooseByAddress: 'Or pair with a device by its address (host:port)', rm_roleTV: 'Marquee TV', rm_roleRemote: 'Remote',
     rm_chooseBadAddress: 'Type the device’s address as host:port, e.g. 192.168.1.20:7420.',
     rm_playOnMenu: 'Play on…', rm_playOnThisScreen: 'This TV’s screen', rm_playOnStarted: 'Playing on {tv}.', rm_playOnNoTargets: 'No TV is paired yet: pair one on Nearby devices.',
-    rm_volume: 'Volume', rm_mute: 'Mute', rm_unmute: 'Unmute', rm_audio: 'Audio', rm_subtitles: 'Subtitles', rm_subtitlesOff: 'Off',
+    rm_volume: 'Volume', rm_mute: 'Mute', rm_unmute: 'Unmute', rm_audio: 'Audio', rm_subtitles: 'Subtitles', rm_subtitlesOff: 'Off', rm_upNext: 'Up next: {title}', rm_upNextIn: 'Up next: {title} in {s} s', rm_playNext: 'Play next', rm_cancelNext: 'Cancel',
   },
   ja: {
     rm_remoteTitle: 'リモコン', rm_pairWithTV: 'このテレビとペアリング',
@@ -59,6 +59,6 @@ export const remoteStrings = {
     rm_choosePair: 'ペアリング', rm_chooseByAddress: 'またはアドレスでデバイスとペアリング(ホスト:ポート)', rm_roleTV: 'Marquee テレビ', rm_roleRemote: 'リモコン',
     rm_chooseBadAddress: 'デバイスのアドレスを ホスト:ポート の形で入力してください(例: 192.168.1.20:7420)。',
     rm_playOnMenu: '再生先…', rm_playOnThisScreen: 'このテレビの画面', rm_playOnStarted: '{tv} で再生しています。', rm_playOnNoTargets: 'ペアリング済みのテレビがありません。「近くのデバイス」でペアリングしてください。',
-    rm_volume: '音量', rm_mute: '消音', rm_unmute: '消音を解除', rm_audio: '音声', rm_subtitles: '字幕', rm_subtitlesOff: 'オフ',
+    rm_volume: '音量', rm_mute: '消音', rm_unmute: '消音を解除', rm_audio: '音声', rm_subtitles: '字幕', rm_subtitlesOff: 'オフ', rm_upNext: '次: {title}', rm_upNextIn: '次: {title}（{s}秒後）', rm_playNext: '次を再生', rm_cancelNext: 'キャンセル',
   },
 };

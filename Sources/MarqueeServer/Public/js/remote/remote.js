@@ -5,7 +5,7 @@
 // subtitles are the session's too (the TV page reports its volume; the pickers list the item's renditions).
 import { addStrings, formatTime, pickLanguage, setLanguage, t } from '../i18n.js';
 import { remoteStrings } from './remote-strings.js';
-import { controlsView, pickerEntries, remoteTime, volumeView } from './now-playing-view.js';
+import { controlsView, pickerEntries, remoteTime, upNextView, volumeView } from './now-playing-view.js';
 import { LinkClient, linkURL } from '../devicelink/link-client.js';
 import { MessageType } from '../devicelink/frame.js';
 import { linkCryptoAvailable } from '../devicelink/link-crypto.js';
@@ -26,6 +26,7 @@ const ui = {
   playPause: $('play-pause'), back: $('skip-back'), forward: $('skip-forward'), speedRow: $('speed-row'), speed: $('speed'),
   volumeRow: $('volume-row'), mute: $('remote-mute'), volume: $('remote-volume'), volumeLevel: $('volume-level'),
   audioRow: $('audio-row'), audio: $('audio'), subtitlesRow: $('subtitles-row'), subtitles: $('subtitles'),
+  upNext: $('remote-up-next'), upNextText: $('remote-up-next-text'), upNextPlay: $('remote-up-next-play'), upNextCancel: $('remote-up-next-cancel'),
 };
 
 const state = {
@@ -219,6 +220,7 @@ function render() {
   }
   if (s && document.activeElement !== ui.speed) ui.speed.value = view.speed;
   renderVolume(s);
+  renderUpNext();
   renderPicker(ui.audioRow, ui.audio, s?.audio ?? [], s?.selectedAudio ?? '', null, 2);
   renderPicker(ui.subtitlesRow, ui.subtitles, s?.subtitles ?? [], s?.selectedSubtitles ?? '', t('rm_subtitlesOff'), 1);
   tick();
@@ -246,6 +248,17 @@ function renderVolume(s) {
   ui.volumeRow.dataset.volume = String(view.volume);
 }
 
+/** The TV's Up Next offer, its countdown moving on between snapshots; its buttons send the choice. */
+function renderUpNext() {
+  const view = upNextView(state.snapshot, (performance.now() - state.receivedAt) / 1000);
+  ui.upNext.hidden = view.hidden;
+  if (view.hidden) return;
+  ui.upNextText.textContent = view.text;
+  ui.upNextPlay.textContent = t('rm_playNext');
+  ui.upNextCancel.textContent = t('rm_cancelNext');
+  ui.upNextPlay.disabled = !view.canPlay;
+}
+
 /** An audio or subtitle menu listing what the TV's item offers, the session's choice selected. */
 function renderPicker(row, select, options, selected, offLabel, minimum) {
   row.hidden = options.length < minimum;
@@ -265,9 +278,12 @@ function tick() {
     ui.position.textContent = formatTime(time);
     ui.seek.value = String(time);
   }
+  renderUpNext();
 }
 
 setInterval(tick, 250);
+ui.upNextPlay.addEventListener('click', () => sendIntent('up-next', { choice: 'play' }));
+ui.upNextCancel.addEventListener('click', () => sendIntent('up-next', { choice: 'dismiss' }));
 
 ui.playPause.addEventListener('click', () => sendIntent('toggle-play-pause'));
 ui.back.addEventListener('click', () => sendIntent('skip-interval', { direction: -1 }));
