@@ -1,3 +1,4 @@
+import Clocks
 import Foundation
 import Hummingbird
 import HummingbirdWebSocket
@@ -130,8 +131,9 @@ struct SessionRoutes: Sendable {
     @Sendable func renderer(
         _ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter, _ context: WebSocketRouterContext<MarqueeRequestContext>
     ) async throws {
+        let participant: String? = context.request.uri.queryParameters.get("participant").map { String($0) }
         guard let id = context.requestContext.parameters.get("id"),
-            let (rendererID, messages) = await sessions.attachRenderer(to: id)
+            let (rendererID, messages) = await sessions.attachRenderer(to: id, participantID: participant)
         else { return }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -156,8 +158,16 @@ struct SessionRoutes: Sendable {
                     guard case .text(let text) = frame else { continue }
                     // A replaced renderer's socket no longer drives the session.
                     guard await sessions.isAttached(rendererID, to: id) else { break }
+                    // A clock probe is answered at once, beside the session's queue, so its
+                    // round trip measures the network and not the session's work.
+                    await sessions.heard(rendererID, in: id)
+                    if let probe = ClockProbe(text) {
+                        let data = try encoder.encode(OutboundRendererMessage.clock(t0: probe.t0, server: sessions.clock.now))
+                        try await outbound.write(.text(String(decoding: data, as: UTF8.self)))
+                        continue
+                    }
                     do {
-                        try await receive(text, from: id)
+                        try await receive(text, from: id, renderer: rendererID)
                     } catch {
                         let reason = (error as? APIError)?.message ?? "unreadable frame: \(error)"
                         let data = try encoder.encode(OutboundRendererMessage.error(reason))
@@ -177,13 +187,13 @@ struct SessionRoutes: Sendable {
     }
 
     /// One text frame from a renderer: an intent or a report, applied to session `id`.
-    func receive(_ text: String, from id: String) async throws {
+    func receive(_ text: String, from id: String, renderer: UUID? = nil) async throws {
         let message = try JSONDecoder().decode(InboundRendererMessage.self, from: Data(text.utf8))
         switch try parse(message) {
         case .intent(let replyTo, let intent):
-            _ = await sessions.apply(intent, to: id, replyTo: replyTo)
+            _ = await sessions.apply(intent, to: id, replyTo: replyTo, from: renderer)
         case .report(let report, let item):
-            await sessions.report(report, about: item, to: id)
+            await sessions.report(report, about: item, to: id, from: renderer)
         }
         await positions?.observe(sessionID: id)
     }
@@ -247,5 +257,23 @@ struct SessionRoutes: Sendable {
         let resumed = body.resume == true ? try await library.position(for: asset.id)?.resumeTime : nil
         warnings += session.begin(with: PlaybackStart(time: resumed ?? body.startTime, rate: body.rate, autoplay: body.autoplay ?? false))
         return (session, warnings)
+    }
+}
+
+/// A renderer's clock probe, `{"v":1,"type":"clock","t0":<its time in ms>}`.
+struct ClockProbe: Decodable {
+    var t0: Double
+
+    /// The probe in `text`, or nil when `text` is another frame.
+    init?(_ text: String) {
+        guard text.utf8.count < 256, text.contains("\"clock\""),
+            let frame = try? JSONDecoder().decode(Frame.self, from: Data(text.utf8)), frame.type == "clock", let t0 = frame.t0, t0.isFinite
+        else { return nil }
+        self.t0 = t0
+    }
+
+    private struct Frame: Decodable {
+        var type: String
+        var t0: Double?
     }
 }

@@ -41,6 +41,8 @@ public enum AccessRules {
         if path == "/devices" || path == "/api/devices" || path.hasPrefix("/api/devices/") { return .manage }
         // Playback: sessions, their renderer socket and intents, and where a viewer got to.
         if path == "/api/sessions" || path.hasPrefix("/api/sessions/") { return .play }
+        // Watching together: following an invitation link and joining its group is playing.
+        if path.hasPrefix("/together/") || path.hasPrefix("/api/together/") { return .play }
         if path.hasPrefix("/api/assets/"), path.hasSuffix("/position"), method == .put || method == .delete || reads { return .play }
         // Interstitial events (ad breaks): anyone who may browse sees them; only the owner authors them.
         if path.hasPrefix("/api/assets/"), path.contains("/interstitials") { return reads ? .browse : .manage }

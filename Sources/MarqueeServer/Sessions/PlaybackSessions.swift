@@ -10,19 +10,32 @@ public import Playback
 public actor PlaybackSessions {
     struct Entry {
         var session: PlaybackSession
-        var renderer: AsyncStream<OutboundRendererMessage>.Continuation?
-        var rendererID: UUID?
+        /// The renderers connected: one for a session of one viewer, one per participant of a
+        /// group (each with its participant's ID).
+        var renderers: [UUID: RendererLink] = [:]
+        /// Several people watching this session together, once someone started it.
+        var group: WatchGroup?
         var lastActive: Date
+
+        var hasRenderer: Bool { !renderers.isEmpty }
     }
 
-    private var entries: [String: Entry] = [:]
+    /// One renderer's queue of outgoing messages, and whose it is in a group.
+    struct RendererLink {
+        var continuation: AsyncStream<OutboundRendererMessage>.Continuation
+        var participantID: String?
+        /// When this renderer last sent anything (a group's pages probe the clock every 5 s).
+        var lastHeard: Date
+    }
+
+    var entries: [String: Entry] = [:]
     /// Sessions without a renderer for this long are dropped.
     let idleTimeout: TimeInterval
     /// A session whose renderer went away is dropped after this long unless a renderer comes
     /// back (a page reload reattaches well within it).
     let rendererGracePeriod: Duration
     /// The time idle sessions and grace periods are measured on (a manual clock in tests).
-    let clock: any WallClock
+    nonisolated let clock: any WallClock
     /// Messages queued for a renderer that does not read; past this the renderer is dropped
     /// (its stream finishes and its socket closes) instead of the server buffering without limit.
     static let rendererQueueLimit = 256
@@ -30,6 +43,8 @@ public actor PlaybackSessions {
     nonisolated let rendererFrames: RendererFrameBudget
     /// Told of every change a viewer could notice (Live Activities' Now playing follows it).
     private var observer: (@Sendable (PlaybackSessionChange) -> Void)?
+    /// Group invitations: token → session ID (see `PlaybackSessions+Groups.swift`).
+    var invitations: [String: GroupInvitation] = [:]
 
     /// Told of every break's will-present and did-finish, with the session and asset IDs (the
     /// interstitial webhooks); called on the actor, so it must return at once.
@@ -39,7 +54,7 @@ public actor PlaybackSessions {
     nonisolated let upNextSource = UpNextSourceSlot()
 
     /// Sends a session's queued interstitial notifications to its page and to the listener.
-    private func announceInterstitials(of id: String) {
+    func announceInterstitials(of id: String) {
         guard var entry = entries[id] else { return }
         let notifications = entry.session.takeInterstitialNotifications()
         guard !notifications.isEmpty else { return }
@@ -53,9 +68,9 @@ public actor PlaybackSessions {
     /// Sets the one observer of session changes.
     public func observe(_ observer: @escaping @Sendable (PlaybackSessionChange) -> Void) { self.observer = observer }
 
-    private func notify(_ id: String) {
+    func notify(_ id: String) {
         guard let observer else { return }
-        if let entry = entries[id] { observer(.changed(entry.session, rendererAttached: entry.renderer != nil)) } else { observer(.removed(id)) }
+        if let entry = entries[id] { observer(.changed(entry.session, rendererAttached: entry.hasRenderer)) } else { observer(.removed(id)) }
     }
 
     public init(
@@ -79,7 +94,7 @@ public actor PlaybackSessions {
 
     /// The session as the page and the API see it, now.
     public func snapshot(id: String) -> SessionSnapshot? {
-        entries[id].map { SessionSnapshot($0.session, now: clock.now) }
+        entries[id].map { SessionSnapshot($0.session, group: $0.group, now: clock.now) }
     }
 
     /// Asks the source what follows the session's item, offers it, and counts a ready item
@@ -97,7 +112,7 @@ public actor PlaybackSessions {
         // The end was held back from the observer until now (see `report`): tell it either way.
         guard entry.session.offerUpNext(item, at: clock.now) else { return notify(id) }
         entries[id] = entry
-        send(.state(entry.session, now: clock.now), to: id)
+        sendState(to: id)
         notify(id)
         guard case .offered(_, let deadline?) = entry.session.upNext else { return }
         let clock = clock
@@ -112,7 +127,7 @@ public actor PlaybackSessions {
     private func countUpNextDown(_ id: String) {
         guard var entry = entries[id], entry.session.advanceUpNext(to: clock.now) else { return }
         entries[id] = entry
-        send(.state(entry.session, now: clock.now), to: id)
+        sendState(to: id)
         notify(id)
     }
 
@@ -121,21 +136,32 @@ public actor PlaybackSessions {
     /// The session on screen: the most recently active one with a renderer attached (what a
     /// remote controls).
     public func mostRecentlyRenderedSessionID() -> String? {
-        entries.filter { $0.value.renderer != nil }.max { $0.value.lastActive < $1.value.lastActive }?.key
+        entries.filter { $0.value.hasRenderer }.max { $0.value.lastActive < $1.value.lastActive }?.key
     }
 
     @discardableResult
     public func remove(id: String) -> Bool {
         guard let entry = entries.removeValue(forKey: id) else { return false }
-        entry.renderer?.finish()
+        for link in entry.renderers.values { link.continuation.finish() }
+        invitations = invitations.filter { $0.value.sessionID != id }
         notify(id)
         return true
     }
 
-    /// Applies an intent; on success sends the commands to the renderer (if any) and returns them.
-    public func apply(_ intent: PlaybackIntent, to id: String, replyTo: Int? = nil) -> Result<[RendererCommand], PlaybackRefusal>? {
+    /// Applies an intent (from renderer `from`, when it came over a socket); on success sends
+    /// the commands to the renderers (if any) and returns them. A refusal goes to the renderer
+    /// that asked only. In a group, a pause snaps every renderer to the same frame and the
+    /// shared timeline is anchored again.
+    public func apply(
+        _ intent: PlaybackIntent, to id: String, replyTo: Int? = nil, from rendererID: UUID? = nil
+    ) -> Result<[RendererCommand], PlaybackRefusal>? {
         guard var entry = entries[id] else { return nil }
-        let result = entry.session.handle(intent)
+        let before = entry.session.currentTime
+        var result = entry.session.handle(intent)
+        if entry.group != nil, case .success(var commands) = result {
+            commands += groupChanged(&entry, sessionTimeBefore: before)
+            result = .success(commands)
+        }
         entry.lastActive = clock.now
         entries[id] = entry
         announceInterstitials(of: id)
@@ -143,9 +169,9 @@ public actor PlaybackSessions {
         case .success(let commands):
             send(.commands(commands, replyTo: replyTo), to: id)
         case .failure(let refusal):
-            send(.refused(refusal, replyTo: replyTo), to: id)
+            send(.refused(refusal, replyTo: replyTo), to: id, only: rendererID)
         }
-        send(.state(entry.session, now: clock.now), to: id)
+        sendState(to: id)
         notify(id)
         return result
     }
@@ -156,19 +182,26 @@ public actor PlaybackSessions {
         for (id, var entry) in entries where entry.session.assetID == assetID {
             entry.session.setStreamInterstitialEvents(events)
             entries[id] = entry
-            send(.state(entry.session, now: clock.now), to: id)
+            sendState(to: id)
         }
     }
 
     /// Takes a renderer report (about `item`, when the renderer names it: one about an item
     /// no longer playing is dropped); sends any resulting commands and, when something a
     /// viewer would notice changed, the new state.
-    func report(_ report: RendererReport, about item: RenderedItem? = nil, to id: String) {
+    func report(_ report: RendererReport, about item: RenderedItem? = nil, to id: String, from rendererID: UUID? = nil) {
         guard var entry = entries[id] else { return }
+        // In a group, only the clock participant's reports move the session; every renderer's
+        // stalls and recoveries hold and release the group.
+        if entry.group != nil, let rendererID, !groupAccepts(report, from: rendererID, in: &entry, id: id) { return }
         let before = entry.session.status
         let beforeInterstitial = entry.session.activeInterstitial
         let beforePermissions = entry.session.permissions
-        let commands = entry.session.handle(report, about: item)
+        let sessionTimeBefore = entry.session.currentTime
+        var commands = entry.session.handle(report, about: item)
+        if entry.group != nil, before != entry.session.status || beforeInterstitial != entry.session.activeInterstitial {
+            commands += groupChanged(&entry, sessionTimeBefore: sessionTimeBefore)
+        }
         entry.lastActive = clock.now
         entries[id] = entry
         announceInterstitials(of: id)
@@ -181,49 +214,83 @@ public actor PlaybackSessions {
         if !isTimeTick || !commands.isEmpty || before != entry.session.status || beforeInterstitial != entry.session.activeInterstitial
             || beforePermissions != entry.session.permissions
         {
-            send(.state(entry.session, now: clock.now), to: id)
+            sendState(to: id)
             if !endedNow { notify(id) }
         }
     }
 
     /// Queues a message for the session's renderer; a renderer whose queue is full is not
     /// reading, so it is dropped (a page that reconnects gets a fresh state snapshot).
-    private func send(_ message: OutboundRendererMessage, to id: String) {
-        guard let renderer = entries[id]?.renderer, let rendererID = entries[id]?.rendererID else { return }
-        if case .dropped = renderer.yield(message) {
-            detachRenderer(rendererID, from: id)
+    /// Queues a message for the session's renderers (or only `only`); a renderer whose queue
+    /// is full is not reading, so it is dropped (a page that reconnects gets a fresh snapshot).
+    func send(_ message: OutboundRendererMessage, to id: String, only: UUID? = nil) {
+        guard let renderers = entries[id]?.renderers else { return }
+        for (rendererID, link) in renderers where only == nil || only == rendererID {
+            if case .dropped = link.continuation.yield(message) {
+                detachRenderer(rendererID, from: id)
+            }
         }
     }
 
-    /// Whether `rendererID` is still the session's renderer (a replaced one may not drive it).
-    func isAttached(_ rendererID: UUID, to id: String) -> Bool {
-        entries[id]?.rendererID == rendererID
+    /// Sends every renderer of session `id` its state now.
+    func sendState(to id: String) {
+        guard let entry = entries[id] else { return }
+        send(.state(entry.session, group: entry.group, now: clock.now), to: id)
     }
 
-    /// Connects a renderer; a second renderer replaces the first (whose stream ends).
-    func attachRenderer(to id: String) -> (UUID, AsyncStream<OutboundRendererMessage>)? {
+    /// Whether `rendererID` is still one of the session's renderers (a replaced one may not drive it).
+    func isAttached(_ rendererID: UUID, to id: String) -> Bool {
+        entries[id]?.renderers[rendererID] != nil
+    }
+
+    /// Connects a renderer. Without a group (or without `participantID`) it replaces the
+    /// session's other renderers (whose streams end); a group participant's renderer joins the
+    /// others, replacing only that participant's earlier one (a reload).
+    func attachRenderer(to id: String, participantID: String? = nil) -> (UUID, AsyncStream<OutboundRendererMessage>)? {
         guard var entry = entries[id] else { return nil }
-        entry.renderer?.finish()
+        let participant = entry.group == nil ? nil : participantID
+        if entry.group != nil, let participant, !(entry.group?.participants.contains { $0.id == participant } ?? false) { return nil }
+        for (oldID, link) in entry.renderers where participant == nil || link.participantID == participant {
+            link.continuation.finish()
+            entry.renderers[oldID] = nil
+        }
         let (stream, continuation) = AsyncStream.makeStream(
             of: OutboundRendererMessage.self, bufferingPolicy: .bufferingOldest(Self.rendererQueueLimit))
         let rendererID = UUID()
-        entry.renderer = continuation
-        entry.rendererID = rendererID
+        entry.renderers[rendererID] = RendererLink(continuation: continuation, participantID: participant, lastHeard: clock.now)
         entry.lastActive = clock.now
+        if let participant, var group = entry.group {
+            // A participant who (re)connects loads first: the group waits for them.
+            try? group.join(id: participant, name: "", at: clock.now)
+            entry.group = group
+            _ = groupChanged(&entry, sessionTimeBefore: entry.session.currentTime)
+        }
         entries[id] = entry
-        continuation.yield(.state(entry.session, now: clock.now))
+        continuation.yield(.state(entry.session, group: entry.group, now: clock.now))
+        if participant != nil {
+            sendState(to: id)
+            scheduleWaitExpiry(for: id)
+        }
         notify(id)
         return (rendererID, stream)
     }
 
     func detachRenderer(_ rendererID: UUID, from id: String) {
-        guard var entry = entries[id], entry.rendererID == rendererID else { return }
-        entry.renderer?.finish()
-        entry.renderer = nil
-        entry.rendererID = nil
+        guard var entry = entries[id], let link = entry.renderers.removeValue(forKey: rendererID) else { return }
+        link.continuation.finish()
         entry.lastActive = clock.now
+        if let participant = link.participantID, var group = entry.group {
+            // Leaving (even the starter) never ends the group; nobody waits for them any more.
+            group.leave(id: participant)
+            entry.group = group
+            let commands = groupChanged(&entry, sessionTimeBefore: entry.session.currentTime)
+            entries[id] = entry
+            if !commands.isEmpty { send(.commands(commands, replyTo: nil), to: id) }
+            sendState(to: id)
+        }
         entries[id] = entry
         notify(id)
+        guard !entry.hasRenderer else { return }
         let (grace, clock) = (rendererGracePeriod, clock)
         Task { [weak self] in
             try? await clock.sleep(for: grace)
@@ -233,15 +300,17 @@ public actor PlaybackSessions {
 
     /// Drops a session that has had no renderer and no activity since `since`.
     private func dropIfStillDetached(_ id: String, since: Date) {
-        guard let entry = entries[id], entry.renderer == nil, entry.lastActive <= since else { return }
+        guard let entry = entries[id], !entry.hasRenderer, entry.lastActive <= since else { return }
         entries.removeValue(forKey: id)
+        invitations = invitations.filter { $0.value.sessionID != id }
         notify(id)
     }
 
     private func dropIdle() {
         let cutoff = clock.now.addingTimeInterval(-idleTimeout)
-        for (id, entry) in entries where entry.renderer == nil && entry.lastActive < cutoff {
+        for (id, entry) in entries where !entry.hasRenderer && entry.lastActive < cutoff {
             entries.removeValue(forKey: id)
+            invitations = invitations.filter { $0.value.sessionID != id }
         }
     }
 }

@@ -261,11 +261,13 @@ public struct SessionSnapshot: Codable, Sendable, Hashable {
     /// What plays after this item, once it has ended (absent before): the page's card, the
     /// remote's "Play next" and the Now Playing activity all read it here.
     public var upNext: UpNextSnapshot?
+    /// The people watching together and the timeline their renderers follow (absent alone).
+    public var group: GroupSnapshot?
     /// Only in the answer to `POST /api/sessions`: what was left out of the request, for the viewer.
     public var warnings: [String]?
 
     /// The session as of `now` on the sessions' clock (the Up Next countdown is counted from it).
-    init(_ session: PlaybackSession, now: Date) {
+    init(_ session: PlaybackSession, group: WatchGroup? = nil, now: Date) {
         func speed(_ value: PlaybackSpeed) -> Speed {
             Speed(rate: value.rate, localizedName: value.localizedName, localizedNumericName: value.localizedNumericName)
         }
@@ -299,6 +301,44 @@ public struct SessionSnapshot: Codable, Sendable, Hashable {
         metadata = session.metadata
         allowsVideoFrameAnalysis = session.allowsVideoFrameAnalysis
         upNext = UpNextSnapshot(session.upNext, now: now)
+        self.group = group.map { GroupSnapshot($0, now: now) }
+    }
+}
+
+/// A group as JSON: who is in it (and who the group waits for) and the shared timeline —
+/// at `timeline.at` (milliseconds since 1970 on the server's clock) the item was at
+/// `timeline.time` seconds, moving at `timeline.rate` (0: held). `serverTime` is when the
+/// snapshot was made, for a renderer that has not measured its clock offset yet.
+public struct GroupSnapshot: Codable, Sendable, Hashable {
+    public struct Participant: Codable, Sendable, Hashable {
+        public var id: String
+        public var name: String
+        /// watching, waiting, behind or away.
+        public var state: String
+    }
+
+    public struct Timeline: Codable, Sendable, Hashable {
+        public var time: Double
+        public var rate: Double
+        public var at: Double
+    }
+
+    public var id: String
+    public var participants: [Participant]
+    /// The names of those the group waits for ("Waiting for Aki…").
+    public var waitingFor: [String]
+    /// How many have a renderer connected ("Watching together · 3").
+    public var watching: Int
+    public var timeline: Timeline
+    public var serverTime: Double
+
+    init(_ group: WatchGroup, now: Date) {
+        id = group.id
+        participants = group.participants.map { Participant(id: $0.id, name: $0.name, state: $0.state.rawValue) }
+        waitingFor = group.waitingFor.map(\.name)
+        watching = group.present.count
+        timeline = Timeline(time: group.timeline.time, rate: group.timeline.rate, at: (group.timeline.date.timeIntervalSince1970 * 1000).rounded())
+        serverTime = (now.timeIntervalSince1970 * 1000).rounded()
     }
 }
 
@@ -345,13 +385,22 @@ struct OutboundRendererMessage: Encodable, Sendable {
     var message: String?
     /// A break's will-present or did-finish (`type` "interstitial").
     var notification: InterstitialNotificationPayload?
+    /// For `clock`: the renderer's send time, echoed, and the server's time (ms since 1970).
+    var t0: Double?
+    var server: Double?
 
     static func interstitial(_ notification: InterstitialNotification) -> Self {
         Self(type: "interstitial", notification: InterstitialNotificationPayload(notification))
     }
 
-    static func state(_ session: PlaybackSession, now: Date) -> Self {
-        Self(type: "state", state: SessionSnapshot(session, now: now))
+    static func state(_ session: PlaybackSession, group: WatchGroup? = nil, now: Date) -> Self {
+        Self(type: "state", state: SessionSnapshot(session, group: group, now: now))
+    }
+
+    /// The answer to a renderer's clock probe (`{"type":"clock","t0":…}`): its `t0` back, and
+    /// the server's time in milliseconds since 1970, for an NTP-style offset and round trip.
+    static func clock(t0: Double, server: Date) -> Self {
+        Self(type: "clock", t0: t0, server: (server.timeIntervalSince1970 * 1000 * 1000).rounded() / 1000)
     }
 
     static func commands(_ commands: [RendererCommand], replyTo: Int?) -> Self {

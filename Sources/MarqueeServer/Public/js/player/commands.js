@@ -16,8 +16,10 @@ export class CommandRunner {
    *          subtitles: import('./subtitle-tracks.js').SubtitleTracks, volume: {apply: Function},
    *          pictureInPicture?: () => Element | null}} parts
    */
-  constructor(hub, { interstitial, subtitles, volume, pictureInPicture = () => document.pictureInPictureElement }) {
+  constructor(hub, { interstitial, subtitles, volume, pictureInPicture = () => document.pictureInPictureElement, followsGroup = () => false }) {
     this.hub = hub;
+    /** Watching together: the group's timeline moves the primary (group-sync.js), not play/pause/seek. */
+    this.followsGroup = followsGroup;
     this.interstitial = interstitial;
     this.subtitles = subtitles;
     this.volume = volume;
@@ -27,6 +29,8 @@ export class CommandRunner {
   async carryOut(command) {
     const video = this.hub.media;
     const interstitial = this.interstitial;
+    const primaryTransport = [COMMAND.play, COMMAND.pause, COMMAND.seek].includes(command.command);
+    if (primaryTransport && !interstitial.isActive && this.followsGroup()) return;
     switch (command.command) {
       case COMMAND.play:
         try {

@@ -38,6 +38,8 @@ import { PlayerChrome, Toast } from './player-chrome.js';
 import { PlayerMenus } from './player-menus.js';
 import { playerActions } from './player-actions.js';
 import { openSession } from './session-start.js';
+import { GroupSync } from './group-sync.js';
+import { TogetherPanel } from './together.js';
 
 const $ = (id) => document.getElementById(id);
 const player = $('player');
@@ -54,15 +56,17 @@ const chrome = new PlayerChrome($, hub, { toast, volume, info });
 const menus = new PlayerMenus({ container: $('menus'), overflowButton: $('overflow-button'), renditionsButton: $('renditions-button') },
   hub, { toggleHelp: () => chrome.toggleHelp() });
 const visibility = new ControlsVisibility(player, {
-  isPlaying: () => Boolean(hub.session?.desiresPlayback),
+  // A page whose browser refused to play in a group keeps its controls up for the press it needs.
+  isPlaying: () => Boolean(hub.session?.desiresPlayback) && !groupSync.blocked,
   isBusy: () => hub.scrubbing || menus.anyOpen || info.isOpen || chrome.helpOpen,
 });
 
 // The break's player, and the clock under the picture (the primary's, or the ad's during a break).
 const interstitial = new InterstitialPlayer($('interstitial-video'), (report, fields) => hub.report(report, fields), () => hub.session?.id, $('interstitial-video-next'));
 let liveText = null; // Live Text on the paused frame (live-text.js), once the session exists
+let together = null; // Watch together (together.js), once the session exists
 const show = (time) => display.show(time);
-const actions = playerActions(hub, { show, toast: (text) => toast.show(text), info, chrome, visibility });
+const actions = playerActions(hub, { show, toast: (text) => toast.show(text), info, chrome, visibility, groupSync: { get blocked() { return groupSync.blocked; }, unblock: () => groupSync.unblock() } });
 
 // Scrubbing: the timeline and the picture's swipe drive one scrubber; the picture follows
 // (keyframes of the playing variant, see scrub-frames.js).
@@ -86,7 +90,11 @@ const preloader = new InterstitialPreloader(video, interstitial, () => hub.durat
 new InterstitialEditor(player, { assetID, currentTime: () => video.currentTime, toast: (text) => toast.show(text, 2500) });
 const upNext = new UpNext(player, { intent: (name, fields) => hub.intent(name, fields) });
 const subtitles = new SubtitleTracks(video);
-const commands = new CommandRunner(hub, { interstitial, subtitles, volume: volumeReports });
+const groupSync = new GroupSync(video, {
+  probe: (t0) => hub.socket?.probe(t0), isBreakPlaying: () => interstitial.isActive, blocked: () => { hub.report(REPORT.autoplayBlocked); visibility.show(); },
+  stalled: () => hub.report(REPORT.stalled, { item: 'primary' }),
+});
+const commands = new CommandRunner(hub, { interstitial, subtitles, volume: volumeReports, followsGroup: () => groupSync.active });
 const reports = new MediaReports(hub, { loading: $('loading') }, {
   interstitial, frames, preloader, show, isMoving: () => hub.scrubbing || gesture.isCoasting,
 });
@@ -111,6 +119,8 @@ hub.on(PLAYER_EVENT.STATE, ({ state, previous }) => {
   hub.mediaSession.update({ playing: state.desiresPlayback, duration: hub.duration(), time: video.currentTime, rate: state.rate });
   upNext.update(state);
   volumeReports.sync();
+  groupSync.update(state);
+  together?.update(state);
 });
 scrubber.registerListeners();
 hub.on(PLAYER_EVENT.REFUSED, () => toast.show(t('refused')));
@@ -133,7 +143,13 @@ async function start() {
   timeline.setDuration(manifest.duration);
   display.show(0);
 
-  const socket = hub.socket = new RendererSocket(created.id);
+  const socket = hub.socket = new RendererSocket(created.id, { participant: created.participantID ?? null });
+  together = new TogetherPanel({ button: $('together-button'), panel: $('together-panel'), banner: $('together-banner') }, {
+    sessionID: () => created.id, participantID: created.participantID ?? null, toast: (text) => toast.show(text, 3000),
+    becameParticipant: (id) => { socket.participant = id; },
+  });
+  together.applyStrings();
+  socket.addEventListener('clock', (event) => groupSync.answered(event.detail));
   socket.addEventListener('state', (event) => hub.applyState(event.detail.state));
   // A break's will-present and did-finish, for anything on the page that follows breaks.
   socket.addEventListener('interstitial', (event) => window.dispatchEvent(new CustomEvent('marquee:interstitial', { detail: event.detail.notification })));
@@ -154,6 +170,10 @@ async function start() {
   });
   hub.on(PLAYER_EVENT.SCRUB_STARTED, () => liveText.clear());
   const connected = socket.connect(); // frames sent before it opens are queued
+  // Leaving the page (or its going into the back-forward cache) closes the socket, so a group
+  // sees this person leave at once; coming back from the cache reconnects.
+  addEventListener('pagehide', () => socket.close());
+  addEventListener('pageshow', (event) => { if (event.persisted) { socket.closed = false; socket.connect(); } });
   // The Now playing island (issue 15): this session is this browser's; another tab may take it over.
   linkNowPlaying({ sessionID: created.id, video, release: () => { socket.close(); video.pause(); toast.show(t('islandContinued'), 6000); } });
 
@@ -184,5 +204,5 @@ installGamepad({
   },
   activity: () => visibility.activity(),
 });
-window.marquee = { get session() { return hub.session; }, get manifest() { return hub.manifest; }, get engine() { return hub.engine; }, get liveText() { return liveText; } };
+window.marquee = { get session() { return hub.session; }, get manifest() { return hub.manifest; }, get engine() { return hub.engine; }, get liveText() { return liveText; }, get groupSync() { return groupSync; } };
 start().catch((error) => chrome.showError(String(error.message ?? error)));

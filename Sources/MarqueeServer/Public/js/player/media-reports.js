@@ -53,10 +53,18 @@ export class MediaReports {
     video.addEventListener('waiting', () => {
       if (parts.interstitial.isActive || parts.frames.isActive) return;
       loading.hidden = false;
-      hub.report(REPORT.stalled, PRIMARY);
+      // Watching together, a stall holds everyone: a short wait (a drift-correcting seek)
+      // is not one; only a wait still unanswered after half a second is reported.
+      if (!hub.session?.group) return hub.report(REPORT.stalled, PRIMARY);
+      clearTimeout(this.stallTimer);
+      this.stallTimer = setTimeout(() => { if (video.readyState < 3 && !video.paused) hub.report(REPORT.stalled, PRIMARY); }, 500);
     });
-    video.addEventListener('playing', () => { loading.hidden = true; hub.report(REPORT.playing, PRIMARY); });
-    video.addEventListener('canplay', () => { if (hub.session?.status !== 'waiting') loading.hidden = true; });
+    video.addEventListener('playing', () => { loading.hidden = true; clearTimeout(this.stallTimer); hub.report(REPORT.playing, PRIMARY); });
+    video.addEventListener('canplay', () => {
+      if (hub.session?.status !== 'waiting') loading.hidden = true;
+      // In a group, a renderer that can play again (even paused with the group) lets it go on.
+      if (hub.session?.group) hub.report(REPORT.ready, { duration: hub.manifest.duration || video.duration, ...PRIMARY });
+    });
     video.addEventListener('ended', () => { if (!parts.interstitial.isActive) hub.report(REPORT.ended, PRIMARY); });
     video.addEventListener('error', () => this.failed(video));
   }

@@ -9,13 +9,15 @@ import { INTENT } from './renderer-vocabulary.js';
  * @param {{show: (time: number) => void, toast: (text: string) => void, info: {toggle: Function, close: Function, isOpen: boolean},
  *          chrome: {toggleFullscreen: Function, toggleHelp: Function, helpOpen: boolean}, visibility: {activity: Function}}} parts
  */
-export function playerActions(hub, { show, toast, info, chrome, visibility }) {
+export function playerActions(hub, { show, toast, info, chrome, visibility, groupSync = null }) {
   const intent = (name, fields) => hub.intent(name, fields);
   const video = hub.media;
   /** Shows `time` as the seek asked for. */
   const aim = (time) => { hub.pendingSeek = time; show(time); };
   return {
-    togglePlay: () => intent(INTENT.togglePlayPause),
+    // Watching together with this browser's autoplay refused: the press starts this page
+    // (the gesture the browser wants), not a pause for the whole group.
+    togglePlay: () => (groupSync?.blocked ? groupSync.unblock() : intent(INTENT.togglePlayPause)),
     play: () => intent(INTENT.play),
     pause: () => intent(INTENT.pause),
     skip: (seconds) => {

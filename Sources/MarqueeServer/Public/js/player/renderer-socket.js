@@ -2,9 +2,11 @@
 // sends intents and reports, receives state snapshots, commands and refusals.
 
 export class RendererSocket extends EventTarget {
-  constructor(sessionID) {
+  constructor(sessionID, { participant = null } = {}) {
     super();
     this.sessionID = sessionID;
+    /** This page's participant ID in a group (watching together), sent when it (re)connects. */
+    this.participant = participant;
     this.nextID = 1;
     this.queue = [];
     this.closed = false;
@@ -13,7 +15,8 @@ export class RendererSocket extends EventTarget {
 
   connect() {
     const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
-    const socket = new WebSocket(`${scheme}://${location.host}/api/sessions/${this.sessionID}/renderer`);
+    const query = this.participant ? `?participant=${encodeURIComponent(this.participant)}` : '';
+    const socket = new WebSocket(`${scheme}://${location.host}/api/sessions/${this.sessionID}/renderer${query}`);
     this.socket = socket;
     return new Promise((resolve) => {
       socket.addEventListener('open', () => {
@@ -53,6 +56,11 @@ export class RendererSocket extends EventTarget {
     const id = this.nextID++;
     this.send({ type: 'intent', id, intent, ...fields });
     return id;
+  }
+
+  /** A clock probe: the server answers `clock` with `t0` and its own time, at once. */
+  probe(t0) {
+    if (this.socket?.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify({ v: 1, type: 'clock', t0 }));
   }
 
   /** Reports what the media element did ("ready", "time", "playing", "stalled", "ended", "failed"). */

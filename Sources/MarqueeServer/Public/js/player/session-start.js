@@ -28,12 +28,15 @@ export function sessionRequest(assetID, params, languages) {
  * else is shown; throws with the server's message on failure.
  * @returns {Promise<{created: object, readManifest: () => Promise<object>}>} the manifest is read when asked for
  */
-export async function openSession(assetID, params, { languages = navigator.languages, fallbackLanguage = navigator.language, onLanguage, fetch = globalThis.fetch } = {}) {
-  const [response, manifestResponse] = await Promise.all([
-    fetch('/api/sessions', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(sessionRequest(assetID, params, languages)) }),
-    fetch(`/api/assets/${encodeURIComponent(assetID)}/manifest.json`),
-  ]);
-  const created = await response.json();
+export async function openSession(assetID, params, { languages = navigator.languages, fallbackLanguage = navigator.language, onLanguage, fetch = globalThis.fetch, name = '' } = {}) {
+  // An invitation link (`?together=`) joins its group's session instead of making one.
+  const together = params.get('together');
+  const opening = together
+    ? fetch(`/api/together/${encodeURIComponent(together)}/join`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: params.get('name') ?? name }) })
+    : fetch('/api/sessions', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(sessionRequest(assetID, params, languages)) });
+  const [response, manifestResponse] = await Promise.all([opening, fetch(`/api/assets/${encodeURIComponent(assetID)}/manifest.json`)]);
+  const answer = await response.json();
+  const created = together && response.ok ? { ...answer.state, participantID: answer.participantID } : answer;
   if (!response.ok) {
     setLanguage(params.get('lang') ?? fallbackLanguage?.slice(0, 2));
     onLanguage();

@@ -1,0 +1,108 @@
+import Foundation
+import Hummingbird
+import Playback
+
+/// Watching together: start a group on a playing session, invite people by link, join by it.
+///
+/// - `POST /api/sessions/{id}/group` `{"name"}`: starts (or joins the starter to) the group
+///   and answers the starter's participant ID and an invitation link.
+/// - `POST /api/sessions/{id}/group/invitations`: a new link; `DELETE` withdraws every link.
+/// - `POST /api/together/{token}/join` `{"name"}`: joins the group a link leads to.
+/// - `GET /together/{token}`: the link itself; it opens the player in the group.
+struct TogetherRoutes: Sendable {
+    let sessions: PlaybackSessions
+
+    struct NameRequest: Decodable {
+        var name: String?
+    }
+
+    /// An invitation as JSON: the link to share and when it stops working.
+    struct InvitationResource: Codable, Sendable {
+        var token: String
+        var url: String
+        var expiresAt: Date
+
+        init(_ invitation: GroupInvitation) {
+            token = invitation.token
+            url = "/together/\(invitation.token)"
+            expiresAt = invitation.expires
+        }
+    }
+
+    struct StartResponse: ResponseEncodable {
+        var participantID: String
+        var invitation: InvitationResource
+        var state: SessionSnapshot
+    }
+
+    struct JoinResponse: ResponseEncodable {
+        var sessionID: String
+        var participantID: String
+        var state: SessionSnapshot
+    }
+
+    struct RevokeResponse: ResponseEncodable {
+        var revoked: Int
+    }
+
+    func register(on router: Router<MarqueeRequestContext>) {
+        let api = router.group("api")
+        api.post("sessions/{id}/group", use: start)
+        api.post("sessions/{id}/group/invitations", use: invite)
+        api.delete("sessions/{id}/group/invitations", use: revoke)
+        api.post("together/{token}/join", use: join)
+        router.get("together/{token}", use: open)
+    }
+
+    /// `POST /api/sessions/{id}/group`: 201 with the starter's participant ID and a link.
+    @Sendable func start(_ request: Request, context: MarqueeRequestContext) async throws -> Response {
+        let id = try context.parameters.require("id")
+        let body = try await request.decode(as: NameRequest.self, context: context)
+        let (participantID, invitation) = try await sessions.startGroup(sessionID: id, name: body.name ?? "")
+        guard let state = await sessions.snapshot(id: id) else { throw GroupJoinError.noSession }
+        let answer = StartResponse(participantID: participantID, invitation: InvitationResource(invitation), state: state)
+        return try answer.response(from: request, context: context).with(status: .created)
+    }
+
+    /// `POST /api/sessions/{id}/group/invitations`: another link to the group (201).
+    @Sendable func invite(_ request: Request, context: MarqueeRequestContext) async throws -> Response {
+        let id = try context.parameters.require("id")
+        guard await sessions.group(sessionID: id) != nil else {
+            throw APIError(.notFound, "Nobody is watching session \(id) together yet: start a group first", code: "no-group")
+        }
+        let invitation = await sessions.invite(sessionID: id)
+        return try context.responseEncoder.encode(InvitationResource(invitation), from: request, context: context).with(status: .created)
+    }
+
+    /// `DELETE /api/sessions/{id}/group/invitations`: every link stops working; people in the group stay.
+    @Sendable func revoke(_ request: Request, context: MarqueeRequestContext) async throws -> RevokeResponse {
+        let id = try context.parameters.require("id")
+        guard await sessions.session(id: id) != nil else { throw GroupJoinError.noSession }
+        return RevokeResponse(revoked: await sessions.revokeInvitations(sessionID: id))
+    }
+
+    /// `POST /api/together/{token}/join`: the new participant's ID and the group's session.
+    @Sendable func join(_ request: Request, context: MarqueeRequestContext) async throws -> JoinResponse {
+        let token = try context.parameters.require("token")
+        let body = try await request.decode(as: NameRequest.self, context: context)
+        let (sessionID, participantID) = try await sessions.joinGroup(token: token, name: body.name ?? "")
+        guard let state = await sessions.snapshot(id: sessionID) else { throw GroupJoinError.noSession }
+        return JoinResponse(sessionID: sessionID, participantID: participantID, state: state)
+    }
+
+    /// `GET /together/{token}`: the player of the group's item, joining the group (303).
+    @Sendable func open(_ request: Request, context: MarqueeRequestContext) async throws -> Response {
+        let token = try context.parameters.require("token")
+        guard let invitation = await sessions.invitation(token), let session = await sessions.session(id: invitation.sessionID) else {
+            throw GroupJoinError.invitationNotValid
+        }
+        let assetID = session.assetID.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? session.assetID
+        var query = URLComponents()
+        query.queryItems = [URLQueryItem(name: "together", value: token)]
+        // The link's own parameters (`?name=`, `?lang=`) carry over to the player.
+        for (key, value) in request.uri.queryParameters where ["name", "lang"].contains(String(key)) {
+            query.queryItems?.append(URLQueryItem(name: String(key), value: String(value)))
+        }
+        return Response(status: .seeOther, headers: [.location: "/watch/\(assetID)?\(query.percentEncodedQuery ?? "")"])
+    }
+}

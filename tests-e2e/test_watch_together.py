@@ -1,0 +1,244 @@
+"""Watching together (issue 28), end to end: three browsers — Chromium on a desktop, Chromium
+emulating a phone, and Firefox ESR — watch one session. The desktop starts the group from the
+player's "Watch together" panel; the others open its invitation link. Checked: everyone joins
+in sync; drift stays small while playing (measured against the shared timeline, printed); a
+seek and a speed change from a participant who did not start the group apply to all; a pause
+from Firefox stops everyone on the same frame; a participant whose network crawls holds the
+group ("Waiting for …") until it recovers; and the starter leaving does not end the group.
+
+Drift: each page reads its element's time and, in the same script, where the group's timeline
+says the item is (its measured clock offset to the server applied); the spread of those errors
+across the three pages at one moment is the drift between participants."""
+import os
+import shutil
+import statistics
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.support.ui import WebDriverWait
+
+from conftest import ARTIFACTS, make_driver
+
+pytestmark = pytest.mark.skipif(shutil.which("firefox-esr") is None, reason="firefox-esr is not installed")
+
+FPS = 25
+SAMPLE = """(() => { const v = document.getElementById('video'), g = window.marquee && window.marquee.groupSync;
+  if (!g || !g.group) return null;
+  const target = g.target();
+  return {time: v.currentTime, target, error: v.currentTime - target, paused: v.paused, rate: v.playbackRate,
+          groupRate: g.group.timeline.rate, waiting: g.group.waitingFor, watching: g.group.watching,
+          offsetKnown: g.clock.known, rtt: g.clock.roundTrip, seeks: g.stats.seeks, readyState: v.readyState}; })()"""
+
+
+@pytest.fixture(scope="module")
+def long_clip(server):
+    """A 120 s 640×360 clip at 25 fps with the frame number burned in, and sound."""
+    folder = Path(server.data) / "together"
+    folder.mkdir(exist_ok=True)
+    path = folder / "Together Clip.mp4"
+    subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", f"testsrc2=size=640x360:rate={FPS}:duration=120",
+                    "-f", "lavfi", "-i", "sine=frequency=440:duration=120", "-c:v", "libx264", "-preset", "veryfast",
+                    "-g", str(FPS * 2), "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest", str(path)], check=True)
+    status, added = server.api("POST", "/api/assets", {"paths": [str(path)]})
+    assert status == 202, added
+    asset = added["assets"][0]
+    deadline = time.time() + 180
+    while time.time() < deadline:
+        _, asset = server.api("GET", f"/api/assets/{asset['id']}")
+        if asset["status"] == "ready":
+            break
+        assert asset["status"] != "failed", asset
+        time.sleep(0.5)
+    yield asset
+    server.api("DELETE", f"/api/assets/{asset['id']}?permanently=true")
+
+
+def phone_driver():
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/bin/chromium"
+    for argument in ["--headless=new", "--no-first-run", "--disable-background-networking", "--disable-component-update",
+                     "--disable-sync", "--disable-default-apps", "--autoplay-policy=no-user-gesture-required",
+                     "--disable-features=Translate,MediaRouter,OptimizationHints"]:
+        options.add_argument(argument)
+    if os.geteuid() == 0:
+        options.add_argument("--no-sandbox")
+    options.add_experimental_option("mobileEmulation", {
+        "deviceMetrics": {"width": 393, "height": 852, "pixelRatio": 2.75, "touch": True},
+        "userAgent": "Mozilla/5.0 (Linux; Android 14; Pixel 7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Mobile Safari/537.36"})
+    options.set_capability("goog:loggingPrefs", {"browser": "WARNING"})
+    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+
+
+class Participants:
+    """The three pages, sampled the same way (a Chromium driver or a Firefox tab)."""
+
+    def __init__(self, desktop, phone, firefox):
+        self.pages = {"desktop": desktop, "phone": phone, "firefox": firefox}
+
+    def run(self, name, script):
+        page = self.pages[name]
+        return page.evaluate(script) if hasattr(page, "evaluate") else page.execute_script("return " + script)
+
+    def samples(self, names=None):
+        return {name: self.run(name, SAMPLE) for name in (names or self.pages)}
+
+    def wait(self, condition, message, timeout=20, names=None):
+        deadline = time.time() + timeout
+        last = None
+        while time.time() < deadline:
+            last = self.samples(names)
+            if all(last.values()) and condition(last):
+                return last
+            time.sleep(0.1)
+        raise AssertionError(f"{message}; last samples {last}")
+
+    def spread(self, names=None):
+        """Drift between participants now: the spread of their errors against the timeline (s)."""
+        samples = self.samples(names)
+        errors = [s["error"] for s in samples.values() if s]
+        return max(errors) - min(errors), samples
+
+
+def press_play(tab):
+    """Cy clicks Play in Firefox: a real click is the gesture autoplay rules ask for, which a
+    script's click is not."""
+    tab.click_element("#play-pause")
+
+
+def percentile(values, p):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
+
+
+def test_three_browsers_watch_one_session_in_sync(server, browser, long_clip):
+    from firefox_bidi import Firefox
+    desktop = browser()
+    phone = phone_driver()
+    firefox = Firefox.launch(width=1280, height=720)
+    tab = firefox.tab()
+    report = []
+    try:
+        # The desktop plays and starts the group from the player's panel.
+        desktop.get(f"{server.url}/watch/{long_clip['id']}")
+        WebDriverWait(desktop, 30).until(lambda d: d.execute_script(
+            "return window.marquee?.session?.status === 'playing' && document.getElementById('video').currentTime > 0.5"))
+        desktop.execute_script("document.getElementById('together-button').click()")
+        WebDriverWait(desktop, 10).until(lambda d: d.execute_script("return document.getElementById('together-link')?.value"))
+        link = desktop.execute_script("return document.getElementById('together-link').value")
+        assert "/together/" in link, link
+        assert desktop.execute_script("return document.querySelector('.together-qr svg') !== null"), "no QR code for the link"
+
+        # The phone and Firefox open the link; each is in sync within a second of its page joining.
+        joins = {}
+        page = Participants(desktop, phone, tab)
+        for name, open_link in [("phone", lambda: phone.get(link + "?name=Bea")), ("firefox", lambda: tab.navigate(link + "?name=Cy"))]:
+            started = time.time()
+            open_link()
+            page.wait(lambda s: s[name]["readyState"] >= 2 and (s[name]["offsetKnown"]), f"{name} did not load the group's item", timeout=30, names=[name])
+            # Either it plays along, or its browser refused to play without a press (Firefox does).
+            page.wait(lambda s: not s[name]["paused"] or page.run(name, "window.marquee.groupSync.blocked"), f"{name} neither played nor asked for a press",
+                      timeout=30, names=[name])
+            if page.run(name, "window.marquee.groupSync.blocked"):
+                # Firefox's autoplay policy wants a press: the group waits for Cy, who presses play.
+                try:
+                    page.wait(lambda s: "Cy" in s["desktop"]["waiting"] and s["desktop"]["groupRate"] == 0, "the group did not wait for Cy", names=["desktop"])
+                except AssertionError:
+                    print("diagnostics:", page.run("desktop", "JSON.stringify(window.marquee.session.group)"), page.run("firefox", "JSON.stringify({b: window.marquee.groupSync.blocked, p: document.getElementById('video').paused})"))
+                    raise
+                report.append(f"{name} refused to play without a press: the group waited for Cy")
+                press_play(tab)
+                started = time.time()
+            try:
+                page.wait(lambda s: abs(s[name]["error"]) < 0.1 and not s[name]["paused"], f"{name} did not come into sync", timeout=30, names=[name])
+            except AssertionError:
+                for _ in range(10):
+                    print("diagnostics:", page.run(name, "JSON.stringify((() => { const v = document.getElementById('video'); const b = []; for (let i = 0; i < v.buffered.length; i++) b.push([v.buffered.start(i), v.buffered.end(i)]); return {t: v.currentTime, seeking: v.seeking, rs: v.readyState, paused: v.paused, b, stats: window.marquee.groupSync.stats, lat: window.marquee.groupSync.seekLatency, blocked: window.marquee.groupSync.blocked, hold: Boolean(window.marquee.groupSync.holdTimer), err: v.error && v.error.message}; })())"))
+                    time.sleep(0.5)
+                raise
+            joins[name] = time.time() - started
+        group = Participants(desktop, phone, tab)
+        state = group.wait(lambda s: all(x["watching"] == 3 and x["groupRate"] > 0 and not x["waiting"] for x in s.values()),
+                           "three participants did not settle into playing together", timeout=30)
+        report.append(f"join to sync: phone {joins['phone']:.2f} s, firefox {joins['firefox']:.2f} s (page load, media and sync)")
+        names = desktop.execute_script("return [...document.querySelectorAll('#together-people li')].map((li) => li.textContent)")
+        assert any("Bea" in n for n in names) and any("Cy" in n for n in names), names
+
+        # Drift while playing.
+        drifts = []
+        deadline = time.time() + float(os.environ.get("WATCH_TOGETHER_SECONDS", "25"))
+        while time.time() < deadline:
+            spread, _ = group.spread()
+            drifts.append(spread)
+            time.sleep(0.25)
+        p50, p95 = statistics.median(drifts), percentile(drifts, 95)
+        report.append(f"drift between 3 participants while playing: p50 {p50 * 1000:.0f} ms, p95 {p95 * 1000:.0f} ms, max {max(drifts) * 1000:.0f} ms over {len(drifts)} samples")
+        assert p95 < 0.25, report  # loose: the goal (40 ms) is measured and printed, a loaded CI machine is not the goal's machine
+
+        # A seek and a speed change from the phone (who did not start the group) apply to all.
+        before = group.samples(["desktop"])["desktop"]["target"]
+        phone.execute_script("document.getElementById('skip-forward').click()")
+        group.wait(lambda s: all(x["target"] > before + 8 and abs(x["error"]) < 0.3 for x in s.values()), "the phone's skip did not move everyone")
+        phone.execute_script("document.dispatchEvent(new KeyboardEvent('keydown', {key: '>', bubbles: true}))")
+        rate = group.wait(lambda s: len({x["groupRate"] for x in s.values()}) == 1 and s["desktop"]["groupRate"] > 1, "the phone's speed change did not reach all")
+        report.append(f"speed from the phone: group rate {rate['desktop']['groupRate']}")
+        time.sleep(3)
+        spread, _ = group.spread()
+        report.append(f"drift 3 s after the speed change: {spread * 1000:.0f} ms")
+
+        # A pause from Firefox: everyone on the same frame.
+        tab.evaluate("document.getElementById('play-pause').click()")
+        paused = group.wait(lambda s: all(x["paused"] and x["groupRate"] == 0 and not x["readyState"] < 2 for x in s.values())
+                            and len({int(x["time"] * FPS + 1e-3) for x in s.values()}) == 1, "a pause from Firefox did not stop everyone on one frame")
+        frames = {name: int(s["time"] * FPS + 1e-3) for name, s in paused.items()}
+        report.append(f"paused on frame {frames}")
+
+        # The phone's network crawls and the desktop seeks far ahead: the group waits for Bea.
+        phone.execute_cdp_cmd("Network.enable", {})
+        phone.execute_cdp_cmd("Network.emulateNetworkConditions", {"offline": False, "latency": 3000, "downloadThroughput": 30000, "uploadThroughput": 30000})
+        desktop.execute_script("document.getElementById('play-pause').click()")
+        group.wait(lambda s: s["desktop"]["groupRate"] > 0, "play did not resume", names=["desktop"])
+        desktop.execute_script("window.marquee.groupSync && document.dispatchEvent(new KeyboardEvent('keydown', {key: '8', bubbles: true}))")
+        try:
+            waiting = group.wait(lambda s: "Bea" in (s["desktop"]["waiting"] or []), "the group did not wait for the phone", timeout=20, names=["desktop"])
+        except AssertionError:
+            for _ in range(3):
+                print("diagnostics:", phone.execute_script("const v = document.getElementById('video'); const b = []; for (let i = 0; i < v.buffered.length; i++) b.push([v.buffered.start(i), v.buffered.end(i)]); return JSON.stringify({t: v.currentTime, rs: v.readyState, p: v.paused, s: v.seeking, b, g: window.marquee.session.group.participants})"))
+                time.sleep(1)
+            raise
+        banner = desktop.execute_script("return document.getElementById('together-banner').textContent")
+        assert "Bea" in banner, banner
+        held = group.samples(["desktop", "firefox"])
+        assert all(s["groupRate"] == 0 for s in held.values()), held
+        phone.execute_cdp_cmd("Network.emulateNetworkConditions", {"offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+        group.wait(lambda s: all(not x["waiting"] and x["groupRate"] > 0 for x in s.values()), "the group did not go on once the phone recovered", timeout=30)
+        report.append(f"suspended for Bea while her network crawled: {waiting['desktop']['waiting']}, then resumed")
+
+        # Back to the middle (Cy presses 2: 20 %), then the starter leaves: the group goes on for the others.
+        session_id = desktop.execute_script("return window.marquee.session.id")
+        tab.press_key("2")
+        group.wait(lambda s: all(x["target"] < 40 and x["groupRate"] > 0 for x in s.values()), "Cy's jump to 20 % did not reach everyone")
+        desktop.get("about:blank")
+        rest = Participants(desktop, phone, tab)
+        try:
+            after = rest.wait(lambda s: all(x["watching"] == 2 and x["groupRate"] > 0 for x in s.values()), "the group ended with its starter",
+                              timeout=20, names=["phone", "firefox"])
+        except AssertionError:
+            print("diagnostics:", server.api("GET", f"/api/sessions/{session_id}"))
+            raise
+        time.sleep(2)
+        spread, _ = rest.spread(["phone", "firefox"])
+        report.append(f"after the starter left: {after['phone']['watching']} watching, drift {spread * 1000:.0f} ms")
+    finally:
+        print("\n".join(report))
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        (ARTIFACTS / "watch-together.txt").write_text("\n".join(report) + "\n")
+        try:
+            phone.save_screenshot(str(ARTIFACTS / "watch-together-phone.png"))
+            tab.screenshot(ARTIFACTS / "watch-together-firefox.png")
+        finally:
+            phone.quit()
+            firefox.quit()
