@@ -197,7 +197,7 @@ import Testing
         let reader = FrameReader(transport: client)
         let closedByTV = Task { (try? await reader.next()) == nil }
         let watchdog = Task {
-            try await Task.sleep(for: .seconds(30))
+            try await Task.sleep(for: .seconds(30))  // bounds a failing run: the TV should close within 0.3 s
             await client.close()
         }
         #expect(await outcome.value == .handshakeTimedOut)
@@ -216,7 +216,7 @@ import Testing
         #expect(await tvTrust.revoke(id: device.id) != nil)
         await phone.send(.intent, Array("two".utf8))
         try await eventually("the TV closed the revoked link") { await tv.connections.first?.closeReason == .revoked }
-        try await Task.sleep(for: .milliseconds(300))
+        try await Task.sleep(for: .milliseconds(300))  // real time: proves nothing more is delivered
         #expect(await tv.messages.count == 1)
         await phone.stop()
     }
@@ -249,7 +249,7 @@ import Testing
         // Nothing from the bad frame on was delivered: the replayed copy comes after a good "two"
         // (which the test TV records asynchronously, so wait for it).
         if mode == .replayNext { try await tv.waitForMessages(2) }
-        try await Task.sleep(for: .milliseconds(100))
+        try await Task.sleep(for: .milliseconds(100))  // real time: proves nothing more is delivered
         let delivered = await tv.messages.map { String(decoding: $0.message.payload, as: UTF8.self) }
         #expect(delivered == (mode == .replayNext ? ["one", "two"] : ["one"]))
         await phone.stop()
@@ -334,11 +334,12 @@ actor Counter {
                 trusted: .init(), service: "remote", session: "s", purpose: .pair))
         let reader = FrameReader(transport: phoneEnd)
         let establishment = try await LinkHandshake.run(handshake, sending: [hello], transport: phoneEnd, reader: reader) { _, _, _ in
-            try? await Task.sleep(for: .milliseconds(200))
+            try? await Task.sleep(for: .milliseconds(200))  // a person who approves late: the race under test
             return true
         }
         _ = try await tv.value
-        try await Task.sleep(for: .milliseconds(200))  // the TV's frames have arrived by now
+        // The phone starts reading late, the race under test: the TV's frames have arrived by now.
+        try await Task.sleep(for: .milliseconds(200))
         let phone = LinkConnection(establishment: establishment, isInitiator: true, transport: phoneEnd, reader: reader)
         await phone.start()
         var first: LinkMessage?

@@ -73,7 +73,7 @@ actor TestTV {
         if received.count >= count { return }
         let tv = self
         let timeout = Task {
-            try await Task.sleep(for: .seconds(15))
+            try await Task.sleep(for: .seconds(15))  // the bound on a failing wait, not a wait itself
             await tv.releaseWaiters()
         }
         await withCheckedContinuation { waiters.append((count, $0)) }
@@ -85,16 +85,6 @@ actor TestTV {
         for (_, waiter) in waiters { waiter.resume() }
         waiters = []
     }
-}
-
-/// Polls `condition` for up to fifteen seconds.
-func eventually(_ what: String, _ condition: @Sendable () async -> Bool) async throws {
-    let deadline = ContinuousClock.now + .seconds(15)
-    while ContinuousClock.now < deadline {
-        if await condition() { return }
-        try await Task.sleep(for: .milliseconds(10))
-    }
-    Issue.record("timed out: \(what)")
 }
 
 /// A transport between two others that can misbehave on command: alter, replay, hold back

@@ -35,10 +35,7 @@ struct IngestWatchdogTests {
         let added = try await library.add(paths: [folder.appendingPathComponent("hang-forever.mp4").path])
         let draining = Task { await library.worker.drain() }
         // Wait until the job is running, then delete its asset for good.
-        let deadline = ContinuousClock.now + .seconds(20)
-        while try await library.store.jobs(assetID: added[0].id).first?.state != .running, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        try await eventually("the job to be running") { try await library.store.jobs(assetID: added[0].id).first?.state == .running }
         try await library.delete(assetID: added[0].id)
         await draining.value  // returns: the job was cancelled, not left hanging
         #expect(try await library.store.asset(id: added[0].id, includingTrashed: true) == nil)

@@ -128,6 +128,7 @@ struct CachedMediaTests {
             let temporary = file.deletingLastPathComponent().appendingPathComponent(".\(file.lastPathComponent).tmp")
             try second.write(to: temporary)
             #expect(rename(temporary.path, file.path) == 0)
+            // Real time: the responder trusts its cache for `revalidateAfter` on the system clock.
             try await Task.sleep(for: MediaFileResponder.revalidateAfter + .milliseconds(300))
             try await client.execute(uri: uri, method: .get) { response throws in
                 #expect(Data(buffer: response.body) == second)
@@ -139,7 +140,7 @@ struct CachedMediaTests {
                 #expect(Data(buffer: response.body) == second)
             }
             try FileManager.default.removeItem(at: file)
-            try await Task.sleep(for: MediaFileResponder.revalidateAfter + .milliseconds(300))
+            try await Task.sleep(for: MediaFileResponder.revalidateAfter + .milliseconds(300))  // as above
             try await client.execute(uri: uri, method: .get) { response throws in
                 #expect(response.status == .notFound)
             }

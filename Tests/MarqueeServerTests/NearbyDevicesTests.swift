@@ -3,6 +3,7 @@ import Foundation
 import HummingbirdTesting
 import HummingbirdWSTesting
 import HummingbirdWebSocket
+import MediaTesting
 import NIOCore
 import Testing
 
@@ -115,7 +116,7 @@ struct NearbyDevicesTests {
                     } catch { return false }
                 })
             if index < NearbyDevices.maximumPendingPairings {
-                for _ in 0..<200 where await devices.pendingPairings.count <= index { try await Task.sleep(for: .milliseconds(10)) }
+                try await eventually("pairing request \(index + 1) to be pending") { await devices.pendingPairings.count > index }
             }
         }
         // The one over the limit was turned down without being shown.

@@ -1,4 +1,5 @@
 import Foundation
+import MediaTesting
 import Synchronization
 import Testing
 
@@ -199,7 +200,7 @@ import Testing
             for await _ in generator.images(for: times) { received += 1 }
             return received
         }
-        try await Task.sleep(for: .milliseconds(400))
+        try await eventually("the sequence to read") { loader.reads >= 1 }
         task.cancel()
         let received = await task.value
         #expect(received < times.count)
