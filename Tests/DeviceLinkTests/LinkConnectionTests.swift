@@ -319,9 +319,12 @@ actor Counter {
     /// later, and the phone starts reading its channel only a little after that. The TV's first
     /// sealed frame must reach the phone's channel, not a read the handshake left behind.
     @Test func theFirstSealedFrameAfterALateApprovalIsNotLost() async throws {
+        // The TV beats often, so frames are waiting when the phone starts reading; it gives up only
+        // after a minute of silence, well past the phone's own beat (every 5 s): with 100 missed beats
+        // (5 s) it closed a healthy link in a slow run, before the phone's first beat arrived.
         let responder = LinkResponder(
             identity: tvIdentity(), services: .marquee, trust: try DeviceTrust(),
-            heartbeat: HeartbeatPolicy(interval: .milliseconds(50), missedBeats: 100))
+            heartbeat: HeartbeatPolicy(interval: .milliseconds(50), missedBeats: 1200))
         let (phoneEnd, tvEnd) = InMemoryTransport.pair()
         let tv = Task { () -> LinkConnection in
             let connection = try await responder.accept(tvEnd) { _, _, _ in true }

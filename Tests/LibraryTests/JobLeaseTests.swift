@@ -20,7 +20,7 @@ extension LibraryStoreTests {
         #expect(try await !b.renewLease(jobID: id, worker: "B", lease: .seconds(5)))
         // A's last heartbeat leaves its lease a millisecond; then A stops beating.
         #expect(try await a.renewLease(jobID: id, worker: "A", lease: .milliseconds(1)))
-        var theirs = try await eventuallyValue("B to take the job once A's lease ran out") {
+        var theirs = try await eventuallyValue("B to take the job once A's lease ran out", pollingEvery: .milliseconds(50)) {
             try await b.claimNextJob(worker: "B", lease: .seconds(120))
         }
         #expect(theirs.id == id && theirs.attempts == 2)
@@ -82,7 +82,7 @@ struct WorkerFailoverTests {
         defer { firstRun.cancel() }
 
         // The first worker is packaging (and beating) ...
-        try await eventually("the first worker to start") { try await temp.library.store.jobs().first?.progress == 0.1 }
+        try await eventually("the first worker to start", pollingEvery: .milliseconds(50)) { try await temp.library.store.jobs().first?.progress == 0.1 }
         await second.drain()
         #expect(try await temp.library.store.jobs().first?.state == .running, "the second worker must not take a leased job")
         // Real time must pass: this proves a job outlives two leases while its worker beats, and

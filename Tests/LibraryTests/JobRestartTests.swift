@@ -51,7 +51,7 @@ extension LibraryStoreTests {
             store: store, location: temp.library.location, packager: ScriptedPackager(behaviour: .hang(after: 0.3)),
             lease: .seconds(600), workerID: "stopping")
         let run = Task { await stopping.drain() }
-        try await eventually("the job to be packaging") { try await store.jobs().first?.progress == 0.3 }
+        try await eventually("the job to be packaging", pollingEvery: .milliseconds(20)) { try await store.jobs().first?.progress == 0.3 }
         await stopping.handBack()
         await run.value
         let returned = try #require(try await store.jobs().first)

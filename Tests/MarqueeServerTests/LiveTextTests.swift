@@ -263,15 +263,15 @@ struct LiveTextTests {
         try Data("frames".utf8).write(to: frames.appendingPathComponent("video-1-all.mp4"))
         await service.startIndexing()
         defer { Task { await service.stopIndexing() } }
-        try await eventually("the asset is indexed") { try await service.store.isIndexed(assetID: asset.id) }
+        try await eventually("the asset is indexed", pollingEvery: .milliseconds(100)) { try await service.store.isIndexed(assetID: asset.id) }
         #expect(try await service.store.search("persimmon").contains { $0.assetID == asset.id })
 
         try await library.trash(assetID: asset.id)
-        try await eventually("the frames cache is gone") { !FileManager.default.fileExists(atPath: frames.path) }
+        try await eventually("the frames cache is gone", pollingEvery: .milliseconds(100)) { !FileManager.default.fileExists(atPath: frames.path) }
         #expect(try await service.store.isIndexed(assetID: asset.id), "an asset in the trash may come back: its index stays")
 
         try await library.purgeTrash(before: Date().addingTimeInterval(60))
-        try await eventually("the index forgets the asset") { try await !service.store.isIndexed(assetID: asset.id) }
+        try await eventually("the index forgets the asset", pollingEvery: .milliseconds(100)) { try await !service.store.isIndexed(assetID: asset.id) }
         #expect(try await service.store.search("persimmon").isEmpty)
     }
 }
