@@ -28,8 +28,8 @@ public func eventually(
         if try await condition() { return }
         try await Task.sleep(for: interval)  // the pause between checks, not a wait for a result
     }
-    let held = try await condition()
-    try #require(held, "timed out after \(limit) waiting for: \(what)", sourceLocation: sourceLocation)
+    let heldInTime = try await condition()
+    try #require(heldInTime, "timed out after \(limit) waiting for: \(what)", sourceLocation: sourceLocation)
 }
 
 /// Waits until `produce` gives a value, and returns it; like `eventually(_:within:pollingEvery:_:)`
@@ -51,6 +51,6 @@ public func eventuallyValue<Value>(
         if let value = try await produce() { return value }
         try await Task.sleep(for: interval)  // the pause between checks, not a wait for a result
     }
-    let last = try await produce()
-    return try #require(last, "timed out after \(limit) waiting for: \(what)", sourceLocation: sourceLocation)
+    let valueInTime = try await produce()
+    return try #require(valueInTime, "timed out after \(limit) waiting for: \(what)", sourceLocation: sourceLocation)
 }
