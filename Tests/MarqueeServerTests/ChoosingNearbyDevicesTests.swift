@@ -199,6 +199,7 @@ struct ChoosingNearbyDevicesTests {
             let deadline = ContinuousClock.now + Self.patience
             while ContinuousClock.now < deadline {
                 if let shown = await shownOnTV.digits { return shown == code.digits }
+                // A poll inside the approval callback, which cannot throw: it answers no when time runs out.
                 try? await Task.sleep(for: .milliseconds(10))
             }
             return false
