@@ -247,7 +247,8 @@ let package = Package(
         .testTarget(name: "VisualAnalysisTests", dependencies: ["VisualAnalysis", "MediaCore", "MediaTesting"]),
         .testTarget(name: "LibraryTests", dependencies: ["Library", "MediaCore", "HLS", "PostgreSQLStores", "ServiceTesting", "MediaTesting"]),
         // One contract suite per node store (accounts, activities, pairings), run against both implementations.
-        .testTarget(name: "NodeStoreTests", dependencies: ["Accounts", "LiveActivities", "DeviceLink", "PostgreSQLStores", "ServiceTesting"]),
+        .testTarget(
+            name: "NodeStoreTests", dependencies: ["Accounts", "LiveActivities", "DeviceLink", "PostgreSQLStores", "ServiceTesting", "MediaTesting"]),
         .testTarget(
             name: "MarqueeServerTests",
             dependencies: [

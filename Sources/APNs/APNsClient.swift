@@ -21,6 +21,7 @@ import NIOSSL
 /// signs a new JWT and tries once more; other 4xx reasons (DeviceTokenNotForTopic,
 /// Forbidden, PayloadTooLarge, …) are never retried.
 public actor APNsClient {
+    /// The configuration the client was made with.
     public nonisolated let configuration: APNsConfiguration
     let pool: APNsConnectionPool
     let now: @Sendable () -> Date
@@ -114,7 +115,9 @@ public actor APNsClient {
 
     /// The settings APNs keeps for a channel.
     public struct ChannelSettings: Sendable, Hashable, Codable {
+        /// `message-storage-policy`: 0 keeps no message for offline devices, 1 keeps the latest.
         public var messageStoragePolicy: Int
+        /// `push-type`: `LiveActivity`.
         public var pushType: String
         enum CodingKeys: String, CodingKey {
             case messageStoragePolicy = "message-storage-policy"
@@ -133,6 +136,7 @@ public actor APNsClient {
         return id
     }
 
+    /// The settings of channel `id`; throws `.rejected` when APNs does not answer 200 with them.
     public func channel(id: String, environment: APNsEnvironment? = nil) async throws(APNsError) -> ChannelSettings {
         let response = try await management(.GET, "channels", channelID: id, body: nil, environment: environment)
         guard response.status == 200, let settings = try? JSONDecoder().decode(ChannelSettings.self, from: response.body) else {
@@ -141,11 +145,13 @@ public actor APNsClient {
         return settings
     }
 
+    /// Deletes channel `id`; throws `.rejected` unless APNs answers 200 or 204.
     public func deleteChannel(id: String, environment: APNsEnvironment? = nil) async throws(APNsError) {
         let response = try await management(.DELETE, "channels", channelID: id, body: nil, environment: environment)
         guard response.status == 204 || response.status == 200 else { throw .rejected(status: response.status, reason: response.reason) }
     }
 
+    /// The IDs of the app's channels; throws `.rejected` when APNs does not answer 200 with a list.
     public func listChannels(environment: APNsEnvironment? = nil) async throws(APNsError) -> [String] {
         struct List: Decodable { var channels: [String] }
         let response = try await management(.GET, "all-channels", channelID: nil, body: nil, environment: environment)

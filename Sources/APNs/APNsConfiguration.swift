@@ -10,10 +10,14 @@ public enum APNsEnvironment: String, Codable, Sendable, Hashable, CaseIterable {
 /// The base URLs of APNs' three services, per environment: device pushes, channel
 /// management, and broadcast sends. Tests point all of them at a local server.
 public struct APNsEndpoints: Sendable, Hashable {
+    /// Where pushes to device tokens go.
     public var device: [APNsEnvironment: String]
+    /// Where broadcast channels are created, read, listed and deleted.
     public var management: [APNsEnvironment: String]
+    /// Where pushes to broadcast channels go.
     public var broadcast: [APNsEnvironment: String]
 
+    /// Apple's own hosts.
     public static let apple = APNsEndpoints(
         device: [.production: "https://api.push.apple.com", .sandbox: "https://api.sandbox.push.apple.com"],
         management: [
@@ -33,8 +37,11 @@ public struct APNsEndpoints: Sendable, Hashable {
 /// What the provider needs to push: the team's signing key (`.p8`) with its key id and team
 /// id, the app's bundle id, the default environment, and the priority budget.
 public struct APNsConfiguration: Sendable {
+    /// The signing key's ID (`kid` in the provider token).
     public var keyID: String
+    /// The developer team's ID (`iss` in the provider token).
     public var teamID: String
+    /// The app's bundle ID, from which the push topic is made.
     public var bundleID: String
     /// The team's key (kept as its raw bytes: swift-crypto's key type is not `Sendable`).
     public var signingKey: P256.Signing.PrivateKey {
@@ -42,7 +49,9 @@ public struct APNsConfiguration: Sendable {
         set { signingKeyBytes = newValue.rawRepresentation }
     }
     var signingKeyBytes: Data
+    /// The environment used when a token or channel does not name one.
     public var environment: APNsEnvironment
+    /// Where the services are (Apple's, or a test server).
     public var endpoints: APNsEndpoints
     /// Pushes at priority 10 allowed per activity per hour; the rest go at priority 5.
     public var highPriorityPerHour: Int
@@ -50,6 +59,7 @@ public struct APNsConfiguration: Sendable {
     public var tokenLifetime: TimeInterval
     /// Attempts for a push answered with a 5xx or lost on the network, and the first delay.
     public var maximumAttempts: Int
+    /// The wait before the first retry; it doubles before each next one.
     public var retryDelay: Duration
     /// The first back-off after a 429 for a token (doubles on each 429 in a row, up to an hour).
     public var throttleDelay: TimeInterval
@@ -62,6 +72,7 @@ public struct APNsConfiguration: Sendable {
     /// when every stream of the open ones is busy and pushes wait).
     public var maximumConnections: Int
 
+    /// A configuration with Apple's endpoints and the defaults below unless given.
     public init(
         keyID: String, teamID: String, bundleID: String, signingKey: P256.Signing.PrivateKey,
         environment: APNsEnvironment = .production, endpoints: APNsEndpoints = .apple, highPriorityPerHour: Int = 12,
@@ -155,6 +166,7 @@ public enum APNsConfigurationError: Error, Sendable, Hashable, CustomStringConve
     case incomplete(String)
     case invalid(String)
 
+    /// The message: what is wrong, naming the file, key or setting concerned.
     public var description: String {
         switch self {
         case .unreadable(let m), .incomplete(let m), .invalid(let m): m

@@ -9,6 +9,7 @@ public enum APNsError: Error, Sendable, Hashable, CustomStringConvertible {
     case rejected(status: Int, reason: String?)
     case transport(String)
 
+    /// One sentence for a person or a log.
     public var description: String {
         switch self {
         case .payloadTooLarge(let bytes, let limit): "The push payload is \(bytes) bytes; APNs accepts at most \(limit), so it was not sent"
@@ -21,6 +22,7 @@ public enum APNsError: Error, Sendable, Hashable, CustomStringConvertible {
 
 /// What became of one push, after any retries.
 public struct PushResult: Sendable, Hashable, Codable {
+    /// The outcome, and what the caller should do about the token.
     public enum Kind: String, Sendable, Hashable, Codable {
         /// APNs accepted it (200).
         case delivered
@@ -37,15 +39,22 @@ public struct PushResult: Sendable, Hashable, Codable {
         case refused
     }
 
+    /// What became of the push.
     public var kind: Kind
+    /// APNs' last HTTP status; nil when it never answered.
     public var status: Int?
+    /// APNs' last `reason` (`BadDeviceToken`), or what went wrong on the way.
     public var reason: String?
     /// `apns-id` of the request (APNs echoes it), for finding the push in Apple's console.
     public var apnsID: String
+    /// How many times it was sent (0 when refused before sending).
     public var attempts: Int
+    /// The `apns-priority` it was sent with: 10 (at once) or 5 (when convenient for the device).
     public var priority: Int
+    /// Until when the token is backed off, after a 429.
     public var retryAfter: Date?
 
+    /// A result with the given values.
     public init(kind: Kind, status: Int? = nil, reason: String? = nil, apnsID: String, attempts: Int, priority: Int, retryAfter: Date? = nil) {
         self.kind = kind
         self.status = status

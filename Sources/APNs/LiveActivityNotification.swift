@@ -8,12 +8,18 @@ public import Foundation
 /// A start carries `attributes-type`, `attributes` and an `alert`, and may ask for the new
 /// activity's push token (`input-push-token`) or subscribe it to a channel (`input-push-channel`).
 public struct LiveActivityNotification: Sendable, Hashable {
+    /// `event`: starts an activity (push-to-start), updates one, or ends it.
     public enum Event: String, Sendable, Hashable, Codable { case start, update, end }
 
+    /// `alert`: what the device shows and sounds when the push arrives.
     public struct Alert: Sendable, Hashable, Codable {
+        /// The alert's title.
         public var title: String
+        /// The alert's text.
         public var body: String
+        /// A sound file of the app, or `default`; nil for silence.
         public var sound: String?
+        /// An alert with `title` and `body`.
         public init(title: String, body: String, sound: String? = nil) {
             self.title = title
             self.body = body
@@ -24,20 +30,30 @@ public struct LiveActivityNotification: Sendable, Hashable {
     /// APNs' limit on a Live Activity payload, in bytes.
     public static let payloadLimit = 4096
 
+    /// Start, update or end.
     public var event: Event
+    /// When the state was made; the device ignores a push older than the last one it applied.
     public var timestamp: Date
     /// The content state, as UTF-8 JSON (an object).
     public var contentState: Data
+    /// When the content becomes out of date, if no update comes first.
     public var staleDate: Date?
+    /// When an ended activity leaves the screen (end only); nil lets the system decide.
     public var dismissalDate: Date?
+    /// How the system ranks this activity among the app's others; higher is more relevant.
     public var relevanceScore: Double?
+    /// The alert to show; a start needs one.
     public var alert: Alert?
+    /// The name of the activity's attributes type in the app (start only).
     public var attributesType: String?
     /// The attributes, as UTF-8 JSON (an object); start only.
     public var attributes: Data?
+    /// Start only: asks the device for the new activity's own push token.
     public var inputPushToken: Bool
+    /// Start only: subscribes the new activity to this broadcast channel.
     public var inputPushChannel: String?
 
+    /// A push with the given fields; `payload()` checks them.
     public init(
         event: Event, timestamp: Date, contentState: Data, staleDate: Date? = nil, dismissalDate: Date? = nil,
         relevanceScore: Double? = nil, alert: Alert? = nil, attributesType: String? = nil, attributes: Data? = nil,

@@ -9,9 +9,12 @@ public import Foundation
 /// `base64url(header).base64url(claims)` in the raw r‖s form, which does not justify
 /// another dependency (jwt-kit) for the one token type APNs accepts.
 public struct ProviderToken: Sendable, Hashable {
+    /// The JWT, as it goes after `bearer `.
     public let value: String
+    /// The `iat` claim: when the token was issued, to the whole second.
     public let issuedAt: Date
 
+    /// Signs a token for `keyID` and `teamID` with `key`; throws when signing fails.
     public init(keyID: String, teamID: String, key: P256.Signing.PrivateKey, issuedAt: Date) throws {
         let iat = Int(issuedAt.timeIntervalSince1970)
         let header = #"{"alg":"ES256","kid":"\#(JSONText.escaped(keyID))"}"#
@@ -22,6 +25,7 @@ public struct ProviderToken: Sendable, Hashable {
         self.issuedAt = Date(timeIntervalSince1970: TimeInterval(iat))
     }
 
+    /// `data` in base64url without padding, as JWTs encode their parts.
     public static func base64URL(_ data: Data) -> String {
         data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
             .replacingOccurrences(of: "=", with: "")

@@ -3,14 +3,21 @@ public import GRDB
 
 /// A person who can sign in.
 public struct Account: Codable, Sendable, Hashable, FetchableRecord, MutablePersistableRecord {
+    /// The row's ID; nil until the account is stored.
     public var id: Int64?
+    /// The name it signs in with.
     public var name: String
+    /// What it may do.
     public var role: Role
+    /// The password as `PasswordHasher` stores it (`$scrypt$…`), never the password.
     public var passwordHash: String
+    /// When the account was created.
     public var createdAt: Date
 
+    /// The SQLite table that holds accounts.
     public static let databaseTableName = "account"
 
+    /// An account with the given fields, not stored yet unless `id` is given.
     public init(id: Int64? = nil, name: String, role: Role, passwordHash: String, createdAt: Date) {
         self.id = id
         self.name = name
@@ -19,32 +26,44 @@ public struct Account: Codable, Sendable, Hashable, FetchableRecord, MutablePers
         self.createdAt = createdAt
     }
 
+    /// Takes the row ID SQLite gave the inserted account.
     public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 
     /// The columns that queries filter and sort on (GRDB's `TableRecord.Columns`).
     public enum Columns {
+        /// `name`.
         public static let name = Column(CodingKeys.name)
+        /// `role`.
         public static let role = Column(CodingKeys.role)
     }
 }
 
 /// A sign-in session or an API token, as stored: its secret only as a digest.
 public struct Credential: Codable, Sendable, Hashable, FetchableRecord, PersistableRecord {
+    /// A browser's sign-in session, or an API token.
     public enum Kind: String, Codable, Sendable { case session, token }
 
+    /// A short public ID for listing and revoking, derived from nothing secret.
     public var id: String
+    /// The account it signs in as.
     public var accountID: Int64
+    /// Session or token.
     public var kind: Kind
+    /// The SHA-256 of the secret.
     public var secretDigest: Data
     /// What the token is for ("backup script"); for sessions, the browser's User-Agent.
     public var label: String
+    /// When it was issued.
     public var createdAt: Date
+    /// When a request last used it.
     public var lastUsedAt: Date
     /// When it stops working; sessions slide forward as they are used, tokens may have none.
     public var expiresAt: Date?
 
+    /// The SQLite table that holds credentials.
     public static let databaseTableName = "credential"
 
+    /// A credential with the given fields.
     public init(
         id: String, accountID: Int64, kind: Kind, secretDigest: Data, label: String, createdAt: Date, lastUsedAt: Date, expiresAt: Date?
     ) {

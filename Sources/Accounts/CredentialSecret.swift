@@ -5,8 +5,10 @@ public import Foundation
 /// holder (as a cookie value, or `mqt_…` for tokens) and stored only as its SHA-256, so a copy
 /// of the database cannot be used to sign in.
 public struct CredentialSecret: Sendable, Hashable {
+    /// The secret as its holder presents it.
     public let value: String
 
+    /// The secret a request presented.
     public init(value: String) { self.value = value }
 
     /// A fresh secret, with `prefix` in front (`mqt_` for API tokens).
@@ -39,11 +41,14 @@ public struct CredentialSecret: Sendable, Hashable {
 /// requires sign-in; printed to the console, valid until an owner exists. Twelve characters of
 /// Crockford base32 (60 bits), grouped `XXXX-XXXX-XXXX`; dashes, spaces and case are ignored.
 public struct SetupCode: Sendable, Hashable {
+    /// The code as printed (`XXXX-XXXX-XXXX`).
     public let value: String
     static let alphabet = Array("0123456789ABCDEFGHJKMNPQRSTVWXYZ")
 
+    /// A code as given.
     public init(value: String) { self.value = value }
 
+    /// A fresh random code.
     public static func generate() -> SetupCode {
         var generator = SystemRandomNumberGenerator()
         let characters = (0..<12).map { _ in alphabet[Int(generator.next(upperBound: UInt32(alphabet.count)))] }

@@ -15,7 +15,9 @@ import _CryptoExtras
 public struct PasswordHasher: Sendable {
     /// log2 of scrypt's N (CPU/memory cost).
     public var logRounds: Int
+    /// scrypt's r (block size; memory grows with it).
     public var blockSize: Int
+    /// scrypt's p (parallelisation: independent mixing lanes).
     public var parallelism: Int
 
     /// The production cost: ln=15, r=8, p=1 (32 MiB, tens of milliseconds).
@@ -23,6 +25,7 @@ public struct PasswordHasher: Sendable {
     /// A cheap cost for tests (still scrypt).
     public static let fast = PasswordHasher(logRounds: 10, blockSize: 8, parallelism: 1)
 
+    /// A hasher with the given scrypt costs.
     public init(logRounds: Int, blockSize: Int, parallelism: Int) {
         self.logRounds = logRounds
         self.blockSize = blockSize

@@ -13,13 +13,18 @@ public struct Principal: Sendable, Hashable, Codable {
         case token
     }
 
+    /// The account; nil for the local user.
     public var accountID: Int64?
+    /// The account's name (`local` for the local user).
     public var name: String
+    /// What it may do.
     public var role: Role
+    /// How the request proved who it is.
     public var proof: Proof
     /// The session or token this request used, so it can be revoked.
     public var credentialID: String?
 
+    /// A principal with the given fields.
     public init(accountID: Int64?, name: String, role: Role, proof: Proof, credentialID: String? = nil) {
         self.accountID = accountID
         self.name = name
@@ -31,5 +36,6 @@ public struct Principal: Sendable, Hashable, Codable {
     /// The person at the machine of a loopback-bound server.
     public static let localUser = Principal(accountID: nil, name: "local", role: .owner, proof: .localUser)
 
+    /// Whether its role grants `permission`.
     public func may(_ permission: Permission) -> Bool { permission.allows(role) }
 }

@@ -21,9 +21,13 @@ public protocol WallClock: Sendable {
 
 /// The real clock: the system's date, and `Task.sleep` on the continuous clock.
 public struct SystemClock: WallClock {
+    /// The system clock.
     public init() {}
+    /// The system's date.
     public var now: Date { Date() }
+    /// Time on the continuous clock since the first time any `SystemClock` was asked.
     public var monotonicNow: Duration { ContinuousClock.now - Self.origin }
     private static let origin = ContinuousClock.now
+    /// `Task.sleep(for:)`: real time; throws `CancellationError` when the task is cancelled.
     public func sleep(for duration: Duration) async throws { try await Task.sleep(for: duration) }
 }

@@ -10,9 +10,13 @@ import NIOCore
 /// of `DownloadProgress` snapshots; `pause()`, `resume()` and cancelling the running task
 /// control it.
 public final class AssetDownloadTask: Sendable {
+    /// The media playlists to download and the folders they land in.
     public let plan: DownloadPlan
+    /// The bundle's folder; the resume journal is kept inside it while the download runs.
     public let output: URL
+    /// What `metadata.json` says about the download (title, source, artwork, configuration).
     public let metadata: BundleMetadataInput
+    /// How many files are fetched at once (at least 1).
     public let concurrency: Int
     /// Recorded in the journal so the download can be resumed from its folder alone.
     public let journalSettings: [String: String]
@@ -31,6 +35,8 @@ public final class AssetDownloadTask: Sendable {
     /// The journal's folder inside the bundle; removed when the download completes.
     public static let journalFolder = ".marquee-download"
 
+    /// A task that downloads `plan` into `output` with `fetcher`; nothing happens until `run()`.
+    /// A `concurrency` below 1 is taken as 1.
     public init(
         plan: DownloadPlan, output: URL, metadata: BundleMetadataInput, concurrency: Int = 8,
         journalSettings: [String: String] = [:], downloadsInterstitialAssets: Bool = false, fetcher: HTTPFetcher
@@ -50,11 +56,13 @@ public final class AssetDownloadTask: Sendable {
         tracker = DownloadProgressTracker(continuation: continuation, progress: progress)
     }
 
+    /// Holds back files not yet started; those already in flight finish. Snapshots say `paused`.
     public func pause() async {
         await gate.pause()
         await tracker.phase(.paused)
     }
 
+    /// Lets a paused download start files again.
     public func resume() async {
         await gate.resume()
         await tracker.phase(.downloading)

@@ -15,6 +15,7 @@ public enum DownloadError: Error, Sendable, CustomStringConvertible {
     case resume(String)
     case assetList(url: URL, reason: String)
 
+    /// One sentence for a person: the URL or path first, then what went wrong.
     public var description: String {
         switch self {
         case .http(let url, let status): return "\(url.absoluteString): HTTP \(status)"

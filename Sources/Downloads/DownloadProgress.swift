@@ -3,10 +3,15 @@ import Foundation
 /// A snapshot of a download's progress, as the `AsyncSequence` of a task delivers it and
 /// `marquee download` draws it.
 public struct DownloadProgress: Sendable, Hashable {
+    /// Where the download is: reading playlists, fetching files, held by `pause()`, writing the
+    /// bundle's own files, done.
     public enum Phase: String, Sendable, Hashable { case planning, downloading, paused, finishing, finished }
 
+    /// Where the download is.
     public var phase: Phase
+    /// Files complete so far (resumed files included).
     public var completedFiles: Int
+    /// Files the download fetches in all; 0 until planning is done.
     public var totalFiles: Int
     /// Bytes in the bundle so far (resumed files included).
     public var bytesWritten: Int64
@@ -15,9 +20,12 @@ public struct DownloadProgress: Sendable, Hashable {
     public var expectedBytes: Int64?
     /// Throughput of this run, bytes per second.
     public var bytesPerSecond: Double
+    /// Seconds left at the current throughput; nil until it can be estimated.
     public var estimatedTimeRemaining: Double?
+    /// How many requests were retried so far.
     public var retries: Int
 
+    /// A snapshot with the given values.
     public init(
         phase: Phase, completedFiles: Int, totalFiles: Int, bytesWritten: Int64, expectedBytes: Int64?,
         bytesPerSecond: Double, estimatedTimeRemaining: Double?, retries: Int
@@ -32,6 +40,7 @@ public struct DownloadProgress: Sendable, Hashable {
         self.retries = retries
     }
 
+    /// Done, from 0 to 1: bytes written over expected bytes when the size is known, else files.
     public var fractionCompleted: Double {
         if let expected = expectedBytes, expected > 0 { return min(1, Double(bytesWritten) / Double(expected)) }
         return totalFiles == 0 ? 0 : Double(completedFiles) / Double(totalFiles)

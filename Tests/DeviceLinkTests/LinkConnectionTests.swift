@@ -60,13 +60,15 @@ import Testing
 
     @Test func aRelayInTheMiddleMakesTheCodesDifferAndPairingFails() async throws {
         // phone <-> relay (posing as the TV) ... relay (posing as the phone) <-> TV.
+        // Every half ends with a refusal; the 60 s timeouts only bound a failing run (with 5 s, a
+        // full parallel run on two loaded cores once timed the phone's handshake out).
         let board = CodeBoard()
         let tvTrust = try DeviceTrust()
         let phoneTrust = try DeviceTrust()
         let tv = TestTV(trust: tvTrust, approve: board.approver("tv", other: "phone"))
         let relayAsTV = LinkResponder(
             identity: DeviceIdentity(name: "Living room TV", platform: "linux"), services: .marquee,
-            trust: try DeviceTrust(), handshakeTimeout: .seconds(5))
+            trust: try DeviceTrust(), handshakeTimeout: .seconds(60))
         let relayAsPhone = DeviceIdentity(name: "Phone", platform: "linux")
         let relayTrust = try DeviceTrust()
         let (phoneEnd, relayEnd) = InMemoryTransport.pair()
@@ -80,7 +82,7 @@ import Testing
                     trusted: await relayTrust.trusted, service: "remote", session: "relay", purpose: .pair))
             async let towardsTV = try? LinkHandshake.run(
                 handshake, sending: [hello], transport: toTV,
-                reader: FrameReader(transport: toTV), timeout: .seconds(5)
+                reader: FrameReader(transport: toTV), timeout: .seconds(60)
             ) { _, _, _ in true }
             return (await towardsPhone != nil, await towardsTV != nil)
         }
@@ -93,7 +95,7 @@ import Testing
             phoneResult = .success(
                 try await LinkHandshake.run(
                     handshake, sending: [hello], transport: phoneEnd,
-                    reader: FrameReader(transport: phoneEnd), timeout: .seconds(5),
+                    reader: FrameReader(transport: phoneEnd), timeout: .seconds(60),
                     approve: board.approver("phone", other: "tv")))
         } catch { phoneResult = .failure(error) }
         let (relayGotPhone, relayGotTV) = await relay.value
@@ -197,7 +199,7 @@ import Testing
         let reader = FrameReader(transport: client)
         let closedByTV = Task { (try? await reader.next()) == nil }
         let watchdog = Task {
-            try await Task.sleep(for: .seconds(30))
+            try await Task.sleep(for: .seconds(30))  // bounds a failing run: the TV should close within 0.3 s
             await client.close()
         }
         #expect(await outcome.value == .handshakeTimedOut)
@@ -216,7 +218,7 @@ import Testing
         #expect(await tvTrust.revoke(id: device.id) != nil)
         await phone.send(.intent, Array("two".utf8))
         try await eventually("the TV closed the revoked link") { await tv.connections.first?.closeReason == .revoked }
-        try await Task.sleep(for: .milliseconds(300))
+        try await Task.sleep(for: .milliseconds(300))  // real time: proves nothing more is delivered
         #expect(await tv.messages.count == 1)
         await phone.stop()
     }
@@ -249,7 +251,7 @@ import Testing
         // Nothing from the bad frame on was delivered: the replayed copy comes after a good "two"
         // (which the test TV records asynchronously, so wait for it).
         if mode == .replayNext { try await tv.waitForMessages(2) }
-        try await Task.sleep(for: .milliseconds(100))
+        try await Task.sleep(for: .milliseconds(100))  // real time: proves nothing more is delivered
         let delivered = await tv.messages.map { String(decoding: $0.message.payload, as: UTF8.self) }
         #expect(delivered == (mode == .replayNext ? ["one", "two"] : ["one"]))
         await phone.stop()
@@ -319,9 +321,12 @@ actor Counter {
     /// later, and the phone starts reading its channel only a little after that. The TV's first
     /// sealed frame must reach the phone's channel, not a read the handshake left behind.
     @Test func theFirstSealedFrameAfterALateApprovalIsNotLost() async throws {
+        // The TV beats often, so frames are waiting when the phone starts reading; it gives up only
+        // after a minute of silence, well past the phone's own beat (every 5 s): with 100 missed beats
+        // (5 s) it closed a healthy link in a slow run, before the phone's first beat arrived.
         let responder = LinkResponder(
             identity: tvIdentity(), services: .marquee, trust: try DeviceTrust(),
-            heartbeat: HeartbeatPolicy(interval: .milliseconds(50), missedBeats: 100))
+            heartbeat: HeartbeatPolicy(interval: .milliseconds(50), missedBeats: 1200))
         let (phoneEnd, tvEnd) = InMemoryTransport.pair()
         let tv = Task { () -> LinkConnection in
             let connection = try await responder.accept(tvEnd) { _, _, _ in true }
@@ -334,11 +339,12 @@ actor Counter {
                 trusted: .init(), service: "remote", session: "s", purpose: .pair))
         let reader = FrameReader(transport: phoneEnd)
         let establishment = try await LinkHandshake.run(handshake, sending: [hello], transport: phoneEnd, reader: reader) { _, _, _ in
-            try? await Task.sleep(for: .milliseconds(200))
+            try? await Task.sleep(for: .milliseconds(200))  // a person who approves late: the race under test
             return true
         }
         _ = try await tv.value
-        try await Task.sleep(for: .milliseconds(200))  // the TV's frames have arrived by now
+        // The phone starts reading late, the race under test: the TV's frames have arrived by now.
+        try await Task.sleep(for: .milliseconds(200))
         let phone = LinkConnection(establishment: establishment, isInitiator: true, transport: phoneEnd, reader: reader)
         await phone.start()
         var first: LinkMessage?

@@ -56,11 +56,12 @@ struct AssetDownloadTaskTests {
             concurrency: 1, fetcher: fetcher)
         await task.pause()
         let running = Task { try await task.run() }
+        // Real time must pass: the test proves that a paused task fetches nothing new within it.
         try await Task.sleep(nanoseconds: 700_000_000)
         let folder = out.appendingPathComponent(plan(server).entries[0].folder)
         let whilePaused = (try? FileManager.default.contentsOfDirectory(atPath: folder.path))?.filter { $0.hasPrefix("seg-") }.count ?? 0
         #expect(whilePaused <= 1)  // at most the one file already in flight
-        try await Task.sleep(nanoseconds: 500_000_000)
+        try await Task.sleep(nanoseconds: 500_000_000)  // and nothing more in the next half second
         let stillPaused = (try? FileManager.default.contentsOfDirectory(atPath: folder.path))?.filter { $0.hasPrefix("seg-") }.count ?? 0
         #expect(stillPaused == whilePaused)
         await task.resume()

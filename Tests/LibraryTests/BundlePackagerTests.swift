@@ -190,8 +190,9 @@ struct BundlePackagerTests {
         let probe = try await packager.probe(clip)
         let bundle = temp.root.appendingPathComponent("cancelled")
         try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true)
-        let job = Task { try await packager.package(clip, probe: probe, into: bundle) { _ in } }
-        try await Task.sleep(for: .milliseconds(300))
+        let reported = Fractions()
+        let job = Task { try await packager.package(clip, probe: probe, into: bundle) { await reported.append($0.fraction) } }
+        try await eventually("packaging to report progress") { await !reported.values.isEmpty }
         let cancelled = ContinuousClock.now
         job.cancel()
         await #expect(throws: CancellationError.self) { try await job.value }

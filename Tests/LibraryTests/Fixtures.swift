@@ -26,6 +26,15 @@ struct TemporaryLibrary {
         try? FileManager.default.removeItem(at: root)
     }
 
+    /// Adds an asset whose source is a placeholder file `root/name` (one byte, not media), for
+    /// tests whose packager is scripted and never reads it; the asset's ingest job is queued.
+    @discardableResult
+    func addPlaceholder(named name: String) async throws -> Asset {
+        let source = root.appendingPathComponent(name)
+        try Data("x".utf8).write(to: source)
+        return try await library.add(paths: [source.path])[0]
+    }
+
     /// A 3-second clip with English and French audio, an English subtitle track, and a title,
     /// artist and comment; `size` and `videoArguments` (such as `-vf setsar=2`) shape the picture.
     func makeClip(

@@ -1,6 +1,7 @@
 import Foundation
 import HLS
 import MediaCore
+import MediaTesting
 import Testing
 
 @testable import Library
@@ -69,16 +70,12 @@ struct IsolatedPackagingTests {
         let worker = IngestWorker(store: temp.library.store, location: temp.library.location, packager: packager)
         var ids: [String: String] = [:]
         for name in ["crash-portrait.mp4", "fine.mp4"] {
-            let source = temp.root.appendingPathComponent(name)
-            try Data("x".utf8).write(to: source)
-            ids[name] = try await temp.library.add(paths: [source.path])[0].id
+            ids[name] = try await temp.addPlaceholder(named: name).id
         }
         // The crash is retried once after a short pause, then fails for good.
-        let deadline = ContinuousClock.now + .seconds(30)
-        while ContinuousClock.now < deadline {
+        try await eventually("the crashing file's job to fail for good", pollingEvery: .milliseconds(100)) {
             await worker.drain()
-            if try await temp.library.store.jobs(assetID: ids["crash-portrait.mp4"]!).first?.state == .failed { break }
-            try await Task.sleep(for: .milliseconds(100))
+            return try await temp.library.store.jobs(assetID: ids["crash-portrait.mp4"]!).first?.state == .failed
         }
         let crashed = try #require(try await temp.library.store.jobs(assetID: ids["crash-portrait.mp4"]!).first)
         #expect(crashed.state == .failed)

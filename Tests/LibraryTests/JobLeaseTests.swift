@@ -1,4 +1,5 @@
 import Foundation
+import MediaTesting
 import Testing
 
 @testable import Library
@@ -19,9 +20,9 @@ extension LibraryStoreTests {
         #expect(try await !b.renewLease(jobID: id, worker: "B", lease: .seconds(5)))
         // A's last heartbeat leaves its lease a millisecond; then A stops beating.
         #expect(try await a.renewLease(jobID: id, worker: "A", lease: .milliseconds(1)))
-        try await Task.sleep(for: .milliseconds(50))
-
-        var theirs = try #require(try await b.claimNextJob(worker: "B", lease: .seconds(120)))
+        var theirs = try await eventuallyValue("B to take the job once A's lease ran out", pollingEvery: .milliseconds(50)) {
+            try await b.claimNextJob(worker: "B", lease: .seconds(120))
+        }
         #expect(theirs.id == id && theirs.attempts == 2)
         #expect(try await !a.renewLease(jobID: id, worker: "A", lease: .seconds(1)))
         mine.progress = 0.9
@@ -51,13 +52,10 @@ extension LibraryStoreTests {
         _ = try await store.insert(Asset(title: "Flaky too"), job: true)
         let second = try #require(try await store.claimNextJob(worker: "A", lease: .seconds(120)))
         #expect(try await store.requeue(second, after: .milliseconds(200), leasedBy: "A"))
-        let deadline = ContinuousClock.now + .seconds(20)
-        var again: IngestJob?
-        while again == nil, ContinuousClock.now < deadline {
-            again = try await store.claimNextJob(worker: "B", lease: .seconds(120))
-            if again == nil { try await Task.sleep(for: .milliseconds(50)) }
+        let again = try await eventuallyValue("the job to come back after its 200 ms backoff", pollingEvery: .milliseconds(50)) {
+            try await store.claimNextJob(worker: "B", lease: .seconds(120))
         }
-        #expect(again?.id == second.id && again?.attempts == 2)
+        #expect(again.id == second.id && again.attempts == 2)
     }
 }
 
@@ -69,9 +67,7 @@ struct WorkerFailoverTests {
     func aJobWhoseWorkerStopsFinishesOnTheOtherAfterTheLease(kind: StoreKind) async throws {
         let temp = try await TemporaryLibrary(kind)
         defer { temp.cleanUp() }
-        let source = temp.root.appendingPathComponent("film.mp4")
-        try Data("x".utf8).write(to: source)
-        let asset = try await temp.library.add(paths: [source.path])[0]
+        let asset = try await temp.addPlaceholder(named: "film.mp4")
         let location = temp.library.location
         // Long enough that a heartbeat (every third of it) delayed by a loaded machine never lets it lapse:
         // with 3 s, the second worker took a beating worker's job in one full parallel run.
@@ -86,9 +82,11 @@ struct WorkerFailoverTests {
         defer { firstRun.cancel() }
 
         // The first worker is packaging (and beating) ...
-        try await waitFor("the first worker to start") { try await temp.library.store.jobs().first?.progress == 0.1 }
+        try await eventually("the first worker to start", pollingEvery: .milliseconds(50)) { try await temp.library.store.jobs().first?.progress == 0.1 }
         await second.drain()
         #expect(try await temp.library.store.jobs().first?.state == .running, "the second worker must not take a leased job")
+        // Real time must pass: this proves a job outlives two leases while its worker beats, and
+        // the store measures leases on its own (the database's) clock.
         try await Task.sleep(for: lease * 2)
         await second.drain()
         #expect(try await temp.library.store.jobs().first?.state == .running, "a beating worker keeps its job")
@@ -96,7 +94,7 @@ struct WorkerFailoverTests {
         // ... then stops beating, as if its process died.
         await first.freeze()
         let start = ContinuousClock.now
-        try await waitFor("the second worker to finish the job") {
+        try await eventually("the second worker to finish the job", pollingEvery: .milliseconds(50)) {
             await second.drain()
             return try await temp.library.store.jobs().first?.state == .succeeded
         }
@@ -110,14 +108,5 @@ struct WorkerFailoverTests {
         await firstRun.value
         #expect(try await temp.library.store.jobs().first?.state == .succeeded)
         #expect(try await temp.library.store.asset(id: asset.id)?.status == .ready)
-    }
-
-    func waitFor(_ what: String, within limit: Duration = .seconds(20), _ condition: () async throws -> Bool) async throws {
-        let deadline = ContinuousClock.now + limit
-        while ContinuousClock.now < deadline {
-            if try await condition() { return }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        Issue.record("Timed out waiting for \(what)")
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import MediaTesting
 import Testing
 
 @testable import Library
@@ -12,17 +13,19 @@ extension LibraryStoreTests {
         let temp = try await TemporaryLibrary(kind)
         defer { temp.cleanUp() }
         let store = temp.library.store
-        let source = temp.root.appendingPathComponent("good.mp4")
-        try Data("x".utf8).write(to: source)
-        _ = try await temp.library.add(paths: [source.path])
-        // Three workers took the job and died under it (their leases ran out).
+        try await temp.addPlaceholder(named: "good.mp4")
+        // Three workers took the job and died under it (their 1 ms leases ran out).
         for worker in ["a", "b", "c"] {
-            _ = try #require(try await store.claimNextJob(worker: worker, lease: .milliseconds(1)))
-            try await Task.sleep(for: .milliseconds(20))
+            _ = try await eventuallyValue("worker \(worker) to take the job once the lease before ran out") {
+                try await store.claimNextJob(worker: worker, lease: .milliseconds(1))
+            }
         }
         let worker = IngestWorker(
             store: store, location: temp.library.location, packager: ScriptedPackager(behaviour: .finish), maximumAttempts: 3)
-        await worker.drain()
+        try await eventually("the worker to take the job once c's lease ran out, and end it") {
+            await worker.drain()
+            return try await store.jobs().first?.state != .running
+        }
         let job = try #require(try await store.jobs().first)
         #expect(job.state == .failed)
         #expect(job.failureReason == "interrupted", "\(job.failureReason ?? "nil"): a stop is not a media error")
@@ -43,14 +46,12 @@ extension LibraryStoreTests {
         let temp = try await TemporaryLibrary(kind)
         defer { temp.cleanUp() }
         let store = temp.library.store
-        let source = temp.root.appendingPathComponent("long.mp4")
-        try Data("x".utf8).write(to: source)
-        _ = try await temp.library.add(paths: [source.path])
+        try await temp.addPlaceholder(named: "long.mp4")
         let stopping = IngestWorker(
             store: store, location: temp.library.location, packager: ScriptedPackager(behaviour: .hang(after: 0.3)),
             lease: .seconds(600), workerID: "stopping")
         let run = Task { await stopping.drain() }
-        try await waitUntil("the job is being packaged") { try await store.jobs().first?.progress == 0.3 }
+        try await eventually("the job to be packaging", pollingEvery: .milliseconds(20)) { try await store.jobs().first?.progress == 0.3 }
         await stopping.handBack()
         await run.value
         let returned = try #require(try await store.jobs().first)
@@ -63,15 +64,6 @@ extension LibraryStoreTests {
         let done = try #require(try await store.jobs().first)
         #expect(done.state == .succeeded)
         #expect(done.attempts == 1)
-    }
-
-    func waitUntil(_ what: String, within limit: Duration = .seconds(20), _ condition: () async throws -> Bool) async throws {
-        let deadline = ContinuousClock.now + limit
-        while ContinuousClock.now < deadline {
-            if try await condition() { return }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        Issue.record("Timed out waiting until \(what)")
     }
 }
 

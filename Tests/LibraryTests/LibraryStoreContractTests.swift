@@ -254,7 +254,7 @@ func withTimeout<T: Sendable>(_ limit: Duration, _ body: @escaping @Sendable () 
     try await withThrowingTaskGroup(of: T?.self) { group in
         group.addTask { try await body() }
         group.addTask {
-            try await Task.sleep(for: limit)
+            try await Task.sleep(for: limit)  // the bound itself: real time is what it limits
             return nil
         }
         guard let first = try await group.next(), let value = first else {

@@ -3,6 +3,7 @@ import APNsTesting
 import Crypto
 import Foundation
 import GRDB
+import MediaTesting
 import Testing
 
 @testable import LiveActivities
@@ -36,16 +37,6 @@ struct RelayFixture: Sendable {
         try? await client.shutdown()
         try? await server.stop()
     }
-
-    /// Waits (at most 10 s) until `condition` holds.
-    func eventually(_ condition: @Sendable () async throws -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(10)
-        while ContinuousClock.now < deadline {
-            if try await condition() { return }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        Issue.record("timed out waiting")
-    }
 }
 
 let deviceToken = String(repeating: "0f", count: 32)
@@ -62,14 +53,14 @@ struct PushRelayTests {
             type: "Sample", attributes: .object(["title": .string("Film")]), content: content(0),
             alert: AlertConfiguration(title: "Downloading", body: "Film")
         ).activity.id
-        try await fixture.eventually { fixture.server.received.count == 1 }
+        try await eventually("the start push to reach APNs") { fixture.server.received.count == 1 }
         _ = try await fixture.center.registerPushToken(deviceToken, activityID: id, deviceID: "phone", environment: .production)
         for (n, percent) in [10, 20, 30].enumerated() {
             try await fixture.center.update(id: id, content: content(percent))
-            try await fixture.eventually { fixture.server.received.count == n + 2 }
+            try await eventually("update \(n + 1) to reach APNs") { fixture.server.received.count == n + 2 }
         }
         try await fixture.center.end(id: id, content: content(100), dismissalPolicy: .immediate)
-        try await fixture.eventually { fixture.server.received.count == 5 }
+        try await eventually("the end push to reach APNs") { fixture.server.received.count == 5 }
         let received = fixture.server.received
         #expect(fixture.server.refusals.isEmpty, "\(fixture.server.refusals)")
         #expect(received.map(\.target) == [startToken, deviceToken, deviceToken, deviceToken, deviceToken])
@@ -81,7 +72,7 @@ struct PushRelayTests {
                 .flatMap { (($0["aps"] as? [String: Any])?["content-state"] as? [String: Any])?["percent"] as? Int }
         }
         #expect(percents == [0, 10, 20, 30, 100])
-        try await fixture.eventually { try await fixture.center.store.outcomes(activityID: id).count == 5 }
+        try await eventually("five outcomes to be stored") { try await fixture.center.store.outcomes(activityID: id).count == 5 }
         let outcomes = try await fixture.center.store.outcomes(activityID: id)
         #expect(outcomes.count == 5 && outcomes.allSatisfy { $0.result == "delivered" })
     }
@@ -93,7 +84,7 @@ struct PushRelayTests {
         let id = try await fixture.center.request(type: "Sample", attributes: .object([:]), content: content(0)).activity.id
         _ = try await fixture.center.registerPushToken(deviceToken, activityID: id, deviceID: "phone", environment: .production)
         for percent in 1...50 { try await fixture.center.update(id: id, content: content(percent)) }
-        try await fixture.eventually {
+        try await eventually("the latest state (50 %) to reach APNs") {
             guard let last = fixture.server.received.last else { return false }
             return String(decoding: last.payload, as: UTF8.self).contains(#""percent":50"#)
         }
@@ -109,7 +100,7 @@ struct PushRelayTests {
         _ = try await fixture.center.registerPushToken(deviceToken, activityID: id, deviceID: "phone", environment: .production)
         for percent in 1...4 {
             try await fixture.center.update(id: id, content: content(percent))
-            try await fixture.eventually { fixture.server.received.count == percent }
+            try await eventually("push \(percent) to reach APNs") { fixture.server.received.count == percent }
         }
         #expect(fixture.server.received.map { $0.headers["apns-priority"] } == ["10", "10", "5", "5"])
     }
@@ -125,12 +116,12 @@ struct PushRelayTests {
         fixture.server.script([.init(410, "Unregistered")], for: gone)
         fixture.server.script([.init(429, "TooManyRequests")], for: deviceToken)
         try await fixture.center.update(id: id, content: content(1))
-        try await fixture.eventually { try await fixture.center.store.outcomes(activityID: id).count == 2 }
+        try await eventually("both tokens' outcomes to be stored") { try await fixture.center.store.outcomes(activityID: id).count == 2 }
         #expect(try await fixture.center.store.pushTokens(activityID: id).map(\.token) == [deviceToken])
         let backedOff = try #require(try await fixture.center.store.pushTokens(activityID: id).first?.backoffUntil)
         #expect(backedOff > Date())
         try await fixture.center.update(id: id, content: content(2))
-        try await fixture.eventually { try await fixture.center.store.outcomes(activityID: id).count == 3 }
+        try await eventually("the held-back update's outcome to be stored") { try await fixture.center.store.outcomes(activityID: id).count == 3 }
         #expect(fixture.server.attempts(for: deviceToken) == 1)
         let results = try await fixture.center.store.outcomes(activityID: id).map(\.result)
         #expect(Set(results) == ["unregistered", "throttled", "refused"])
@@ -144,10 +135,12 @@ struct PushRelayTests {
         _ = try await fixture.center.registerPushToken(deviceToken, activityID: id, deviceID: "phone", environment: .production)
         fixture.server.script([.init(429, "TooManyRequests")], for: deviceToken)
         try await fixture.center.update(id: id, content: content(1))
-        try await fixture.eventually { try await fixture.center.store.pushTokens(activityID: id).first?.backoffUntil != nil }
+        try await eventually("the token to be backed off after the 429") {
+            try await fixture.center.store.pushTokens(activityID: id).first?.backoffUntil != nil
+        }
         for percent in 2...5 { try await fixture.center.update(id: id, content: content(percent)) }
         try await fixture.center.end(id: id, content: content(100), dismissalPolicy: .default)
-        try await fixture.eventually { fixture.server.received.contains { $0.aps["event"] == .string("end") } }
+        try await eventually("the end push to reach APNs after the back-off") { fixture.server.received.contains { $0.aps["event"] == .string("end") } }
         await fixture.relay.drain()
         let received = fixture.server.received.filter { $0.target == deviceToken }
         // One push after the back-off: the end, carrying the latest state.
@@ -166,10 +159,12 @@ struct PushRelayTests {
         _ = try await fixture.center.registerPushToken(deviceToken, activityID: id, deviceID: "phone", environment: .production)
         fixture.server.script([.init(429, "TooManyRequests")], for: deviceToken)
         try await fixture.center.update(id: id, content: content(1))
-        try await fixture.eventually { try await fixture.center.store.pushTokens(activityID: id).first?.backoffUntil != nil }
+        try await eventually("the token to be backed off after the 429") {
+            try await fixture.center.store.pushTokens(activityID: id).first?.backoffUntil != nil
+        }
         for percent in 2...6 { try await fixture.center.update(id: id, content: content(percent)) }
-        try await fixture.eventually { !fixture.server.received.isEmpty }
-        try await fixture.eventually { await fixture.relay.heldCount == 0 }
+        try await eventually("a push to reach APNs after the back-off") { !fixture.server.received.isEmpty }
+        try await eventually("the relay to hold nothing back") { await fixture.relay.heldCount == 0 }
         let received = fixture.server.received.filter { $0.target == deviceToken }
         #expect(received.count == 1)
         let last = String(decoding: received.last?.payload ?? Data(), as: UTF8.self)
@@ -182,7 +177,7 @@ struct PushRelayTests {
         defer { Task { await fixture.stop() } }
         _ = try await fixture.center.registerPushToStartToken(startToken, deviceID: "phone", attributesType: "Match", environment: .production)
         _ = try await fixture.center.request(type: "Match", attributes: .object(["home": .string("A")]), content: content(0))
-        try await fixture.eventually { fixture.server.received.count == 1 }
+        try await eventually("the start push to reach APNs") { fixture.server.received.count == 1 }
         let payload = try #require(fixture.server.received.first?.payload)
         let aps = try #require((try JSONSerialization.jsonObject(with: payload) as? [String: Any])?["aps"] as? [String: Any])
         let alert = try #require(aps["alert"] as? [String: Any])

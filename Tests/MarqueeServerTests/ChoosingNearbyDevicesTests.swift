@@ -1,5 +1,6 @@
 import DeviceLink
 import Foundation
+import MediaTesting
 import Testing
 
 @testable import MarqueeServer
@@ -29,21 +30,15 @@ struct ChoosingNearbyDevicesTests {
 
     /// Waits until `devices` lists a pending pairing in `direction`; returns it.
     func pending(_ devices: NearbyDevices, _ direction: NearbyDevices.PendingPairing.Direction) async throws -> NearbyDevices.PendingPairing {
-        let deadline = ContinuousClock.now + Self.patience
-        while ContinuousClock.now < deadline {
-            if let found = await devices.pendingPairings.first(where: { $0.direction == direction }) { return found }
-            try await Task.sleep(for: .milliseconds(10))
+        try await eventuallyValue("a \(direction) pairing", within: Self.patience) {
+            await devices.pendingPairings.first(where: { $0.direction == direction })
         }
-        throw Timeout(what: "a \(direction) pairing")
     }
 
     func outgoing(_ devices: NearbyDevices, _ id: String, becomes state: NearbyDevices.OutgoingPairing.State) async throws -> NearbyDevices.OutgoingPairing {
-        let deadline = ContinuousClock.now + Self.patience
-        while ContinuousClock.now < deadline {
-            if let found = await devices.outgoingPairings.first(where: { $0.id == id }), found.state == state { return found }
-            try await Task.sleep(for: .milliseconds(10))
+        try await eventuallyValue("outgoing pairing \(id) to become \(state)", within: Self.patience) {
+            await devices.outgoingPairings.first(where: { $0.id == id && $0.state == state })
         }
-        throw Timeout(what: "outgoing pairing \(id) to become \(state); it is \(String(describing: await devices.outgoingPairings.first?.state))")
     }
 
     /// How long a wait may take before the test fails: generous, because the whole `swift test`
@@ -71,7 +66,7 @@ struct ChoosingNearbyDevicesTests {
 
         // Approved here only: not paired until the chosen device's person approves too.
         #expect(await livingRoom.answer(mine.id, approved: true))
-        try await Task.sleep(for: .milliseconds(200))
+        try await Task.sleep(for: .milliseconds(200))  // real time: proves one approval does not pair
         #expect(await livingRoom.trust.devices.isEmpty)
         #expect(await bedroom.answer(theirs.id, approved: true))
         let paired = try await outgoing(livingRoom, started.id, becomes: .paired)
@@ -95,9 +90,7 @@ struct ChoosingNearbyDevicesTests {
             #expect(await bedroom.answer(theirs.id, approved: false))
             let failed = try await outgoing(livingRoom, started.id, becomes: .failed)
             #expect(failed.message == "The other device rejected the pairing", "attempt \(attempt)")
-            let deadline = ContinuousClock.now + Self.patience
-            while ContinuousClock.now < deadline, !(await livingRoom.pendingPairings.isEmpty) { try await Task.sleep(for: .milliseconds(10)) }
-            #expect(await livingRoom.pendingPairings.isEmpty)
+            try await eventually("the living room to list no pending pairing", within: Self.patience) { await livingRoom.pendingPairings.isEmpty }
         }
         #expect(await livingRoom.trust.devices.isEmpty)
         #expect(await bedroom.trust.devices.isEmpty)
@@ -185,12 +178,7 @@ struct ChoosingNearbyDevicesTests {
         /// The first link the TV established with this remote; fails (never hangs) when its
         /// handshake failed or none came within `seconds`.
         func firstConnection(within seconds: Double = 60) async throws -> LinkConnection {
-            let deadline = ContinuousClock.now + .seconds(seconds)
-            while ContinuousClock.now < deadline {
-                if let first = await accepted.results.first { return try first.get() }
-                try await Task.sleep(for: .milliseconds(10))
-            }
-            throw Timeout(what: "the TV's link to the remote")
+            try await eventuallyValue("the TV's link to the remote", within: .seconds(seconds)) { await accepted.results.first }.get()
         }
     }
 
@@ -211,6 +199,7 @@ struct ChoosingNearbyDevicesTests {
             let deadline = ContinuousClock.now + Self.patience
             while ContinuousClock.now < deadline {
                 if let shown = await shownOnTV.digits { return shown == code.digits }
+                // A poll inside the approval callback, which cannot throw: it answers no when time runs out.
                 try? await Task.sleep(for: .milliseconds(10))
             }
             return false
@@ -241,11 +230,9 @@ struct ChoosingNearbyDevicesTests {
         // Revoked on the TV: its link closes and the remote's next intent changes nothing.
         let device = try #require(await livingRoom.trust.devices.first)
         #expect(await livingRoom.revoke(id: device.id) != nil)
-        let closing = ContinuousClock.now + Self.patience
-        while ContinuousClock.now < closing, await link.closeReason == nil { try await Task.sleep(for: .milliseconds(10)) }
-        #expect(await link.closeReason != nil)
+        try await eventually("the revoked link to close", within: Self.patience) { await link.closeReason != nil }
         #expect((try? await link.send(.intent, Array(#"{"v":1,"type":"intent","id":4,"intent":"seek","time":5}"#.utf8))) == nil)
-        try await Task.sleep(for: .milliseconds(200))
+        try await Task.sleep(for: .milliseconds(200))  // real time: proves the intent changes nothing
         #expect(await sessions.session(id: "s-Living room")?.currentTime == 42)
         _ = renderer
         await livingRoom.stop()
@@ -260,9 +247,7 @@ struct ChoosingNearbyDevicesTests {
         let link = try await remote.firstConnection()
         // A game move on the remote service: the TV closes the link rather than act on it.
         try await link.send(.move, Array(#"{"index":4}"#.utf8))
-        let closing = ContinuousClock.now + Self.patience
-        while ContinuousClock.now < closing, await link.closeReason == nil { try await Task.sleep(for: .milliseconds(10)) }
-        #expect(await link.closeReason != nil)
+        try await eventually("the TV to close the link", within: Self.patience) { await link.closeReason != nil }
         await livingRoom.stop()
         remote.listener.close()
     }

@@ -3,6 +3,7 @@ import Foundation
 import HLS
 import Hummingbird
 import HummingbirdTesting
+import MediaTesting
 import Playback
 import Testing
 
@@ -134,7 +135,7 @@ struct DownloadRouteTests {
             }
             // The second segment is not there yet: the request waits for it.
             let writer = Task {
-                try await Task.sleep(for: .milliseconds(400))
+                try await Task.sleep(for: .milliseconds(400))  // real time: the request must wait this long
                 try Data("second".utf8).write(to: folder.appendingPathComponent("seg-00002.m4s"), options: .atomic)
             }
             let started = ContinuousClock.now

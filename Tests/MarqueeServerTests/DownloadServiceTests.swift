@@ -232,18 +232,6 @@ final class FakeImporter: DownloadImporting {
     func bundleFile(_ relativePath: String, of assetID: String) -> URL? { nil }
 }
 
-/// Waits for `condition`, polling; the limit only bounds a failing run (a full parallel
-/// `make test` on two cores once took longer than 5 s to reach a state that takes ms alone).
-func eventually(_ what: String, timeout: Duration = .seconds(30), _ condition: () async throws -> Bool) async throws {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
-        if try await condition() { return }
-        try await Task.sleep(for: .milliseconds(10))
-    }
-    Issue.record("timed out waiting until \(what)")
-    throw CancellationError()
-}
-
 func temporaryDirectory() throws -> URL {
     try ScratchFolder.make("marquee-downloads")
 }

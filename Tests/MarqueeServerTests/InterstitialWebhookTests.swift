@@ -62,15 +62,6 @@ struct InterstitialWebhookTests {
         return Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
     }
 
-    /// Polls `condition` every 100 ms for up to `seconds`.
-    func eventually(within seconds: Int = 20, _ condition: () async -> Bool) async throws -> Bool {
-        for _ in 0..<(seconds * 10) {
-            if await condition() { return true }
-            try await Task.sleep(for: .milliseconds(100))
-        }
-        return await condition()
-    }
-
     func put(_ client: some TestClientProtocol, _ body: String) async throws -> TestResponse {
         try await client.execute(
             uri: "/api/settings/interstitial-webhooks", method: .put, headers: [.contentType: "application/json"],
@@ -136,7 +127,7 @@ struct InterstitialWebhookTests {
             #expect(await server.sessions.session(id: "s1")?.activeInterstitial?.id == "ad-1")
             await server.sessions.report(.ended, to: "s1")
 
-            #expect(try await eventually { await receiver.bodies("/hook").count == 2 })
+            try await eventually("both notifications at /hook", pollingEvery: .milliseconds(100)) { await receiver.bodies("/hook").count == 2 }
             let bodies = await receiver.bodies("/hook").compactMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }
             #expect(bodies.map { $0["notification"] as? String } == ["will-present", "did-finish"])
             let finished = bodies[1]
@@ -149,13 +140,17 @@ struct InterstitialWebhookTests {
             #expect(bodies[0]["reason"] == nil)
 
             // The flaky receiver refused the first two attempts and took the third of each.
-            #expect(try await eventually { await receiver.bodies("/flaky").count == 2 })
+            try await eventually("both notifications at /flaky, after its refusals", pollingEvery: .milliseconds(100)) {
+                await receiver.bodies("/flaky").count == 2
+            }
             #expect(await receiver.attempts("/flaky") == 4, "503, 503, then the will-present taken on its third attempt, then the did-finish")
             let flaky = await receiver.bodies("/flaky").compactMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }
             #expect(flaky.map { $0["notification"] as? String } == ["will-present", "did-finish"], "in order, whatever the retries")
 
             // The closed port: 1 + 2 retries each (each up to the 5 s timeout), then logged among the recent failures.
-            #expect(try await eventually(within: 60) { await server.interstitialWebhooks.recentFailures.count == 2 })
+            try await eventually("both notifications to /gone to be logged as failed", within: .seconds(60), pollingEvery: .milliseconds(100)) {
+                await server.interstitialWebhooks.recentFailures.count == 2
+            }
             let failures = await server.interstitialWebhooks.recentFailures
             #expect(failures.allSatisfy { $0.url.hasSuffix("/gone") && $0.attempts == 3 })
             #expect(Set(failures.map(\.notification)) == ["will-present", "did-finish"])
@@ -178,14 +173,14 @@ struct InterstitialWebhookTests {
             await server.sessions.report(.time(9.8), to: "s2")
             await server.sessions.report(.time(10), to: "s2")
             // The will-present POST reached the webhook, which holds it unanswered…
-            #expect(try await eventually { await receiver.arrivals("/hang") == 1 })
+            try await eventually("the will-present POST to reach /hang", pollingEvery: .milliseconds(100)) { await receiver.arrivals("/hang") == 1 }
             // …while the break plays on and ends, and the primary resumes.
             await server.sessions.report(.ended, to: "s2")
             #expect(await server.sessions.session(id: "s2")?.activeInterstitial == nil)
             #expect(await server.sessions.session(id: "s2")?.status == .playing)
             #expect(await receiver.bodies("/hang").isEmpty, "neither POST has been answered")
             await receiver.openGate()
-            #expect(try await eventually { await receiver.bodies("/hang").count == 2 })
+            try await eventually("both notifications at /hang once it answers", pollingEvery: .milliseconds(100)) { await receiver.bodies("/hang").count == 2 }
         }
     }
 

@@ -132,7 +132,7 @@ struct LiveActivityServerTests {
         await sessions.report(.playing, to: "s2")
         try await eventually("active again") { (try? await host.center.snapshot(id: id).state) == .active }
         clock.advance(by: .seconds(60))
-        try await Task.sleep(for: .milliseconds(200))
+        try await Task.sleep(for: .milliseconds(200))  // real time for anything woken to run: proves it does not end
         #expect(try await host.center.snapshot(id: id).activity.phase != .ended)
         // The player closes: nothing comes back, and after the grace the activity is gone.
         await sessions.detachRenderer(again, from: "s2")
@@ -154,7 +154,7 @@ struct LiveActivityServerTests {
         }
         #expect(try await h.host.center.snapshot(id: "ingest").activity.state(as: IngestAttributes.self).currentTitle != nil)
         await h.library.worker.drain()
-        try await eventually("it ended", timeout: .seconds(20)) { (try? await h.host.center.snapshot(id: "ingest").state) == .ended }
+        try await eventually("it ended", within: .seconds(20)) { (try? await h.host.center.snapshot(id: "ingest").state) == .ended }
         let final = try await h.host.center.snapshot(id: "ingest").activity.state(as: IngestAttributes.self)
         #expect(final.count == 0 && final.percent == 100)
     }

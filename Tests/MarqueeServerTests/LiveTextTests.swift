@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import MediaTesting
 import Testing
 import VisualAnalysis
 
@@ -211,10 +212,8 @@ struct LiveTextTests {
         // A newer request of the same player replaces an older one still running.
         let older = Task { try await fixture.service.frameText(assetID: fixture.textID, at: 0.6, sessionID: "viewer") }
         // Once the older one is reading (a task may start late on a busy machine).
-        let deadline = ContinuousClock.now + .seconds(30)
-        while await !fixture.service.isReading(sessionID: "viewer") {
-            guard ContinuousClock.now < deadline else { throw CancellationError() }
-            try await Task.sleep(for: .milliseconds(5))
+        try await eventually("the older request to be reading", pollingEvery: .milliseconds(5)) {
+            await fixture.service.isReading(sessionID: "viewer")
         }
         let newer = try await fixture.service.frameText(assetID: fixture.textID, at: 2.5, sessionID: "viewer")
         #expect(newer.frame.text.text.contains("Frame 60"))
@@ -262,25 +261,17 @@ struct LiveTextTests {
         let frames = root.appendingPathComponent("data/object-storage/frames/\(asset.id)")
         try FileManager.default.createDirectory(at: frames, withIntermediateDirectories: true)
         try Data("frames".utf8).write(to: frames.appendingPathComponent("video-1-all.mp4"))
-
-        func eventually(_ what: String, _ condition: () async throws -> Bool) async throws {
-            for _ in 0..<300 {
-                if try await condition() { return }
-                try await Task.sleep(for: .milliseconds(100))
-            }
-            Issue.record("timed out waiting until \(what)")
-        }
         await service.startIndexing()
         defer { Task { await service.stopIndexing() } }
-        try await eventually("the asset is indexed") { try await service.store.isIndexed(assetID: asset.id) }
+        try await eventually("the asset is indexed", pollingEvery: .milliseconds(100)) { try await service.store.isIndexed(assetID: asset.id) }
         #expect(try await service.store.search("persimmon").contains { $0.assetID == asset.id })
 
         try await library.trash(assetID: asset.id)
-        try await eventually("the frames cache is gone") { !FileManager.default.fileExists(atPath: frames.path) }
+        try await eventually("the frames cache is gone", pollingEvery: .milliseconds(100)) { !FileManager.default.fileExists(atPath: frames.path) }
         #expect(try await service.store.isIndexed(assetID: asset.id), "an asset in the trash may come back: its index stays")
 
         try await library.purgeTrash(before: Date().addingTimeInterval(60))
-        try await eventually("the index forgets the asset") { try await !service.store.isIndexed(assetID: asset.id) }
+        try await eventually("the index forgets the asset", pollingEvery: .milliseconds(100)) { try await !service.store.isIndexed(assetID: asset.id) }
         #expect(try await service.store.search("persimmon").isEmpty)
     }
 }

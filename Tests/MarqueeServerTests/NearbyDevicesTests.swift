@@ -3,6 +3,7 @@ import Foundation
 import HummingbirdTesting
 import HummingbirdWSTesting
 import HummingbirdWebSocket
+import MediaTesting
 import NIOCore
 import Testing
 
@@ -33,10 +34,12 @@ struct NearbyDevicesTests {
                 return mine
             },
             approve: { code, _, _ in
-                for _ in 0..<200 {
+                for _ in 0..<3000 {
                     if let pending = await devices.pendingPairings.first(where: { $0.code == code.digits }) {
                         return await devices.answer(pending.id, approved: true)
                     }
+                    // A poll inside the approval callback, which cannot throw: it answers no after 30 s
+                    // (2 s was tight for a full parallel run on two loaded cores).
                     try? await Task.sleep(for: .milliseconds(10))
                 }
                 return false
@@ -115,7 +118,7 @@ struct NearbyDevicesTests {
                     } catch { return false }
                 })
             if index < NearbyDevices.maximumPendingPairings {
-                for _ in 0..<200 where await devices.pendingPairings.count <= index { try await Task.sleep(for: .milliseconds(10)) }
+                try await eventually("pairing request \(index + 1) to be pending") { await devices.pendingPairings.count > index }
             }
         }
         // The one over the limit was turned down without being shown.
@@ -164,12 +167,12 @@ struct NearbyWebSocketTests {
                         trusted: .init(), service: "remote", session: "web-1", purpose: .pair))
                 let frames = FrameReader(transport: transport)
                 let establishment = try await LinkHandshake.run(handshake, sending: [hello], transport: transport, reader: frames) { code, _, _ in
-                    for _ in 0..<300 {
+                    for _ in 0..<3000 {
                         if let pending = await devices.pendingPairings.first(where: { $0.code == code.digits }) {
                             #expect(pending.platform == "web" && pending.service == "remote")
                             return await devices.answer(pending.id, approved: true)
                         }
-                        try? await Task.sleep(for: .milliseconds(10))
+                        try? await Task.sleep(for: .milliseconds(10))  // a poll in the approval callback, as in `phone`
                     }
                     return false
                 }

@@ -1,5 +1,6 @@
 import DeviceLink
 import Foundation
+import MediaTesting
 import Testing
 
 @testable import MarqueeServer
@@ -50,9 +51,10 @@ struct PlayOnTVTests {
         }
         let client = await support.phone(devices, service: "tictactoe")
         _ = await support.next(.gameState, from: client)
+        let link = try #require(await client.current)
         await client.send(.playItem, Array(#"{"assetID":"a1","time":0,"rate":1}"#.utf8))
         // The service does not declare playItem: the TV closes the link instead of playing.
-        try await Task.sleep(for: .milliseconds(500))
+        try await eventually("the TV to close the link") { await client.current !== link }
         await devices.screens.close(id)
         #expect(await received.value == nil)
         await client.stop()

@@ -1,5 +1,6 @@
 import Foundation
 import Library
+import MediaTesting
 import PostgreSQLStores
 import ServiceTesting
 import Testing
@@ -54,7 +55,7 @@ struct SharedDownloadTests {
 
         // Progress made on A reaches B, and B's page hears of it.
         fake.report(files: 4, of: 10, bytes: 4000)
-        try await eventually("B shows A's progress", timeout: .seconds(10)) { await listed(b, created.id)?.completedFiles == 4 }
+        try await eventually("B shows A's progress", within: .seconds(10)) { await listed(b, created.id)?.completedFiles == 4 }
         let seen = await listed(b, created.id)
         #expect(seen?.bytesWritten == 4000 && seen?.bytesPerSecond == 1000)
         #expect(seen?.playerURL == nil, "its files so far are on A's disk")
@@ -65,7 +66,7 @@ struct SharedDownloadTests {
             return false
         }
         let timeout = Task {
-            try await Task.sleep(for: .seconds(10))
+            try await Task.sleep(for: .seconds(10))  // bounds a failing wait: the page hears at once
             heard.cancel()
         }
         #expect(await heard.value, "B's page heard of A's progress")

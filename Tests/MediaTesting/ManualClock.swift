@@ -1,6 +1,7 @@
 public import Clocks
 public import Foundation
 import Synchronization
+public import Testing
 
 /// A clock that moves only when a test advances it: sleepers wake when `advance(by:)`
 /// passes their deadline, in deadline order, and a cancelled sleeper wakes at once with
@@ -79,23 +80,13 @@ public final class ManualClock: WallClock {
     public func advance(_ seconds: TimeInterval) { advance(by: .milliseconds(Int64((seconds * 1000).rounded()))) }
 
     /// Waits (in real time, briefly) until `count` tasks sleep on this clock, so a test
-    /// advances it only once the code under test is waiting.
-    public func waitForSleepers(_ count: Int = 1, timeout: Duration = .seconds(60)) async throws {
-        let deadline = ContinuousClock.now + timeout
-        while sleeperCount < count {
-            guard ContinuousClock.now < deadline else { throw ManualClockError.noSleepers(expected: count, found: sleeperCount) }
-            try await Task.sleep(for: .milliseconds(1))
-        }
-    }
-}
-
-/// The code under test never went to sleep on the manual clock.
-public enum ManualClockError: Error, CustomStringConvertible {
-    case noSleepers(expected: Int, found: Int)
-
-    public var description: String {
-        switch self {
-        case .noSleepers(let expected, let found): "expected \(expected) task(s) sleeping on the manual clock, found \(found)"
-        }
+    /// advances it only once the code under test is waiting; fails the test at the caller's
+    /// line when they do not within `timeout`.
+    public func waitForSleepers(
+        _ count: Int = 1, timeout: Duration = .seconds(60), sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
+        try await eventually(
+            "\(count) task(s) sleeping on the manual clock", within: timeout, pollingEvery: .milliseconds(1), sourceLocation: sourceLocation
+        ) { sleeperCount >= count }
     }
 }

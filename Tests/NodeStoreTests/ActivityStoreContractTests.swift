@@ -146,7 +146,7 @@ func first(_ count: Int, of events: AsyncStream<ActivityEvent>) async -> [String
             return names
         }
         group.addTask {
-            try? await Task.sleep(for: .seconds(5))
+            try? await Task.sleep(for: .seconds(5))  // the bound itself: real time is what it limits
             return nil
         }
         let names = await group.next() ?? nil

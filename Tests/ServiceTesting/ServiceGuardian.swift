@@ -97,6 +97,7 @@ enum ServiceGuardian {
         }
         for pid in pids { kill(pid, SIGTERM) }
         let deadline = Date().addingTimeInterval(10)
+        // Synchronous on purpose (it runs at exit): polls until the servers have gone, for at most 10 s.
         while Date() < deadline, pids.contains(where: isAlive) { usleep(50_000) }
     }
 

@@ -104,7 +104,7 @@ public actor ThrowawayPostgreSQL {
             if FreePort.isListening(port), (try? await psql(server, database: "postgres", "SELECT 1")) != nil {
                 return server
             }
-            try await Task.sleep(for: .milliseconds(100))
+            try await Task.sleep(for: .milliseconds(100))  // the pause between readiness checks, as for SeaweedFS
         }
         throw ServiceTestingError.failed("postgres did not start within 60 s", Self.logs(folder))
     }

@@ -82,6 +82,8 @@ public actor ThrowawaySeaweedFS {
             {
                 return server
             }
+            // The pause between readiness checks (this target is below MediaTesting's `eventually`,
+            // and a failure here carries the server's log).
             try await Task.sleep(for: .milliseconds(200))
         }
         throw ServiceTestingError.failed(

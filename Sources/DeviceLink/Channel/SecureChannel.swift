@@ -16,6 +16,7 @@ public struct LinkKeys: Sendable {
             using: SHA256.self, salt: transcript, sharedInfo: Array("marquee devicelink responder->initiator".utf8), outputByteCount: 32)
     }
 
+    /// Keys given directly rather than derived.
     public init(initiatorToResponder: SymmetricKey, responderToInitiator: SymmetricKey) {
         self.initiatorToResponder = initiatorToResponder
         self.responderToInitiator = responderToInitiator
@@ -32,8 +33,10 @@ public enum ChannelError: Error, Hashable, CustomStringConvertible {
     /// This direction has used every nonce it may; the connection must be re-established
     /// (which derives new keys).
     case nonceExhausted
+    /// A sealed frame shorter than its 16-byte authentication tag (its length in bytes).
     case frameTooShort(Int)
 
+    /// One sentence naming the frame's counter, type or length where it matters.
     public var description: String {
         switch self {
         case .authenticationFailed(let counter): "frame \(counter) failed authentication (altered, replayed, reordered or wrong key)"
@@ -56,6 +59,7 @@ public struct ChannelDirection: Sendable {
     /// How many frames this direction may carry before its nonces run out.
     public let frameLimit: UInt64
 
+    /// A direction keyed with `key`, starting at counter 0.
     public init(key: SymmetricKey, frameLimit: UInt64 = UInt64.max) {
         self.key = key
         self.frameLimit = frameLimit
@@ -109,7 +113,9 @@ public struct ChannelDirection: Sendable {
 
 /// Both directions of an established channel, as seen from one side.
 public struct SecureChannel: Sendable {
+    /// What this side seals and sends.
     public var outbound: ChannelDirection
+    /// What this side receives and opens.
     public var inbound: ChannelDirection
 
     /// The channel for the side that opened the connection (`isInitiator`) or accepted it.
@@ -118,10 +124,13 @@ public struct SecureChannel: Sendable {
         inbound = ChannelDirection(key: isInitiator ? keys.responderToInitiator : keys.initiatorToResponder, frameLimit: frameLimit)
     }
 
+    /// Seals `payload` as the next outbound frame of `type`; throws `nonceExhausted` when the direction is used up.
     public mutating func seal(_ type: LinkMessageType, _ payload: [UInt8]) throws(ChannelError) -> Frame {
         try outbound.seal(type.rawValue, payload)
     }
 
+    /// Opens the next inbound frame and returns its payload; throws when it is not the next
+    /// frame sealed with the peer's key (altered, replayed, reordered) or is too short.
     public mutating func open(_ frame: Frame) throws(ChannelError) -> [UInt8] {
         try inbound.open(frame)
     }

@@ -10,8 +10,10 @@ public protocol LinkAuthorization: Sendable {
 /// The default rule: the service declares the message, the device was approved for the
 /// service, and the device's platform is one the service allows.
 public struct ApplicationServiceAuthorization: LinkAuthorization {
+    /// The default rule.
     public init() {}
 
+    /// Whether `service` declares `type`, `device` was approved for it, and the device's platform is allowed.
     public func mayPerform(_ type: LinkMessageType, service: ApplicationService, device: PairedDevice) async -> Bool {
         service.allows(type) && device.services.contains(service.identifier) && service.allows(platform: device.peer.platform)
     }

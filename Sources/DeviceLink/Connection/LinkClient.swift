@@ -4,10 +4,14 @@ public import Foundation
 /// `maximum`, between attempts after a connection is lost; a connection that was
 /// established resets it.
 public struct ReconnectBackoff: Sendable {
+    /// The wait before the first retry.
     public var initial: Duration
+    /// The longest wait.
     public var maximum: Duration
+    /// Attempts in a row after which the client gives up.
     public var attempts: Int
 
+    /// 200 ms doubling up to 10 s, for 50 attempts, unless told otherwise.
     public init(initial: Duration = .milliseconds(200), maximum: Duration = .seconds(10), attempts: Int = 50) {
         self.initial = initial
         self.maximum = maximum
@@ -30,16 +34,21 @@ public struct ReconnectBackoff: Sendable {
 public actor LinkClient {
     /// What happened to the link, for a UI.
     public enum Event: Sendable {
+        /// A link was established with the peer; `newlyPaired` when a person approved it just now.
         case connected(PeerIdentity, newlyPaired: Bool)
+        /// The link closed, for this reason.
         case disconnected(LinkClosed)
+        /// The client tries again, for the `attempt`th time, after the wait.
         case reconnecting(attempt: Int, after: Duration)
         /// The client stopped: a refusal, a rejection, or too many attempts.
         case stopped(LinkClosed)
     }
 
+    /// The session the client keeps across reconnections (a lower-case UUID unless given).
     public nonisolated let session: String
     /// Application messages from the peer, over every connection in turn.
     public nonisolated let messages: AsyncStream<LinkMessage>
+    /// What happens to the link, in order, for a UI.
     public nonisolated let events: AsyncStream<Event>
 
     private let identity: DeviceIdentity
@@ -58,8 +67,11 @@ public actor LinkClient {
     private var waiting: [(LinkMessageType, [UInt8])] = []
     private var runner: Task<Void, Never>?
     private var stopped = false
+    /// How many links were established so far.
     public private(set) var connectionCount = 0
 
+    /// A client of `service` that reaches the peer with `connect` and asks `approve` when a
+    /// person must confirm the code; nothing happens until `start()`.
     public init(
         identity: DeviceIdentity, trust: DeviceTrust, service: String, purpose: PairingHandshake.Purpose = .pair,
         expectedFingerprint: String? = nil, session: String = UUID().uuidString.lowercased(),
@@ -88,6 +100,7 @@ public actor LinkClient {
         runner = Task { await self.run() }
     }
 
+    /// Stops for good: closes the link and finishes `messages` and `events`.
     public func stop() async {
         stopped = true
         runner?.cancel()

@@ -3,9 +3,12 @@ import Foundation
 
 /// An application message received on an established link.
 public struct LinkMessage: Sendable, Hashable {
+    /// What the message is (`intent`, `nowPlaying`, …).
     public var type: LinkMessageType
+    /// Its opened payload (JSON for the remote-control messages).
     public var payload: [UInt8]
 
+    /// A message of `type` carrying `payload`.
     public init(_ type: LinkMessageType, payload: [UInt8]) {
         self.type = type
         self.payload = payload
@@ -16,10 +19,14 @@ public struct LinkMessage: Sendable, Hashable {
 /// from for `interval × missedBeats` is treated as gone. Both are measured on `clock` (the
 /// system's; tests pass a manual one and move it by hand).
 public struct HeartbeatPolicy: Sendable {
+    /// How long a side stays silent before it sends a heartbeat.
     public var interval: Duration
+    /// How many intervals without hearing from the peer close the link.
     public var missedBeats: Int
+    /// The clock both are measured on.
     public var clock: any WallClock
 
+    /// A beat every 5 s, giving up after 15 s of silence, on the system clock, unless told otherwise.
     public init(interval: Duration = .seconds(5), missedBeats: Int = 3, clock: any WallClock = SystemClock()) {
         self.interval = interval
         self.missedBeats = missedBeats
@@ -33,9 +40,13 @@ public struct HeartbeatPolicy: Sendable {
 /// misses its heartbeats, or a message the authorization refuses closes the link; `messages`
 /// then finishes with the reason.
 public actor LinkConnection {
+    /// Who is on the other end, as the handshake proved.
     public nonisolated let peer: PeerIdentity
+    /// The application service the link is for (`remote`).
     public nonisolated let service: String
+    /// The session the initiator keeps across reconnections.
     public nonisolated let session: String
+    /// Whether this handshake paired the devices (a person approved), rather than recognised a paired one.
     public nonisolated let newlyPaired: Bool
     /// Application messages from the peer (heartbeats and goodbyes are handled here).
     public nonisolated let messages: AsyncThrowingStream<LinkMessage, any Error>

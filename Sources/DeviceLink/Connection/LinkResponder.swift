@@ -4,17 +4,25 @@ import Foundation
 /// transport against its trusted devices and lockout, then admits each message through the
 /// authorization.
 public struct LinkResponder: Sendable {
+    /// This device's identity, which signs its side of each handshake.
     public var identity: DeviceIdentity
+    /// The application services this device offers.
     public var services: ApplicationServices
+    /// The paired devices and the pairing lockout.
     public var trust: DeviceTrust
+    /// Decides which messages a paired device may send.
     public var authorization: any LinkAuthorization
+    /// Heartbeats of the connections it makes.
     public var heartbeat: HeartbeatPolicy
+    /// The longest a whole handshake may take, a person's approval included.
     public var handshakeTimeout: Duration
     /// How long a new connection may stay silent before its hello: a connection that holds
     /// a slot and says nothing is closed after this, not after `handshakeTimeout`.
     public var helloTimeout: Duration
+    /// The largest frame payload accepted, in bytes.
     public var maximumPayload: Int
 
+    /// A responder with the given parts; by default `ApplicationServiceAuthorization` decides what a device may send.
     public init(
         identity: DeviceIdentity, services: ApplicationServices, trust: DeviceTrust,
         authorization: any LinkAuthorization = ApplicationServiceAuthorization(),

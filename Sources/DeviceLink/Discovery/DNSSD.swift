@@ -7,13 +7,17 @@ public let marqueeServiceType = "_marquee._tcp"
 
 /// Why advertising or browsing failed: DNS-SD's error code, named where it matters.
 public struct DNSSDError: Error, CustomStringConvertible, Sendable {
+    /// DNS-SD's `kDNSServiceErr_…` code.
     public var code: Int32
+    /// The call that failed (`DNSServiceRegister`), for the message.
     public var operation: String
 
-    /// kDNSServiceErr_NameConflict and kDNSServiceErr_BadParam.
+    /// kDNSServiceErr_NameConflict.
     public static let nameConflict: Int32 = -65548
+    /// kDNSServiceErr_BadParam.
     public static let badParameter: Int32 = -65540
 
+    /// The call and what the code means, with what to do when that is known.
     public var description: String {
         switch code {
         case -65563: "\(operation): the mDNS daemon is not running (start avahi-daemon)"
@@ -26,6 +30,7 @@ public struct DNSSDError: Error, CustomStringConvertible, Sendable {
 
 /// A service's TXT record: `key=value` strings, each prefixed by its length.
 public enum TXTRecord {
+    /// The record's bytes, entries in order; an entry longer than 255 bytes is cut to 255.
     public static func encode(_ entries: [(String, String)]) -> [UInt8] {
         var bytes = [UInt8]()
         for (key, value) in entries {
@@ -36,6 +41,7 @@ public enum TXTRecord {
         return bytes
     }
 
+    /// The entries by key; a key without `=` maps to "", and a truncated last entry is ignored.
     public static func decode(_ bytes: [UInt8]) -> [String: String] {
         var result: [String: String] = [:]
         var index = 0
@@ -89,6 +95,7 @@ private func onOwnThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T
 public final class DNSSDAdvertisement: Sendable {
     private let ref: UncheckedRef
     private let stopped = Mutex(false)
+    /// The name as advertised (shortened or numbered when it had to be).
     public let name: String
 
     /// Registers `name` of `type` on `port` with a TXT record, as mDNS responders do: a name
@@ -177,18 +184,28 @@ private struct UncheckedRef: @unchecked Sendable { var ref: DNSServiceRef }
 
 /// A device found by browsing, resolved to its host, port, TXT record and addresses.
 public struct DiscoveredDevice: Sendable, Hashable {
+    /// The service instance name.
     public var name: String
+    /// The host name it resolved to (`tv.local.`).
     public var host: String
+    /// The TCP port of its link listener.
     public var port: Int
+    /// Its TXT record's entries.
     public var txt: [String: String]
     /// IPv4 and IPv6 addresses of the host (link-local IPv6 with its interface), in the order found.
     public var addresses: [String]
+    /// The network interface it was found on.
     public var interfaceIndex: UInt32
 
+    /// The device ID it advertises (`id`).
     public var deviceID: String? { txt["id"] }
+    /// Its identity key's fingerprint as advertised (`fp`), to check in the handshake.
     public var fingerprint: String? { txt["fp"] }
+    /// Its platform (`pf`).
     public var platform: String? { txt["pf"] }
+    /// The name to show: the TXT record's `name`, else the instance name.
     public var friendlyName: String { txt["name"] ?? name }
+    /// The application services it offers (`services`, comma-separated).
     public var services: [String] { (txt["services"] ?? "").split(separator: ",").map(String.init) }
 }
 

@@ -11,14 +11,18 @@ public struct Frame: Sendable, Hashable {
     /// The largest payload a decoder accepts unless told otherwise (64 KiB).
     public static let defaultMaximumPayload = 64 * 1024
 
+    /// The message type's raw value (`LinkMessageType`); kept raw so unknown types can be refused by number.
     public var type: UInt32
+    /// The payload: handshake data, or a sealed message after the handshake.
     public var payload: [UInt8]
 
+    /// A frame of raw `type`.
     public init(type: UInt32, payload: [UInt8] = []) {
         self.type = type
         self.payload = payload
     }
 
+    /// A frame of a known message type.
     public init(_ type: LinkMessageType, payload: [UInt8] = []) {
         self.init(type: type.rawValue, payload: payload)
     }
@@ -52,6 +56,7 @@ public enum FrameError: Error, Hashable, CustomStringConvertible {
     case unsupportedVersion(UInt8)
     case frameTooLarge(length: UInt32, maximum: Int)
 
+    /// One sentence naming the version or length at fault.
     public var description: String {
         switch self {
         case .unsupportedVersion(let version):
@@ -68,11 +73,13 @@ public enum FrameError: Error, Hashable, CustomStringConvertible {
 /// A header with another version or a length over the maximum is an error as soon as the
 /// header has arrived, before any of the payload is buffered.
 public struct FrameDecoder: Sendable {
+    /// The largest payload accepted, in bytes; a longer one is `frameTooLarge`.
     public let maximumPayload: Int
     private var buffer: [UInt8] = []
     private var start = 0
     private var failure: FrameError?
 
+    /// A decoder with nothing buffered.
     public init(maximumPayload: Int = Frame.defaultMaximumPayload) {
         self.maximumPayload = maximumPayload
     }

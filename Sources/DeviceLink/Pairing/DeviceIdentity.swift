@@ -5,11 +5,16 @@ public import Foundation
 /// name and its platform. Paired peers remember the public key, so later connections are
 /// recognised without asking anyone.
 public struct DeviceIdentity: Sendable {
+    /// The Ed25519 key that signs this device's part of every handshake.
     public nonisolated(unsafe) let signingKey: Curve25519.Signing.PrivateKey  // immutable; not marked Sendable by swift-crypto
+    /// A stable ID for this device (a lower-case UUID unless given).
     public let deviceID: String
+    /// The name people see (`Living room`).
     public var name: String
+    /// What kind of device it is (`linux`, `web`), shown beside the name.
     public var platform: String
 
+    /// An identity; by default a new key and a new device ID.
     public init(
         signingKey: Curve25519.Signing.PrivateKey = .init(), deviceID: String = UUID().uuidString.lowercased(),
         name: String, platform: String
@@ -20,7 +25,9 @@ public struct DeviceIdentity: Sendable {
         self.platform = platform
     }
 
+    /// The raw 32-byte public key.
     public var publicKey: [UInt8] { Array(signingKey.publicKey.rawRepresentation) }
+    /// The public key's fingerprint, for showing to a person.
     public var fingerprint: String { IdentityFingerprint.of(publicKey) }
 
     /// The identity as a peer records it.
@@ -31,6 +38,7 @@ public struct DeviceIdentity: Sendable {
 
 /// A short, stable, printable name for an identity key: the first 16 bytes of its SHA-256 in hex.
 public enum IdentityFingerprint {
+    /// The fingerprint of `key`: 32 lower-case hexadecimal digits.
     public static func of(_ key: [UInt8]) -> String {
         SHA256.hash(data: key).prefix(16).map { String(format: "%02x", $0) }.joined()
     }
@@ -38,12 +46,16 @@ public enum IdentityFingerprint {
 
 /// Who is on the other end of a link, as it introduced itself in the handshake.
 public struct PeerIdentity: Sendable, Hashable, Codable {
+    /// The device ID it claims.
     public var deviceID: String
+    /// The name it gave.
     public var name: String
+    /// The platform it gave.
     public var platform: String
     /// The peer's Ed25519 public key (raw, 32 bytes).
     public var identityKey: [UInt8]
 
+    /// A peer as it introduced itself.
     public init(deviceID: String, name: String, platform: String, identityKey: [UInt8]) {
         self.deviceID = deviceID
         self.name = name
@@ -51,20 +63,25 @@ public struct PeerIdentity: Sendable, Hashable, Codable {
         self.identityKey = identityKey
     }
 
+    /// Its identity key's fingerprint, for showing to a person.
     public var fingerprint: String { IdentityFingerprint.of(identityKey) }
 }
 
 /// The identity file format: the private key and the device id, so a device stays the same
 /// device across launches.
 public struct StoredIdentity: Codable, Sendable {
+    /// The device ID.
     public var deviceID: String
+    /// The Ed25519 private key, raw (32 bytes).
     public var signingKey: Data
 
+    /// The stored form of `identity` (its name and platform are not stored).
     public init(_ identity: DeviceIdentity) {
         deviceID = identity.deviceID
         signingKey = identity.signingKey.rawRepresentation
     }
 
+    /// The identity with `name` and `platform`; throws when the stored key is not a valid Ed25519 key.
     public func identity(name: String, platform: String) throws -> DeviceIdentity {
         DeviceIdentity(signingKey: try .init(rawRepresentation: signingKey), deviceID: deviceID, name: name, platform: platform)
     }

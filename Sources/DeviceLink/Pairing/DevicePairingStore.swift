@@ -2,9 +2,12 @@ public import Foundation
 
 /// What a device keeps about pairing: the devices it trusts and the lockout after failed attempts.
 public struct DeviceTrustRecord: Sendable, Hashable, Codable {
+    /// The paired devices.
     public var trusted: TrustedDevices
+    /// Failed pairing attempts and locks, per peer.
     public var lockout: PairingLockout
 
+    /// A record with no device and no failure, by default.
     public init(trusted: TrustedDevices = TrustedDevices(), lockout: PairingLockout = PairingLockout()) {
         self.trusted = trusted
         self.lockout = lockout
@@ -35,21 +38,27 @@ public protocol DevicePairingStore: Sendable {
 /// readable by the owner only, each written atomically. One process writes them (its
 /// `DeviceTrust` actor serialises changes).
 public struct DevicePairingFiles: DevicePairingStore {
+    /// `identity.json`: this device's key and ID.
     public let identityFile: URL
+    /// `trusted-devices.json`: the paired devices and the lockout.
     public let trustFile: URL
 
+    /// The two files in `directory`.
     public init(directory: URL) {
         identityFile = directory.appendingPathComponent("identity.json")
         trustFile = directory.appendingPathComponent("trusted-devices.json")
     }
 
+    /// The trust at `trustFile`, with `identity.json` beside it.
     public init(trustFile: URL) {
         identityFile = trustFile.deletingLastPathComponent().appendingPathComponent("identity.json")
         self.trustFile = trustFile
     }
 
+    /// False: one process owns the files.
     public var isShared: Bool { false }
 
+    /// Reads `identity.json`, or writes `make()`'s there when the file cannot be read.
     public func identity(orCreate make: @Sendable () -> StoredIdentity) async throws -> StoredIdentity {
         if let data = try? Data(contentsOf: identityFile) { return try JSONDecoder().decode(StoredIdentity.self, from: data) }
         let made = make()
@@ -57,11 +66,13 @@ public struct DevicePairingFiles: DevicePairingStore {
         return made
     }
 
+    /// Reads `trusted-devices.json`; nil when there is none, an error when it does not decode.
     public func trust() async throws -> DeviceTrustRecord? {
         guard let data = try? Data(contentsOf: trustFile) else { return nil }
         return try Self.decoder.decode(DeviceTrustRecord.self, from: data)
     }
 
+    /// Reads, changes and rewrites the file (atomic for readers, not for other writers: there are none).
     public func modifyTrust(initial: DeviceTrustRecord, _ change: @Sendable (inout DeviceTrustRecord) -> Void) async throws -> DeviceTrustRecord {
         var record = (try? await trust()) ?? initial
         change(&record)

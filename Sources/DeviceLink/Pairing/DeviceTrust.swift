@@ -30,6 +30,7 @@ public actor DeviceTrust {
         saved = try await store.trust() ?? DeviceTrustRecord(trusted: TrustedDevices(), lockout: lockout)
     }
 
+    /// The paired devices (read from a shared store first).
     public var trusted: TrustedDevices {
         get async {
             await refresh()
@@ -37,6 +38,7 @@ public actor DeviceTrust {
         }
     }
 
+    /// The paired devices as a list (read from a shared store first).
     public var devices: [PairedDevice] {
         get async {
             await refresh()
@@ -68,11 +70,14 @@ public actor DeviceTrust {
         get async { await lockedPeers.values.max() }
     }
 
+    /// The paired device holding this identity key, if it is still trusted.
     public func device(identityKey: [UInt8]) async -> PairedDevice? {
         await refresh()
         return saved.trusted.device(identityKey: identityKey)
     }
 
+    /// Pairs `peer` for `services` now, clearing its failed attempts. A store that cannot be
+    /// written keeps the change in memory and logs the error.
     public func trust(_ peer: PeerIdentity, services: [String]) async {
         let date = now()
         await change { record in
@@ -81,6 +86,7 @@ public actor DeviceTrust {
         }
     }
 
+    /// Forgets device `id` and returns it, or nil when it was not paired; its next message closes its link.
     @discardableResult
     public func revoke(id: String) async -> PairedDevice? {
         await refresh()

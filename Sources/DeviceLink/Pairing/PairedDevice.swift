@@ -4,18 +4,23 @@ public import Foundation
 /// services it was approved for. This is the identity that access control works with — a
 /// paired device gets the paired-device role, limited to its services.
 public struct PairedDevice: Sendable, Hashable, Codable, Identifiable {
+    /// The device as it introduced itself when it paired (its identity key included).
     public var peer: PeerIdentity
     /// Identifiers of the application services this device was approved for.
     public var services: [String]
+    /// When it was last approved.
     public var pairedAt: Date
 
+    /// A device paired at `pairedAt` for `services`.
     public init(peer: PeerIdentity, services: [String], pairedAt: Date) {
         self.peer = peer
         self.services = services
         self.pairedAt = pairedAt
     }
 
+    /// The device ID it claimed (recognition itself is by identity key).
     public var id: String { peer.deviceID }
+    /// Its identity key's fingerprint, for showing to a person.
     public var fingerprint: String { peer.fingerprint }
 }
 
@@ -24,8 +29,10 @@ public struct PairedDevice: Sendable, Hashable, Codable, Identifiable {
 /// Recognition is by the key, not the device id a peer claims: a device that presents a
 /// known id with another key is a stranger.
 public struct TrustedDevices: Sendable, Hashable, Codable {
+    /// The trusted devices, in the order they were first paired.
     public private(set) var devices: [PairedDevice] = []
 
+    /// A list holding `devices`.
     public init(_ devices: [PairedDevice] = []) {
         self.devices = devices
     }
@@ -35,6 +42,7 @@ public struct TrustedDevices: Sendable, Hashable, Codable {
         devices.first { $0.peer.identityKey == identityKey }
     }
 
+    /// The paired device with this device ID, if it is still trusted.
     public func device(id: String) -> PairedDevice? {
         devices.first { $0.id == id }
     }
@@ -68,16 +76,23 @@ public struct TrustedDevices: Sendable, Hashable, Codable {
 public struct PairingLockout: Sendable, Hashable, Codable {
     /// One peer's failures in a row, and its lock.
     public struct PeerRecord: Sendable, Hashable, Codable {
+        /// Proven failures in a row.
         public var failures: Int
+        /// When the peer may pair again; nil when it is not locked.
         public var lockedUntil: Date?
+        /// When the latest failure was.
         public var lastFailure: Date
     }
 
+    /// How many peers' records are kept at most.
     public static let mostPeers = 256
+    /// Failures in a row that lock a peer out.
     public var limit: Int
+    /// How long a lock lasts, in seconds.
     public var lockDuration: TimeInterval
     public private(set) var peers: [String: PeerRecord] = [:]
 
+    /// A lockout with no failures: 5 in a row lock a peer out for 5 minutes unless told otherwise.
     public init(limit: Int = 5, lockDuration: TimeInterval = 300) {
         self.limit = limit
         self.lockDuration = lockDuration
@@ -85,6 +100,7 @@ public struct PairingLockout: Sendable, Hashable, Codable {
 
     enum CodingKeys: String, CodingKey { case limit, lockDuration, peers }
 
+    /// Decodes a record of any version (see above).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         limit = try container.decode(Int.self, forKey: .limit)
@@ -106,6 +122,8 @@ public struct PairingLockout: Sendable, Hashable, Codable {
     /// Proven failures in a row from `peer`.
     public func failures(peer: String) -> Int { peers[peer]?.failures ?? 0 }
 
+    /// Counts a proven failure of `peer` (a lock that has run out starts the count afresh) and
+    /// locks it out for `lockDuration` when it reaches `limit`.
     public mutating func recordFailure(peer: String, now: Date) {
         var record = peers[peer] ?? PeerRecord(failures: 0, lockedUntil: nil, lastFailure: now)
         if let lockedUntil = record.lockedUntil, lockedUntil <= now {
@@ -121,6 +139,7 @@ public struct PairingLockout: Sendable, Hashable, Codable {
         }
     }
 
+    /// Forgets `peer`'s failures: it paired.
     public mutating func recordSuccess(peer: String) {
         peers[peer] = nil
     }

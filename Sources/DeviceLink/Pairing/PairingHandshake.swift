@@ -5,6 +5,7 @@ public import Foundation
 /// if they are the same. Derived from the agreement and the whole transcript, so a relay in
 /// the middle (which must run two separate agreements) makes the two devices show different codes.
 public struct PairingCode: Sendable, Hashable, CustomStringConvertible {
+    /// The six decimal digits, leading zeros kept.
     public let digits: String
 
     init(sharedSecret: SharedSecret, transcript: [UInt8]) {
@@ -39,6 +40,7 @@ public enum HandshakeFailure: Error, Sendable, Hashable, CustomStringConvertible
         }
     }
 
+    /// One sentence for a person or a log, with the wait when the peer said how long.
     public var description: String {
         switch self {
         case .refusedByPeer(let reason, let retryAfter):
@@ -51,8 +53,11 @@ public enum HandshakeFailure: Error, Sendable, Hashable, CustomStringConvertible
 
 /// A link both sides agreed on: its keys, who the peer is, and what it is for.
 public struct LinkEstablishment: Sendable {
+    /// The channel keys, one per direction.
     public var keys: LinkKeys
+    /// Who the peer is, as its signature or the person's approval established.
     public var peer: PeerIdentity
+    /// The application service the link is for.
     public var service: String
     /// The initiator's session, the same across its reconnections.
     public var session: String
@@ -69,6 +74,7 @@ public struct LinkEstablishment: Sendable {
 /// code and wait for the person to approve on each device; an `approval` carries the answer,
 /// signed over the transcript. Keys for the channel come from the agreement and the transcript.
 public struct PairingHandshake: Sendable {
+    /// Which side this is: the device that connects, or the one that accepts.
     public enum Role: Sendable, Hashable { case initiator, responder }
     /// What the initiator asks for: pair if needed, or only connect as an already paired device.
     public enum Purpose: String, Sendable, Codable, Hashable { case pair, connect }
@@ -77,22 +83,28 @@ public struct PairingHandshake: Sendable {
 
     /// What the caller must do.
     public enum Action: Sendable {
+        /// Write this frame to the transport.
         case send(Frame)
         /// Show the code and ask the person; answer with `decide(approved:)`.
         case showCode(PairingCode, peer: PeerIdentity, service: String)
+        /// The handshake succeeded: open the channel with these keys.
         case established(LinkEstablishment)
+        /// The handshake ended without a link, for this reason.
         case failed(HandshakeFailure)
     }
 
     /// What the responder knows when a hello arrives.
     public struct ResponderPolicy: Sendable {
+        /// The devices it recognises without asking anyone.
         public var trusted: TrustedDevices
+        /// The services it offers; a hello for another is refused.
         public var services: ApplicationServices
         /// Seconds until pairing opens again for a peer (by its identity fingerprint), if
         /// that peer is locked out now. Locks are per peer: one device's failures never lock
         /// pairing for another.
         public var pairingLockedFor: @Sendable (String) -> TimeInterval?
 
+        /// A policy with no peer locked out unless `pairingLockedFor` says so.
         public init(
             trusted: TrustedDevices, services: ApplicationServices,
             pairingLockedFor: @escaping @Sendable (String) -> TimeInterval? = { _ in nil }
@@ -105,13 +117,18 @@ public struct PairingHandshake: Sendable {
 
     /// What the initiator wants.
     public struct InitiatorRequest: Sendable {
+        /// The devices it recognises without asking anyone.
         public var trusted: TrustedDevices
+        /// The application service it asks for (`remote`).
         public var service: String
+        /// Its session, kept across reconnections.
         public var session: String
+        /// Pair if needed, or only connect as an already paired device.
         public var purpose: Purpose
         /// The responder's identity fingerprint as advertised (DNS-SD TXT), if known.
         public var expectedFingerprint: String?
 
+        /// A request for `service` in `session`.
         public init(trusted: TrustedDevices, service: String, session: String, purpose: Purpose, expectedFingerprint: String? = nil) {
             self.trusted = trusted
             self.service = service
@@ -141,6 +158,7 @@ public struct PairingHandshake: Sendable {
         case done
     }
 
+    /// Which side this handshake is.
     public let role: Role
     private let identity: DeviceIdentity
     private var state: State

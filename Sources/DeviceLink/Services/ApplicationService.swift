@@ -4,14 +4,19 @@ public import Foundation
 /// `NSApplicationServices`: an identifier, the usage description the picker shows (English and
 /// Japanese), the platforms that may connect, and the messages a paired device may send.
 public struct ApplicationService: Sendable, Hashable, Codable, Identifiable {
+    /// The service's name in handshakes and TXT records (`remote`).
     public var identifier: String
+    /// What the picker says the service is for, per language code.
     public var usageDescription: [String: String]
+    /// The platforms that may connect (`linux`, `web`), or `*` for any.
     public var platforms: [String]
     /// Names of the `LinkMessageType`s a paired device may send on this service.
     public var messages: [String]
 
+    /// The identifier.
     public var id: String { identifier }
 
+    /// A service declared field by field.
     public init(identifier: String, usageDescription: [String: String], platforms: [String], messages: [String]) {
         self.identifier = identifier
         self.usageDescription = usageDescription
@@ -24,6 +29,7 @@ public struct ApplicationService: Sendable, Hashable, Codable, Identifiable {
         usageDescription[language] ?? usageDescription["en"] ?? identifier
     }
 
+    /// Whether a device of `platform` may connect (`*` admits any).
     public func allows(platform: String) -> Bool {
         platforms.contains("*") || platforms.contains(platform)
     }
@@ -36,12 +42,15 @@ public struct ApplicationService: Sendable, Hashable, Codable, Identifiable {
 
 /// The application services a device declares, by identifier.
 public struct ApplicationServices: Sendable, Hashable, Codable {
+    /// The services, in declaration order.
     public var services: [ApplicationService]
 
+    /// A declaration of `services`.
     public init(_ services: [ApplicationService]) {
         self.services = services
     }
 
+    /// The service with `identifier`, if declared.
     public subscript(identifier: String) -> ApplicationService? {
         services.first { $0.identifier == identifier }
     }

@@ -1,12 +1,16 @@
 /// The Tic-Tac-Toe sample game as a value: a phone picks a character (`selectedCharacter`)
 /// and plays `move`s; the TV answers each move with its own. Pure logic, no I/O.
 public struct TicTacToe: Sendable, Hashable, Codable {
+    /// A player's character; X moves first.
     public enum Mark: String, Sendable, Codable, Hashable { case x, o }
 
+    /// Whether the game goes on, and who won.
     public enum Outcome: String, Sendable, Codable, Hashable { case playing, phoneWins = "phone-wins", tvWins = "tv-wins", draw }
 
+    /// Why a move was refused: no character picked yet, the game is over, or the square is taken or off the board.
     public enum MoveError: Error, Sendable, Hashable, CustomStringConvertible {
         case noCharacter, gameOver, notAnEmptySquare(Int)
+        /// What the phone should do instead.
         public var description: String {
             switch self {
             case .noCharacter: "pick a character first (selectedCharacter)"
@@ -18,11 +22,15 @@ public struct TicTacToe: Sendable, Hashable, Codable {
 
     /// Nine squares, row by row; `nil` is empty.
     public private(set) var board: [Mark?] = Array(repeating: nil, count: 9)
+    /// The phone's character; nil until it picks one.
     public private(set) var phone: Mark?
+    /// Whether the game goes on, and who won.
     public private(set) var outcome: Outcome = .playing
 
+    /// An empty board, no character picked.
     public init() {}
 
+    /// The TV's character: the other one.
     public var tv: Mark? { phone.map { $0 == .x ? .o : .x } }
 
     /// Starts a new game with the phone playing `mark` (X moves first: the TV opens when the phone is O).

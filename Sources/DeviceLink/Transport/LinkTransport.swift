@@ -20,12 +20,16 @@ public actor ByteQueue {
     private var buffered = 0
     private var ended: (any Error)??
     private var waiter: CheckedContinuation<[UInt8]?, any Error>?
+    /// The most bytes held for the reader (4 MiB by default).
     public let limit: Int
 
+    /// An empty, open queue.
     public init(limit: Int = 4 << 20) {
         self.limit = limit
     }
 
+    /// Hands `bytes` to a waiting reader or queues them; ignored once the queue has ended, and
+    /// ends it with `transportAborted` when queuing would pass `limit`.
     public func push(_ bytes: [UInt8]) {
         guard ended == nil else { return }
         if waiter == nil, buffered + bytes.count > limit {
@@ -53,6 +57,8 @@ public actor ByteQueue {
         }
     }
 
+    /// The next chunk, waiting for one; nil once the queue has ended and is empty, or the
+    /// error it ended with. One reader at a time.
     public func pop() async throws -> [UInt8]? {
         if head < chunks.count {
             let chunk = chunks[head]
@@ -84,14 +90,17 @@ public struct InMemoryTransport: LinkTransport {
         return (InMemoryTransport(inbound: a, outbound: b), InMemoryTransport(inbound: b, outbound: a))
     }
 
+    /// Queues `bytes` for the other end.
     public func send(_ bytes: [UInt8]) async throws {
         await outbound.push(bytes)
     }
 
+    /// The next bytes the other end sent.
     public func receive() async throws -> [UInt8]? {
         try await inbound.pop()
     }
 
+    /// Ends both directions; each side reads what was queued, then nil.
     public func close() async {
         await inbound.finish()
         await outbound.finish()

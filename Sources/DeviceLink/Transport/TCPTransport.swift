@@ -49,14 +49,17 @@ public struct TCPTransport: LinkTransport {
         return TCPTransport(channel: channel)
     }
 
+    /// Queues `bytes` for the socket; throws `transportAborted` once the connection has gone.
     public func send(_ bytes: [UInt8]) async throws {
         if case .terminated = outbound.yield(bytes) { throw LinkClosed.transportAborted }
     }
 
+    /// The next bytes read from the socket; nil once the peer closed it.
     public func receive() async throws -> [UInt8]? {
         try await inbound.pop()
     }
 
+    /// Closes the connection after what was queued is written.
     public func close() async {
         outbound.finish()
         await inbound.finish()
@@ -99,6 +102,7 @@ public struct TCPLinkListener: Sendable {
         return TCPLinkListener(port: bound, transports: stream, runner: runner)
     }
 
+    /// Stops accepting; `transports` finishes. Connections already accepted stay open.
     public func close() {
         runner.cancel()
     }

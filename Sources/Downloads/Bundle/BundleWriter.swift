@@ -3,12 +3,16 @@ public import HLS
 
 /// What the caller says about a download for its `metadata.json`.
 public struct BundleMetadataInput: Sendable {
+    /// The title to show.
     public var title: String
+    /// The multivariant playlist downloaded from.
     public var sourceURL: URL
+    /// An image to download into the bundle as its artwork.
     public var artworkURL: URL?
     /// The configuration as the user gave it (qualifiers, selections), recorded verbatim.
     public var configuration: JSONValue
 
+    /// The metadata input for a download of `sourceURL` titled `title`.
     public init(title: String, sourceURL: URL, artworkURL: URL? = nil, configuration: JSONValue = .object([])) {
         self.title = title
         self.sourceURL = sourceURL
@@ -19,30 +23,48 @@ public struct BundleMetadataInput: Sendable {
 
 /// What ended up in a bundle: each downloaded playlist with its folder and size.
 public struct BundleSummary: Sendable, Hashable {
+    /// One downloaded media playlist.
     public struct Item: Sendable, Hashable {
+        /// What it is for: video, audio, subtitles or I-frames.
         public var role: DownloadPlan.Role
+        /// Its folder in the bundle.
         public var folder: String
+        /// The media playlist it was downloaded from.
         public var sourceURL: URL
+        /// Bytes written for it.
         public var bytes: Int64
+        /// The variant's `BANDWIDTH`, bits per second, for a variant.
         public var bandwidth: Int?
+        /// The variant's `RESOLUTION`, for a video variant.
         public var resolution: Resolution?
+        /// The variant's `CODECS`, for a variant.
         public var codecs: [String]
+        /// The rendition's `LANGUAGE`, for an alternative rendition.
         public var language: String?
+        /// The rendition's `NAME`, for an alternative rendition.
         public var name: String?
+        /// The rendition's `GROUP-ID`, for an alternative rendition.
         public var groupID: String?
     }
+    /// The downloaded media playlists, in plan order.
     public var items: [Item]
+    /// The artwork's file name in the bundle, when artwork was downloaded.
     public var artwork: String?
     /// What was left out and why (an I-frame playlist that could not be taken offline).
     public var warnings: [String] = []
     /// Interstitial assets taken offline, each in its own folder.
     public var interstitials: [Interstitial] = []
 
+    /// One interstitial asset taken offline.
     public struct Interstitial: Sendable, Hashable {
+        /// Its folder in the bundle.
         public var folder: String
+        /// Where it was downloaded from.
         public var sourceURL: URL
+        /// Bytes written for it.
         public var bytes: Int64
     }
+    /// Bytes of every item and interstitial added up.
     public var totalBytes: Int64 { items.reduce(0) { $0 + $1.bytes } + interstitials.reduce(0) { $0 + $1.bytes } }
 }
 

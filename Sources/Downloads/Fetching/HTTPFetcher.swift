@@ -11,9 +11,13 @@ import NIOHTTP1
 public final class HTTPFetcher: Sendable {
     /// One retry, reported so a progress display can say what happened.
     public struct RetryEvent: Sendable {
+        /// The resource being fetched.
         public var url: URL
+        /// The attempt that failed, counting from 1.
         public var attempt: Int
+        /// How long the fetcher waits before the next attempt, in seconds.
         public var delay: Double
+        /// What went wrong (an HTTP status, a transport error, a truncated body).
         public var reason: String
     }
 
@@ -29,14 +33,20 @@ public final class HTTPFetcher: Sendable {
     /// A body that brings fewer than `minimumBytes` in any `window` has stalled: a server that
     /// trickles a byte every few seconds never trips a read timeout, so it is caught by rate.
     public struct StallRule: Sendable {
+        /// The span over which the rate is measured.
         public var window: Duration
+        /// The fewest bytes a body must bring in each `window`.
         public var minimumBytes: Int
+        /// A rule of at least `minimumBytes` per `window` (16 KiB per 30 s by default).
         public init(window: Duration = .seconds(30), minimumBytes: Int = 16 << 10) {
             self.window = window
             self.minimumBytes = minimumBytes
         }
     }
 
+    /// A fetcher with its own HTTP client: up to `concurrency` connections per host, redirects
+    /// followed (at most 10), a 10 s connect timeout and `timeout` between reads. `onRetry` is
+    /// called before each retry; backoff waits on `clock`. Call `shutdown()` when done.
     public init(
         concurrency: Int = 8, policy: RetryPolicy = RetryPolicy(), timeout: TimeAmount = .seconds(30),
         stall: StallRule = StallRule(), onRetry: @escaping @Sendable (RetryEvent) -> Void = { _ in },
@@ -55,6 +65,7 @@ public final class HTTPFetcher: Sendable {
         self.onRetry = onRetry
     }
 
+    /// Shuts down the HTTP client the fetcher made for itself, closing its connections.
     public func shutdown() async throws {
         if ownsClient { try await client.shutdown() }
     }
@@ -62,10 +73,15 @@ public final class HTTPFetcher: Sendable {
     /// Largest bodies a download accepts, so a hostile or broken server cannot exhaust
     /// memory: playlists, interstitial asset lists, keys, artwork and media files.
     public enum Limit {
+        /// A playlist: 64 MiB.
         public static let playlist = 64 << 20
+        /// An interstitial asset list (JSON): 16 MiB.
         public static let assetList = 16 << 20
+        /// An AES-128 key file: 64 KiB.
         public static let key = 64 << 10
+        /// An artwork image: 32 MiB.
         public static let artwork = 32 << 20
+        /// A segment or other media file: 1 GiB.
         public static let mediaFile = 1 << 30
     }
 

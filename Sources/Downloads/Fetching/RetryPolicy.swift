@@ -4,12 +4,16 @@ public import Foundation
 /// jitter for server errors, timeouts and dropped connections; the server's Retry-After for
 /// 429 and 503; no retry for any other 4xx.
 public struct RetryPolicy: Sendable, Hashable {
+    /// Attempts in all, the first included.
     public var maximumAttempts: Int
+    /// The backoff before the second attempt, in seconds, before jitter; it doubles each attempt.
     public var initialDelay: Double
+    /// The longest backoff, in seconds, before jitter.
     public var maximumDelay: Double
     /// Longest Retry-After honoured, seconds.
     public var maximumRetryAfter: Double
 
+    /// A policy with the given limits (delays in seconds).
     public init(maximumAttempts: Int = 6, initialDelay: Double = 0.2, maximumDelay: Double = 8, maximumRetryAfter: Double = 60) {
         self.maximumAttempts = maximumAttempts
         self.initialDelay = initialDelay

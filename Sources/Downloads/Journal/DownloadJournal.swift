@@ -6,6 +6,7 @@ import GRDB
 /// continues where it stopped and `--resume DIR` needs no other arguments.
 public final class DownloadJournal: Sendable {
     let queue: DatabaseQueue
+    /// The journal's SQLite file.
     public let url: URL
 
     /// Opens (creating if needed) the journal at `url`.
@@ -54,14 +55,17 @@ public final class DownloadJournal: Sendable {
         }
     }
 
+    /// Removes `path` from the complete files, so a resumed download fetches it again.
     public func forget(path: String) async throws {
         try await queue.write { db in try db.execute(sql: "DELETE FROM file WHERE path = ?", arguments: [path]) }
     }
 
+    /// The setting saved under `key`, or nil.
     public func setting(_ key: String) async throws -> String? {
         try await queue.read { db in try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = ?", arguments: [key]) }
     }
 
+    /// Saves `value` under `key`, replacing what was there.
     public func setSetting(_ key: String, _ value: String) async throws {
         try await queue.write { db in
             try db.execute(sql: "INSERT OR REPLACE INTO setting (key, value) VALUES (?, ?)", arguments: [key, value])

@@ -13,11 +13,17 @@ public import HLS
 /// resolved on its own and may bring its own video. A video playlist is never downloaded
 /// twice either way.
 public struct DownloadConfiguration: Sendable {
+    /// The multivariant playlist to download from.
     public var asset: URL
+    /// The title the bundle gets.
     public var title: String
+    /// An image to download as the bundle's artwork.
     public var artworkURL: URL?
+    /// What to download first and at least: one variant and its renditions.
     public var primaryContentConfiguration: ContentConfiguration
+    /// More to download beside the primary (other languages, another quality).
     public var auxiliaryContentConfigurations: [ContentConfiguration]
+    /// Resolve auxiliary configurations against the primary's video first (see above).
     public var optimizesAuxiliaryContentConfigurations: Bool
     /// Also download the assets that HLS interstitials play (named by X-ASSET-URI or listed
     /// in an X-ASSET-LIST), so ads and other interstitials work offline. Default false, as
@@ -29,6 +35,7 @@ public struct DownloadConfiguration: Sendable {
     /// mapped onto the local copies without fetching anything. Default true.
     public var downloadsIFramePlaylists: Bool
 
+    /// A configuration for `asset` with the given content configurations and options.
     public init(
         asset: URL, title: String, artworkURL: URL? = nil,
         primaryContentConfiguration: ContentConfiguration = ContentConfiguration(),
@@ -48,6 +55,7 @@ public struct DownloadConfiguration: Sendable {
 
     /// How each configuration was resolved, for reporting before the download starts.
     public struct Resolution: Sendable {
+        /// What the primary configuration resolved to.
         public var primary: ResolvedContent
         /// Per auxiliary configuration: what it resolved to and whether it reused the
         /// primary's video.

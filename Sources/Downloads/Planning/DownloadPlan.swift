@@ -8,17 +8,21 @@ public import HLS
 public struct DownloadPlan: Sendable, Hashable {
     /// The multivariant playlist's final URL.
     public var source: URL
+    /// The multivariant playlist the choices were made from.
     public var multivariant: MultivariantPlaylist
+    /// The media playlists to download, in the order they were added.
     public var entries: [Entry]
     /// The variant streams the bundle's multivariant playlist declares: each chosen variant
     /// as the source declared it (one video playlist may be declared with several audio
     /// groups, and is still downloaded once).
     public var declaredVariants: [VariantStream] = []
 
+    /// What a downloaded media playlist is for.
     public enum Role: String, Sendable, Hashable, Codable { case video, audio, subtitles, iFrames }
 
     /// One media playlist to download.
     public struct Entry: Sendable, Hashable {
+        /// What the playlist is for.
         public var role: Role
         /// Absolute URL of the media playlist.
         public var url: URL
@@ -32,6 +36,7 @@ public struct DownloadPlan: Sendable, Hashable {
         public var iFrameVariant: IFrameVariantStream?
     }
 
+    /// An empty plan for `multivariant`, read from `source` (its final URL).
     public init(source: URL, multivariant: MultivariantPlaylist) {
         self.source = source
         self.multivariant = multivariant
@@ -75,10 +80,13 @@ public struct DownloadPlan: Sendable, Hashable {
     }
 
     /// The declared rendition behind an inspected audio or subtitle rendition.
+    /// The first rendition of the multivariant playlist with this type, group and language, and
+    /// this name unless `name` is nil.
     public func rendition(type: MediaType, groupID: String?, name: String?, language: String?) -> Rendition? {
         multivariant.renditions.first { $0.type == type && $0.groupID == groupID && $0.name == (name ?? $0.name) && $0.language == language }
     }
 
+    /// The entries of video variants, in plan order.
     public var videoEntries: [Entry] { entries.filter { $0.role == .video } }
 
     /// The folder a declared variant's video playlist is downloaded to.

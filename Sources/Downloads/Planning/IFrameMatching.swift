@@ -10,6 +10,8 @@ public import HLS
 /// into the very segments being downloaded, which costs no extra bytes); the larger
 /// resolution; the higher bandwidth; playlist order. Audio-only variants get none.
 public enum IFrameMatching {
+    /// The I-frame playlist among `candidates` that goes with `variant` by the rules above, or nil
+    /// when none fits; `source` is the multivariant playlist's URL, for comparing folders.
     public static func best(for variant: VariantStream, among candidates: [IFrameVariantStream], source: URL) -> IFrameVariantStream? {
         let videoCodecs = variant.attributes.codecs.map(CodecDescription.init).filter { $0.kind == .video }
         if !variant.attributes.codecs.isEmpty && videoCodecs.isEmpty { return nil }

@@ -6,16 +6,22 @@ public import HLS
 public struct SegmentJob: Sendable, Hashable {
     /// Path inside the bundle (`folder/seg-00001.ts`); also the job's identity in the journal.
     public var path: String
+    /// The resource to fetch, absolute.
     public var url: URL
+    /// Where the bytes start in the resource; nil fetches it from the start.
     public var offset: UInt64?
+    /// How many bytes to fetch from `offset`; nil fetches to the end.
     public var length: UInt64?
+    /// How to decrypt the fetched bytes before they are written; nil for clear media.
     public var decryption: Decryption?
     /// Bytes the job is expected to bring, when the playlist says (byte ranges).
     public var expectedBytes: UInt64? { decryption == nil ? length : nil }
 
     /// AES-128 (CBC, PKCS7) decryption of a whole segment.
     public struct Decryption: Sendable, Hashable {
+        /// Where the 16-byte key is.
         public var keyURL: URL
+        /// The 16-byte initialisation vector: the declared IV, or one made from the media sequence number.
         public var iv: [UInt8]
     }
 }

@@ -6,62 +6,98 @@ public import Foundation
 public struct Variant: Sendable, Hashable {
     /// The variant's URI, resolved against the playlist URL when one is known.
     public var uri: String
+    /// The `EXT-X-STREAM-INF` it was inspected from, unchanged (its URI unresolved).
     public var stream: VariantStream
     /// BANDWIDTH in bits per second; nil only for a leniently accepted variant without it.
     public var peakBitRate: Int?
     /// AVERAGE-BANDWIDTH, nil when undeclared.
     public var averageBitRate: Int?
+    /// `SCORE`: the author's preference among variants; higher is better.
     public var score: Double?
+    /// The `CODECS` entries, decoded (`SUPPLEMENTAL-CODECS` not included).
     public var codecs: [CodecDescription]
+    /// The variant's video, when `CODECS` names a video codec or a video attribute (resolution, frame rate,
+    /// range, HDCP level, layout) is present; nil for audio only.
     public var videoAttributes: VideoAttributes?
+    /// The variant's audio, when `CODECS` names an audio codec or its `AUDIO` group has renditions.
     public var audioAttributes: AudioAttributes?
+    /// The renditions of its `SUBTITLES` group.
     public var subtitleRenditions: [TextRendition]
+    /// The renditions of its `CLOSED-CAPTIONS` group.
     public var closedCaptionRenditions: [TextRendition]
+    /// The catalogue badges this variant earns (4K, HDR, Dolby Atmos, …), in `Badge` order.
     public var badges: [Badge]
 
     /// Video properties of a variant.
     public struct VideoAttributes: Sendable, Hashable {
+        /// `RESOLUTION`, in pixels.
         public var presentationSize: Resolution?
         /// Sample entry codes of the video codecs, SUPPLEMENTAL-CODECS included (`hvc1`, `dvh1`).
         public var codecTypes: [String]
+        /// `VIDEO-RANGE`, or when absent the transfer function the codec strings imply (PQ, HLG), else SDR.
         public var videoRange: VideoRange
+        /// `FRAME-RATE`, in frames per second.
         public var nominalFrameRate: Double?
+        /// `REQ-VIDEO-LAYOUT`, as written.
         public var videoLayout: String?
+        /// `HDCP-LEVEL`, as written.
         public var hdcpLevel: String?
+        /// The largest bit depth the video codec strings declare.
         public var bitDepth: Int?
     }
 
     /// Audio properties: the formats in CODECS, and one entry per audio rendition.
     public struct AudioAttributes: Sendable, Hashable {
+        /// Sample entry codes of the audio codecs in `CODECS` (`mp4a`, `ec-3`), each once.
         public var formatIDs: [String]
+        /// One entry per rendition of the `AUDIO` group, in playlist order.
         public var renditions: [AudioRendition]
     }
 
     /// One audio rendition the variant can play. A variant without an AUDIO group has one
     /// muxed rendition with `groupID` nil.
     public struct AudioRendition: Sendable, Hashable {
+        /// `GROUP-ID`; nil for audio muxed into the variant.
         public var groupID: String?
+        /// `NAME`.
         public var name: String?
+        /// `LANGUAGE`, an RFC 5646 tag.
         public var language: String?
+        /// Its media playlist, resolved; nil when the audio is in the variant's segments.
         public var uri: String?
+        /// The channel count from `CHANNELS`.
         public var channelCount: Int?
+        /// Whether `CHANNELS` marks it immersive (or codes it as Atmos or ambisonics).
         public var isImmersive: Bool
+        /// Whether `CHANNELS` marks it `BINAURAL`.
         public var isBinaural: Bool
+        /// Whether `CHANNELS` marks it `DOWNMIX`.
         public var isDownmix: Bool
+        /// `SAMPLE-RATE`, in hertz.
         public var sampleRate: Int?
+        /// `DEFAULT=YES` (always true for muxed audio).
         public var isDefault: Bool
+        /// `CHARACTERISTICS`: accessibility traits as uniform type identifiers.
         public var characteristics: [String]
     }
 
     /// A subtitle or closed-caption rendition.
     public struct TextRendition: Sendable, Hashable {
+        /// `GROUP-ID`.
         public var groupID: String
+        /// `NAME`.
         public var name: String
+        /// `LANGUAGE`, an RFC 5646 tag.
         public var language: String?
+        /// Its media playlist, resolved; nil for closed captions (carried in the video).
         public var uri: String?
+        /// `FORCED=YES`: shown even when subtitles are off.
         public var forced: Bool
+        /// `DEFAULT=YES`.
         public var isDefault: Bool
+        /// `CHARACTERISTICS`: accessibility traits as uniform type identifiers.
         public var characteristics: [String]
+        /// `INSTREAM-ID` of closed captions (`CC1`).
         public var instreamID: String?
     }
 
@@ -150,6 +186,10 @@ extension MultivariantPlaylist {
 }
 
 /// The badges a catalogue shows for a title.
+///
+/// HD: 720 lines (or 1280 pixels across) and more; 4K: 2160 lines (or 3840 across). HDR: a
+/// range other than SDR. Dolby Atmos: an immersive rendition in E-AC-3 or AC-4 (or of 12 or
+/// more channels). 5.1 and 7.1: a rendition of 6 or 8 channels. The raw value is the label.
 public enum Badge: String, Sendable, Hashable, Codable, CaseIterable {
     case fourK = "4K", hd = "HD", hdr = "HDR", dolbyVision = "Dolby Vision", dolbyAtmos = "Dolby Atmos"
     case lossless = "Lossless", surround51 = "5.1", surround71 = "7.1"

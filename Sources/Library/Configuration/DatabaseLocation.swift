@@ -7,10 +7,13 @@ public import Foundation
 /// (`postgresql://` too), with libpq's `sslmode` (`disable`, `prefer`, `require`) and `host`
 /// (a Unix-socket folder) query parameters. The password may also come from `PGPASSWORD`.
 public enum DatabaseLocation: Sendable, Hashable, CustomStringConvertible {
+    /// A SQLite file.
     case sqlite(URL)
+    /// A PostgreSQL database.
     case postgres(PostgresConnectionInfo)
 
-    /// Parses `--database`; `dataDirectory` is where a relative SQLite path is read from.
+    /// Parses `--database`; a relative SQLite path is taken from the current directory. Throws
+    /// `ConfigurationError.invalid` for text that is neither form.
     public init(parsing text: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         if trimmed.hasPrefix("postgres://") || trimmed.hasPrefix("postgresql://") {
@@ -45,15 +48,22 @@ public struct PostgresConnectionInfo: Sendable, Hashable, CustomStringConvertibl
         case disable, prefer, require
     }
 
+    /// The server's host name or address (used when `socketDirectory` is nil).
     public var host: String
+    /// The server's TCP port (5432 by default).
     public var port: Int
     /// A folder holding the server's Unix socket (`?host=/run/postgresql`), used instead of TCP.
     public var socketDirectory: String?
+    /// The role to connect as.
     public var user: String
+    /// The password, from the URL or `PGPASSWORD`; nil for trust or peer authentication.
     public var password: String?
+    /// The database's name.
     public var database: String
+    /// Whether to use TLS (`prefer` tries it and falls back to plain TCP).
     public var tls: TLSMode
 
+    /// Connection details given field by field.
     public init(
         host: String = "127.0.0.1", port: Int = 5432, socketDirectory: String? = nil, user: String, password: String? = nil,
         database: String, tls: TLSMode = .prefer
@@ -67,6 +77,10 @@ public struct PostgresConnectionInfo: Sendable, Hashable, CustomStringConvertibl
         self.tls = tls
     }
 
+    /// Parses a `postgres://` or `postgresql://` URL. The user may also come from `?user=`,
+    /// `PGUSER` or `USER`, the password from `PGPASSWORD`; libpq's `allow` counts as `prefer` and
+    /// `verify-ca`/`verify-full` as `require`. Throws `ConfigurationError.invalid`, with the
+    /// password hidden, when something is missing.
     public init(parsing text: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
         func bad(_ why: String) -> ConfigurationError { .invalid("--database", Self.redacted(text), why) }
         guard let components = URLComponents(string: text), let scheme = components.scheme,
@@ -96,6 +110,7 @@ public struct PostgresConnectionInfo: Sendable, Hashable, CustomStringConvertibl
             database: database.removingPercentEncoding ?? database, tls: tls)
     }
 
+    /// The URL without its password.
     public var description: String {
         let address = socketDirectory.map { "localhost?host=\($0)" } ?? "\(host.contains(":") ? "[\(host)]" : host):\(port)"
         return "postgres://\(user)@\(address)/\(database)"
@@ -110,9 +125,12 @@ public struct PostgresConnectionInfo: Sendable, Hashable, CustomStringConvertibl
 
 /// A configuration value that cannot be used, with the option it came from and why.
 public enum ConfigurationError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The option (`--database`), the value given, and why it cannot be used.
     case invalid(String, String, String)
+    /// The configuration file's path and why it could not be read.
     case unreadableFile(String, String)
 
+    /// One sentence for a person: the option or file, then why.
     public var description: String {
         switch self {
         case .invalid(let option, let value, let why): "\(option) \(value): \(why)"

@@ -8,9 +8,13 @@ public import Foundation
 /// `AWS_ENDPOINT_URL_S3` (or `AWS_ENDPOINT_URL`), `AWS_REGION` (or `AWS_DEFAULT_REGION`),
 /// `AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY` and `AWS_SESSION_TOKEN`.
 public enum MediaLocation: Sendable, Hashable, CustomStringConvertible {
+    /// A folder on this machine.
     case folder(URL)
+    /// A bucket (and key prefix) on an S3-compatible service.
     case s3(S3Location)
 
+    /// Parses `--media`: a path, or `s3://bucket/prefix` with the rest from `environment`. Throws
+    /// `ConfigurationError.invalid` for anything else, or when a bucket cannot be used as given.
     public init(parsing text: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         if trimmed.hasPrefix("s3://") {
@@ -22,6 +26,7 @@ public enum MediaLocation: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The folder's path, or the bucket's `s3://` form.
     public var description: String {
         switch self {
         case .folder(let url): url.path
@@ -32,16 +37,22 @@ public enum MediaLocation: Sendable, Hashable, CustomStringConvertible {
 
 /// A bucket and key prefix on an S3-compatible service, with how to reach and sign for it.
 public struct S3Location: Sendable, Hashable, CustomStringConvertible {
+    /// The bucket's name.
     public var bucket: String
     /// Prepended to every key, without a leading or trailing slash ("" for the bucket's root).
     public var prefix: String
     /// The service's base URL; `nil` means AWS itself (`https://s3.REGION.amazonaws.com`).
     public var endpoint: URL?
+    /// The region requests are signed for (`us-east-1` by default).
     public var region: String
+    /// The access key that signs requests (SigV4).
     public var accessKeyID: String
+    /// The secret of `accessKeyID`.
     public var secretAccessKey: String
+    /// A temporary session token, sent with requests when the credentials are temporary.
     public var sessionToken: String?
 
+    /// A location given field by field; slashes around `prefix` are dropped.
     public init(
         bucket: String, prefix: String = "", endpoint: URL? = nil, region: String = "us-east-1",
         accessKeyID: String, secretAccessKey: String, sessionToken: String? = nil
@@ -55,6 +66,8 @@ public struct S3Location: Sendable, Hashable, CustomStringConvertible {
         self.sessionToken = sessionToken
     }
 
+    /// Parses `s3://bucket/prefix`, taking the endpoint, region and credentials from `environment`
+    /// (see `MediaLocation`); throws `ConfigurationError.invalid` when the bucket name, endpoint or credentials are not usable.
     public init(parsing text: String, environment: [String: String]) throws {
         func bad(_ why: String) -> ConfigurationError { .invalid("--media", text, why) }
         let rest = text.dropFirst("s3://".count)

@@ -11,9 +11,12 @@ public import Foundation
 /// over both. Credentials stay in the environment (`AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY`,
 /// `PGPASSWORD`), or in the URL for PostgreSQL.
 public struct StorageConfiguration: Sendable, Hashable {
+    /// Where the library's rows are.
     public var database: DatabaseLocation
+    /// Where its packaged media is.
     public var media: MediaLocation
 
+    /// A configuration of the two, as resolved.
     public init(database: DatabaseLocation, media: MediaLocation) {
         self.database = database
         self.media = media

@@ -26,9 +26,12 @@ public enum PackagingPhase: String, Codable, Sendable, Hashable, CaseIterable {
 /// What a packager reports while it works: the phase it is in and how far the whole packaging
 /// is (0...1, never going back).
 public struct PackagingProgress: Codable, Sendable, Hashable {
+    /// The step the packager is in.
     public var phase: PackagingPhase
+    /// How far the whole packaging is, 0...1.
     public var fraction: Double
 
+    /// Progress of `fraction` (0...1) in `phase`.
     public init(_ phase: PackagingPhase, _ fraction: Double) {
         self.phase = phase
         self.fraction = fraction
@@ -39,14 +42,21 @@ public struct PackagingProgress: Codable, Sendable, Hashable {
 /// them as the job's `message`; the page shows a failed job's message only when it has no
 /// reason code to translate.
 public enum IngestMessage {
+    /// Copying a source kept elsewhere (a bucket) to the worker before probing.
     public static let fetching = "Fetching the source"
+    /// Taking in a bundle that arrived already packaged (an offline download).
     public static let importing = "Importing bundle"
+    /// Reading the source's duration, size and tracks.
     public static let probing = "Probing"
+    /// Writing the HLS bundle.
     public static let packaging = "Packaging"
+    /// Making the poster and the trick-play images.
     public static let makingThumbnails = "Making thumbnails"
+    /// Uploading the finished bundle to the bucket the library serves it from.
     public static let publishing = "Publishing"
     /// A job handed back by a stopping worker (SIGTERM), waiting in the queue.
     public static let waitingForWorker = "Waiting for a worker"
+    /// A job whose packager process crashed, queued to try again.
     public static let retryingAfterCrash = "Retrying after the media converter crashed"
     /// A stopped job's message when nothing more specific says why.
     public static let cancelled = "Cancelled"

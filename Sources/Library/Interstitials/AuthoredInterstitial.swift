@@ -18,9 +18,13 @@ public struct AuthoredInterstitial: Codable, Sendable, Hashable, Identifiable {
 
     /// What plays: exactly one of a library asset, an HLS URL, or an asset-list URL.
     public struct Content: Codable, Sendable, Hashable {
+        /// A library asset (played from its bundle).
         public var assetID: String?
+        /// An HLS multivariant playlist URL (`X-ASSET-URI`).
         public var uri: String?
+        /// An asset-list URL (`X-ASSET-LIST`): a JSON list of assets played in turn.
         public var assetList: String?
+        /// Content naming one of the three (`InterstitialValidation` refuses none or several).
         public init(assetID: String? = nil, uri: String? = nil, assetList: String? = nil) {
             self.assetID = assetID
             self.uri = uri
@@ -30,8 +34,11 @@ public struct AuthoredInterstitial: Codable, Sendable, Hashable, Identifiable {
 
     /// `X-RESTRICT`: SKIP (no seeking inside, no rate above 1×) and JUMP (a seek over it plays it first).
     public struct Restrictions: Codable, Sendable, Hashable {
+        /// `SKIP`: no seeking inside the break and no rate above 1×.
         public var skip: Bool
+        /// `JUMP`: a seek past the break plays it first.
         public var jump: Bool
+        /// Restrictions with the given flags (none by default).
         public init(skip: Bool = false, jump: Bool = false) {
             self.skip = skip
             self.jump = jump
@@ -47,8 +54,11 @@ public struct AuthoredInterstitial: Codable, Sendable, Hashable, Identifiable {
 
     /// `X-SNAP`: align the break's start (OUT) or the primary's return (IN) to segment boundaries.
     public struct Snap: Codable, Sendable, Hashable {
+        /// `OUT`: the break starts at the segment boundary nearest its time.
         public var out: Bool
+        /// `IN`: the primary resumes at a segment boundary.
         public var `in`: Bool
+        /// Snapping with the given flags (none by default).
         public init(out: Bool = false, in: Bool = false) {
             self.out = out
             self.in = `in`
@@ -65,9 +75,13 @@ public struct AuthoredInterstitial: Codable, Sendable, Hashable, Identifiable {
     /// The skip button: shown `offset` seconds in, for `duration` seconds (to the end when absent),
     /// labelled by language (`en`, `ja`, …).
     public struct SkipControl: Codable, Sendable, Hashable {
+        /// Seconds into the break before the button shows.
         public var offset: Double
+        /// Seconds the button stays; nil until the break ends.
         public var duration: Double?
+        /// The button's label per language code (`en`, `ja`).
         public var labels: [String: String]?
+        /// A skip button `offset` seconds in.
         public init(offset: Double, duration: Double? = nil, labels: [String: String]? = nil) {
             self.offset = offset
             self.duration = duration
@@ -75,7 +89,9 @@ public struct AuthoredInterstitial: Codable, Sendable, Hashable, Identifiable {
         }
     }
 
+    /// `X-TIMELINE-OCCUPIES`: drawn on the primary's timeline as a point or as a range.
     public enum TimelineOccupancy: String, Codable, Sendable, Hashable { case point, range }
+    /// `X-TIMELINE-STYLE`: set apart from the primary content (highlight) or shown as part of it.
     public enum TimelineStyle: String, Codable, Sendable, Hashable { case highlight, primary }
 
     /// Assigned by the library when the event is added.
@@ -84,9 +100,11 @@ public struct AuthoredInterstitial: Codable, Sendable, Hashable, Identifiable {
     public var assetID: String
     /// Seconds into the primary; ignored (0) for pre- and post-rolls.
     public var time: Double
+    /// At `time`, before the primary or after it.
     public var cue: Cue
     /// `CUE="ONCE"`: plays once per session, even if skipped or cancelled.
     public var once: Bool
+    /// What plays.
     public var content: Content
     /// Seconds; for a library asset, its duration when absent.
     public var duration: Double?
@@ -95,14 +113,20 @@ public struct AuthoredInterstitial: Codable, Sendable, Hashable, Identifiable {
     public var resumptionOffset: Double?
     /// `X-PLAYOUT-LIMIT`: the break ends after this many seconds.
     public var playoutLimit: Double?
+    /// What a viewer may not do during the break.
     public var restrictions: Restrictions
+    /// Which ends of the break snap to segment boundaries.
     public var snap: Snap
+    /// How the break is drawn on the timeline (a point by default).
     public var timelineOccupies: TimelineOccupancy
+    /// Whether the break is set apart from the primary (highlighted by default).
     public var timelineStyle: TimelineStyle
+    /// The skip button, when the break offers one.
     public var skipControl: SkipControl?
     /// `X-CONTENT-MAY-VARY`.
     public var contentMayVary: Bool
 
+    /// An event with the given fields; the library assigns `id` and `assetID` when it is added.
     public init(
         id: String = "", assetID: String = "", time: Double = 0, cue: Cue = .none, once: Bool = false,
         content: Content, duration: Double? = nil, resumptionOffset: Double? = 0, playoutLimit: Double? = nil,

@@ -16,31 +16,45 @@ public struct Asset: Codable, Sendable, Hashable, Identifiable {
         case feature, interstitial
     }
 
+    /// A lower-case UUID unless given; also names the asset's bundle folder.
     public var id: String
+    /// The title, from the media's metadata or its file name.
     public var title: String
+    /// A second line under the title, from the media's metadata.
     public var subtitle: String?
+    /// A description, from the media's metadata.
     public var summary: String?
+    /// Length in seconds, once probed.
     public var duration: Double?
+    /// Picture width in pixels, once probed.
     public var width: Int?
+    /// Picture height in pixels, once probed.
     public var height: Int?
     /// The absolute path it was added from, if it came from a file or folder.
     public var sourcePath: String?
     /// Set when the source file has gone; the packaged bundle stays playable.
     public var sourceMissing: Bool
+    /// Where it is in its life.
     public var status: Status
+    /// A feature or an interstitial.
     public var role: Role
     /// Badges from variant inspection ("4K", "HD", "HDR", "CC", "Multichannel"…).
     public var badges: [String]
+    /// When it was added to the library.
     public var createdAt: Date
     /// Series, season and episode, from the file's tags or its name.
     public var seriesTitle: String?
+    /// The season number, for an episode.
     public var seasonNumber: Int?
+    /// The episode number, for an episode.
     public var episodeNumber: Int?
+    /// The episode's own title, for an episode.
     public var episodeTitle: String?
     /// When it was released ("2024-05-01" or a full ISO 8601 date), from its tags.
     public var releaseDate: String?
     /// When a live recording started and ended.
     public var liveStartDate: Date?
+    /// When a live recording ended.
     public var liveEndDate: Date?
     /// Set when a person deleted it; it stays restorable until the trash is purged.
     public var deletedAt: Date?
@@ -48,6 +62,7 @@ public struct Asset: Codable, Sendable, Hashable, Identifiable {
     /// (no Live Text, not in frame-text search), as with `allowsVideoFrameAnalysis` off.
     public var isProtected: Bool = false
 
+    /// An asset with the given fields; by default a new ID, pending, a feature, added now.
     public init(
         id: String = UUID().uuidString.lowercased(), title: String, subtitle: String? = nil, summary: String? = nil,
         duration: Double? = nil, width: Int? = nil, height: Int? = nil, sourcePath: String? = nil,
@@ -88,12 +103,16 @@ public struct Asset: Codable, Sendable, Hashable, Identifiable {
 }
 
 extension Asset: FetchableRecord, PersistableRecord {
+    /// The SQLite table that holds assets.
     public static let databaseTableName = "asset"
 
     /// The columns that queries filter and sort on (GRDB's `TableRecord.Columns`).
     public enum Columns {
+        /// `createdAt`: the library lists newest first.
         public static let createdAt = Column(CodingKeys.createdAt)
+        /// `deletedAt`: set for assets in the trash.
         public static let deletedAt = Column(CodingKeys.deletedAt)
+        /// `isProtected`: protected assets are left out of frame analysis.
         public static let isProtected = Column(CodingKeys.isProtected)
     }
 }

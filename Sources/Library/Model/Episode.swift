@@ -4,11 +4,16 @@ import Foundation
 /// episode's own title — what the library groups by and what the player shows as
 /// "S1 · E2 — Title".
 public struct Episode: Codable, Sendable, Hashable {
+    /// The series' title, which episodes are grouped by.
     public var seriesTitle: String
+    /// The season number, when known.
     public var season: Int?
+    /// The episode number within its season, when known.
     public var number: Int?
+    /// The episode's own title, when it has one.
     public var title: String?
 
+    /// An episode of `seriesTitle`.
     public init(seriesTitle: String, season: Int? = nil, number: Int? = nil, title: String? = nil) {
         self.seriesTitle = seriesTitle
         self.season = season

@@ -4,12 +4,16 @@ public import GRDB
 /// Where a viewer stopped in an asset, stored so the player can resume there and the
 /// library card can show how much is watched.
 public struct PlaybackPosition: Codable, Sendable, Hashable {
+    /// The asset watched.
     public var assetID: String
     /// Seconds into the asset.
     public var position: Double
+    /// The asset's length in seconds as the player knew it, for `fraction`.
     public var duration: Double?
+    /// When the position was saved.
     public var updatedAt: Date
 
+    /// A position `position` seconds into `assetID`.
     public init(assetID: String, position: Double, duration: Double?, updatedAt: Date = Date()) {
         self.assetID = assetID
         self.position = position
@@ -34,5 +38,6 @@ public struct PlaybackPosition: Codable, Sendable, Hashable {
 }
 
 extension PlaybackPosition: FetchableRecord, PersistableRecord {
+    /// The SQLite table that holds positions, one row per asset.
     public static let databaseTableName = "playbackPosition"
 }

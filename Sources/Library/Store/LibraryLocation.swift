@@ -5,10 +5,12 @@ public import Foundation
 /// Everything the server may serve lives under `mediaDirectory`; `resolve(_:in:)` is the one
 /// way to turn a request path into a file, and it refuses anything that leaves the folder.
 public struct LibraryLocation: Sendable, Hashable {
+    /// The data directory, standardised.
     public let dataDirectory: URL
     /// Set by `--media DIR`: packaged media kept outside the data directory.
     private let mediaDirectoryOverride: URL?
 
+    /// The locations of a library in `dataDirectory`, with its media in `mediaDirectory` when given.
     public init(dataDirectory: URL, mediaDirectory: URL? = nil) {
         self.dataDirectory = dataDirectory.standardizedFileURL
         mediaDirectoryOverride = mediaDirectory?.standardizedFileURL
@@ -23,10 +25,13 @@ public struct LibraryLocation: Sendable, Hashable {
         return URL(fileURLWithPath: home).appendingPathComponent(".local/share/marquee")
     }
 
+    /// The SQLite library (`library.sqlite`), when the library's rows are kept in SQLite.
     public var databaseURL: URL { dataDirectory.appendingPathComponent("library.sqlite") }
     /// Accounts, sign-in sessions and API tokens (the `Accounts` module's database).
     public var accountsDatabaseURL: URL { dataDirectory.appendingPathComponent("accounts.sqlite") }
+    /// Packaged bundles, one folder per asset: `media/` in the data directory unless `--media` moved it.
     public var mediaDirectory: URL { mediaDirectoryOverride ?? dataDirectory.appendingPathComponent("media") }
+    /// Where generated sample clips are written (`samples/`).
     public var samplesDirectory: URL { dataDirectory.appendingPathComponent("samples") }
     /// Uploads in progress: `{id}.part` (the bytes so far) beside `{id}.json` (name, length).
     public var uploadsDirectory: URL { dataDirectory.appendingPathComponent("uploads") }

@@ -10,6 +10,7 @@ public import Foundation
 /// does (stale dates, scheduled starts, the 8-hour limit, dismissal dates) and `run(every:)`
 /// calls it periodically in the server.
 public actor ActivityCenter {
+    /// Where the activities, their push tokens and push outcomes are kept.
     public nonisolated let store: any ActivityStore
     /// The time stale dates, scheduled starts and the 8-hour limit are measured on.
     public nonisolated let clock: any WallClock
@@ -32,6 +33,7 @@ public actor ActivityCenter {
         }
     }
 
+    /// The date on the center's clock.
     public var currentDate: Date { now() }
 
     private nonisolated func now() -> Date { clock.now }
@@ -48,6 +50,7 @@ public actor ActivityCenter {
             .map { ActivitySnapshot(activity: $0, state: $0.state(at: date)) }
     }
 
+    /// Activity `id` and its state now, dismissed ones included; throws `.notFound` for an unknown id.
     public func snapshot(id: String) throws(ActivityError) -> ActivitySnapshot {
         guard let activity = activities[id] else { throw .notFound(id) }
         return ActivitySnapshot(activity: activity, state: activity.state(at: now()))
@@ -97,6 +100,7 @@ public actor ActivityCenter {
         return outcome
     }
 
+    /// `update(id:content:alert:timestamp:)` with a typed state, stored as JSON.
     @discardableResult
     public func update<State: Codable & Sendable & Hashable>(
         id: String, content: ActivityContent<State>, alert: AlertConfiguration? = nil,
@@ -118,6 +122,7 @@ public actor ActivityCenter {
         return outcome
     }
 
+    /// `end(id:content:dismissalPolicy:timestamp:)` with a typed final state, stored as JSON.
     @discardableResult
     public func end<State: Codable & Sendable & Hashable>(
         id: String, content: ActivityContent<State>?, dismissalPolicy: DismissalPolicy = .default,

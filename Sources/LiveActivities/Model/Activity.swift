@@ -11,11 +11,15 @@ public struct Activity: Codable, Sendable, Hashable, Identifiable {
         case pending, active, ended
     }
 
+    /// The activity's identifier (a lower-case UUID unless the caller gave one).
     public var id: String
     /// `attributes-type`: `Downloading`, `NowPlaying`, `Ingest`, `Premiere`, or a custom name.
     public var type: String
+    /// The attributes fixed when it was requested, as JSON.
     public var attributes: JSONValue
+    /// The latest content: state, stale date and relevance.
     public var content: ActivityContent<JSONValue>
+    /// Pending, active or ended.
     public var phase: Phase
     /// When it was requested.
     public var createdAt: Date
@@ -23,10 +27,13 @@ public struct Activity: Codable, Sendable, Hashable, Identifiable {
     public var startDate: Date
     /// The timestamp of the last update applied (older ones are dropped).
     public var timestamp: Date
+    /// When it ended; nil while it has not.
     public var endedAt: Date?
+    /// When an ended activity leaves the screen, as its dismissal policy set it at the end.
     public var dismissalDate: Date?
     /// The alert of the latest update that had one, and when it came.
     public var alert: AlertConfiguration?
+    /// When `alert` came.
     public var alertDate: Date?
     /// Ended by the system (the 8-hour limit) rather than by its owner.
     public var endedBySystem: Bool
@@ -64,7 +71,9 @@ public struct Activity: Codable, Sendable, Hashable, Identifiable {
         return now >= staleDate
     }
 
+    /// The attributes decoded as `type`; throws a decoding error when they do not fit it.
     public func attributes<A: ActivityAttributes>(as type: A.Type) throws -> A { try attributes.decode() }
+    /// The latest state decoded as `type`'s content state; throws a decoding error when it does not fit.
     public func state<A: ActivityAttributes>(as type: A.Type) throws -> A.ContentState { try content.state.decode() }
 }
 

@@ -4,6 +4,7 @@
 /// Tracks are values read when the asset's `.tracks` property loads, so their properties are
 /// plain synchronous accessors.
 public struct AssetTrack: Sendable, Hashable, Identifiable {
+    /// What the stream carries; `attachment` is a file in the container (a font), `data` timed metadata.
     public enum MediaType: String, Sendable, Hashable, Codable {
         case video, audio, subtitle, data, attachment, unknown
     }
@@ -20,11 +21,13 @@ public struct AssetTrack: Sendable, Hashable, Identifiable {
 
     /// The stream index in the container.
     public var id: Int
+    /// What the stream carries.
     public var mediaType: MediaType
     /// FFmpeg's codec name, such as `h264`, `hevc`, `aac`, `subrip`.
     public var codec: String
     /// The codec profile, such as `High` or `Main 10`, when known.
     public var profile: String?
+    /// When the stream starts and how long it lasts, on the asset's timeline.
     public var timeRange: MediaTimeRange
     /// Coded picture size in pixels (before pixel aspect and rotation).
     public var naturalSize: PixelSize?
@@ -51,17 +54,21 @@ public struct AssetTrack: Sendable, Hashable, Identifiable {
     public var language: String?
     /// The track's title or handler name, when tagged.
     public var title: String?
+    /// Audio channels.
     public var channelCount: Int?
     /// FFmpeg's layout description, such as `stereo` or `5.1(side)`.
     public var channelLayout: String?
+    /// Audio samples per second, in hertz.
     public var sampleRate: Int?
     /// Bits per second, when the container or codec says.
     public var estimatedDataRate: Int?
+    /// How a video's values map to light; nil for other media.
     public var colorTransfer: ColorTransfer?
     /// Bits per colour component (8, 10, 12) for video.
     public var bitDepth: Int?
     /// FFmpeg's pixel format name, such as `yuv420p10le`.
     public var pixelFormat: String?
+    /// The container marks it as the stream to play by default.
     public var isDefault: Bool
     /// True for a still picture attached as cover art rather than video.
     public var isAttachedPicture: Bool
@@ -72,23 +79,31 @@ public struct AssetTrack: Sendable, Hashable, Identifiable {
 
 /// A width and height in pixels.
 public struct PixelSize: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// Width in pixels.
     public var width: Int
+    /// Height in pixels.
     public var height: Int
+    /// A size of `width` × `height` pixels.
     public init(width: Int, height: Int) {
         self.width = width
         self.height = height
     }
+    /// `WIDTHxHEIGHT`.
     public var description: String { "\(width)x\(height)" }
 }
 
 /// The shape of a pixel as relative width and height, like `AVPixelAspectRatio`.
 public struct PixelAspectRatio: Sendable, Hashable, Codable {
+    /// A pixel's relative width.
     public var horizontalSpacing: Int
+    /// A pixel's relative height.
     public var verticalSpacing: Int
+    /// A ratio of `horizontalSpacing` : `verticalSpacing` (`4:3` for anamorphic 1440-wide HD).
     public init(horizontalSpacing: Int, verticalSpacing: Int) {
         self.horizontalSpacing = horizontalSpacing
         self.verticalSpacing = verticalSpacing
     }
+    /// Whether pixels are square (a zero or negative spacing counts as unspecified, so square).
     public var isSquare: Bool {
         horizontalSpacing <= 0 || verticalSpacing <= 0 || horizontalSpacing == verticalSpacing
     }

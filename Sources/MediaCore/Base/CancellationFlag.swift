@@ -7,10 +7,13 @@ import Synchronization
 public final class CancellationFlag: Sendable {
     private let state = Atomic<Bool>(false)
 
+    /// A flag not set.
     public init() {}
 
+    /// Whether the flag was set; safe to read from any thread.
     public var isCancelled: Bool { state.load(ordering: .relaxed) }
 
+    /// Sets the flag, for good; safe from any thread.
     public func cancel() { state.store(true, ordering: .relaxed) }
 
     /// Throws `CancellationError` once the flag is set.

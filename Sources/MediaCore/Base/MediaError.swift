@@ -8,6 +8,7 @@ public struct MediaError: Error, Sendable, Hashable, CustomStringConvertible {
         case invalidTime, read, write, unsupported, invalidComposition, export, packaging
     }
 
+    /// The step that failed.
     public var kind: Kind
     /// The media the error is about: a URL, a path, or a resource loader's description.
     public var url: String
@@ -16,6 +17,7 @@ public struct MediaError: Error, Sendable, Hashable, CustomStringConvertible {
     /// FFmpeg's (negative) error code, when the failure came from a libav* call.
     public var code: Int32?
 
+    /// An error of `kind` about `url`.
     public init(_ kind: Kind, url: String, message: String, code: Int32? = nil) {
         self.kind = kind
         self.url = url
@@ -23,5 +25,6 @@ public struct MediaError: Error, Sendable, Hashable, CustomStringConvertible {
         self.code = code
     }
 
+    /// `KIND failed for URL: message`.
     public var description: String { "\(kind.rawValue) failed for \(url): \(message)" }
 }

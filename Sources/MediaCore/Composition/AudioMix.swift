@@ -3,19 +3,24 @@
 /// time ranges (fades, or ducking music under a voice). Tracks without parameters play at
 /// full volume. A mix that changes any volume makes the export re-encode.
 public struct AudioMix: Sendable, Hashable {
+    /// The parameters of the tracks whose volume changes, one per track.
     public var inputParameters: [InputParameters]
 
+    /// A mix with the given parameters (none: every track at full volume).
     public init(inputParameters: [InputParameters] = []) {
         self.inputParameters = inputParameters
     }
 
     /// The volume of one composition audio track over time.
     public struct InputParameters: Sendable, Hashable {
+        /// The composition audio track these parameters apply to.
         public var trackID: Int
         /// The volume outside every ramp, 0…1 (1 is the track as recorded).
         public var volume: Float
+        /// The ramps, ordered by start time.
         public private(set) var ramps: [Ramp] = []
 
+        /// Parameters for `trackID` at a constant `volume` (0…1), until ramps are added.
         public init(trackID: Int, volume: Float = 1) {
             self.trackID = trackID
             self.volume = volume
@@ -24,8 +29,11 @@ public struct AudioMix: Sendable, Hashable {
         /// A straight change from `start` to `end` volume across `timeRange`; after the ramp
         /// the track stays at `end` until the next ramp.
         public struct Ramp: Sendable, Hashable {
+            /// The volume at the start of `timeRange`, 0…1.
             public var start: Float
+            /// The volume at its end, 0…1.
             public var end: Float
+            /// When the ramp happens, on the composition's timeline.
             public var timeRange: MediaTimeRange
         }
 

@@ -10,8 +10,11 @@ public struct MediaTime: Sendable, Hashable, Comparable, CustomStringConvertible
         case numeric, invalid, positiveInfinity, negativeInfinity, indefinite
     }
 
+    /// The numerator: ticks of `1 / timescale` seconds (0 for non-numeric times).
     public let value: Int64
+    /// Ticks per second (0 for non-numeric times).
     public let timescale: Int32
+    /// Numeric, or which special value.
     public let kind: Kind
 
     /// A numeric time of `value / timescale` seconds; a non-positive timescale gives `.invalid`.
@@ -53,17 +56,26 @@ public struct MediaTime: Sendable, Hashable, Comparable, CustomStringConvertible
         self.kind = kind
     }
 
+    /// Zero seconds.
     public static let zero = MediaTime(value: 0, timescale: 1)
+    /// Not a time: the result of a non-positive timescale or of NaN seconds.
     public static let invalid = MediaTime(kind: .invalid)
+    /// Later than every numeric time.
     public static let positiveInfinity = MediaTime(kind: .positiveInfinity)
+    /// Earlier than every numeric time.
     public static let negativeInfinity = MediaTime(kind: .negativeInfinity)
     /// An unknown duration, such as a live stream's.
     public static let indefinite = MediaTime(kind: .indefinite)
 
+    /// Whether this is anything but `.invalid`.
     public var isValid: Bool { kind != .invalid }
+    /// Whether this carries a value (not a special time).
     public var isNumeric: Bool { kind == .numeric }
+    /// Whether this is `.indefinite`.
     public var isIndefinite: Bool { kind == .indefinite }
+    /// Whether this is `.positiveInfinity`.
     public var isPositiveInfinity: Bool { kind == .positiveInfinity }
+    /// Whether this is `.negativeInfinity`.
     public var isNegativeInfinity: Bool { kind == .negativeInfinity }
 
     /// The time in seconds; NaN for invalid and indefinite times, ±infinity for the infinities.
@@ -93,6 +105,7 @@ public struct MediaTime: Sendable, Hashable, Comparable, CustomStringConvertible
         return MediaTime(value: narrowed, timescale: newScale)
     }
 
+    /// `value/timescale (seconds s)` for a numeric time, else the special value's name.
     public var description: String {
         switch kind {
         case .numeric: "\(value)/\(timescale) (\(seconds)s)"
@@ -113,6 +126,7 @@ public struct MediaTime: Sendable, Hashable, Comparable, CustomStringConvertible
         return lhs.rank < rhs.rank
     }
 
+    /// Numeric times are equal when their rational values are (`1/2 == 3/6`); special times when their kinds are.
     public static func == (lhs: MediaTime, rhs: MediaTime) -> Bool {
         if lhs.kind == .numeric && rhs.kind == .numeric {
             return Int128(lhs.value) * Int128(rhs.timescale) == Int128(rhs.value) * Int128(lhs.timescale)
@@ -120,6 +134,7 @@ public struct MediaTime: Sendable, Hashable, Comparable, CustomStringConvertible
         return lhs.kind == rhs.kind
     }
 
+    /// Hashes the kind and, for a numeric time, the reduced fraction, consistent with `==`.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(kind)
         if kind == .numeric {

@@ -38,6 +38,7 @@ struct ScriptedPackager: BundlePackaging {
             return PackagedBundle(multivariantPlaylist: BundleLayout.multivariantPlaylist, poster: nil, trickPlay: nil)
         case .hang(let reported):
             if let reported { await progress(PackagingProgress(.packagingVideo, reported)) }
+            // A packager that hangs: it waits for nothing, and only cancellation ends it.
             while true { try await Task.sleep(for: .milliseconds(20)) }
         case .refuse:
             throw LibraryError.unsupportedSource(source.path)

@@ -96,7 +96,7 @@ import Testing
         let asset = MediaAsset(url: server.url("media"))
         let started = ContinuousClock.now
         let task = Task { try await asset.load(.duration) }
-        try await Task.sleep(for: .milliseconds(300))
+        try await eventually("the read to reach the server") { server.requestCount("media") >= 1 }
         task.cancel()
         await #expect(throws: CancellationError.self) { try await task.value }
         let elapsed = ContinuousClock.now - started

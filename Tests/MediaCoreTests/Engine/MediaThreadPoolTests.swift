@@ -1,4 +1,5 @@
 import Foundation
+import MediaTesting
 import Synchronization
 import Testing
 
@@ -38,14 +39,18 @@ import Testing
     @Test func aJobWaitingForAThreadIsCancelledAtOnceAndNeverRuns() async throws {
         let pool = MediaThreadPool(threadCount: 1)
         let secondRan = Atomic<Bool>(false)
+        let blocking = Atomic<Bool>(false)
         let blocker = Task {
             try await pool.run { flag in
+                blocking.store(true, ordering: .relaxed)
                 let end = Date().addingTimeInterval(10)
+                // Busy work on the pool's thread, checking for cancellation as media work does.
                 while Date() < end && !flag.isCancelled { usleep(5_000) }
             }
         }
-        try await Task.sleep(for: .milliseconds(50))
+        try await eventually("the first job to hold the pool's only thread") { blocking.load(ordering: .relaxed) }
         let waiting = Task { try await pool.run { _ in secondRan.store(true, ordering: .relaxed) } }
+        // The pool does not show its queue: a moment of real time for the job to be queued behind it.
         try await Task.sleep(for: .milliseconds(50))
         let started = ContinuousClock.now
         waiting.cancel()

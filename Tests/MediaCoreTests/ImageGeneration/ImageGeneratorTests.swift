@@ -1,4 +1,5 @@
 import Foundation
+import MediaTesting
 import Synchronization
 import Testing
 
@@ -193,19 +194,20 @@ import Testing
         var generator = ImageGenerator(asset: MediaAsset(resourceLoader: loader))
         generator.setTolerance(.zero)
         let times = (0..<40).map { MediaTime(seconds: Double($0) * 0.24) }
-        let started = ContinuousClock.now
         let task = Task {
             var received = 0
             for await _ in generator.images(for: times) { received += 1 }
             return received
         }
-        try await Task.sleep(for: .milliseconds(400))
+        try await eventually("the sequence to read") { loader.reads >= 1 }
+        let cancelled = ContinuousClock.now
         task.cancel()
         let received = await task.value
         #expect(received < times.count)
-        // Uncancelled, forty images at 250 ms or more a read take at least 10 s; the margin
-        // is for a loaded machine (3 s was once crossed with the whole suite running).
-        #expect(ContinuousClock.now - started < .seconds(8))
+        // Uncancelled, the rest of forty images at 250 ms or more a read take at least 9.75 s; the
+        // margin is for a loaded machine (3 s was once crossed with the whole suite running). Timed
+        // from the cancel: a start delayed by a busy machine once took the whole to 8.1 s.
+        #expect(ContinuousClock.now - cancelled < .seconds(8))
         #expect(loader.reads < 200, "reads must stop after cancellation")
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import MediaTesting
 import Testing
 
 @testable import MediaCore
@@ -62,9 +63,10 @@ struct FailingResourceLoader: ResourceLoader {
 
     @Test func statusIsLoadingWhileASlowLoaderIsRead() async throws {
         let path = try await MediaFixtures.shared.counter()
-        let asset = MediaAsset(resourceLoader: SlowResourceLoader(base: try FileResourceLoader(path: path), delay: .milliseconds(150)))
+        let loader = SlowResourceLoader(base: try FileResourceLoader(path: path), delay: .milliseconds(150))
+        let asset = MediaAsset(resourceLoader: loader)
         let task = Task { try await asset.load(.duration) }
-        try await Task.sleep(for: .milliseconds(50))
+        try await eventually("the load to read") { loader.reads >= 1 }
         guard case .loading = asset.status(of: .duration) else {
             Issue.record("status must be .loading while the load runs")
             return

@@ -64,7 +64,7 @@ import Testing
                 return true
             }
             group.addTask {
-                try? await Task.sleep(for: limit)
+                try? await Task.sleep(for: limit)  // the bound itself: real time is what it limits
                 return false
             }
             let first = await group.next()!

@@ -19,7 +19,7 @@ final class SlowResourceLoader: ResourceLoader {
     func contentLength() async throws -> Int64 { try await base.contentLength() }
     func read(offset: Int64, length: Int) async throws -> [UInt8] {
         count.add(1, ordering: .relaxed)
-        try await Task.sleep(for: delay)
+        try await Task.sleep(for: delay)  // the slowness it stands for: real time, as a network's
         return try await base.read(offset: offset, length: length)
     }
 }
