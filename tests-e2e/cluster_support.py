@@ -121,10 +121,10 @@ def documented_nginx(node_ports, port, access_log):
     the file no longer has the lines the docs tell an operator to change."""
     text = DOCUMENTED_NGINX.read_text()
     servers = re.findall(r"^    server 10\.0\.0\.1\d:8080 (.*);$", text, flags=re.M)
-    assert len(servers) == 2 and len(set(servers)) == 1, f"{DOCUMENTED_NGINX}: expected two node lines, found {servers}"
+    assert len(servers) == 4 and len(set(servers)) == 1, f"{DOCUMENTED_NGINX}: expected two node lines in each of two upstreams, found {servers}"
     lines = "\n".join(f"    server 127.0.0.1:{p} {servers[0]};" for p in node_ports)
     text, count = re.subn(r"^    server 10\.0\.0\.11:8080 .*;\n    server 10\.0\.0\.12:8080 .*;$", lines, text, flags=re.M)
-    assert count == 1, "the upstream's node lines"
+    assert count == 2, "the upstreams' node lines"
     text, count = re.subn(r"^    listen 80;$", f"    listen 127.0.0.1:{port};", text, flags=re.M)
     assert count == 1, "the listen line"
     text, count = re.subn(r"/var/log/nginx/marquee\.access\.log", access_log, text)
