@@ -72,6 +72,17 @@ def test_migrate_and_the_newer_database_rule_on_postgresql(tmp_path):
         again = run("migrate", "--data", tmp_path / "data", "--database", database.url)
         assert again.returncode == 0 and lines(again.stdout)[-1]["applied"] == 0, again.stdout + again.stderr
 
+        # A node on it with no owner yet prints the command that makes one: on the database, not a data folder.
+        node = subprocess.Popen([marquee_binary(), "serve", "--data", tmp_path / "node", "--port", "0", "--no-samples", "--no-nearby",
+                                 "--no-worker", "--require-sign-in", "--database", database.url], stdout=subprocess.PIPE, text=True)
+        try:
+            setup = next(event for event in map(json.loads, node.stdout) if event["event"] == "setup")
+        finally:
+            node.terminate()
+            node.wait(timeout=15)
+        port = database.url.split(":")[2].split("/")[0]
+        assert setup["command"] == f"marquee users add NAME --role owner --database 'postgres://marquee@127.0.0.1:{port}/marquee?sslmode=disable'", setup
+
         database.psql("marquee", "INSERT INTO schema_migration (version, name) VALUES (99, 'from a newer version')")
         for args in (["migrate"], ["serve", "--port", "0", "--no-samples", "--no-nearby", "--no-worker"]):
             result = run(*args, "--data", tmp_path / "data", "--database", database.url)
