@@ -1,6 +1,8 @@
 """Throwaway services for the cluster test: PostgreSQL (Debian's initdb in a temporary folder,
-as nobody when run as root) and nginx as the load balancer, every port on 127.0.0.1."""
+as nobody when run as root), SeaweedFS's S3 gateway, and nginx as the load balancer with the
+documented configuration, every port on 127.0.0.1."""
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -55,51 +57,34 @@ class PostgreSQL:
         shutil.rmtree(self.folder, ignore_errors=True)
 
 
+DOCUMENTED_NGINX = Path(__file__).resolve().parent.parent / "docs" / "nginx" / "marquee.conf"
+
+
 class Balancer:
-    """nginx in front of the server nodes: stateless routes round-robin, playback sessions
-    (the session API, the renderer socket and the player page) pinned to one node."""
+    """nginx in front of the server nodes, running the configuration the docs ship
+    (`docs/nginx/marquee.conf`) verbatim but for the addresses and the log path: the node
+    lines of its upstream, its `listen` address and its access log. A small main
+    configuration around it holds what a system's nginx.conf would (pid, error log,
+    temporary folders). `access_log` is the documented log (which node answered each
+    request); `requests()` reads it."""
 
     def __init__(self, node_ports):
         self.folder = tempfile.mkdtemp(prefix="marquee-cluster-nginx-")
         self.port = free_port()
-        servers = "\n".join(f"    server 127.0.0.1:{p} max_fails=1 fail_timeout=3s;" for p in node_ports)
-        config = f"""
+        self.access_log = os.path.join(self.folder, "marquee.access.log")
+        Path(self.folder, "marquee.conf").write_text(documented_nginx(node_ports, self.port, self.access_log))
+        Path(self.folder, "nginx.conf").write_text(f"""
 worker_processes 1;
 daemon off;
 pid {self.folder}/nginx.pid;
 error_log {self.folder}/error.log;
 events {{ worker_connections 256; }}
 http {{
-  access_log {self.folder}/access.log;
   client_body_temp_path {self.folder}/body; proxy_temp_path {self.folder}/proxy;
   fastcgi_temp_path {self.folder}/fastcgi; uwsgi_temp_path {self.folder}/uwsgi; scgi_temp_path {self.folder}/scgi;
-  upstream nodes {{
-{servers}
-    keepalive 32;
-  }}
-  upstream sessions {{
-    hash $remote_addr consistent;
-{servers}
-  }}
-  map $http_upgrade $connection_upgrade {{ default upgrade; '' ''; }}
-  server {{
-    listen 127.0.0.1:{self.port};
-    proxy_http_version 1.1;
-    proxy_set_header Host $http_host;
-    proxy_set_header Upgrade $http_upgrade;
-    proxy_set_header Connection $connection_upgrade;
-    proxy_buffering off;
-    proxy_read_timeout 1h;
-    proxy_next_upstream error timeout http_502 http_503;
-    location /api/sessions {{ proxy_pass http://sessions; }}
-    # An upload in progress is on one node's disk until it completes (then it goes to the bucket).
-    location /api/uploads {{ proxy_pass http://sessions; client_max_body_size 0; proxy_request_buffering off; }}
-    location /watch {{ proxy_pass http://sessions; }}
-    location / {{ proxy_pass http://nodes; add_header X-Upstream $upstream_addr always; }}
-  }}
+  include {self.folder}/marquee.conf;
 }}
-"""
-        Path(self.folder, "nginx.conf").write_text(config)
+""")
         self.process = subprocess.Popen(["nginx", "-p", self.folder, "-c", f"{self.folder}/nginx.conf"],
                                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         deadline = time.time() + 10
@@ -112,10 +97,39 @@ http {{
                 time.sleep(0.1)
         self.url = f"http://127.0.0.1:{self.port}"
 
+    def requests(self, since=0):
+        """The access log's lines from byte `since` on, each as a dict: method, path, status,
+        upstream (the node's address, or several when nginx tried more than one)."""
+        lines = []
+        with open(self.access_log) as log:
+            log.seek(since)
+            for line in log:
+                match = re.search(r'"(\S+) (\S+) [^"]*" (\d+) \d+ upstream=(\S+) ', line)
+                if match:
+                    lines.append(dict(method=match.group(1), path=match.group(2), status=int(match.group(3)),
+                                      upstream=match.group(4), line=line))
+        return lines
+
     def stop(self):
         self.process.terminate()
         self.process.wait(timeout=10)
         shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def documented_nginx(node_ports, port, access_log):
+    """`docs/nginx/marquee.conf` with only its addresses and its log path changed; fails if
+    the file no longer has the lines the docs tell an operator to change."""
+    text = DOCUMENTED_NGINX.read_text()
+    servers = re.findall(r"^    server 10\.0\.0\.1\d:8080 (.*);$", text, flags=re.M)
+    assert len(servers) == 4 and len(set(servers)) == 1, f"{DOCUMENTED_NGINX}: expected two node lines in each of two upstreams, found {servers}"
+    lines = "\n".join(f"    server 127.0.0.1:{p} {servers[0]};" for p in node_ports)
+    text, count = re.subn(r"^    server 10\.0\.0\.11:8080 .*;\n    server 10\.0\.0\.12:8080 .*;$", lines, text, flags=re.M)
+    assert count == 2, "the upstreams' node lines"
+    text, count = re.subn(r"^    listen 80;$", f"    listen 127.0.0.1:{port};", text, flags=re.M)
+    assert count == 1, "the listen line"
+    text, count = re.subn(r"/var/log/nginx/marquee\.access\.log", access_log, text)
+    assert count == 1, "the access log"
+    return text
 
 
 def weed_binary():

@@ -7,11 +7,14 @@ worker through the database (LISTEN/NOTIFY), not through itself; the packaged me
 bucket, not on any node; every asset is served through the balancer from both nodes and one
 plays in Chromium; a node stops and playback carries on through the other; deleting an asset
 deletes its objects."""
+import base64
+import http.cookiejar
 import json
 import os
 import re
 import shutil
 import signal
+import socket
 import subprocess
 import tempfile
 import threading
@@ -55,9 +58,11 @@ def start_worker(data, database, environment, name):
                             stdout=subprocess.DEVNULL, stderr=open(f"{data}.log", "w"), env=environment)
 
 
-def follow_events(url, seen, stop):
-    """Collects `asset` events from a node's /api/events until `stop` is set."""
-    with urllib.request.urlopen(url + "/api/events", timeout=120) as stream:
+def follow_events(url, seen, stop, client=None):
+    """Collects `asset` events from a node's /api/events (or, with `client`, from the
+    balancer's, sending the client's cookies) until `stop` is set."""
+    opened = client.opener.open(client.base + "/api/events", timeout=120) if client else urllib.request.urlopen(url + "/api/events", timeout=120)
+    with opened as stream:
         for raw in stream:
             if stop.is_set():
                 return
@@ -107,18 +112,56 @@ def make_clips(folder):
     return clips
 
 
-def upload(base, path):
-    """Uploads a file through the chunked upload API in two chunks; returns the new asset's id."""
+class BrowserLike:
+    """An HTTP client that keeps cookies, as a browser does: the balancer's affinity cookie
+    (`marquee_node`) set on its first answer is sent with every later request."""
+
+    def __init__(self, base):
+        self.base = base
+        self.jar = http.cookiejar.CookieJar()
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar))
+
+    def call(self, method, path, data=None, headers=None, timeout=30):
+        request = urllib.request.Request(self.base + path, method=method, data=data, headers=headers or {})
+        try:
+            with self.opener.open(request, timeout=timeout) as response:
+                return response.status, response.read(), response.headers
+        except urllib.error.HTTPError as error:
+            raise AssertionError(f"{method} {path}: {error.code} {error.read()[:500]!r}") from None
+
+    def cookie(self, name):
+        return next((c.value for c in self.jar if c.name == name), None)
+
+
+def upload(client, path, chunks=6, after_first_chunk=None):
+    """Uploads a file as the library page's uploader does (`Upload` in js/library/uploader.js):
+    `POST /api/uploads`, then each chunk as `PUT` with `Content-Range` (the page's are 8 MiB;
+    here the file is cut in `chunks` pieces so that there are several), asking for the offset
+    with `HEAD` on the way as a page resuming after a dropped connection does, then
+    `POST …/complete`. `after_first_chunk(id, offset, data)` is called once, after the first
+    chunk. Returns the upload's id and the new asset's id."""
     data = open(path, "rb").read()
-    _, body, _ = get(base + "/api/uploads", method="POST", data=json.dumps({"fileName": "uploaded.mp4", "length": len(data)}).encode(),
-                     headers={"Content-Type": "application/json"})
+    status, body, _ = client.call("POST", "/api/uploads", json.dumps({"fileName": "uploaded.mp4", "length": len(data)}).encode(),
+                                  {"Content-Type": "application/json"})
+    assert status == 201, body
     upload_id = json.loads(body)["id"]
-    half = len(data) // 2
-    for start, chunk in ((0, data[:half]), (half, data[half:])):
-        get(f"{base}/api/uploads/{upload_id}", method="PUT", data=chunk,
-            headers={"Content-Range": f"bytes {start}-{start + len(chunk) - 1}/{len(data)}", "Content-Type": "application/octet-stream"})
-    _, body, _ = get(f"{base}/api/uploads/{upload_id}/complete", method="POST", data=b"{}", headers={"Content-Type": "application/json"})
-    return json.loads(body)["id"]
+    size = -(-len(data) // chunks)
+    sent = 0
+    while sent < len(data):
+        chunk = data[sent:sent + size]
+        status, body, _ = client.call("PUT", f"/api/uploads/{upload_id}", chunk,
+                                      {"Content-Range": f"bytes {sent}-{sent + len(chunk) - 1}/{len(data)}",
+                                       "Content-Type": "application/octet-stream"})
+        assert status == 200, body
+        sent = json.loads(body)["offset"]
+        _, _, headers = client.call("HEAD", f"/api/uploads/{upload_id}")
+        assert int(headers["Upload-Offset"]) == sent
+        if after_first_chunk:
+            after_first_chunk(upload_id, sent, data)
+            after_first_chunk = None
+    status, body, _ = client.call("POST", f"/api/uploads/{upload_id}/complete", b"", {"Content-Type": "application/json"})
+    assert status == 202, body
+    return upload_id, json.loads(body)["id"]
 
 
 def files_under(folder):
@@ -160,7 +203,42 @@ def test_two_nodes_two_workers_one_database_one_bucket(cluster, browser):
     # until a worker, which never saw the node's disk, fetches it).
     subprocess.run([marquee_binary(), "add", "--data", f"{folder}/cli", "--database", database.url, "--media", MEDIA,
                     "--queue-only"] + clips[1:FILES - 1], check=True, capture_output=True, env=environment)
-    uploaded = upload(balancer.url, clips[FILES - 1])
+    # A browser through the documented nginx configuration: its first answer gives it the
+    # affinity cookie; its library event stream (SSE) and every request of its chunked upload
+    # then reach one node.
+    client = BrowserLike(balancer.url)
+    status, _, headers = client.call("GET", "/api/health")
+    assert status == 200 and client.cookie("marquee_node"), f"nginx set no affinity cookie: {headers}"
+    through_balancer, stop_balancer_events = [], threading.Event()
+    threading.Thread(target=follow_events, args=(None, through_balancer, stop_balancer_events, client), daemon=True).start()
+    logged_before_upload = os.path.getsize(balancer.access_log)
+
+    def a_chunk_sent_to_the_other_node(upload_id, offset, data):
+        """What a client that keeps no cookie risks: a chunk that reaches the node that did not
+        start the upload is refused with a sentence saying why, and the upload is unharmed."""
+        started_on = next(r["upstream"] for r in balancer.requests(logged_before_upload) if r["path"] == "/api/uploads")
+        other = next(f"http://127.0.0.1:{p}" for _, p in cluster["nodes"] if f"127.0.0.1:{p}" != started_on)
+        request = urllib.request.Request(f"{other}/api/uploads/{upload_id}", method="PUT", data=data[offset:offset + 100],
+                                         headers={"Content-Range": f"bytes {offset}-{offset + 99}/{len(data)}",
+                                                  "Content-Type": "application/octet-stream"})
+        try:
+            urllib.request.urlopen(request, timeout=10)
+            pytest.fail("a chunk for an upload another node started was accepted")
+        except urllib.error.HTTPError as error:
+            answer = json.loads(error.read())
+            assert error.code == 404 and error.headers["Content-Type"].startswith("application/json"), answer
+            message = answer["error"]["message"]
+            assert upload_id in message and "node that started it" in message, message
+        refused.append(message)
+
+    refused = []
+    upload_id, uploaded = upload(client, clips[FILES - 1], after_first_chunk=a_chunk_sent_to_the_other_node)
+    assert refused
+    upload_requests = [r for r in balancer.requests(logged_before_upload) if r["path"].startswith("/api/uploads")]
+    assert len(upload_requests) >= 13, upload_requests  # create, 6 chunks, 6 offsets, complete
+    assert len({r["upstream"] for r in upload_requests}) == 1 and all(r["status"] < 300 for r in upload_requests), \
+        "the upload's requests did not all reach one node:\n" + "".join(r["line"] for r in upload_requests)
+    upload_node = upload_requests[0]["upstream"]
 
     # The other worker takes the killed job over once its lease runs out; then the killed worker
     # comes back, as a supervisor would restart it, so two workers share the rest.
@@ -198,6 +276,10 @@ def test_two_nodes_two_workers_one_database_one_bucket(cluster, browser):
     progress = {e["id"]: e["job"]["progress"] for e in events if e.get("job", {}).get("state") == "running" and e["job"]["progress"] > 0}
     assert len(progress) >= 1, f"node A saw no progress: {events[-5:]}"
     assert sum(1 for e in events if e.get("status") == "ready") >= FILES
+    # The browser's event stream through nginx (unbuffered, on its node) told it of the upload's progress.
+    stop_balancer_events.set()
+    assert any(e.get("id") == uploaded and e.get("status") == "ready" for e in through_balancer), \
+        f"the event stream through nginx did not say the upload is ready: {through_balancer[-5:]}"
 
     # The media are in the bucket, each asset's under its id; no node or worker kept a copy of a segment.
     _, body, _ = get(balancer.url + "/api/assets")
@@ -212,23 +294,42 @@ def test_two_nodes_two_workers_one_database_one_bucket(cluster, browser):
     local = [f for f in files_under(folder) if f.endswith(".m4s")]
     assert local == [], f"segments left on local disks: {local[:5]}"
 
-    # Through the balancer: every asset's manifest, playlist, first segment and poster, from both nodes.
-    upstreams = set()
+    # Through the balancer, as a client that keeps no cookie (spread request by request): every
+    # asset's manifest, playlist, first segment and poster, from both nodes.
+    logged_before_reads = os.path.getsize(balancer.access_log)
     for asset in assets:
         status, body, headers = get(balancer.url + asset["manifestURL"])
         assert status == 200
-        upstreams.add(headers["X-Upstream"])
         manifest = json.loads(body)
         status, playlist, headers = get(f"{balancer.url}/media/{asset['id']}/master.m3u8")
         assert status == 200 and playlist.startswith(b"#EXTM3U")
-        upstreams.add(headers["X-Upstream"])
         status, segment, headers = get(balancer.url + manifest["video"][0]["segments"][0]["url"])
         assert status == 200 and headers["Content-Type"] == "video/iso.segment" and len(segment) > 1000
         status, part, headers = get(balancer.url + manifest["video"][0]["segments"][0]["url"], headers={"Range": "bytes=100-199"})
         assert status == 206 and part == segment[100:200]
         status, poster, _ = get(f"{balancer.url}/media/{asset['id']}/poster.jpg")
         assert status == 200 and poster.startswith(b"\xff\xd8\xff")
+    upstreams = {r["upstream"] for r in balancer.requests(logged_before_reads)}
     assert len(upstreams) == 2, f"the balancer used one node only: {upstreams}"
+
+    # The uploaded file plays: its session, and the renderer's WebSocket upgraded through nginx
+    # to the node holding the session (the browser's cookie).
+    status, body, _ = client.call("POST", "/api/sessions", json.dumps({"assetID": uploaded}).encode(), {"Content-Type": "application/json"})
+    assert status in (200, 201), body
+    session = json.loads(body)
+    logged_before_socket = os.path.getsize(balancer.access_log)
+    with socket.create_connection(("127.0.0.1", balancer.port), timeout=10) as sock:
+        key = base64.b64encode(os.urandom(16)).decode()
+        sock.sendall((f"GET /api/sessions/{session['id']}/renderer HTTP/1.1\r\nHost: 127.0.0.1:{balancer.port}\r\n"
+                      f"Origin: {balancer.url}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\n"
+                      f"Sec-WebSocket-Key: {key}\r\nCookie: marquee_node={client.cookie('marquee_node')}\r\n\r\n").encode())
+        head = sock.recv(4096)
+        assert head.startswith(b"HTTP/1.1 101"), head
+        assert b"upgrade" in head.lower() and b"sec-websocket-accept" in head.lower(), head
+    deadline = time.time() + 10
+    while not (upgraded := [r for r in balancer.requests(logged_before_socket) if r["path"].endswith("/renderer")]) and time.time() < deadline:
+        time.sleep(0.1)
+    assert upgraded and upgraded[0]["status"] == 101 and upgraded[0]["upstream"] == upload_node, upgraded
 
     # Plays in Chromium through the balancer ...
     driver = browser()
@@ -240,7 +341,7 @@ def test_two_nodes_two_workers_one_database_one_bucket(cluster, browser):
     page.wait_for(lambda: page.current_time > 1, "the clip did not play through the balancer", timeout=20)
 
     # ... and carries on when a node stops: the player keeps fetching segments through the other.
-    access_log = os.path.join(balancer.folder, "access.log")
+    access_log = balancer.access_log
     node_process = cluster["nodes"][0][0]
     node_process.terminate()
     node_process.wait(timeout=15)

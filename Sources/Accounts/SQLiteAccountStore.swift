@@ -11,6 +11,16 @@ public final class SQLiteAccountStore: AccountStore {
         database = try SQLiteDatabase.openPool(at: url, migrator: Self.migrator)
     }
 
+    /// Every migration of the accounts file, oldest first.
+    public static var migrationIdentifiers: [String] { migrator.migrations }
+
+    /// Brings the accounts file at `url` up to date (creating it if needed); returns the migrations it applied.
+    public static func migrate(url: URL) throws -> [String] {
+        let pool = try SQLiteDatabase.openPool(at: url, migrator: nil)
+        defer { try? pool.close() }
+        return try SQLiteDatabase.migrate(pool, with: migrator)
+    }
+
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1: accounts and credentials") { db in

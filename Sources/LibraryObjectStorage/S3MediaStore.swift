@@ -30,6 +30,9 @@ public final class S3MediaStore: MediaStore {
     let freshness: Duration
     private let listings = Mutex<[String: (ContinuousClock.Instant, Set<String>)]>([:])
     private let playlistChecks = Mutex<[String: (ContinuousClock.Instant, String?)]>([:])
+    /// The playlist copies being fetched, by asset: a request that needs one while it is being
+    /// fetched waits for that fetch instead of fetching again and replacing the folder under it.
+    private let playlistFetches = Mutex<[String: Task<URL, any Error>]>([:])
 
     public init(
         location: S3Location, delivery: MediaDelivery = .proxy, workDirectory: URL, client: S3Client? = nil,
@@ -197,6 +200,24 @@ public final class S3MediaStore: MediaStore {
     public func playlistFolder(for assetID: String) async throws -> URL {
         guard LibraryLocation.isSafeComponent(assetID) else { throw LibraryError.assetNotFound(assetID) }
         let copy = playlistRoot.appendingPathComponent(assetID)
+        if let checked = playlistChecks.withLock({ $0[assetID] }), ContinuousClock.now - checked.0 < freshness { return copy }
+        // One check (and fetch) per asset at a time: two requests of one page that both found the
+        // copy stale would otherwise each replace the folder while the other reads from it.
+        let fetch = playlistFetches.withLock { fetches in
+            if let running = fetches[assetID] { return running }
+            let task = Task {
+                defer { self.playlistFetches.withLock { $0[assetID] = nil } }
+                return try await self.refreshPlaylists(of: assetID, into: copy)
+            }
+            fetches[assetID] = task
+            return task
+        }
+        return try await fetch.value
+    }
+
+    /// Checks the local copy of an asset's playlists against `master.m3u8`'s ETag and fetches
+    /// them again when it changed (or on first use); returns the copy's folder.
+    private func refreshPlaylists(of assetID: String, into copy: URL) async throws -> URL {
         let now = ContinuousClock.now
         let checked = playlistChecks.withLock { $0[assetID] }
         if let checked, now - checked.0 < freshness { return copy }
@@ -219,9 +240,12 @@ public final class S3MediaStore: MediaStore {
         }
         try await BlockingWork.run {
             try FileManager.default.createDirectory(at: fresh, withIntermediateDirectories: true)
-            try? FileManager.default.removeItem(at: copy)
-            // Another request may have put its copy in place meanwhile: either copy is current.
+            // The old copy is moved aside, not deleted, before the new one takes its name, so the
+            // folder is missing only between two renames; then the old one goes.
+            let old = self.playlistRoot.appendingPathComponent(".\(assetID)-old-\(UUID().uuidString.prefix(8))")
+            let movedAside = (try? FileManager.default.moveItem(at: copy, to: old)) != nil
             if (try? FileManager.default.moveItem(at: fresh, to: copy)) == nil { try? FileManager.default.removeItem(at: fresh) }
+            if movedAside { try? FileManager.default.removeItem(at: old) }
         }
         if !wanted.isEmpty { playlistChecks.withLock { $0[assetID] = (now, current) } }
         return copy

@@ -21,6 +21,13 @@ public final class PostgreSQLLibraryStore: LibraryStore {
     let origin = UUID().uuidString
     private let tasks = Mutex<[Task<Void, Never>]>([])
     private let listening = ListeningFlag()
+    private let appliedAtOpen = Mutex<[String]>([])
+
+    /// The migrations `open` applied ("VERSION: name"), none when the database was up to date.
+    public var migrationsAppliedAtOpen: [String] { appliedAtOpen.withLock { $0 } }
+
+    /// Every migration this version has ("VERSION: name"), oldest first.
+    public static var migrationIdentifiers: [String] { PostgreSQLMigrations.all.map(\.identifier) }
 
     /// Whether the `LISTEN` connection is up, shared with the task that keeps it.
     final class ListeningFlag: Sendable {
@@ -63,7 +70,9 @@ public final class PostgreSQLLibraryStore: LibraryStore {
         do {
             try await withThrowingTaskGroup(of: Bool.self) { group in
                 group.addTask {
-                    try await PostgreSQLMigrations.migrate(client, logger: migrationLogger)
+                    let ran = try await PostgreSQLMigrations.migrate(client, logger: migrationLogger)
+                    let names = PostgreSQLMigrations.all.filter { ran.contains($0.version) }.map(\.identifier)
+                    store.appliedAtOpen.withLock { $0 = names }
                     return true
                 }
                 group.addTask {
@@ -74,6 +83,9 @@ public final class PostgreSQLLibraryStore: LibraryStore {
                 group.cancelAll()
                 guard migrated else { throw PostgreSQLStoreError.TimedOut(limit: timeout) }
             }
+        } catch let newer as NewerSchemaError {
+            store.close()
+            throw NewerSchemaError(database: info.description, unknown: newer.unknown, newestKnown: newer.newestKnown)
         } catch {
             store.close()
             throw PostgreSQLStoreError(operation: "connect to and migrate \(info)", underlying: error)

@@ -1,3 +1,4 @@
+import Library
 import Logging
 import PostgresNIO
 
@@ -11,6 +12,9 @@ enum PostgreSQLMigrations {
         let version: Int
         let name: String
         let statements: [String]
+
+        /// How `marquee migrate` and the newer-database refusal name it.
+        var identifier: String { "\(version): \(name)" }
     }
 
     /// Any number, the same for every node: serialises migrations across processes.
@@ -220,9 +224,19 @@ enum PostgreSQLMigrations {
             ]),
     ]
 
-    /// Brings the database up to the newest version; returns the versions it applied.
+    /// Brings the database up to the newest version; returns the versions it applied. Throws
+    /// `NewerSchemaError`, having changed nothing, when the database has a version this one does not know.
     @discardableResult
     static func migrate(_ client: PostgresClient, logger: Logger) async throws -> [Int] {
+        do {
+            return try await transaction(client, logger: logger)
+        } catch let error as PostgresTransactionError {
+            if let newer = error.closureError as? NewerSchemaError { throw newer }
+            throw error
+        }
+    }
+
+    private static func transaction(_ client: PostgresClient, logger: Logger) async throws -> [Int] {
         try await client.withTransaction(logger: logger) { connection in
             try await connection.query("SELECT pg_advisory_xact_lock(\(advisoryLockKey))", logger: logger)
             try await connection.query(
@@ -231,8 +245,16 @@ enum PostgreSQLMigrations {
                     version bigint PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())
                 """, logger: logger)
             var applied = Set<Int>()
-            for try await version in try await connection.query("SELECT version FROM schema_migration", logger: logger).decode(Int.self) {
+            var unknown: [String] = []
+            let known = Set(all.map(\.version))
+            let rows = try await connection.query("SELECT version, name FROM schema_migration ORDER BY version", logger: logger)
+            for try await (version, name) in rows.decode((Int, String).self) {
                 applied.insert(version)
+                if !known.contains(version) { unknown.append("\(version): \(name)") }
+            }
+            // A database a newer version migrated: refuse to start (docs/deploying.md, "Upgrades").
+            guard unknown.isEmpty else {
+                throw NewerSchemaError(database: "the database", unknown: unknown, newestKnown: all.last?.identifier ?? "none")
             }
             var ran: [Int] = []
             for migration in all where !applied.contains(migration.version) {

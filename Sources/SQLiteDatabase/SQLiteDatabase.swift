@@ -22,4 +22,24 @@ public enum SQLiteDatabase {
         try migrator?.migrate(pool)
         return pool
     }
+
+    /// Runs `migrator` on `writer` and returns the identifiers of the migrations it applied
+    /// (none when the file was up to date), for `marquee migrate` to print.
+    public static func migrate(_ writer: any DatabaseWriter, with migrator: DatabaseMigrator) throws -> [String] {
+        let before = try writer.read { db in try migrator.appliedIdentifiers(db) }
+        try migrator.migrate(writer)
+        return migrator.migrations.filter { !before.contains($0) }
+    }
+
+    /// The identifiers of every migration applied to the SQLite file at `url`, whichever
+    /// store's migrator ran it (several stores share a file); none when there is no file yet.
+    /// Opens the file for this read only, and changes nothing in it.
+    public static func appliedMigrations(at url: URL) throws -> Set<String> {
+        guard FileManager.default.fileExists(atPath: url.path) else { return [] }
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(5)
+        let queue = try DatabaseQueue(path: url.path, configuration: configuration)
+        defer { try? queue.close() }
+        return try queue.read { db in try DatabaseMigrator().appliedIdentifiers(db) }
+    }
 }

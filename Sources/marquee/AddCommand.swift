@@ -17,7 +17,7 @@ struct AddCommand: AsyncParsableCommand {
     @Flag(help: "Only queue the ingest jobs.")
     var queueOnly = false
 
-    @Argument(help: "Files, folders or HLS bundle folders.")
+    @Argument(help: "Files, folders or HLS bundle folders (a relative path is read from the current directory).")
     var paths: [String]
 
     @OptionGroup var storage: StorageOptions
@@ -33,7 +33,9 @@ struct AddCommand: AsyncParsableCommand {
             let library = try MediaLibrary(
                 location: location, packager: IsolatedBundlePackager(executable: IsolatedBundlePackager.currentExecutable()), store: store,
                 media: try await storage.mediaStore(for: configuration, location: location))
-            let added = try await library.add(paths: paths)
+            // The library takes absolute paths only (a server has no current directory worth
+            // reading against); a path typed here means one in the current directory.
+            let added = try await library.add(paths: paths.map { Self.absolute($0) })
             for asset in added {
                 console.emit(
                     "queued", [("id", .string(asset.id)), ("title", .string(asset.title))],
@@ -60,5 +62,12 @@ struct AddCommand: AsyncParsableCommand {
             }
             if failed > 0 { throw CommandFailure(.failed, "\(failed) of \(added.count) items could not be packaged") }
         }
+    }
+
+    /// `path` as an absolute path: as it is when it starts with `/` (or is empty, which the
+    /// library refuses with its own sentence), else resolved against the current directory.
+    static func absolute(_ path: String, currentDirectory: String = FileManager.default.currentDirectoryPath) -> String {
+        guard !path.isEmpty, !path.hasPrefix("/") else { return path }
+        return URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: currentDirectory, isDirectory: true)).standardizedFileURL.path
     }
 }

@@ -12,7 +12,7 @@ struct Marquee: AsyncParsableCommand {
             ProbeCommand.self, ThumbnailsCommand.self, ComposeCommand.self, PackageCommand.self,
             ServeCommand.self, AddCommand.self, UsersCommand.self, RemoteCommand.self,
             PushCommand.self, TextCommand.self,
-            WorkerCommand.self, MediaWorkCommand.self,
+            WorkerCommand.self, MigrateCommand.self, MediaWorkCommand.self,
         ]
     )
 }

@@ -135,7 +135,7 @@ struct ServeCommand: AsyncParsableCommand {
             }
             if let setupCode {
                 let signIn = "http://\(shown):\(bound)/signin"
-                let command = "marquee users add NAME --role owner --data \(dataPath)"
+                let command = Self.ownerCommand(database: configuration.database, dataPath: dataPath)
                 let text = """
                     No owner account yet. Create it in one of two ways:
                       - open \(signIn) from any device and enter the one-time setup code \(setupCode.value)
@@ -160,5 +160,22 @@ struct ServeCommand: AsyncParsableCommand {
         await library.worker.handBack()
         // SIGTERM or SIGINT ended the service: close the APNs connections before exiting.
         await server.activities?.stop()
+    }
+
+    /// The command that makes the first owner on this node's accounts: with SQLite they are in
+    /// the data directory (`--data`); with PostgreSQL in the database (`--database`, printed
+    /// without its password, which `marquee users` then takes from PGPASSWORD).
+    static func ownerCommand(database: DatabaseLocation, dataPath: String) -> String {
+        switch database {
+        case .sqlite:
+            return "marquee users add NAME --role owner --data \(dataPath)"
+        case .postgres(let info):
+            var query: [String] = []
+            if let socket = info.socketDirectory { query.append("host=\(socket)") }
+            if info.tls != .prefer { query.append("sslmode=\(info.tls.rawValue)") }
+            let address = info.socketDirectory != nil ? "localhost" : "\(info.host.contains(":") ? "[\(info.host)]" : info.host):\(info.port)"
+            let url = "postgres://\(info.user)@\(address)/\(info.database)" + (query.isEmpty ? "" : "?" + query.joined(separator: "&"))
+            return "marquee users add NAME --role owner --database '\(url)'" + (info.password == nil ? "" : " (with the password in PGPASSWORD)")
+        }
     }
 }

@@ -75,6 +75,8 @@ struct StorageOptions: ParsableArguments {
         let store: any LibraryStore
         switch configuration.database {
         case .sqlite(let url):
+            // A file a newer version migrated is refused before anything opens it (NewerSchemaError).
+            try NodeSchema.refuseNewerSQLite(library: url, accounts: location.accountsDatabaseURL)
             store = try SQLiteLibraryStore(url: url)
         case .postgres(let info):
             store = try await PostgreSQLLibraryStore.open(info)

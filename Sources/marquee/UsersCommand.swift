@@ -36,6 +36,7 @@ struct UsersCommand: AsyncParsableCommand {
             let dataDirectory = data.map { URL(fileURLWithPath: $0) } ?? LibraryLocation.defaultDataDirectory()
             let location = LibraryLocation(dataDirectory: dataDirectory)
             guard case .postgres = try storage.resolve(dataDirectory: dataDirectory).database else {
+                try SQLiteSchema.refuseNewer(at: location.accountsDatabaseURL, known: SQLiteAccountStore.migrationIdentifiers)
                 return AccountService(store: try SQLiteAccountStore(url: location.accountsDatabaseURL))
             }
             let (_, store, _) = try await storage.open(dataDirectory: dataDirectory)

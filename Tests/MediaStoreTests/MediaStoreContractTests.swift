@@ -51,6 +51,35 @@ struct MediaStoreContractTests {
         }
     }
 
+    /// Several requests of one player page on one node need the playlists at once, just after
+    /// the bundle changed: each finds every playlist (the copy is fetched once, and never
+    /// missing while a reader uses it).
+    @Test(arguments: MediaStoreKind.allCases)
+    func readersAtOnceAfterAChangeAllFindThePlaylists(kind: MediaStoreKind) async throws {
+        let temp = TemporaryFolder()
+        defer { temp.cleanUp() }
+        let store = try await kind.makeStore(data: temp.url)
+        try stage(bundle(segment: pattern(1000)), in: store.stagingFolder(for: "a"))
+        try await store.publish(assetID: "a")
+        for round in 1...5 {
+            let changed = Data("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=\(round)000\nvideo/index.m3u8\n".utf8)
+            try await store.write(changed, to: "master.m3u8", of: "a")
+            let read = try await withThrowingTaskGroup(of: (Data, Data).self) { group in
+                for _ in 0..<8 {
+                    group.addTask {
+                        let folder = try await store.playlistFolder(for: "a")
+                        return (
+                            try Data(contentsOf: folder.appendingPathComponent("master.m3u8")),
+                            try Data(contentsOf: folder.appendingPathComponent("video/index.m3u8"))
+                        )
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(read.count == 8 && read.allSatisfy { $0 == (changed, variant) }, "round \(round)")
+        }
+    }
+
     @Test(arguments: MediaStoreKind.allCases)
     func publishingAgainReplacesTheBundleAndItsPlaylists(kind: MediaStoreKind) async throws {
         let temp = TemporaryFolder()

@@ -93,7 +93,8 @@ public enum UploadError: Error, Sendable, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .notFound(let id): "No upload with id \(id) (it may have finished, been cancelled or expired)"
+        case .notFound(let id):
+            "No upload with id \(id) on this server (it may have finished, been cancelled or expired; behind a load balancer, every request of an upload must reach the node that started it)"
         case .invalidRange(let reason): reason
         case .offsetMismatch(let expected, let got):
             "This chunk starts at byte \(got) but the server has \(expected) bytes; send from \(expected)"

@@ -173,6 +173,16 @@ public final class SQLiteActivityStore: ActivityStore {
 
     public var isShared: Bool { false }
 
+    /// Every migration of the activity tables, oldest first.
+    public static var migrationIdentifiers: [String] { ActivityMigrations.migrator.migrations }
+
+    /// Brings the activity tables in the file at `url` up to date; returns the migrations it applied.
+    public static func migrate(url: URL) throws -> [String] {
+        let pool = try SQLiteDatabase.openPool(at: url, migrator: nil)
+        defer { try? pool.close() }
+        return try SQLiteDatabase.migrate(pool, with: ActivityMigrations.migrator)
+    }
+
     /// Uses an open database (an in-memory `DatabaseQueue` in tests).
     public init(database: any DatabaseWriter) throws {
         self.database = database

@@ -38,6 +38,8 @@ extension CommandFailure {
             self.init(.unusableInput, "bad predicate: \(predicate)")
         case let account as AccountError:
             self.init(.unusableInput, account.description)
+        case let newer as NewerSchemaError:
+            self.init(.unavailable, newer.description)
         case let database as PostgreSQLStoreError:
             self.init(database.isUnreachable ? .unavailable : .failed, database.description)
         case let timedOut as PostgreSQLStoreError.TimedOut:
