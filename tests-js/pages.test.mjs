@@ -170,6 +170,8 @@ test('activities: a download and a playing item, described at a moment', () => {
   const ended = { state: 'active', activity: { type: 'NowPlaying', attributes: { title: 'Clip' }, content: { state: { position: 60, duration: 60, rate: 1, paused: true, positionDate: 100, upNextTitle: 'S1 · E2', upNextDate: 108 } } } };
   const next = describe(ended, 103);
   assert.deepEqual([next.subtitle, next.value], ['Up next: S1 · E2', 'in 5 s'], 'at the end it says what plays next, and when');
+  const together = describe({ ...playing, activity: { ...playing.activity, content: { state: { ...playing.activity.content.state, watching: 3 } } } }, 105);
+  assert.equal(together.subtitle, 'Watching together · 3');
   const custom = describe({ state: 'active', activity: { type: 'Score', attributes: {}, content: { state: { home: 2, away: 1, note: { x: 1 } } } } }, 0);
   assert.deepEqual([custom.title, custom.value, custom.detail], ['Score', '2', 'home: 2 · away: 1']);
 });

@@ -33,7 +33,7 @@ struct NowPlayingActivities: Sendable {
         case .removed(let sessionID):
             await closing.cancel(sessionID)
             _ = try? await center.end(id: Self.activityID(sessionID), content: nil, dismissalPolicy: .immediate)
-        case .changed(let session, let attached):
+        case .changed(let session, let attached, let watching):
             let id = Self.activityID(session.id)
             let existing = try? await center.snapshot(id: id)
             let now = await center.currentDate
@@ -44,6 +44,7 @@ struct NowPlayingActivities: Sendable {
             let offer: (item: UpNextItem, deadline: Date?)? = if case .offered(let item, let deadline) = session.upNext { (item, deadline) } else { nil }
             state.upNextTitle = offer?.item.title
             state.upNextDate = offer?.deadline
+            state.watching = watching
             // Without a renderer nothing plays: the activity is stale from now.
             let content = ActivityContent(state: state, staleDate: attached ? nil : now, relevanceScore: session.status == .playing ? 100 : 60)
             if session.status == .ended, offer != nil, existing != nil {

@@ -70,7 +70,11 @@ public actor PlaybackSessions {
 
     func notify(_ id: String) {
         guard let observer else { return }
-        if let entry = entries[id] { observer(.changed(entry.session, rendererAttached: entry.hasRenderer)) } else { observer(.removed(id)) }
+        if let entry = entries[id] {
+            observer(.changed(entry.session, rendererAttached: entry.hasRenderer, watching: entry.group?.present.count))
+        } else {
+            observer(.removed(id))
+        }
     }
 
     public init(
@@ -317,6 +321,7 @@ public actor PlaybackSessions {
 
 /// A change to a playback session that something outside the session follows.
 public enum PlaybackSessionChange: Sendable {
-    case changed(PlaybackSession, rendererAttached: Bool)
+    /// The session now, whether a renderer is attached, and how many watch it together (nil alone).
+    case changed(PlaybackSession, rendererAttached: Bool, watching: Int?)
     case removed(String)
 }

@@ -53,9 +53,10 @@ export function describe(snapshot, now) {
           value: left == null ? '' : t('upNextIn', { s: left }), percent: null, progress: null, detail: state.upNextTitle, artwork: attributes.artworkURL,
         };
       }
+      const together = state.watching ? t('watchingTogether', { n: state.watching }) : null;
       return {
         icon: state.paused ? '⏸' : '▶︎', tint: '#ff375f', title: attributes.title ?? t('nowPlaying'),
-        subtitle: state.paused ? t('pausedPlayback') : (attributes.subtitle || t('nowPlaying')),
+        subtitle: together ?? (state.paused ? t('pausedPlayback') : (attributes.subtitle || t('nowPlaying'))),
         value: duration ? t('remaining', { t: formatTime(duration - position) }) : formatTime(position),
         percent: null, progress: duration ? position / duration : null,
         detail: duration ? `${formatTime(position)} / ${formatTime(duration)}` : formatTime(position), artwork: attributes.artworkURL,
