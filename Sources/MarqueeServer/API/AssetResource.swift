@@ -5,10 +5,15 @@ public import Library
 /// An asset as the REST API shows it: display metadata with overrides applied, playback
 /// links, and the latest ingest job.
 public struct AssetResource: ResponseEncodable, Decodable, Sendable, Hashable {
+    /// The latest ingest (packaging) job of the asset.
     public struct JobSummary: Codable, Sendable, Hashable {
+        /// The job's row ID; `nil` for a job not stored yet.
         public var id: Int64?
+        /// `queued`, `running`, `succeeded` or `failed`.
         public var state: String
+        /// How far the job is, 0...1 (meaningful while `running`).
         public var progress: Double
+        /// The job's last message, with server file paths redacted.
         public var message: String?
         /// Why it failed, as a code the page translates (`notMedia`, `unreadable`…).
         public var reason: String?
@@ -16,9 +21,13 @@ public struct AssetResource: ResponseEncodable, Decodable, Sendable, Hashable {
 
     /// The series an episode belongs to, and where in it.
     public struct SeriesInfo: Codable, Sendable, Hashable {
+        /// The series title.
         public var title: String
+        /// The season number; `nil` when the series has no seasons.
         public var season: Int?
+        /// The episode number within the season; `nil` when unknown.
         public var episode: Int?
+        /// The episode's own title, when it has one apart from the asset's.
         public var episodeTitle: String?
         /// "S1 · E2 — Title".
         public var label: String
@@ -26,35 +35,61 @@ public struct AssetResource: ResponseEncodable, Decodable, Sendable, Hashable {
 
     /// How far a viewer got, for the card's progress bar and for resuming.
     public struct PlaybackSummary: Codable, Sendable, Hashable {
+        /// Seconds into the asset where the viewer stopped.
         public var position: Double
+        /// The asset's length in seconds as the player knew it, else the asset's own duration.
         public var duration: Double?
+        /// How much is watched, 0...1; `nil` when the duration is unknown.
         public var fraction: Double?
         /// Where the player resumes; `nil` when it starts from the beginning.
         public var resumeTime: Double?
+        /// When the position was saved.
         public var updatedAt: Date
     }
 
+    /// The asset's ID (a lower-case UUID unless given), as in `/api/assets/{id}`.
     public var id: String
+    /// The title to show, with the metadata override applied.
     public var title: String
+    /// A second line under the title, with the override applied; `nil` when there is none.
     public var subtitle: String?
+    /// The summary, with the override applied; `nil` when there is none.
     public var description: String?
+    /// The artwork to show (the override's, else the asset's own); `nil` when there is none.
     public var artworkURL: String?
+    /// Length in seconds; `nil` until packaging has measured it.
     public var duration: Double?
+    /// The picture's width in pixels; `nil` when unknown.
     public var width: Int?
+    /// The picture's height in pixels; `nil` when unknown.
     public var height: Int?
+    /// Whether the picture is taller than it is wide (false when the size is unknown).
     public var portrait: Bool
+    /// `pending`, `processing`, `ready` or `failed`.
     public var status: String
+    /// `feature` (to watch) or `interstitial` (an ad to insert).
     public var role: String
+    /// Badges from variant inspection ("4K", "HD", "HDR", "CC", "Multichannel"…).
     public var badges: [String]
+    /// Set when the source file has gone; the packaged bundle stays playable.
     public var sourceMissing: Bool
+    /// When the asset was added to the library.
     public var createdAt: Date
+    /// The page that plays it: `/watch/{id}`.
     public var playerURL: String
+    /// The playback manifest: `/api/assets/{id}/manifest.json`.
     public var manifestURL: String
+    /// The latest ingest job; `nil` when the asset has none.
     public var job: JobSummary?
+    /// The series and episode, when the asset is an episode.
     public var series: SeriesInfo?
+    /// "2024-05-01", a year such as "2024", or an ISO 8601 date-time; `nil` when unknown.
     public var releaseDate: String?
+    /// When a live event starts, for a "Live" or "Upcoming" label; `nil` for an ordinary asset.
     public var liveStartDate: Date?
+    /// When a live event ended or ends; `nil` when unknown or not live.
     public var liveEndDate: Date?
+    /// Where a viewer stopped; `nil` when it was never played (or the position was cleared).
     public var playback: PlaybackSummary?
     /// Protected content is never analysed for text (Live Text, frame-text search).
     public var protected: Bool?

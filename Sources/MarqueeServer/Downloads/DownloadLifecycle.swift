@@ -37,6 +37,8 @@ public enum DownloadState: Sendable, Hashable {
 extension DownloadState: Codable {
     private enum CodingKeys: String, CodingKey { case state, assetID, reason }
 
+    /// Reads `{"state": "failed", "reason": "…"}` and the like, as `encode(to:)` writes it; throws
+    /// `DecodingError` for an unknown state or a missing `assetID` (finished) or `reason` (failed).
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         switch try c.decode(String.self, forKey: .state) {
@@ -52,6 +54,8 @@ extension DownloadState: Codable {
         }
     }
 
+    /// Writes `state` (the `name`), with `assetID` for importing (once known) and finished, and
+    /// `reason` for failed.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(name, forKey: .state)
@@ -68,10 +72,13 @@ extension DownloadState: Codable {
 /// carry out (start, pause or stop its task, import, remove files) out. It performs no I/O,
 /// so every path — including a server restart — is tested without a network or a clock.
 public struct DownloadLifecycle: Sendable, Hashable {
+    /// Where the download is; changed only by `handle(_:)`.
     public private(set) var state: DownloadState
     /// Whether a download task runs for it in this process; false after a restart.
     public private(set) var hasTask: Bool
 
+    /// What can happen to a download: a person's control, its task's outcome, the library's
+    /// answer, or a restart.
     public enum Event: Sendable, Hashable {
         /// A download slot is free for it.
         case admit
@@ -89,6 +96,7 @@ public struct DownloadLifecycle: Sendable, Hashable {
         case recover
     }
 
+    /// What the service must do after an event, in the order given.
     public enum Effect: Sendable, Hashable {
         case startTask, pauseTask, resumeTask, cancelTask
         /// Hand the finished bundle to the library (or keep waiting for the asset named in the state).
@@ -101,9 +109,11 @@ public struct DownloadLifecycle: Sendable, Hashable {
 
     /// Why an event does not apply in the current state, in words for a person.
     public struct Refusal: Error, Sendable, Hashable {
+        /// The sentence a client sees (with a 409) when its control does not apply.
         public var message: String
     }
 
+    /// The rules for a download in `state`; `hasTask` says whether a task runs for it in this process.
     public init(state: DownloadState = .queued, hasTask: Bool = false) {
         self.state = state
         self.hasTask = hasTask

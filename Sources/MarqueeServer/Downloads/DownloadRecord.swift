@@ -4,6 +4,7 @@ public import Foundation
 /// URI, or a predicate in the qualifier language (`VariantQualifier(format:)`), or neither
 /// for the best variant — with the audio and subtitle languages to take along.
 public struct DownloadRequest: Codable, Sendable, Hashable {
+    /// The multivariant (master) playlist's absolute http(s) URL.
     public var url: String
     /// The URI of the chosen variant, as the inspection listed it.
     public var variant: String?
@@ -14,11 +15,14 @@ public struct DownloadRequest: Codable, Sendable, Hashable {
     public var predicate: String?
     /// Audio languages (e.g. `["en", "fr"]`); none takes the variant's default audio.
     public var audio: [String]?
+    /// Subtitle languages to take along (e.g. `["en"]`); none takes no subtitles.
     public var subtitles: [String]?
+    /// The name to list it under; empty or `nil` takes one suggested from the URL.
     public var title: String?
     /// Files fetched at once (1–16, default 4).
     public var concurrency: Int?
 
+    /// A request with every choice given; the service checks it when it starts the download.
     public init(
         url: String, variant: String? = nil, variantIndex: Int? = nil, predicate: String? = nil, audio: [String]? = nil,
         subtitles: [String]? = nil, title: String? = nil, concurrency: Int? = nil
@@ -36,11 +40,16 @@ public struct DownloadRequest: Codable, Sendable, Hashable {
 
 /// Counters of a download as last seen: files and bytes on disk, the size expected.
 public struct DownloadFigures: Codable, Sendable, Hashable {
+    /// Files (playlists and media segments) fully on disk.
     public var completedFiles = 0
+    /// Files the download needs in all; 0 until the playlists are read.
     public var totalFiles = 0
+    /// Bytes written to disk so far.
     public var bytesWritten: Int64 = 0
+    /// The expected total size in bytes; `nil` when the playlists do not tell it.
     public var expectedBytes: Int64?
 
+    /// Zero counters, for a download that has not started.
     public init() {}
 
     /// 0…1, by bytes when the size is known, else by files.
@@ -53,14 +62,22 @@ public struct DownloadFigures: Codable, Sendable, Hashable {
 /// One download as the server keeps it on disk (`download.json` in its folder): the request,
 /// the state, and the last counters, so it is listed and resumed after a restart.
 public struct DownloadRecord: Codable, Sendable, Hashable, Identifiable {
+    /// A lower-case UUID; also the download's folder name and its `/api/downloads/{id}` path.
     public var id: String
+    /// What was asked for, with the title filled in.
     public var request: DownloadRequest
+    /// The name it is listed under.
     public var title: String
+    /// Where it is in its lifecycle; see `DownloadLifecycle` for the moves allowed.
     public var state: DownloadState
+    /// The counters as last saved.
     public var figures: DownloadFigures
+    /// When it was requested.
     public var createdAt: Date
+    /// When the record last changed.
     public var updatedAt: Date
 
+    /// A new record with zero counters, `updatedAt` equal to `createdAt`.
     public init(
         id: String = UUID().uuidString.lowercased(), request: DownloadRequest, title: String,
         state: DownloadState = .queued, createdAt: Date = Date()
@@ -77,9 +94,13 @@ public struct DownloadRecord: Codable, Sendable, Hashable, Identifiable {
 
 /// A download as the API and the page see it: the record plus live throughput.
 public struct DownloadSnapshot: Codable, Sendable, Hashable {
+    /// The download's ID, as in `/api/downloads/{id}`.
     public var id: String
+    /// The playlist URL it downloads.
     public var url: String
+    /// The name it is listed under.
     public var title: String
+    /// `queued`, `downloading`, `paused`, `importing`, `finished`, `failed` or `cancelled`.
     public var state: String
     /// Why it failed, in plain words.
     public var message: String?
@@ -87,15 +108,25 @@ public struct DownloadSnapshot: Codable, Sendable, Hashable {
     public var assetID: String?
     /// Where to watch it: while downloading, the part on disk; when finished, the library asset.
     public var playerURL: String?
+    /// What was asked for.
     public var request: DownloadRequest
+    /// 0...1: by bytes when the size is known, else by files; 1 once finished.
     public var progress: Double
+    /// Files fully on disk.
     public var completedFiles: Int
+    /// Files needed in all; 0 until the playlists are read.
     public var totalFiles: Int
+    /// Bytes on disk so far.
     public var bytesWritten: Int64
+    /// The expected total in bytes; `nil` when unknown.
     public var expectedBytes: Int64?
+    /// Current throughput in bytes per second; 0 when it is not downloading.
     public var bytesPerSecond: Double
+    /// Estimated seconds to finish; `nil` when it cannot be estimated.
     public var secondsRemaining: Double?
+    /// When it was requested.
     public var createdAt: Date
+    /// When the record last changed.
     public var updatedAt: Date
     /// Rises with every snapshot the service makes: a page that gets an answer and a pushed
     /// event out of order keeps the newer one (an answer to Retry could otherwise land after

@@ -13,10 +13,12 @@ public import Library
 /// The rules live in `DownloadLifecycle`; this actor carries out the effects it names. The
 /// network and the library are behind `DownloadRunner` and `DownloadImporting`.
 public actor DownloadService {
+    /// Where the records live on disk, one folder per download (also each download's bundle).
     public nonisolated let store: DownloadRecordStore
     let runner: any DownloadRunner
     let importer: any DownloadImporting
     let inspector: StreamInspector
+    /// How many downloads run at once (default 2); the rest wait `queued`.
     public let maximumActive: Int
     let importPollInterval: Duration
     let progressSaveInterval: TimeInterval = 2
@@ -51,6 +53,8 @@ public actor DownloadService {
     /// The variants of recently inspected streams, by final URL, for predicate previews.
     private var inspected: [String: [Variant]] = [:]
 
+    /// A service over `store`; nothing runs until it is started. `importPollInterval` is how often
+    /// it looks for an import's asset to become ready; `shared` is set only in a cluster.
     public init(
         store: DownloadRecordStore, runner: any DownloadRunner = HLSDownloadRunner(), importer: any DownloadImporting,
         inspector: StreamInspector = StreamInspector(), maximumActive: Int = 2, importPollInterval: Duration = .milliseconds(500),
@@ -106,6 +110,9 @@ public actor DownloadService {
 
     // MARK: Requests from the API
 
+    /// Reads the stream at `url` for the variant picker and remembers its variants (a few
+    /// streams' worth) for `check(predicate:against:)`. Throws `.invalid` (400) for an address
+    /// that is not http(s), `.unusableStream` (422) when it cannot be fetched or read.
     public func inspect(_ url: String) async throws(DownloadServiceError) -> StreamInspection {
         guard StreamInspector.httpURL(url) != nil else {
             throw .invalid(
@@ -179,9 +186,19 @@ public actor DownloadService {
         return snapshot(of: entries[record.id]!)
     }
 
+    /// Pauses a queued or running download (pausing a paused one does nothing); it stays paused
+    /// across a restart. Throws `.notFound` (404) for an unknown ID, `.conflict` (409) when its
+    /// state does not allow it.
     public func pause(_ id: String) async throws(DownloadServiceError) -> DownloadSnapshot { try await control(.pause, id) }
+    /// Resumes a paused download: its task continues, or after a restart it is queued until a
+    /// slot is free. Resuming one that is queued or running does nothing. Throws `.notFound`
+    /// (404) or `.conflict` (409).
     public func resume(_ id: String) async throws(DownloadServiceError) -> DownloadSnapshot { try await control(.resume, id) }
+    /// Stops a download and deletes the files it wrote; the record stays listed as `cancelled`
+    /// (Retry starts it again). Throws `.notFound` (404), or `.conflict` (409) once it has
+    /// finished downloading.
     public func cancel(_ id: String) async throws(DownloadServiceError) -> DownloadSnapshot { try await control(.cancel, id) }
+    /// Queues a failed or cancelled download again. Throws `.notFound` (404) or `.conflict` (409).
     public func retry(_ id: String) async throws(DownloadServiceError) -> DownloadSnapshot { try await control(.retry, id) }
 
     /// A person's control: carried out here for a download this node runs, else handed to
@@ -228,6 +245,7 @@ public actor DownloadService {
         return ((mine + theirs).sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }, diskUsage)
     }
 
+    /// One download, this node's or (in a cluster) another node's; throws `.notFound` (404).
     public func download(_ id: String) throws(DownloadServiceError) -> DownloadSnapshot {
         if let entry = entries[id] { return snapshot(of: entry) }
         if let other = foreign[id] { return snapshot(of: other) }

@@ -7,45 +7,71 @@ import NIOCore
 /// picture, bit rate, audio and subtitle renditions and the estimated download size
 /// (bit rate × duration, the duration read from a media playlist).
 public struct StreamInspection: Codable, Sendable, Hashable {
+    /// An audio rendition (`EXT-X-MEDIA TYPE=AUDIO`) of the variant's audio group.
     public struct Audio: Codable, Sendable, Hashable {
+        /// The rendition's `NAME`, as the playlist writes it.
         public var name: String?
+        /// A BCP 47 tag (`LANGUAGE`); `nil` when the playlist gives none.
         public var language: String?
+        /// The channel count from `CHANNELS` (2, 6…); `nil` when not declared.
         public var channels: Int?
+        /// Whether the audio is immersive (spatial), which also earns the variant a "Spatial" badge.
         public var isImmersive: Bool
+        /// `DEFAULT=YES`: what a player picks without a preference.
         public var isDefault: Bool
     }
 
+    /// A subtitle rendition (`EXT-X-MEDIA TYPE=SUBTITLES`) of the variant's subtitle group.
     public struct Subtitles: Codable, Sendable, Hashable {
+        /// The rendition's `NAME`.
         public var name: String
+        /// A BCP 47 tag (`LANGUAGE`); `nil` when the playlist gives none.
         public var language: String?
+        /// `FORCED=YES`: forced narrative subtitles (foreign dialogue only).
         public var forced: Bool
     }
 
+    /// One variant (`EXT-X-STREAM-INF`) a person can pick, in the playlist's order.
     public struct Choice: Codable, Sendable, Hashable {
         /// The variant's URI (absolute); send it back as `variant` to download this one.
         public var uri: String
+        /// The catalogue badges ("4K", "HDR"…) plus "Spatial" for stereoscopic video or immersive audio.
         public var badges: [String]
+        /// The picture's width in pixels (`RESOLUTION`); `nil` when not declared.
         public var width: Int?
+        /// The picture's height in pixels (`RESOLUTION`); `nil` when not declared.
         public var height: Int?
+        /// Frames per second (`FRAME-RATE`); `nil` when not declared.
         public var frameRate: Double?
+        /// `SDR`, `HLG` or `PQ`; `nil` without video attributes.
         public var videoRange: String?
+        /// The `CODECS` entries (RFC 6381 strings such as `avc1.640028`, `mp4a.40.2`).
         public var codecs: [String]
+        /// `BANDWIDTH`, in bits per second.
         public var peakBitRate: Int?
+        /// `AVERAGE-BANDWIDTH`, in bits per second; `nil` when not declared.
         public var averageBitRate: Int?
+        /// The renditions of the variant's audio group; empty when audio is muxed in or absent.
         public var audio: [Audio]
+        /// The renditions of the variant's subtitle group; empty when it has none.
         public var subtitles: [Subtitles]
+        /// Average (else peak) bit rate × `duration` ÷ 8, in bytes; `nil` when either is unknown.
         public var estimatedBytes: Int64?
     }
 
     /// The playlist's final URL (after redirects).
     public var url: String
+    /// `multivariant`, or `media` when the URL named a single media playlist (one variant).
     public var kind: String
     /// A title to offer, from the URL.
     public var title: String
+    /// Length in seconds, from a media playlist (the first variant's); `nil` when it could not be read.
     public var duration: Double?
+    /// The variants to choose from, in the playlist's order; never empty.
     public var variants: [Choice]
     /// Every audio and subtitle language the stream offers, for the language choices.
     public var audioLanguages: [String]
+    /// Every subtitle language the stream offers, without repeats, in the playlist's order.
     public var subtitleLanguages: [String]
 }
 
@@ -53,8 +79,13 @@ public struct StreamInspection: Codable, Sendable, Hashable {
 /// media playlist standing for one variant) and one media playlist for the duration. Live
 /// streams and playlists with errors are refused with a sentence saying so.
 public struct StreamInspector: Sendable {
+    /// An inspector; each `inspect(_:)` call makes and shuts down its own HTTP client.
     public init() {}
 
+    /// Fetches the playlist at `text` (a pasted http(s) address; 15 s timeout, two attempts) and
+    /// one media playlist for the duration. Throws `DownloadError` when `text` is not an http(s)
+    /// address, a playlist has errors, the stream is live or uses unsupported encryption, or it
+    /// lists no variants; a failed fetch throws the fetcher's error.
     public func inspect(_ text: String) async throws -> StreamInspection { try await inspectVariants(text).inspection }
 
     /// The inspection and the inspected variants it was made from.

@@ -13,7 +13,9 @@ import NIOCore
 /// error's own text, which may hold paths, SQL or library internals; the full error goes to
 /// the server's log (`JSONErrorMiddleware`).
 public struct APIError: HTTPResponseError, Sendable {
+    /// The HTTP status of the response (4xx for the client's mistakes, 5xx for the server's).
     public let status: HTTPResponse.Status
+    /// A sentence for a person, sent as `error.message`; it must not reveal server paths or internals.
     public let message: String
     /// A short, stable name for the kind of failure (`disk-full`, `upload-busy`, `internal`);
     /// by default the status's own (`not-found`, `conflict`).
@@ -21,6 +23,8 @@ public struct APIError: HTTPResponseError, Sendable {
     /// Extra response headers, such as `Content-Range` on a 416.
     public var headers: HTTPFields
 
+    /// An error answered with `status` and `message`; `code` defaults to the status's reason
+    /// phrase, lower-cased and hyphenated (`not-found`).
     public init(_ status: HTTPResponse.Status, _ message: String, code: String? = nil, headers: HTTPFields = [:]) {
         self.status = status
         self.message = message
@@ -54,6 +58,8 @@ public struct APIError: HTTPResponseError, Sendable {
     /// reveals nothing, so it needs no redaction).
     var isUnmapped: Bool { code == Self.internalFailure.code }
 
+    /// The JSON error body with `status`, `headers`, `Content-Type: application/json` and
+    /// `Cache-Control: no-store`.
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.withoutEscapingSlashes]
@@ -130,12 +136,16 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
 
 /// The JSON shape of an error response.
 public struct APIErrorBody: Codable, Sendable {
+    /// What went wrong: `{"status": 404, "code": "not-found", "message": "…"}`.
     public struct Detail: Codable, Sendable {
+        /// The HTTP status code, repeated in the body.
         public let status: Int
         /// A stable name for the kind of failure (absent from servers before it existed).
         public let code: String?
+        /// The sentence to show a person.
         public let message: String
 
+        /// A detail; `code` is optional only for decoding answers from older servers.
         public init(status: Int, code: String? = nil, message: String) {
             self.status = status
             self.code = code
@@ -143,5 +153,6 @@ public struct APIErrorBody: Codable, Sendable {
         }
     }
 
+    /// The one member of the body: `{"error": {…}}`.
     public let error: Detail
 }

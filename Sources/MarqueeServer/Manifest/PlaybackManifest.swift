@@ -8,49 +8,79 @@ public import Library
 public struct PlaybackManifest: Codable, Sendable, Hashable {
     /// One fMP4 track to append to a `SourceBuffer`: an init section and timed segments.
     public struct Track: Codable, Sendable, Hashable {
+        /// One media segment of a track.
         public struct Segment: Codable, Sendable, Hashable {
+            /// Where to fetch it: the URI resolved under the bundle's URL prefix, or as written when it
+            /// is absolute or starts with `/`.
             public var url: String
+            /// Its start on the item's timeline, in seconds.
             public var start: Double
+            /// Its `EXTINF` duration, in seconds.
             public var duration: Double
         }
 
+        /// `video-N` (N: the variant's position in the playlist), `audio-LANG-N` or `subtitles-N`.
         public var id: String
         /// `video/mp4; codecs="…"` or `audio/mp4; codecs="…"`, for `MediaSource.isTypeSupported`.
         public var mimeType: String
+        /// The init section (`EXT-X-MAP`) URL; empty when the playlist has none.
         public var initialization: String
+        /// The segments in playlist order, with their start times.
         public var segments: [Segment]
+        /// For video: the variant's peak bit rate in bits per second; `nil` for audio.
         public var bandwidth: Int?
+        /// For video: the picture's width in pixels, when declared.
         public var width: Int?
+        /// For video: the picture's height in pixels, when declared.
         public var height: Int?
+        /// For audio: the rendition's `NAME`, for the audio menu; `nil` for video.
         public var name: String?
+        /// For audio: the rendition's language tag, when declared; `nil` for video.
         public var language: String?
+        /// For audio: whether the rendition is `DEFAULT=YES`; `nil` for video.
         public var isDefault: Bool?
     }
 
     /// A WebVTT subtitle rendition.
     public struct Subtitles: Codable, Sendable, Hashable {
+        /// `subtitles-LANG-N` (`und` when the rendition has no language).
         public var id: String
+        /// The rendition's `NAME`, for the captions menu.
         public var name: String
+        /// The rendition's language tag; `nil` when not declared.
         public var language: String?
+        /// Whether the rendition is `DEFAULT=YES`.
         public var isDefault: Bool
+        /// The WebVTT segment URLs, in order.
         public var urls: [String]
     }
 
+    /// The manifest format's version; always 1.
     public var version: Int
+    /// The library asset the manifest is for.
     public var assetID: String
+    /// The longest media playlist's duration, in seconds.
     public var duration: Double
     /// The multivariant playlist, for players with native HLS (Safari).
     public var hlsURL: String
+    /// One track per variant, lowest bandwidth first.
     public var video: [Track]
+    /// The audio renditions of the groups the variants name; empty when audio is muxed into video.
     public var audio: [Track]
+    /// The subtitle renditions of the groups the variants name.
     public var subtitles: [Subtitles]
+    /// The trick-play sprite sheet's layout; `nil` when the bundle has none.
     public var trickPlay: TrickPlayImages?
+    /// The sprite sheet's URL; `nil` when the bundle has none.
     public var trickPlayURL: String?
+    /// The multivariant playlist's catalogue badges ("4K", "HDR", "CC"…).
     public var badges: [String]
 
     /// What can go wrong deriving a manifest.
     public enum Failure: Error, Sendable {
+        /// A playlist file (named by its path in the bundle) could not be read as UTF-8 text.
         case unreadable(String)
+        /// A playlist (its path in the bundle) did not parse as the kind expected, with the first error.
         case invalidPlaylist(String, String)
     }
 

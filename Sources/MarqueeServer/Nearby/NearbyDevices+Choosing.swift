@@ -22,15 +22,20 @@ extension NearbyDevices {
 
     /// A device the person chose, by address (as `GET /api/devices/nearby` lists it, or typed).
     public struct PairingTarget: Sendable, Codable, Hashable {
+        /// A host name or IP address (surrounding spaces are trimmed; at most 253 characters).
         public var host: String
+        /// The device's TCP port, 1–65535.
         public var port: Int
         /// The identity fingerprint it advertises; the handshake refuses another key.
         public var fingerprint: String?
+        /// What the device is to this TV; `nil` means `tv`.
         public var role: PeerRole?
+        /// The name to list the pairing under; `nil` shows `host:port`.
         public var name: String?
         /// The application service to pair for (default `remote`).
         public var service: String?
 
+        /// A target; `startPairing(with:)` checks it and throws `ChoosingError.badTarget` when it is malformed.
         public init(host: String, port: Int, fingerprint: String? = nil, role: PeerRole? = nil, name: String? = nil, service: String? = nil) {
             self.host = host
             self.port = port
@@ -59,6 +64,7 @@ extension NearbyDevices {
 
     /// A pairing this TV started, as `/devices` shows it.
     public struct OutgoingPairing: Sendable, Codable, Hashable {
+        /// Where a pairing this TV started stands.
         public enum State: String, Sendable, Codable, Hashable {
             /// Connecting and starting the handshake.
             case connecting
@@ -68,22 +74,34 @@ extension NearbyDevices {
             case paired
             case failed
         }
+        /// A lower-case UUID; also the `id` of the matching entry in `pendingPairings`.
         public var id: String
+        /// The target's name (else `host:port`), replaced by the name the device gives once it
+        /// shows the code.
         public var name: String
+        /// The address connected to, trimmed.
         public var host: String
+        /// The TCP port connected to.
         public var port: Int
+        /// What the device will be to this TV (`tv` unless the target said otherwise).
         public var role: PeerRole
+        /// The application service paired for (`remote` unless the target said otherwise).
         public var service: String
+        /// Connecting, confirming, paired or failed; finished pairings stay listed for two minutes.
         public var state: State
+        /// The six digits both devices show, once the handshake has reached `confirming`.
         public var code: String?
         /// Why it failed, in words.
         public var message: String?
+        /// When the pairing was started; `outgoingPairings` lists the newest first.
         public var since: Date
     }
 
     /// Failed or finished pairings stay listed this long, so the page can say how it ended.
     static let outgoingKeptFor: TimeInterval = 120
 
+    /// Sets the library "Play on…" looks items up in, both ways; until then item IDs are passed
+    /// through unchecked (as tests of the link alone do).
     public func use(library: MediaLibrary) {
         self.library = library
     }

@@ -12,20 +12,33 @@ public actor NearbyDevices {
     /// `incoming`: the device asked this TV; `outgoing`: this TV asked the device (chosen on
     /// `/devices`), which shows the same code and asks its own person.
     public struct PendingPairing: Sendable, Codable, Hashable {
+        /// Who asked: `incoming` (the device asked this TV) or `outgoing` (this TV asked the device).
         public enum Direction: String, Sendable, Codable, Hashable { case incoming, outgoing }
+        /// A lower-case UUID naming this request; the `/devices` page answers it by this ID.
         public var id: String
         public var direction: Direction = .incoming
+        /// The device ID the other device claims (trust itself rests on its identity key).
         public var deviceID: String
+        /// The name the device gave (`Aki's phone`).
         public var name: String
+        /// The platform the device gave (`linux`, `web`…), shown beside its name.
         public var platform: String
+        /// The device's identity key fingerprint, for a person to compare.
         public var fingerprint: String
+        /// The identifier of the application service the device asks to use.
         public var service: String
+        /// The six digits both devices show; approve only when they match.
         public var code: String
+        /// When the request arrived; `pendingPairings` lists the oldest first.
         public var since: Date
     }
 
+    /// This TV's long-term identity (Ed25519 key, device ID, name, `linux` platform), loaded from
+    /// `identity.json` or created at first start; in memory only without a directory.
     public nonisolated let identity: DeviceIdentity
+    /// The application services this TV declares to devices in the handshake.
     public nonisolated let services: ApplicationServices
+    /// The paired devices and the pairing lockout (`trusted-devices.json`, or a store shared by nodes).
     public nonisolated let trust: DeviceTrust
     /// The TV's pages that open the player when a paired device asks ("Play on…").
     public nonisolated let screens = NearbyScreens()
@@ -36,6 +49,7 @@ public actor NearbyDevices {
     private var games: [String: (game: TicTacToe, device: String, updated: Date)] = [:]
     private var listener: TCPLinkListener?
     private var advertisement: DNSSDAdvertisement?
+    /// Why DNS-SD advertising failed or is off, as shown on `/devices`; `nil` while advertised.
     public private(set) var advertisingProblem: String?
     let heartbeat: HeartbeatPolicy
     /// Pairings this TV started (`startPairing`), by id, and their links while they last.
@@ -113,6 +127,7 @@ public actor NearbyDevices {
         return advertisingProblem
     }
 
+    /// Whether the DNS-SD advertisement is registered now.
     public var isAdvertised: Bool { advertisement != nil }
 
     /// The instance name DNS-SD advertises: the device's name, shortened to 63 bytes and
@@ -128,6 +143,8 @@ public actor NearbyDevices {
     /// The address the listener is bound to (the server's `--host`), once listening.
     public private(set) var listeningHost: String?
 
+    /// Stops advertising, closes the listener and stops the links this TV started. It returns
+    /// at once; the outgoing links stop in a task of their own.
     public func stop() {
         advertisement?.stop()
         listener?.close()
@@ -184,6 +201,7 @@ public actor NearbyDevices {
         return true
     }
 
+    /// The pairings waiting for an answer, oldest first (at most four at a time).
     public var pendingPairings: [PendingPairing] { pending.values.map(\.0).sorted { $0.since < $1.since } }
 
     /// Forgets a device and closes its open links at once.

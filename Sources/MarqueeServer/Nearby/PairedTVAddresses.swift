@@ -8,10 +8,16 @@ import Logging
 public actor PairedTVAddresses {
     /// One paired TV's address.
     public struct Entry: Codable, Sendable, Hashable {
+        /// The TV's device ID; the key entries are kept and looked up by.
         public var deviceID: String
+        /// The TV's name as it gave it, for "Play on…"; `all` sorts by it.
         public var name: String
+        /// The TV's identity key fingerprint as it was when paired ("Play on…" checks the key the
+        /// trust store holds for the device, not this copy).
         public var fingerprint: String
+        /// The host name or IP address this TV reached it at.
         public var host: String
+        /// The TCP port its nearby-device listener uses.
         public var port: Int
     }
 
@@ -21,6 +27,8 @@ public actor PairedTVAddresses {
     static let logger = Logger(label: "devicelink.paired-tvs")
     private let file: URL?
 
+    /// Reads the saved entries from `file`; a missing or unreadable file starts empty. With `nil`,
+    /// the addresses are kept in memory only. Reads the file synchronously.
     public init(file: URL?) {
         self.file = file
         if let file, let data = try? Data(contentsOf: file), let saved = try? JSONDecoder().decode([Entry].self, from: data) {
@@ -28,14 +36,20 @@ public actor PairedTVAddresses {
         }
     }
 
+    /// The address of the paired TV with `deviceID`, or `nil` when this TV never paired with it.
     public func entry(deviceID: String) -> Entry? { entries[deviceID] }
+    /// Every remembered TV, sorted by name.
     public var all: [Entry] { entries.values.sorted { $0.name < $1.name } }
 
+    /// Adds or replaces the entry for its device ID and waits until the file is written (a failed
+    /// write is logged, not thrown).
     public func remember(_ entry: Entry) async {
         entries[entry.deviceID] = entry
         await persist()
     }
 
+    /// Removes the TV with `deviceID` and waits for the file to be written; nothing happens when
+    /// it is not remembered.
     public func forget(deviceID: String) async {
         guard entries.removeValue(forKey: deviceID) != nil else { return }
         await persist()

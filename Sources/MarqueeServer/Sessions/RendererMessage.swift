@@ -215,36 +215,60 @@ struct CommandPayload: Codable, Sendable, Hashable {
 
 /// The session as the page and the API see it.
 public struct SessionSnapshot: Codable, Sendable, Hashable {
+    /// A speed the menu offers, copied from the session's `PlaybackSpeed`.
     public struct Speed: Codable, Sendable, Hashable {
+        /// The rate the media plays at (1 is normal speed, 2 twice as fast).
         public var rate: Double
+        /// The long name in the session's language ("Double speed"), for a menu item or VoiceOver.
         public var localizedName: String
+        /// The short label ("2×"), for a compact speed button.
         public var localizedNumericName: String
     }
 
+    /// The session's ID, as in `/api/sessions/{id}` and the renderer and remote WebSocket paths.
     public var id: String
+    /// The library asset this session plays.
     public var assetID: String
+    /// Where the page fetches the playback manifest: `/api/assets/{assetID}/manifest.json`.
     public var manifestURL: String
+    /// The player's language tag, `en` or `ja`, for the page's own labels.
     public var language: String
+    /// Where playback stands: `loading`, `paused`, `playing`, `waiting`, `ended` or `failed`.
     public var status: String
+    /// Whether the viewer wants it to play; it stays true while `status` is `waiting` for data,
+    /// so a remote's play/pause button shows pause then too.
     public var desiresPlayback: Bool
+    /// Seconds into the primary item, as last reported by the renderer.
     public var currentTime: Double
+    /// The item's length in seconds; `nil` until the renderer reports `ready`.
     public var duration: Double?
+    /// The rate playback runs at now (0 while paused or waiting).
     public var rate: Double
+    /// The speeds the speed menu offers; empty hides the menu.
     public var speeds: [Speed]
+    /// The chosen speed; `nil` only when no speeds are offered (playback is then at 1×).
     public var selectedSpeed: Speed?
+    /// The audio renditions the audio menu offers.
     public var audio: [MediaOption]
+    /// The subtitle renditions the captions menu offers.
     public var subtitles: [MediaOption]
+    /// The `id` of the selected entry of `audio`; `nil` when the item has no choice of audio.
     public var selectedAudio: String?
+    /// The `id` of the selected entry of `subtitles`; `nil` when captions are off.
     public var selectedSubtitles: String?
     /// The TV page's volume, 0...1, and whether it is muted (remotes show and change these).
     public var volume: Double
+    /// Whether the TV page is muted; `volume` keeps the level to return to.
     public var muted: Bool
+    /// Where the breaks sit on the primary timeline, for marks on the scrubber.
     public var interstitials: [InterstitialTimeRange]
+    /// The event whose break plays now; `nil` while the primary item plays.
     public var activeInterstitial: InterstitialEvent?
     /// The primary time at which the renderer holds playback and reports (the next break).
     public var boundary: Double?
     /// The first event of the next break, for the page to load ahead of its boundary.
     public var upcomingInterstitial: InterstitialEvent?
+    /// Why playback failed, while `status` is `failed`.
     public var failureMessage: String?
     /// What the page may offer now (seek, speed, skip a break) and the skip interval: the
     /// session decides, the page draws.
@@ -255,6 +279,8 @@ public struct SessionSnapshot: Codable, Sendable, Hashable {
     public var interstitialFailure: String?
     /// Where the playing event sits in its break ("Ad 1 of 2"), while a break plays.
     public var interstitialBreak: InterstitialBreakPosition?
+    /// What to show about the item (title, subtitle, description, artwork, episode), with the
+    /// library's metadata overrides applied.
     public var metadata: DisplayMetadata
     /// Whether the page may analyse a paused frame for text (Live Text).
     public var allowsVideoFrameAnalysis: Bool?
@@ -310,26 +336,37 @@ public struct SessionSnapshot: Codable, Sendable, Hashable {
 /// `timeline.time` seconds, moving at `timeline.rate` (0: held). `serverTime` is when the
 /// snapshot was made, for a renderer that has not measured its clock offset yet.
 public struct GroupSnapshot: Codable, Sendable, Hashable {
+    /// One person in the group.
     public struct Participant: Codable, Sendable, Hashable {
+        /// The participant's ID within the group.
         public var id: String
+        /// The name shown to the others ("Waiting for Aki…").
         public var name: String
         /// watching, waiting, behind or away.
         public var state: String
     }
 
+    /// The shared timeline: `time` seconds into the item at `at`, advancing at `rate`.
     public struct Timeline: Codable, Sendable, Hashable {
+        /// Seconds into the item at the instant `at`.
         public var time: Double
+        /// How fast the timeline moves from `at` on; 0 while the group is held.
         public var rate: Double
+        /// The instant `time` refers to, in whole milliseconds since 1970 on the server's clock.
         public var at: Double
     }
 
+    /// The group's ID.
     public var id: String
+    /// Everyone in the group, with whether each is watching, waiting, behind or away.
     public var participants: [Participant]
     /// The names of those the group waits for ("Waiting for Aki…").
     public var waitingFor: [String]
     /// How many have a renderer connected ("Watching together · 3").
     public var watching: Int
+    /// Where every renderer in the group should be; see `Timeline`.
     public var timeline: Timeline
+    /// When this snapshot was made, in whole milliseconds since 1970 on the server's clock.
     public var serverTime: Double
 
     init(_ group: WatchGroup, now: Date) {
@@ -345,12 +382,19 @@ public struct GroupSnapshot: Codable, Sendable, Hashable {
 /// The Up Next offer as JSON: the item, and `state` "offered" (with `secondsLeft` when it
 /// counts down), "dismissed" or "chosen" (renderers move on to `playerURL`).
 public struct UpNextSnapshot: Codable, Sendable, Hashable {
+    /// `offered`, `dismissed` or `chosen`.
     public var state: String
+    /// The library asset offered next.
     public var assetID: String
+    /// The next item's title, for the card.
     public var title: String
+    /// The series the next item belongs to; `nil` when it is not an episode.
     public var seriesTitle: String?
+    /// The next item's artwork; `nil` when it has none.
     public var artworkURL: String?
+    /// Where renderers go to play it (`/watch/{assetID}`), once the offer is `chosen`.
     public var playerURL: String
+    /// Whether the next item can play now; only a ready item counts down and plays by itself.
     public var ready: Bool
     /// Seconds until a ready item plays by itself, while offered.
     public var secondsLeft: Double?
