@@ -34,7 +34,10 @@ let package = Package(
     ],
     targets: [
         // Playlists: model, parser, writer, inspection, variant selection. Pure Swift, no I/O.
-        .target(name: "HLS"),
+        // One JSON value type (ordered objects that compare regardless of order, exact integers),
+        // shared by inspection reports, CLI events, bundles and Live Activities. No dependencies.
+        .target(name: "JSONDocument"),
+        .target(name: "HLS", dependencies: ["JSONDocument"]),
         // The one way to run blocking calls that are not media work (a thread pool of its own).
         .target(name: "BlockingWork", dependencies: [.product(name: "NIOPosix", package: "swift-nio")]),
         // Fans events out to subscribers' async streams, dropping the oldest for a slow one.
@@ -44,7 +47,7 @@ let package = Package(
         .target(
             name: "Downloads",
             dependencies: [
-                "HLS", "BlockingWork", "Clocks",
+                "HLS", "JSONDocument", "BlockingWork", "Clocks",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -103,7 +106,7 @@ let package = Package(
             name: "PostgreSQLStores",
             dependencies: [
                 "Library", .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                "Accounts", "LiveActivities", "DeviceLink",
+                "Accounts", "LiveActivities", "DeviceLink", "JSONDocument",
             ]
         ),
         // A small S3 client (SigV4, multipart uploads, ranges, retries) over AsyncHTTPClient.
@@ -165,7 +168,7 @@ let package = Package(
         // Live Activities: model, lifecycle rules, SQLite store, fan-out to pages and to APNs.
         .target(
             name: "LiveActivities",
-            dependencies: ["APNs", "EventFeed", "Clocks", "SQLiteDatabase", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["APNs", "JSONDocument", "EventFeed", "Clocks", "SQLiteDatabase", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         // A local stand-in for APNs (HTTP/2 over TLS, JWT and payload checks) for tests and benchmarks.
         .target(
@@ -204,7 +207,7 @@ let package = Package(
             name: "MarqueeServer",
             dependencies: [
                 "HLS", "Library", "Playback", "Downloads", "Accounts", "LiveActivities", "APNs", "DeviceLink", "EventFeed",
-                "VisualAnalysis", "BlockingWork", "Clocks",
+                "VisualAnalysis", "BlockingWork", "Clocks", "JSONDocument",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -220,7 +223,7 @@ let package = Package(
             dependencies: [
                 "BlockingWork",
                 "HLS", "Downloads", "MediaCore", "Library", "MarqueeServer", "Accounts", "APNs", "DeviceLink", "VisualAnalysis",
-                "PostgreSQLStores",
+                "PostgreSQLStores", "JSONDocument",
                 "LibraryObjectStorage", "ObjectStorage",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -231,7 +234,8 @@ let package = Package(
             name: "apns-bench", dependencies: ["APNs", "APNsTesting", .product(name: "Crypto", package: "swift-crypto")], path: "Benchmarks/apns-bench"),
         .executableTarget(
             name: "marquee-bench", dependencies: ["HLS", "MediaCore", "DeviceLink", "Playback", "MarqueeServer"], path: "Benchmarks/marquee-bench"),
-        .testTarget(name: "HLSTests", dependencies: ["HLS", "MediaTesting"]),
+        .testTarget(name: "HLSTests", dependencies: ["HLS", "JSONDocument", "MediaTesting"]),
+        .testTarget(name: "JSONDocumentTests", dependencies: ["JSONDocument"]),
         .testTarget(name: "DownloadsTests", dependencies: ["Downloads", "HLS", "MediaTesting"]),
         .testTarget(name: "MediaCoreTests", dependencies: ["MediaCore", "MediaTesting"]),
         .testTarget(
@@ -241,18 +245,19 @@ let package = Package(
         .testTarget(name: "AccountsTests", dependencies: ["Accounts", "MediaTesting"]),
         .testTarget(
             name: "LiveActivitiesTests",
-            dependencies: ["LiveActivities", "APNs", "APNsTesting", "MediaTesting", .product(name: "GRDB", package: "GRDB.swift")]),
+            dependencies: ["LiveActivities", "JSONDocument", "APNs", "APNsTesting", "MediaTesting", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "APNsTests", dependencies: ["APNs", "APNsTesting", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "DeviceLinkTests", dependencies: ["DeviceLink", "MediaTesting"], exclude: ["DeviceLinkSpecVectors.json"]),
         .testTarget(name: "VisualAnalysisTests", dependencies: ["VisualAnalysis", "MediaCore", "MediaTesting"]),
         .testTarget(name: "LibraryTests", dependencies: ["Library", "MediaCore", "HLS", "PostgreSQLStores", "ServiceTesting", "MediaTesting"]),
         // One contract suite per node store (accounts, activities, pairings), run against both implementations.
         .testTarget(
-            name: "NodeStoreTests", dependencies: ["Accounts", "LiveActivities", "DeviceLink", "PostgreSQLStores", "ServiceTesting", "MediaTesting"]),
+            name: "NodeStoreTests",
+            dependencies: ["Accounts", "LiveActivities", "JSONDocument", "DeviceLink", "PostgreSQLStores", "ServiceTesting", "MediaTesting"]),
         .testTarget(
             name: "MarqueeServerTests",
             dependencies: [
-                "MarqueeServer", "Library", "Playback", "Downloads", "HLS", "DeviceLink",
+                "MarqueeServer", "Library", "Playback", "Downloads", "HLS", "DeviceLink", "JSONDocument",
                 "VisualAnalysis", "MediaTesting", "ServiceTesting", "PostgreSQLStores",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),

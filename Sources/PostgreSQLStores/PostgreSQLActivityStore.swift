@@ -1,4 +1,5 @@
 public import Foundation
+import JSONDocument
 public import LiveActivities
 import PostgresNIO
 

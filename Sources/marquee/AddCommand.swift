@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HLS
+import JSONDocument
 import Library
 
 /// `marquee add`: add files, folders and HLS bundles to the library and package them.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HLS
+import JSONDocument
 import MediaCore
 
 /// `marquee compose`: joins time ranges of media files into one MP4.

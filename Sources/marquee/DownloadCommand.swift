@@ -2,6 +2,7 @@ import ArgumentParser
 import Downloads
 import Foundation
 import HLS
+import JSONDocument
 
 /// `marquee download`: an HLS stream for offline use, chosen by variant qualifiers, with
 /// progress, retries and resume.

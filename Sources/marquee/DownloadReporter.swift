@@ -1,6 +1,7 @@
 import Downloads
 import Foundation
 import HLS
+import JSONDocument
 import Synchronization
 
 /// How `marquee download` talks: a progress bar on a terminal (percent, bytes, rate, time

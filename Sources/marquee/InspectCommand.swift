@@ -2,6 +2,7 @@ import ArgumentParser
 import Downloads
 import Foundation
 import HLS
+import JSONDocument
 
 /// `marquee inspect`: what is in a stream — variants, renditions and badges of a
 /// multivariant playlist, or segments, timing, encryption and interstitials of a media one.

@@ -2,6 +2,7 @@ import Accounts
 import ArgumentParser
 import Foundation
 import HLS
+import JSONDocument
 import Library
 import LiveActivities
 import PostgreSQLStores

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HLS
+import JSONDocument
 import MediaCore
 
 /// `marquee package`: turns a media file into CMAF HLS with trick-play playlists.

@@ -4,6 +4,7 @@ import ArgumentParser
 import Foundation
 import HLS
 import Hummingbird
+import JSONDocument
 import Library
 import MarqueeServer
 

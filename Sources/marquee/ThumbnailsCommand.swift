@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HLS
+import JSONDocument
 import MediaCore
 
 /// `marquee thumbnails`: writes still images of a video at given times.

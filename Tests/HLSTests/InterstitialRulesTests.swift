@@ -1,4 +1,5 @@
 import Foundation
+import JSONDocument
 import Testing
 
 @testable import HLS

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import JSONDocument
 import MediaTesting
 import Testing
 

@@ -3,6 +3,7 @@ import APNsTesting
 import Crypto
 import Foundation
 import GRDB
+import JSONDocument
 import MediaTesting
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import JSONDocument
 import MediaTesting
 
 @testable import LiveActivities
@@ -15,7 +16,7 @@ struct SampleAttributes: ActivityAttributes {
 }
 
 func state(_ percent: Int, note: String = "") -> JSONValue {
-    .object(["percent": .number(Double(percent)), "note": .string(note)])
+    .object(["percent": .int(percent), "note": .string(note)])
 }
 
 func content(_ percent: Int, staleDate: Date? = nil, relevance: Double = 0) -> ActivityContent<JSONValue> {

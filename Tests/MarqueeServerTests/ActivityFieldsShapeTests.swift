@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import JSONDocument
 import LiveActivities
 import Testing
 

@@ -1,4 +1,5 @@
 import Foundation
+import JSONDocument
 import LiveActivities
 import Testing
 
@@ -7,7 +8,7 @@ import Testing
     func activity(_ id: String, createdAt: TimeInterval, percent: Double = 10) -> Activity {
         var activity = Activity(
             id: id, type: "Downloading", attributes: .object(["title": .string("Clip \(id)"), "items": .array([.number(1), .bool(true), .null])]),
-            content: ActivityContent(state: .object(["percent": .number(percent)]), staleDate: date(createdAt + 600.25), relevanceScore: 0.5),
+            content: ActivityContent(state: .object(["percent": .double(percent)]), staleDate: date(createdAt + 600.25), relevanceScore: 0.5),
             createdAt: date(createdAt))
         activity.alert = AlertConfiguration(title: "Half way", body: "50 %", sound: "default")
         activity.alertDate = date(createdAt + 1.5)

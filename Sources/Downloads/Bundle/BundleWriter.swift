@@ -1,5 +1,6 @@
 public import Foundation
 public import HLS
+public import JSONDocument
 
 /// What the caller says about a download for its `metadata.json`.
 public struct BundleMetadataInput: Sendable {

@@ -1,4 +1,5 @@
 public import Foundation
+public import JSONDocument
 
 /// What a bundle's `metadata.json` says: its title and artwork, where it came from, and — for
 /// an offline download — what was downloaded. Versioned: version 1 is what downloads wrote

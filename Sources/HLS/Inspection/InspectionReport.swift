@@ -1,4 +1,5 @@
 public import Foundation
+public import JSONDocument
 
 /// The report `marquee inspect` prints: for a multivariant playlist its variants (with video
 /// and per-rendition audio attributes and badges), I-frame and image variants, renditions
@@ -32,7 +33,7 @@ public enum InspectionReport {
         }
         fields.append(("warnings", diag(result.warnings)))
         fields.append(("errors", diag(result.errors)))
-        return .object(fields)
+        return .object(JSONObject(fields))
     }
 
     static func multivariant(_ p: MultivariantPlaylist, url: URL?) -> [(String, JSONValue)] {

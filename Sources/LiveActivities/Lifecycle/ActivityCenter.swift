@@ -1,6 +1,7 @@
 public import Clocks
 import EventFeed
 public import Foundation
+public import JSONDocument
 
 /// The server's Live Activities, as ActivityKit keeps an app's: request, update and end
 /// them, read them in relevance order, and hear every change. The rules are

@@ -1,4 +1,5 @@
 public import Foundation
+public import JSONDocument
 
 /// The rules of an activity's life, as values: each call takes the activity and the time and
 /// says what happened; the caller stores and announces it. Nothing here reads a clock.

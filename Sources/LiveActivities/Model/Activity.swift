@@ -1,4 +1,5 @@
 public import Foundation
+public import JSONDocument
 
 /// One Live Activity as Marquee keeps it: its type and fixed attributes, its latest content,
 /// where it is in its life, and the alert its latest update carried. Attributes and state

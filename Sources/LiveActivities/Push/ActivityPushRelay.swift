@@ -1,5 +1,6 @@
 public import APNs
 import Foundation
+import JSONDocument
 
 /// Carries activity changes to iPhones through APNs: a start to every push-to-start token of
 /// the activity's type (asking for the new activity's push token), updates and the end to

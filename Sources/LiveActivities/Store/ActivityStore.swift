@@ -1,5 +1,6 @@
 public import Foundation
 public import GRDB
+import JSONDocument
 import SQLiteDatabase
 
 extension Activity: FetchableRecord, PersistableRecord {

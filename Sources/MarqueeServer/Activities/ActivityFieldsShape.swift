@@ -1,4 +1,5 @@
 import HTTPTypes
+import JSONDocument
 import LiveActivities
 
 /// What the API accepts as a custom activity's attributes or content state — the

@@ -1,6 +1,7 @@
 import APNs
 import Foundation
 public import Hummingbird
+import JSONDocument
 public import LiveActivities
 import NIOCore
 import ServiceLifecycle

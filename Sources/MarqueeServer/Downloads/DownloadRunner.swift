@@ -2,6 +2,7 @@ import BlockingWork
 public import Downloads
 public import Foundation
 import HLS
+import JSONDocument
 import NIOCore
 import NIOPosix
 

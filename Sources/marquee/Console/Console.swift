@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HLS
+import JSONDocument
 import Synchronization
 
 /// Where a command's output goes, decided once per command. At a terminal, people get text on
@@ -32,7 +33,7 @@ final class Console: Sendable {
     func emit(_ event: String, _ fields: [(String, JSONValue)] = [], text: @autoclosure () -> String?) {
         switch mode {
         case .jsonLines:
-            write(.object([("event", .string(event))] + fields), to: .standardOutput)
+            write(.object(JSONObject([("event", .string(event))] + fields)), to: .standardOutput)
         case .terminal:
             guard let line = text() else { return }
             bar.withLock { bar in
@@ -77,7 +78,7 @@ final class Console: Sendable {
             switch mode {
             case .jsonLines:
                 write(
-                    .object([("event", .string("progress")), ("fraction", .double((clamped * 1000).rounded() / 1000))] + fields),
+                    .object(JSONObject([("event", .string("progress")), ("fraction", .double((clamped * 1000).rounded() / 1000))] + fields)),
                     to: .standardOutput)
             case .terminal:
                 bar.draw(clamped, label: label, detail: detail)
