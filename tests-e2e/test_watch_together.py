@@ -192,7 +192,8 @@ def test_three_browsers_watch_one_session_in_sync(server, browser, long_clip):
         # A pause from Firefox: everyone on the same frame.
         tab.evaluate("document.getElementById('play-pause').click()")
         paused = group.wait(lambda s: all(x["paused"] and x["groupRate"] == 0 and not x["readyState"] < 2 for x in s.values())
-                            and len({int(x["time"] * FPS + 1e-3) for x in s.values()}) == 1, "a pause from Firefox did not stop everyone on one frame")
+                            and max(x["time"] for x in s.values()) - min(x["time"] for x in s.values()) < 0.002,
+                            "a pause from Firefox did not stop everyone on one frame (the same time, well within a frame)")
         frames = {name: int(s["time"] * FPS + 1e-3) for name, s in paused.items()}
         report.append(f"paused on frame {frames}")
 

@@ -89,7 +89,7 @@ public struct PlaybackManifest: Codable, Sendable, Hashable {
     public static func build(assetID: String, bundle: URL, urlPrefix: String, playlist: String = BundleLayout.multivariantPlaylist) throws -> PlaybackManifest {
         let multivariant = try multivariantPlaylist(at: bundle.appendingPathComponent(playlist))
         var duration = 0.0
-        func track(uri: String, id: String, mimeType: String) throws -> Track {
+        func track(uri: String, id: String, mimeType: String, timesTheItem: Bool = true) throws -> Track {
             let mediaURL = bundle.appendingPathComponent(uri)
             guard let text = try? String(contentsOf: mediaURL, encoding: .utf8) else { throw Failure.unreadable(uri) }
             let result = PlaylistParser.parse(text)
@@ -102,7 +102,9 @@ public struct PlaybackManifest: Codable, Sendable, Hashable {
                 return urlPrefix + "/" + (directory.isEmpty ? relative : directory + "/" + relative)
             }
             let starts = media.segmentStartTimes
-            duration = max(duration, media.duration)
+            // The item lasts as long as its pictures and sound: a subtitle playlist that runs
+            // on past them does not stretch it.
+            if timesTheItem { duration = max(duration, media.duration) }
             let initialization = media.segments.first?.map?.uri ?? ""
             return Track(
                 id: id, mimeType: mimeType, initialization: initialization.isEmpty ? "" : url(initialization),
@@ -130,11 +132,17 @@ public struct PlaybackManifest: Codable, Sendable, Hashable {
         }
         video.sort { ($0.bandwidth ?? 0) < ($1.bandwidth ?? 0) }
 
-        let audioCodec = variants.first.flatMap { $0.codecs.first { $0.kind == .audio }?.string } ?? "mp4a.40.2"
         var audio: [Track] = []
+        var audioIndex = 0
         for group in audioGroups {
-            for (index, rendition) in multivariant.renditions(ofType: .audio, group: group).enumerated() {
+            // Each group's codec is the one its variants name (AAC in one group, AC-3 in another).
+            let groupCodec = variants.first { $0.stream.audio == group }.flatMap { $0.codecs.first { $0.kind == .audio }?.string }
+            let audioCodec = groupCodec ?? "mp4a.40.2"
+            for rendition in multivariant.renditions(ofType: .audio, group: group) {
                 guard let uri = rendition.uri else { continue }
+                // IDs count across groups, so two groups with the same language never share one.
+                let index = audioIndex
+                audioIndex += 1
                 var entry = try track(uri: uri, id: "audio-\(rendition.language ?? "und")-\(index)", mimeType: "audio/mp4; codecs=\"\(audioCodec)\"")
                 entry.name = rendition.name
                 entry.language = rendition.language
@@ -144,10 +152,13 @@ public struct PlaybackManifest: Codable, Sendable, Hashable {
         }
 
         var subtitles: [Subtitles] = []
+        var subtitleIndex = 0
         for group in subtitleGroups {
-            for (index, rendition) in multivariant.renditions(ofType: .subtitles, group: group).enumerated() {
+            for rendition in multivariant.renditions(ofType: .subtitles, group: group) {
                 guard let uri = rendition.uri else { continue }
-                let subtitleTrack = try track(uri: uri, id: "subtitles-\(index)", mimeType: "text/vtt")
+                let index = subtitleIndex
+                subtitleIndex += 1
+                let subtitleTrack = try track(uri: uri, id: "subtitles-\(index)", mimeType: "text/vtt", timesTheItem: false)
                 subtitles.append(
                     Subtitles(
                         id: "subtitles-\(rendition.language ?? "und")-\(index)", name: rendition.name, language: rendition.language,

@@ -25,8 +25,9 @@ export function groupPosition(timeline, serverNow) {
  * `{ seek: seconds }` to jump, or `{ rate }` to play at (a nudge, or the group's own rate).
  */
 export function correction(drift, rate) {
-  // Held, every renderer shows the very frame the group stopped on: a millisecond is enough to differ.
-  if (rate === 0) return Math.abs(drift) > 0.002 ? { seek: -drift, rate: 0 } : { rate: 0 };
+  // Held, every renderer sits on the very time the group stopped at (to a tenth of a
+  // millisecond), so all show one frame even when that time is on a frame's boundary.
+  if (rate === 0) return Math.abs(drift) > 1e-4 ? { seek: -drift, rate: 0 } : { rate: 0 };
   if (Math.abs(drift) > SEEK_THRESHOLD) return { seek: -drift, rate };
   if (Math.abs(drift) <= DEAD_BAND) return { rate };
   const nudge = Math.max(-MAX_NUDGE, Math.min(MAX_NUDGE, -drift / CATCH_UP));
