@@ -77,7 +77,7 @@ class Participants:
     """The three pages, sampled the same way (a Chromium driver or a Firefox tab)."""
 
     def __init__(self, desktop, phone, firefox):
-        self.pages = {"desktop": desktop, "phone": phone, "firefox": firefox}
+        self.pages = {name: page for name, page in {"desktop": desktop, "phone": phone, "firefox": firefox}.items() if page is not None}
 
     def run(self, name, script):
         page = self.pages[name]
@@ -212,8 +212,9 @@ def test_three_browsers_watch_one_session_in_sync(server, browser, long_clip):
             raise
         banner = desktop.execute_script("return document.getElementById('together-banner').textContent")
         assert "Bea" in banner, banner
-        held = group.samples(["desktop", "firefox"])
-        assert all(s["groupRate"] == 0 for s in held.values()), held
+        # Everyone holds: Firefox hears of the wait a moment after the desktop (its own socket).
+        group.wait(lambda s: all(x["groupRate"] == 0 and "Bea" in x["waiting"] for x in s.values()), "the others did not hold for Bea",
+                   timeout=5, names=["desktop", "firefox"])
         phone.execute_cdp_cmd("Network.emulateNetworkConditions", {"offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
         group.wait(lambda s: all(not x["waiting"] and x["groupRate"] > 0 for x in s.values()), "the group did not go on once the phone recovered", timeout=30)
         report.append(f"suspended for Bea while her network crawled: {waiting['desktop']['waiting']}, then resumed")
@@ -243,3 +244,59 @@ def test_three_browsers_watch_one_session_in_sync(server, browser, long_clip):
         finally:
             phone.quit()
             firefox.quit()
+
+
+def test_an_ad_break_plays_for_everyone_at_once_its_skip_applies_to_all_and_all_return_together(server, browser, long_clip):
+    """Two Chromium participants (a desktop and a phone): an ad break the owner adds a few seconds
+    ahead plays on both at once; the phone's press on the break's skip button (allowed after 1 s
+    by the break's rule) ends it for both; both go back to the same point and play on in sync."""
+    ad = server.asset("Sample Ad")["id"]
+    desktop = browser()
+    phone = phone_driver()
+    added = []
+    report = []
+    try:
+        desktop.get(f"{server.url}/watch/{long_clip['id']}")
+        WebDriverWait(desktop, 30).until(lambda d: d.execute_script(
+            "return window.marquee?.session?.status === 'playing' && document.getElementById('video').currentTime > 0.5"))
+        desktop.execute_script("document.getElementById('together-button').click()")
+        WebDriverWait(desktop, 10).until(lambda d: d.execute_script("return document.getElementById('together-link')?.value"))
+        phone.get(desktop.execute_script("return document.getElementById('together-link').value") + "?name=Bea")
+        group = Participants(desktop, phone, None)
+        names = ["desktop", "phone"]
+        group.wait(lambda s: all(x["watching"] == 2 and x["groupRate"] > 0 and not x["waiting"] and abs(x["error"]) < 0.1 for x in s.values()),
+                   "the two did not settle into playing together", timeout=30, names=names)
+        at = group.samples(["desktop"])["desktop"]["target"] + 6
+        status, event = server.api("POST", f"/api/assets/{long_clip['id']}/interstitials",
+                                   {"time": round(at, 1), "playoutLimit": 4, "content": {"assetID": ad}, "skipControl": {"offset": 1}})
+        assert status == 201, event
+        added.append(event["id"])
+        active = "return window.marquee.session?.activeInterstitial?.id ?? null"
+        started = {}
+        deadline = time.time() + 20
+        while time.time() < deadline and len(started) < 2:
+            for name, page in [("desktop", desktop), ("phone", phone)]:
+                if name not in started and page.execute_script(active) == event["id"]:
+                    started[name] = time.time()
+            time.sleep(0.02)
+        assert len(started) == 2, f"the break did not play for both: {started}"
+        report.append(f"ad break began {abs(started['desktop'] - started['phone']) * 1000:.0f} ms apart (as seen by polling)")
+        assert abs(started["desktop"] - started["phone"]) < 1.0, report
+        # The break's own element plays on both.
+        for page in (desktop, phone):
+            WebDriverWait(page, 10).until(lambda d: d.execute_script(
+                "const v = document.getElementById('interstitial-video'); return !v.hidden && v.currentTime > 0.3"))
+        # After its offset the phone skips: the break ends for both.
+        WebDriverWait(phone, 10).until(lambda d: d.execute_script("return document.getElementById('skip-ad-button')?.offsetParent !== null"))
+        phone.execute_script("document.getElementById('skip-ad-button').click()")
+        for page in (desktop, phone):
+            WebDriverWait(page, 10).until(lambda d: d.execute_script(active) is None, "the skip did not end the break for everyone")
+        back = group.wait(lambda s: all(x["groupRate"] > 0 and abs(x["error"]) < 0.15 and not x["paused"] for x in s.values()),
+                          "the two did not play on together after the break", timeout=20, names=names)
+        report.append(f"back together at {back['desktop']['target']:.2f} s (break at {at:.1f} s); drift {abs(back['desktop']['error'] - back['phone']['error']) * 1000:.0f} ms")
+        assert abs(back["desktop"]["target"] - at) < 5, back
+    finally:
+        print("\n".join(report))
+        for event_id in added:
+            server.api("DELETE", f"/api/assets/{long_clip['id']}/interstitials/{event_id}")
+        phone.quit()

@@ -11,6 +11,25 @@ import Testing
 /// real time.
 @Suite("Fetching with retries")
 struct FetchRetryTests {
+    /// A refused connection fails the attempt and says so. (Before `retryConnectionEstablishment`
+    /// was turned off the answer was the same but came only after the 10 s connect timeout, the
+    /// client's pool trying again by itself: `marquee inspect` of a closed port now answers in
+    /// about 0.2 s. That speed is not asserted here: tests assert behaviour, not time.)
+    @Test func aRefusedConnectionFailsTheAttemptAndSaysSo() async throws {
+        let fetcher = HTTPFetcher(concurrency: 1, policy: RetryPolicy(maximumAttempts: 1), timeout: .seconds(120))
+        defer { Task { try? await fetcher.shutdown() } }
+        // A port that was just listening and is closed now: nothing answers there.
+        let server = try await LoopbackHLSServer.start()
+        let closed = server.url("master.m3u8")
+        try await server.stop()
+        do {
+            _ = try await fetcher.fetch(closed)
+            Issue.record("a closed port answered")
+        } catch let error as DownloadError {
+            #expect(String(describing: error).contains("refused"), "\(error)")
+        }
+    }
+
     @Test func aSegmentThatFailsThreeWaysIsFetchedOnTheFourthAttempt() async throws {
         let segment = Data((0..<50_000).map { UInt8(truncatingIfNeeded: $0 &* 7) })
         let server = try await LoopbackHLSServer.start(files: ["s0.ts": segment])
