@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import MediaTesting
 import NIOCore
 import Synchronization
@@ -18,12 +19,12 @@ struct FetchRetryTests {
     @Test func aRefusedConnectionFailsTheAttemptAndSaysSo() async throws {
         let fetcher = HTTPFetcher(concurrency: 1, policy: RetryPolicy(maximumAttempts: 1), timeout: .seconds(120))
         defer { Task { try? await fetcher.shutdown() } }
-        // A port that was just listening and is closed now: nothing answers there.
-        let server = try await LoopbackHLSServer.start()
-        let closed = server.url("master.m3u8")
-        try await server.stop()
+        // A port held by a socket that is bound but never listens: a connection to it is
+        // refused, and no other test running alongside can take the port meanwhile.
+        let holder = try BoundNotListening()
+        defer { holder.close() }
         do {
-            _ = try await fetcher.fetch(closed)
+            _ = try await fetcher.fetch(URL(string: "http://127.0.0.1:\(holder.port)/master.m3u8")!)
             Issue.record("a closed port answered")
         } catch let error as DownloadError {
             #expect(String(describing: error).contains("refused"), "\(error)")
@@ -106,4 +107,31 @@ struct FetchRetryTests {
         await #expect(throws: DownloadError.self) { try await fetcher.fetch(server.url("v/missing.m4s")) }
         try await fetcher.shutdown()
     }
+}
+
+/// A TCP socket bound to a free loopback port that never listens: connecting to it is refused.
+struct BoundNotListening {
+    let descriptor: Int32
+    let port: Int
+
+    init() throws {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw POSIXError(.EMFILE) }
+        self.descriptor = descriptor
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0 else { throw POSIXError(.EADDRINUSE) }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+        }
+        port = Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    func close() { _ = Glibc.close(descriptor) }
 }
