@@ -154,6 +154,9 @@ export class GroupSync {
     if (video.seeking) return;
     if (this.holdTimer) return;
     const fix = correction(drift, rate);
+    // Held: stop first, so the seek lands on the group's time and stays there (a playing
+    // element moves on between the seek and the next tick, and is sent there again forever).
+    if (rate === 0 && !video.paused) video.pause();
     if (fix.seek !== undefined) {
       this.seekStarted = this.now();
       this.stats.seeks += 1;
