@@ -293,6 +293,58 @@ def test_the_owner_signs_in_in_a_browser_and_plays(locked, owner, browser):
     WebDriverWait(driver, 30).until(lambda d: d.execute_script("return document.querySelector('video').currentTime") > 1)
 
 
+def test_a_guest_watches_together_by_the_link_and_nothing_else(locked, owner, browser):
+    """Off loopback, an invitation is its own credential (issue 28): a person without an account
+    opens the link and watches that group, can reach nothing else, and is shown why the player
+    stopped when the owner withdraws the link."""
+    host = browser()
+    client = Client(locked.url)
+    status, headers, _ = client.call("POST", "/api/auth/signin", {"name": OWNER[0], "password": OWNER[1]})
+    assert status == 200
+    host.get(f"{locked.url}/signin")
+    host.add_cookie({"name": "marquee_session", "value": headers["Set-Cookie"].split(";")[0].split("=", 1)[1], "path": "/"})
+    host.get(f"{locked.url}/watch/{owner.asset['id']}")
+    WebDriverWait(host, 30).until(lambda d: d.execute_script("return window.marquee?.session?.status === 'playing'"))
+    # Paused 1 s in (the clip lasts 4 s): the guest loads the group's frame.
+    host.execute_script("document.getElementById('play-pause').click()")
+    WebDriverWait(host, 10).until(lambda d: d.execute_script("return window.marquee.session.status === 'paused'"))
+    host.execute_script("document.getElementById('together-button').click()")
+    link = WebDriverWait(host, 10).until(lambda d: d.execute_script("return document.getElementById('together-link')?.value"))
+    session_id = host.execute_script("return window.marquee.session.id")
+
+    guest = browser()
+    guest.get(link + "?name=Bea")
+    WebDriverWait(guest, 20).until(lambda d: urllib.parse.urlsplit(d.current_url).path == f"/watch/{owner.asset['id']}")
+    WebDriverWait(guest, 30).until(lambda d: d.execute_script("return window.marquee?.groupSync?.group?.participants?.length") == 2)
+    names = host.execute_script("return window.marquee.groupSync.group.participants.map((p) => p.name)")
+    assert "Bea" in names, names
+    cookie = next(c for c in guest.execute_cdp_cmd("Network.getAllCookies", {})["cookies"] if c["name"] == "marquee_guest")
+    assert cookie["httpOnly"] and cookie["sameSite"] == "Lax", cookie
+    assert not any(c["name"] == "marquee_session" for c in guest.execute_cdp_cmd("Network.getAllCookies", {})["cookies"])
+    # The guest's player reads its media: it shows the group's paused frame.
+    WebDriverWait(guest, 20).until(lambda d: d.execute_script("return document.getElementById('video').readyState") >= 2)
+    time_host, time_guest = (d.execute_script("return document.getElementById('video').currentTime") for d in (host, guest))
+    assert abs(time_host - time_guest) < 0.05, (time_host, time_guest)
+    # Nothing else on the server: the library's API says why; other sessions and new groups are refused.
+    answers = guest.execute_script("""return Promise.all(['/api/library', '/api/assets', '/api/users', '/api/sessions'].map((path, i) =>
+        fetch(path, i === 3 ? {method: 'POST', headers: {'content-type': 'application/json'}, body: '{}'} : {})
+          .then(async (r) => [path, r.status, (await r.json()).error.message])))""")
+    for path, status, message in answers:
+        assert status == 403 and "watch that group only" in message, (path, status, message)
+
+    # The owner withdraws the links: the guest's player stops and says why.
+    status, _, body = client.call("DELETE", f"/api/sessions/{session_id}/group/invitations")
+    assert status == 200 and body["revoked"] >= 1, body
+    WebDriverWait(guest, 15).until(lambda d: not d.find_element(By.ID, "error").get_attribute("hidden"))
+    message = guest.find_element(By.ID, "error-message").text
+    assert "has ended" in message and "new link" in message, message
+    # The link no longer lets anyone in; the library sends the former guest to sign in.
+    guest.get(link)
+    assert "expired or was withdrawn" in guest.page_source
+    guest.get(f"{locked.url}/")
+    WebDriverWait(guest, 10).until(lambda d: "/signin" in d.current_url)
+
+
 def test_first_run_setup_in_a_browser(tmp_path, browser):
     """A fresh locked server: the browser is sent to the setup form, which needs the code."""
     process = subprocess.Popen([marquee_binary(), "serve", "--data", str(tmp_path), "--host", "0.0.0.0", "--port", "0", "--no-samples"],

@@ -64,6 +64,14 @@ public struct MarqueeServer: Sendable {
         return Bundle.module.url(forResource: "Public", withExtension: nil) ?? URL(fileURLWithPath: "Public")
     }
 
+    /// Guests invited to watch together: their passes are the sessions'; the ads any viewer is
+    /// shown are the library's interstitial assets.
+    var guestPasses: GuestPassLookup {
+        GuestPassLookup(
+            find: { [sessions] in await sessions.guestPass($0) },
+            isAdAsset: { [library] in (try? await library.asset(id: $0))??.role == .interstitial })
+    }
+
     /// Every route, for the application and for in-memory tests. Requests reach it through a
     /// `CanonicalRouter` (`application`), which puts each path in its one spelling first.
     public func router() -> Router<MarqueeRequestContext> {
@@ -72,7 +80,7 @@ public struct MarqueeServer: Sendable {
         let routeMethods = RouteMethods()
         router.middlewares.add(JSONErrorMiddleware(routes: routeMethods))
         router.middlewares.add(RequestOriginMiddleware(policy: originPolicy))
-        if let access { router.middlewares.add(AccessMiddleware(access: access)) }
+        if let access { router.middlewares.add(AccessMiddleware(access: access, guests: guestPasses)) }
         router.middlewares.add(RateLimitMiddleware(buckets: RateLimitBuckets(limits: rateLimits)))
         router.get("api/health") { _, _ in "ok" }
         let manifests = PlaybackManifestStore(library: library, provisional: downloads)

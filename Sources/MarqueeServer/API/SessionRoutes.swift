@@ -1,3 +1,4 @@
+import Accounts
 import Clocks
 import Foundation
 import Hummingbird
@@ -123,6 +124,14 @@ struct SessionRoutes: Sendable {
             throw APIError(.upgradeRequired, "This is the renderer WebSocket: connect with Upgrade: websocket")
         }
         guard let id = context.parameters.get("id"), await sessions.session(id: id) != nil else { return .dontUpgrade }
+        // A guest renders as the participant they joined as, never as anyone else (nor as the
+        // session's one renderer, which would push everyone else's out).
+        if let guest = context.guest {
+            let participant = request.uri.queryParameters.get("participant").map { String($0) }
+            guard let participant, participant == guest.participantID else {
+                throw APIError(.forbidden, "Join the group from the invitation link before connecting a player to it", code: "guest-scope")
+            }
+        }
         return .upgrade([:])
     }
 

@@ -7,9 +7,16 @@ import Hummingbird
 /// `AccessRules`: a request without the permission its route needs is refused — pages by a
 /// redirect to `/signin`, the API by `401` (not signed in) or `403` (signed in, wrong role).
 /// Error messages leave out server paths unless the request is the owner's.
+///
+/// A request from nobody signed in that carries a guest pass (an invitation to watch together
+/// followed on this browser) goes through if `GuestScope` allows it, acting for nobody but
+/// with `context.guest` set; anything else the guest asks for is refused as for anyone not
+/// signed in.
 struct AccessMiddleware: RouterMiddleware {
     typealias Context = MarqueeRequestContext
     let access: ServerAccess
+    /// How guest passes are found (nil: no guests, as on a server without watching together).
+    var guests: GuestPassLookup? = nil
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let path = request.uri.path
@@ -18,6 +25,16 @@ struct AccessMiddleware: RouterMiddleware {
         let principal = signedIn ?? (access.mode == .open ? Principal.localUser : nil)
         var context = context
         context.principal = principal
+        if permission != .signIn, principal == nil, let guests {
+            switch await guests.pass(in: request) {
+            case .none: break
+            case .ended: throw Self.guestPassEnded(request)
+            case .pass(let pass):
+                guard await guests.allows(pass, method: request.method, path: path) else { throw Self.outsideGuestScope(request) }
+                context.guest = pass
+                return try await ServerPathVisibility.$revealed.withValue(false) { try await next(request, context) }
+            }
+        }
         if permission != .signIn {
             guard let principal else { throw Self.notSignedIn(request) }
             guard principal.may(permission) else {
@@ -62,6 +79,24 @@ struct AccessMiddleware: RouterMiddleware {
 
     static func sessionCookie(_ header: String?) -> String? {
         HeaderValues.cookie(named: ServerAccess.cookieName, in: header)
+    }
+
+    /// A guest's page outside their group goes to the sign-in page like anyone's; the API says why.
+    static func outsideGuestScope(_ request: Request) -> any Error {
+        let error = notSignedIn(request)
+        guard !(error is RedirectToSignIn) else { return error }
+        return APIError(
+            .forbidden, "An invitation to watch together lets you watch that group only; sign in for the rest of this server",
+            code: "guest-scope")
+    }
+
+    /// A guest whose invitation ended: pages go to sign in; the API says what happened.
+    static func guestPassEnded(_ request: Request) -> any Error {
+        let error = notSignedIn(request)
+        guard !(error is RedirectToSignIn) else { return error }
+        return APIError(
+            .unauthorized, "The invitation to watch together that let you in has ended (it expired or was withdrawn); ask for a new link",
+            code: "invitation-ended")
     }
 
     /// Pages go to the sign-in page (and come back after); everything else gets a 401.

@@ -41,7 +41,9 @@ public enum AccessRules {
         if path == "/devices" || path == "/api/devices" || path.hasPrefix("/api/devices/") { return .manage }
         // Playback: sessions, their renderer socket and intents, and where a viewer got to.
         if path == "/api/sessions" || path.hasPrefix("/api/sessions/") { return .play }
-        // Watching together: following an invitation link and joining its group is playing.
+        // Watching together: the link itself is its own credential (a person without an account
+        // gets a guest pass for that group, see `GuestScope`); joining its group is playing.
+        if reads, path.hasPrefix("/together/") { return .signIn }
         if path.hasPrefix("/together/") || path.hasPrefix("/api/together/") { return .play }
         if path.hasPrefix("/api/assets/"), path.hasSuffix("/position"), method == .put || method == .delete || reads { return .play }
         // Interstitial events (ad breaks): anyone who may browse sees them; only the owner authors them.

@@ -12,6 +12,9 @@ public struct MarqueeRequestContext: RequestContext, WebSocketRequestContext {
     public let remoteAddress: SocketAddress?
     /// Who the request acts for, once the access middleware has looked (nil: nobody signed in).
     public var principal: Principal?
+    /// The guest pass the request came with, when a guest invited to watch together makes it
+    /// (`principal` is then nil; see `GuestScope`).
+    public var guest: GuestPass?
     /// The connection, for responses that send files from it (`FileRegionSink`).
     let channel: (any Channel)?
 

@@ -1,3 +1,4 @@
+import Accounts
 import Clocks
 public import Foundation
 public import Playback
@@ -53,21 +54,19 @@ extension PlaybackSessions {
 
     /// A new invitation link for the group on session `id` (earlier ones stay valid until revoked).
     func newInvitation(for id: String, at now: Date) -> GroupInvitation {
-        var bytes = [UInt8](repeating: 0, count: 24)
-        var generator = SystemRandomNumberGenerator()
-        for index in bytes.indices { bytes[index] = generator.next() }
-        let token = Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        let token = Self.randomSecret()
         let invitation = GroupInvitation(token: token, sessionID: id, expires: now.addingTimeInterval(GroupInvitation.lifetime))
         invitations[token] = invitation
         return invitation
     }
 
-    /// Ends every invitation to the group on session `id`; people already in it stay.
+    /// Ends every invitation to the group on session `id`. People with accounts who joined
+    /// stay; guests the invitations let in (`GuestPass`) lose their pass and their player.
     public func revokeInvitations(sessionID id: String) -> Int {
-        let before = invitations.count
+        let revoked = Set(invitations.filter { $0.value.sessionID == id }.keys)
         invitations = invitations.filter { $0.value.sessionID != id }
-        return before - invitations.count
+        endGuestPasses(from: revoked)
+        return revoked.count
     }
 
     /// The session an invitation leads to, if it is still valid.
@@ -78,16 +77,23 @@ extension PlaybackSessions {
 
     /// Adds a person to the group an invitation leads to; their page then connects its
     /// renderer with the participant ID, and the group waits for it to load.
-    public func joinGroup(token: String, name: String) throws(GroupJoinError) -> (sessionID: String, participantID: String) {
+    /// A guest joins with their pass's `guestSecret`: it must be a pass from this invitation.
+    public func joinGroup(
+        token: String, name: String, guestSecret: String? = nil
+    ) throws(GroupJoinError) -> (
+        sessionID: String, participantID: String
+    ) {
         guard let invitation = invitation(token), var entry = entries[invitation.sessionID], var group = entry.group else {
             throw .invitationNotValid
         }
+        if let guestSecret, guestPasses[guestSecret]?.invitationToken != token { throw .invitationNotValid }
         let participantID = UUID().uuidString.lowercased()
         do { try group.join(id: participantID, name: Self.participantName(name, in: group), at: clock.now) } catch { throw .full }
         // Nobody waits for a renderer that has not connected yet: they count once it does.
         group.leave(id: participantID)
         entry.group = group
         entries[invitation.sessionID] = entry
+        if let guestSecret { guestJoined(guestSecret, as: participantID) }
         sendState(to: invitation.sessionID)
         notify(invitation.sessionID)
         return (invitation.sessionID, participantID)

@@ -1,3 +1,4 @@
+import Accounts
 public import Clocks
 public import Foundation
 public import Playback
@@ -45,6 +46,8 @@ public actor PlaybackSessions {
     private var observer: (@Sendable (PlaybackSessionChange) -> Void)?
     /// Group invitations: token → session ID (see `PlaybackSessions+Groups.swift`).
     var invitations: [String: GroupInvitation] = [:]
+    /// Guests admitted by those invitations: secret → pass (see `PlaybackSessions+Guests.swift`).
+    var guestPasses: [String: GuestPass] = [:]
 
     /// Told of every break's will-present and did-finish, with the session and asset IDs (the
     /// interstitial webhooks); called on the actor, so it must return at once.
@@ -148,6 +151,7 @@ public actor PlaybackSessions {
         guard let entry = entries.removeValue(forKey: id) else { return false }
         for link in entry.renderers.values { link.continuation.finish() }
         invitations = invitations.filter { $0.value.sessionID != id }
+        guestPasses = guestPasses.filter { $0.value.sessionID != id }
         notify(id)
         return true
     }

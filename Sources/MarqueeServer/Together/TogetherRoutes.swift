@@ -1,3 +1,5 @@
+import Accounts
+import Clocks
 import Foundation
 import Hummingbird
 import Playback
@@ -8,7 +10,9 @@ import Playback
 ///   and answers the starter's participant ID and an invitation link.
 /// - `POST /api/sessions/{id}/group/invitations`: a new link; `DELETE` withdraws every link.
 /// - `POST /api/together/{token}/join` `{"name"}`: joins the group a link leads to.
-/// - `GET /together/{token}`: the link itself; it opens the player in the group.
+/// - `GET /together/{token}`: the link itself; it opens the player in the group. On a server
+///   that requires sign-in, a person who is not signed in gets a guest pass for that group
+///   (`GuestPass`, a cookie): the link is their credential, for that group only.
 struct TogetherRoutes: Sendable {
     let sessions: PlaybackSessions
 
@@ -85,7 +89,8 @@ struct TogetherRoutes: Sendable {
     @Sendable func join(_ request: Request, context: MarqueeRequestContext) async throws -> JoinResponse {
         let token = try context.parameters.require("token")
         let body = try await request.decode(as: NameRequest.self, context: context)
-        let (sessionID, participantID) = try await sessions.joinGroup(token: token, name: body.name ?? "")
+        let (sessionID, participantID) = try await sessions.joinGroup(
+            token: token, name: body.name ?? "", guestSecret: context.principal == nil ? context.guest?.secret : nil)
         guard let state = await sessions.snapshot(id: sessionID) else { throw GroupJoinError.noSession }
         return JoinResponse(sessionID: sessionID, participantID: participantID, state: state)
     }
@@ -103,6 +108,20 @@ struct TogetherRoutes: Sendable {
         for (key, value) in request.uri.queryParameters where ["name", "lang"].contains(String(key)) {
             query.queryItems?.append(URLQueryItem(name: String(key), value: String(value)))
         }
-        return Response(status: .seeOther, headers: [.location: "/watch/\(assetID)?\(query.percentEncodedQuery ?? "")"])
+        var response = Response(status: .seeOther, headers: [.location: "/watch/\(assetID)?\(query.percentEncodedQuery ?? "")"])
+        if context.principal == nil, let pass = await sessions.admitGuest(token: token) {
+            let maxAge = max(0, Int(pass.expires.timeIntervalSince(sessions.clock.now)))
+            response.headers[.setCookie] = Self.guestCookie(pass.secret, maxAge: maxAge, request: request)
+        }
+        return response
+    }
+
+    /// The guest pass's cookie: `HttpOnly`, `Secure` over HTTPS as the sign-in cookie, but
+    /// `SameSite=Lax`: the link is opened from a message in another app or site, and a strict
+    /// cookie would not come along on the redirect to the player it answers with.
+    static func guestCookie(_ secret: String, maxAge: Int, request: Request) -> String {
+        var parts = ["\(GuestPass.cookieName)=\(secret)", "Path=/", "Max-Age=\(maxAge)", "HttpOnly", "SameSite=Lax"]
+        if AuthRoutes.cameOverHTTPS(request) { parts.append("Secure") }
+        return parts.joined(separator: "; ")
     }
 }

@@ -161,6 +161,7 @@ async function start() {
     hub.trigger(PLAYER_EVENT.REFUSED);
   });
   socket.addEventListener('error', (event) => console.warn('renderer protocol:', event.detail.message));
+  socket.addEventListener('gone', (event) => chrome.showError(event.detail.message));
   reports.registerListeners();
   const delay = Number.parseFloat(params.get('frameAnalysisDelay'));
   liveText = new LiveText(player, video, {

@@ -25,12 +25,32 @@ export class RendererSocket extends EventTarget {
         resolve();
       });
       socket.addEventListener('message', (event) => this.receive(event.data));
-      socket.addEventListener('close', () => {
+      socket.addEventListener('close', async () => {
         if (this.closed) return;
+        // A session that ended, or a pass that no longer admits this page (an invitation to
+        // watch together withdrawn), is not retried: the page says what the server said.
+        const gone = await this.goneReason();
+        if (gone) {
+          this.closed = true;
+          this.dispatchEvent(new CustomEvent('gone', { detail: gone }));
+          return;
+        }
         setTimeout(() => this.connect(), this.retryDelay);
         this.retryDelay = Math.min(this.retryDelay * 2, 4000);
       });
     });
+  }
+
+  /** The server's reason when this session is gone for this page (401, 403, 404), else null. */
+  async goneReason() {
+    try {
+      const response = await fetch(`/api/sessions/${encodeURIComponent(this.sessionID)}`, { cache: 'no-store' });
+      if (![401, 403, 404].includes(response.status)) return null;
+      const body = await response.json().catch(() => null);
+      return { status: response.status, message: body?.error?.message ?? `HTTP ${response.status}` };
+    } catch {
+      return null;  // the network, not the session: try again
+    }
   }
 
   close() {
