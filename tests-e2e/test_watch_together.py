@@ -300,3 +300,29 @@ def test_an_ad_break_plays_for_everyone_at_once_its_skip_applies_to_all_and_all_
         for event_id in added:
             server.api("DELETE", f"/api/assets/{long_clip['id']}/interstitials/{event_id}")
         phone.quit()
+
+
+def test_the_tv_screen_is_invited_from_the_panel_and_joins_the_group(server, browser, long_clip):
+    """"Invite the TV" in the together panel: this server's TV screen (a browser marked as the TV)
+    opens a new link and joins the group under the TV's name, on the group's frame."""
+    tv = browser()
+    tv.get(server.url + "/devices?screen=1")
+    WebDriverWait(tv, 15).until(lambda d: d.execute_script("return document.documentElement.dataset.screen") == "listening")
+    host = browser()
+    host.get(f"{server.url}/watch/{long_clip['id']}?t=30")
+    WebDriverWait(host, 30).until(lambda d: d.execute_script(
+        "return window.marquee?.session?.status === 'playing' && document.getElementById('video').currentTime > 30.5"))
+    host.execute_script("document.getElementById('play-pause').click()")
+    WebDriverWait(host, 10).until(lambda d: d.execute_script("return window.marquee.session.status === 'paused'"))
+    host.execute_script("document.getElementById('together-button').click()")
+    invite = WebDriverWait(host, 10).until(lambda d: d.execute_script("return document.getElementById('together-invite-tv')"))
+    invite.click()
+    WebDriverWait(tv, 20).until(lambda d: "together=" in d.current_url and f"/watch/{long_clip['id']}" in d.current_url)
+    WebDriverWait(host, 30).until(lambda d: d.execute_script(
+        "return window.marquee.groupSync.group.participants.filter((p) => p.state === 'watching').length") == 2)
+    names = host.execute_script("return window.marquee.groupSync.group.participants.map((p) => p.name)")
+    tv_name = tv.execute_script("return new URLSearchParams(location.search).get('name')")
+    assert tv_name and tv_name in names, (tv_name, names)
+    WebDriverWait(tv, 20).until(lambda d: d.execute_script("return document.getElementById('video').readyState") >= 2)
+    times = [d.execute_script("return document.getElementById('video').currentTime") for d in (host, tv)]
+    assert abs(times[0] - times[1]) < 0.05, times

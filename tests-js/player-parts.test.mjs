@@ -282,3 +282,12 @@ test("Up Next draws the session's offer, sends the viewer's choice, and follows 
   upNext.hide();
   preparing.hide();
 });
+
+test('a TV screen asked to watch together opens the invitation and joins under its name', async () => {
+  globalThis.location ??= new URL('http://tv.local/devices');
+  globalThis.localStorage ??= { getItem: () => null, setItem() {}, removeItem() {} };
+  const { playerURL } = await import('../Sources/MarqueeServer/Public/js/remote/screen-listener.js');
+  assert.equal(playerURL({ assetID: 'a', time: 3, rate: 1, together: 'abcdefghijklmnop_-x', name: 'Living room' }), '/together/abcdefghijklmnop_-x?name=Living%20room');
+  assert.equal(playerURL({ assetID: 'a', time: 12.34, rate: 1.5, together: '../../api/users' }), '/watch/a?t=12.3&rate=1.5', 'not a token: the item, as before');
+  assert.equal(playerURL({ assetID: 'a', time: 0, rate: 1 }), '/watch/a');
+});

@@ -91,7 +91,7 @@ public struct MarqueeServer: Sendable {
         ).register(on: router)
         UploadRoutes(library: library).register(on: router)
         InterstitialRoutes(library: library, sessions: sessions).register(on: router)
-        TogetherRoutes(sessions: sessions).register(on: router)
+        TogetherRoutes(sessions: sessions, nearby: nearby).register(on: router)
         InterstitialWebhookRoutes(webhooks: interstitialWebhooks).register(on: router)
         InterstitialExternalRoutes(sessions: sessions, origins: ExternalAdOrigins(), manifests: manifests).register(on: router)
         ShelfRoutes(library: library).register(on: router)

@@ -204,4 +204,44 @@ struct GuestPassTests {
         #expect(await sessions.guestPass(pass.secret) == nil)
         #expect(await sessions.group(sessionID: "s1")?.participants.first { $0.id == bea }?.state == .away)
     }
+
+    @Test func theServersTVScreenIsInvitedIntoTheGroupUnderTheTVsName() async throws {
+        let fixture = try await ServerFixture.shared.value
+        let sessions = PlaybackSessions(clock: ManualClock())
+        var session = PlaybackSession(id: "s1", assetID: fixture.clipID, metadata: DisplayMetadata(title: "Fixture Clip"))
+        _ = session.handle(.ready(duration: 4))
+        await sessions.insert(session)
+        _ = try #require(await sessions.attachRenderer(to: "s1"))
+        var server = MarqueeServer(library: fixture.library, sessions: sessions)
+        let nearby = try NearbyDevices(directory: nil, name: "Living room", sessions: sessions)
+        server.nearby = nearby
+        try await server.application(host: "127.0.0.1", port: 0).test(.router) { client in
+            _ = try await sessions.startGroup(sessionID: "s1", name: "Ann")
+            try await client.execute(uri: "/api/sessions/s1/group/screens", method: .get) { response throws in
+                #expect(try response.json(ScreenCount.self).screens == 0)
+            }
+            try await client.execute(uri: "/api/sessions/s1/group/screens", method: .post) { response throws in
+                #expect(response.status == .conflict)
+                #expect(response.errorMessage.contains("This browser is the TV"))
+            }
+            let (_, requests) = await nearby.screens.open()
+            try await client.execute(uri: "/api/sessions/s1/group/screens", method: .get) { response throws in
+                #expect(try response.json(ScreenCount.self).screens == 1)
+            }
+            try await client.execute(uri: "/api/sessions/s1/group/screens", method: .post) { response throws in
+                #expect(response.status == .created)
+                #expect(try response.json(ScreenCount.self).screens == 1)
+            }
+            var iterator = requests.makeAsyncIterator()
+            let request = try #require(await iterator.next())
+            #expect(request.name == "Living room" && request.assetID == fixture.clipID)
+            // The screen's link is a working invitation to this group.
+            let token = try #require(request.together)
+            #expect(await sessions.invitation(token)?.sessionID == "s1")
+        }
+    }
+
+    struct ScreenCount: Decodable {
+        var screens: Int
+    }
 }

@@ -18,14 +18,24 @@ public actor NearbyScreens {
         /// an item over: this TV plays its own copy (same id, or same title and duration).
         public var title: String?
         public var duration: Double?
+        /// An invitation to watch together: the screen opens `/together/{token}` and joins the
+        /// group (at the group's time) instead of opening the item on its own.
+        public var together: String?
+        /// The name the screen joins the group with (this TV's name).
+        public var name: String?
 
-        public init(assetID: String, time: Double, rate: Double, from: String? = nil, title: String? = nil, duration: Double? = nil) {
+        public init(
+            assetID: String, time: Double, rate: Double, from: String? = nil, title: String? = nil, duration: Double? = nil,
+            together: String? = nil, name: String? = nil
+        ) {
             self.assetID = assetID
             self.time = time
             self.rate = rate
             self.from = from
             self.title = title
             self.duration = duration
+            self.together = together
+            self.name = name
         }
 
         /// Why a request cannot be shown, or nil: an id the library could have, a finite time, a sane rate.

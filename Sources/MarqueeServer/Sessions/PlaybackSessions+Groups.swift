@@ -42,11 +42,8 @@ extension PlaybackSessions {
             group.recovered(id: participantID)
         }
         entry.group = group
-        let commands = groupChanged(&entry, sessionTimeBefore: entry.session.currentTime)
-        entries[id] = entry
-        if !commands.isEmpty { send(.commands(commands, replyTo: nil), to: id) }
+        publishGroupChange(&entry, id: id)
         let invitation = newInvitation(for: id, at: now)
-        sendState(to: id)
         notify(id)
         if isNew { sweepSilentRenderers(in: id) }
         return (participantID, invitation)
@@ -105,6 +102,16 @@ extension PlaybackSessions {
         return trimmed.isEmpty ? "Guest \(group.participants.count + 1)" : trimmed
     }
 
+    /// After the group changed outside an intent or a report (someone joined, left, stalled or
+    /// recovered, a wait ran out): anchors the timeline again, stores `entry` as session `id`'s,
+    /// and sends every renderer the commands that keep them together and the new state.
+    func publishGroupChange(_ entry: inout Entry, id: String) {
+        let commands = groupChanged(&entry, sessionTimeBefore: entry.session.currentTime)
+        entries[id] = entry
+        if !commands.isEmpty { send(.commands(commands, replyTo: nil), to: id) }
+        sendState(to: id)
+    }
+
     /// After the session or the group's waits changed: anchors the shared timeline again and
     /// returns the commands that keep renderers together (a pause snaps everyone to one frame).
     func groupChanged(_ entry: inout Entry, sessionTimeBefore: Double) -> [RendererCommand] {
@@ -155,10 +162,7 @@ extension PlaybackSessions {
         }
         if waitChanged {
             entry.group = group
-            let commands = groupChanged(&entry, sessionTimeBefore: entry.session.currentTime)
-            entries[id] = entry
-            if !commands.isEmpty { send(.commands(commands, replyTo: nil), to: id) }
-            sendState(to: id)
+            publishGroupChange(&entry, id: id)
             notify(id)
             scheduleWaitExpiry(for: id)
         }
@@ -186,10 +190,7 @@ extension PlaybackSessions {
         guard var entry = entries[id], var group = entry.group else { return }
         if group.expireWaits(at: clock.now) {
             entry.group = group
-            let commands = groupChanged(&entry, sessionTimeBefore: entry.session.currentTime)
-            entries[id] = entry
-            if !commands.isEmpty { send(.commands(commands, replyTo: nil), to: id) }
-            sendState(to: id)
+            publishGroupChange(&entry, id: id)
             notify(id)
         }
         scheduleWaitExpiry(for: id)

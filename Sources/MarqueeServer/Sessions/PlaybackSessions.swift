@@ -291,10 +291,7 @@ public actor PlaybackSessions {
             // Leaving (even the starter) never ends the group; nobody waits for them any more.
             group.leave(id: participant)
             entry.group = group
-            let commands = groupChanged(&entry, sessionTimeBefore: entry.session.currentTime)
-            entries[id] = entry
-            if !commands.isEmpty { send(.commands(commands, replyTo: nil), to: id) }
-            sendState(to: id)
+            publishGroupChange(&entry, id: id)
         }
         entries[id] = entry
         notify(id)

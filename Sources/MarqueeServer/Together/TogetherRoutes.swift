@@ -1,5 +1,6 @@
 import Accounts
 import Clocks
+import DeviceLink
 import Foundation
 import Hummingbird
 import Playback
@@ -10,11 +11,15 @@ import Playback
 ///   and answers the starter's participant ID and an invitation link.
 /// - `POST /api/sessions/{id}/group/invitations`: a new link; `DELETE` withdraws every link.
 /// - `POST /api/together/{token}/join` `{"name"}`: joins the group a link leads to.
+/// - `GET /api/sessions/{id}/group/screens`: how many of this server's TV screens listen;
+///   `POST` invites them: each opens a new link and joins the group under the TV's name.
 /// - `GET /together/{token}`: the link itself; it opens the player in the group. On a server
 ///   that requires sign-in, a person who is not signed in gets a guest pass for that group
 ///   (`GuestPass`, a cookie): the link is their credential, for that group only.
 struct TogetherRoutes: Sendable {
     let sessions: PlaybackSessions
+    /// This server's nearby-device side: its TV screens can be invited into a group.
+    var nearby: NearbyDevices? = nil
 
     struct NameRequest: Decodable {
         var name: String?
@@ -49,11 +54,18 @@ struct TogetherRoutes: Sendable {
         var revoked: Int
     }
 
+    /// The TV screens of this server: how many listen, or how many were just invited.
+    struct ScreensResponse: ResponseEncodable {
+        var screens: Int
+    }
+
     func register(on router: Router<MarqueeRequestContext>) {
         let api = router.group("api")
         api.post("sessions/{id}/group", use: start)
         api.post("sessions/{id}/group/invitations", use: invite)
         api.delete("sessions/{id}/group/invitations", use: revoke)
+        api.get("sessions/{id}/group/screens", use: listeningScreens)
+        api.post("sessions/{id}/group/screens", use: inviteScreens)
         api.post("together/{token}/join", use: join)
         router.get("together/{token}", use: open)
     }
@@ -83,6 +95,34 @@ struct TogetherRoutes: Sendable {
         let id = try context.parameters.require("id")
         guard await sessions.session(id: id) != nil else { throw GroupJoinError.noSession }
         return RevokeResponse(revoked: await sessions.revokeInvitations(sessionID: id))
+    }
+
+    /// `GET /api/sessions/{id}/group/screens`: how many TV screens of this server could be invited.
+    @Sendable func listeningScreens(_ request: Request, context: MarqueeRequestContext) async throws -> ScreensResponse {
+        let id = try context.parameters.require("id")
+        guard await sessions.session(id: id) != nil else { throw GroupJoinError.noSession }
+        return ScreensResponse(screens: await nearby?.screens.count ?? 0)
+    }
+
+    /// `POST /api/sessions/{id}/group/screens`: this server's TV screens open a new invitation
+    /// and join the group under the TV's name (201 with how many did); 409 when none listens.
+    @Sendable func inviteScreens(_ request: Request, context: MarqueeRequestContext) async throws -> Response {
+        let id = try context.parameters.require("id")
+        guard let session = await sessions.session(id: id) else { throw GroupJoinError.noSession }
+        guard await sessions.group(sessionID: id) != nil else {
+            throw APIError(.notFound, "Nobody is watching session \(id) together yet: start a group first", code: "no-group")
+        }
+        guard let nearby, await nearby.screens.count > 0 else {
+            throw APIError(
+                .conflict, "No TV screen of this server is listening: on the TV's browser, turn on \"This browser is the TV\" on /devices",
+                code: "no-screen")
+        }
+        let invitation = await sessions.invite(sessionID: id)
+        let shown = await nearby.screens.show(
+            NearbyScreens.PlayRequest(
+                assetID: session.assetID, time: session.currentTime, rate: session.rate, together: invitation.token,
+                name: nearby.identity.name))
+        return try ScreensResponse(screens: shown).response(from: request, context: context).with(status: .created)
     }
 
     /// `POST /api/together/{token}/join`: the new participant's ID and the group's session.

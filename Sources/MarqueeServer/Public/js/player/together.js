@@ -11,12 +11,14 @@ addStrings({
     togetherWithdraw: 'Withdraw links', togetherWithdrawn: 'Links withdrawn: nobody new can join', togetherClose: 'Close',
     togetherWatching: 'Watching together · {n}', togetherWaiting: 'Waiting for {names}…', togetherYou: '{name} (you)',
     togetherStates: 'watching|waiting|catching up|away', togetherQR: 'QR code of the invitation link', togetherFailed: 'Could not start watching together: {message}',
+    togetherInviteTV: 'Invite the TV', togetherTVInvited: 'The TV is joining', togetherPeople: 'Who is watching',
   },
   ja: {
     together: '一緒に見る', togetherInvite: 'このリンクで招待', togetherCopy: 'リンクをコピー', togetherCopied: 'リンクをコピーしました',
     togetherWithdraw: 'リンクを取り消す', togetherWithdrawn: 'リンクを取り消しました：新しく参加できません', togetherClose: '閉じる',
     togetherWatching: '一緒に視聴中 · {n}人', togetherWaiting: '{names}を待っています…', togetherYou: '{name}（あなた）',
     togetherStates: '視聴中|待機中|追いつき中|不在', togetherQR: '招待リンクのQRコード', togetherFailed: '一緒に見ることを開始できませんでした：{message}',
+    togetherInviteTV: 'テレビを招待', togetherTVInvited: 'テレビが参加しています', togetherPeople: '視聴中の人',
   },
 });
 
@@ -78,6 +80,11 @@ export class TogetherPanel {
           method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: localStorage.getItem('marquee.name') ?? '' }),
         });
         const body = await response.json();
+        // A guest invited by a link may watch, not invite: they see who is watching.
+        if (response.status === 403 && this.group) {
+          this.drawPeopleOnly();
+          return;
+        }
         if (!response.ok) throw new Error(body.error?.message ?? response.statusText);
         if (body.participantID) {
           this.participantID = body.participantID;
@@ -139,6 +146,41 @@ export class TogetherPanel {
     actions.className = 'together-actions';
     actions.append(copy, withdraw, close);
     this.panel.replaceChildren(heading, invite, link, qr, actions, people);
+    this.drawPeople();
+    this.offerScreens(actions);
+  }
+
+  /** "Invite the TV" when this server's TV screen listens: it opens a link and joins. */
+  async offerScreens(actions) {
+    const path = `/api/sessions/${encodeURIComponent(this.sessionID())}/group/screens`;
+    const listening = await this.fetch(path, { cache: 'no-store' }).then((r) => (r.ok ? r.json() : null)).catch(() => null);
+    if (!listening?.screens || actions.querySelector('#together-invite-tv')) return;
+    const tv = document.createElement('button');
+    tv.type = 'button';
+    tv.id = 'together-invite-tv';
+    tv.textContent = t('togetherInviteTV');
+    tv.addEventListener('click', async () => {
+      const response = await this.fetch(path, { method: 'POST' }).catch(() => null);
+      const body = await response?.json().catch(() => null);
+      this.toast(response?.ok ? t('togetherTVInvited') : t('togetherFailed', { message: body?.error?.message ?? '' }));
+    });
+    actions.prepend(tv);
+  }
+
+  /** The panel of someone who may not invite (a guest): who is watching, and Close. */
+  drawPeopleOnly() {
+    const heading = document.createElement('h2');
+    heading.textContent = t('togetherPeople');
+    const people = document.createElement('ul');
+    people.id = 'together-people';
+    const close = document.createElement('button');
+    close.type = 'button';
+    close.textContent = t('togetherClose');
+    close.addEventListener('click', () => this.close());
+    const actions = document.createElement('div');
+    actions.className = 'together-actions';
+    actions.append(close);
+    this.panel.replaceChildren(heading, people, actions);
     this.drawPeople();
   }
 

@@ -13,8 +13,12 @@ export function setScreen(on) {
   if (on) listen(); else stop();
 }
 
-/** The player URL for a play request. */
+/** The player URL for a play request (an invitation's link, when it asks to watch together). */
 export function playerURL(request) {
+  if (typeof request.together === 'string' && /^[A-Za-z0-9_-]{16,64}$/.test(request.together)) {
+    const name = typeof request.name === 'string' && request.name ? `?name=${encodeURIComponent(request.name)}` : '';
+    return `/together/${request.together}${name}`;
+  }
   const query = new URLSearchParams();
   if (Number(request.time) > 0) query.set('t', String(Math.round(Number(request.time) * 10) / 10));
   // The speed it played at on the other device (the player selects it when the session offers it).
