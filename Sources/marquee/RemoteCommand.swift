@@ -33,6 +33,12 @@ struct RemoteCommand: AsyncParsableCommand {
     @Option(help: "The name the TV shows for this remote (default: this machine's host name).")
     var name: String?
 
+    @Option(help: "Join a watch-together group by its invitation link (http://HOST:PORT/together/TOKEN) and control it.")
+    var together: String?
+
+    @Option(help: "With --together: an API token of your account on that server (default: $MARQUEE_TOKEN; without one, the link admits you as a guest).")
+    var token: String?
+
     @Flag(help: "Only list the TVs found, then exit.")
     var list = false
 
@@ -49,6 +55,21 @@ struct RemoteCommand: AsyncParsableCommand {
     var noAdvertise = false
 
     func run() async throws {
+        if let together {
+            guard connect == nil, device == nil, game == nil, !list, !listen else {
+                throw ValidationError("--together joins a group by its link; it does not go with --connect, --device, --game, --list or --listen")
+            }
+            let remote = TogetherRemote(
+                link: together, name: name ?? ProcessInfo.processInfo.hostName,
+                apiToken: token ?? ProcessInfo.processInfo.environment["MARQUEE_TOKEN"], output: RemoteOutput())
+            do {
+                try await remote.run(lines: LineInput().commands)
+            } catch let failure as TogetherRemote.Failure {
+                FileHandle.standardError.write(Data("Error: \(failure.description)\n".utf8))
+                throw ExitCode.failure
+            }
+            return
+        }
         let service = game ?? "remote"
         guard service == "remote" || service == "tictactoe" else { throw ValidationError("--game can be tictactoe") }
         let directory = config.map { URL(fileURLWithPath: $0) } ?? Self.defaultConfigDirectory()
