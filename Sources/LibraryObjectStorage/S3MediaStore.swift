@@ -88,6 +88,11 @@ public final class S3MediaStore: MediaStore {
         }
     }
 
+    /// Whether the bucket answers now (`/readyz`): one HEAD of a key that need not exist.
+    public func checkReachable() async throws {
+        _ = try await client.head(location.key(".marquee-access-check"))
+    }
+
     // MARK: Publishing
 
     public func stagingFolder(for assetID: String) -> URL {
@@ -410,6 +415,16 @@ public final class S3MediaStore: MediaStore {
         case "json": "application/json"
         default: "application/octet-stream"
         }
+    }
+}
+
+/// A bucket that did not answer (no connection: status 0) or said it cannot serve now (5xx, or
+/// 429 after the client's retries) is an outage: the server answers 503 with a sentence, never
+/// this error's text, which names the bucket and the key layout.
+extension S3Error: @retroactive ServiceUnavailableConvertible {
+    public var unavailable: ServiceUnavailable? {
+        guard status == 0 || status >= 500 || status == 429 else { return nil }
+        return ServiceUnavailable(.mediaStorage, detail: description)
     }
 }
 

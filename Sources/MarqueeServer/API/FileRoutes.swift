@@ -54,7 +54,16 @@ struct FileRoutes: Sendable {
         let rest = raw.contains("%") ? raw.removingPercentEncoding ?? raw : raw
         let location = library.location
         // An asset with interstitial events serves its playlists with the events written in.
-        if let text = try await InterstitialPlaylists(library: library).playlist(assetID: asset, path: rest) {
+        // While the database is down the playlist goes out as packaged (without the events),
+        // so media that is ready keeps playing.
+        let decorated: String?
+        do {
+            decorated = try await InterstitialPlaylists(library: library).playlist(assetID: asset, path: rest)
+        } catch let error where APIError.outage(error) != nil {
+            context.logger.warning("served \(rest) of \(asset) without its interstitials: \(error)")
+            decorated = nil
+        }
+        if let text = decorated {
             return try InterstitialPlaylists.response(text, request: request)
         }
         if !library.media.isLocal {

@@ -13,6 +13,9 @@ struct AccessMiddleware: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let path = request.uri.path
+        if path.lowercased() == "/metrics", access.presentsMetricsToken(request.headers[.authorization]) {
+            return try await next(request, context)
+        }
         let permission = AccessRules.permission(method: request.method, path: path)
         let signedIn = try await Self.principal(of: request, accounts: access.accounts)
         let principal = signedIn ?? (access.mode == .open ? Principal.localUser : nil)

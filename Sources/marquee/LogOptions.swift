@@ -1,0 +1,25 @@
+import ArgumentParser
+import Logging
+import ServerLogging
+
+/// `--log-format`, `--log-level` and `--no-access-log`: how `serve` and `worker` write their
+/// log — every line through swift-log, with a UTC timestamp, to standard error.
+struct LogOptions: ParsableArguments {
+    @Option(help: "How log lines are written: text, or json (one object per line). Both start with a UTC timestamp to the millisecond.")
+    var logFormat: LogLineHandler.Format = .text
+
+    @Option(help: "The least severe level written: trace, debug, info, notice, warning, error or critical.")
+    var logLevel: Logger.Level = .info
+
+    @Flag(inversion: .prefixedNo, help: "One access log line per request (method, path, route, status, bytes, duration, request id).")
+    var accessLog = true
+
+    /// Sends every logger of the process to a `LogLineHandler` (once, before any logger is made).
+    func bootstrap() {
+        let (format, level) = (logFormat, logLevel)
+        LoggingSystem.bootstrap { label in LogLineHandler(label: label, format: format, level: level) }
+    }
+}
+
+extension LogLineHandler.Format: @retroactive ExpressibleByArgument {}
+extension Logger.Level: @retroactive ExpressibleByArgument {}
