@@ -2,11 +2,11 @@ import Dispatch
 import Synchronization
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Musl)
-    import Musl
+import Musl
 #elseif canImport(Darwin)
-    import Darwin
+import Darwin
 #endif
 
 /// Where log lines go: written in order on a queue of their own, so a caller on an event loop
@@ -49,9 +49,9 @@ public final class LogOutput: Sendable {
         }
         let lost = dropped.exchange(0, ordering: .relaxed)
         let text = lost > 0 ? "(\(lost) log lines were dropped: the log's reader did not keep up)\n" + line : line
-        queue.async { [target, pending] in
-            Self.emit(text, to: target)
-            pending.subtract(1, ordering: .relaxed)
+        queue.async {
+            Self.emit(text, to: self.target)
+            self.pending.subtract(1, ordering: .relaxed)
         }
     }
 

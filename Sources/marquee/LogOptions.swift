@@ -6,20 +6,25 @@ import ServerLogging
 /// log — every line through swift-log, with a UTC timestamp, to standard error.
 struct LogOptions: ParsableArguments {
     @Option(help: "How log lines are written: text, or json (one object per line). Both start with a UTC timestamp to the millisecond.")
-    var logFormat: LogLineHandler.Format = .text
+    var logFormat = "text"
 
     @Option(help: "The least severe level written: trace, debug, info, notice, warning, error or critical.")
-    var logLevel: Logger.Level = .info
+    var logLevel = "info"
 
     @Flag(inversion: .prefixedNo, help: "One access log line per request (method, path, route, status, bytes, duration, request id).")
     var accessLog = true
 
+    func validate() throws {
+        guard LogLineHandler.Format(rawValue: logFormat) != nil else { throw ValidationError("--log-format must be text or json") }
+        guard Logger.Level(rawValue: logLevel) != nil else {
+            throw ValidationError("--log-level must be one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+    }
+
     /// Sends every logger of the process to a `LogLineHandler` (once, before any logger is made).
     func bootstrap() {
-        let (format, level) = (logFormat, logLevel)
+        let format = LogLineHandler.Format(rawValue: logFormat) ?? .text
+        let level = Logger.Level(rawValue: logLevel) ?? .info
         LoggingSystem.bootstrap { label in LogLineHandler(label: label, format: format, level: level) }
     }
 }
-
-extension LogLineHandler.Format: @retroactive ExpressibleByArgument {}
-extension Logger.Level: @retroactive ExpressibleByArgument {}

@@ -9,6 +9,7 @@ import JSONDocument
 import Library
 import Logging
 import MarqueeServer
+import Prometheus
 import ServerLogging
 
 /// `marquee serve`: the media server, its library, and the web player.

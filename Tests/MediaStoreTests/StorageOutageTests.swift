@@ -11,7 +11,7 @@ import Testing
 @testable import Library
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 /// A bucket that does not answer (its gateway down): media answers `503` with a sentence that
@@ -25,7 +25,8 @@ struct StorageOutageTests {
         let port: Int
 
         init() throws {
-            descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            self.descriptor = descriptor
             var address = sockaddr_in()
             address.sin_family = sa_family_t(AF_INET)
             address.sin_addr.s_addr = inet_addr("127.0.0.1")

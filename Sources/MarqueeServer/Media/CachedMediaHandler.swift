@@ -143,7 +143,7 @@ struct CachedMediaAnswers: Sendable {
                 "\(request.method) \(path) \(status.code)",
                 metadata: [
                     "request.id": .string(id), "method": .string(request.method.rawValue), "path": .string(path),
-                    "route": .string(ServerMetrics.mediaRoute), "status": .stringConvertible(status.code),
+                    "route": .string(EventLoopAnswerCounts.route), "status": .stringConvertible(status.code),
                     "bytes": .stringConvertible(sent), "answered": "event-loop",
                 ])
         }

@@ -5,6 +5,8 @@ import HTTPTypes
 /// it sent: relaxed atomic additions only (no lock, no allocation per request), folded into
 /// the metrics when they are scraped.
 final class EventLoopAnswerCounts: Sendable {
+    /// The route template these answers are counted under: the router's for bundle files.
+    static let route = "/media/{asset}/**"
     static let methods = ["GET", "HEAD"]
     static let statuses = [200, 206, 304]
 

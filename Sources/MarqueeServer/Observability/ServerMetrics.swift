@@ -39,7 +39,7 @@ public final class ServerMetrics: Sendable {
     /// The route label of requests no route matched (and of those refused before routing).
     static let unmatchedRoute = "unmatched"
     /// The route template of bundle files, shared by the routed path and the event-loop path.
-    static let mediaRoute = "/media/{asset}/**"
+    static let mediaRoute = EventLoopAnswerCounts.route
 
     /// Metrics kept in `registry` (a fresh one by default).
     public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
