@@ -1,4 +1,5 @@
 public import Logging
+import Synchronization
 
 /// A swift-log handler that writes one line per event, with a UTC timestamp to the
 /// millisecond, as text or as one JSON object (`--log-format json|text`).
@@ -71,5 +72,24 @@ public struct LogLineHandler: LogHandler {
         let plain = value.description
         guard plain.isEmpty || plain.contains(where: { $0 == " " || $0 == "\"" || $0 == "=" || $0.isNewline }) else { return plain }
         return JSONText.quoted(plain)
+    }
+}
+
+/// The format and level every `LogLineHandler` made from now on takes: `marquee` bootstraps
+/// swift-log with such handlers once, at start, and `serve` and `worker` set these from their
+/// options before anything logs (other commands keep text at `warning`).
+public enum LogSettings {
+    private static let current = Mutex<(format: LogLineHandler.Format, level: Logger.Level)>((.text, .warning))
+
+    /// What new handlers take.
+    public static var value: (format: LogLineHandler.Format, level: Logger.Level) {
+        get { current.withLock { $0 } }
+        set { current.withLock { $0 = newValue } }
+    }
+
+    /// The factory for `LoggingSystem.bootstrap`: handlers writing to standard error as `value` says.
+    public static func makeHandler(label: String) -> any LogHandler {
+        let (format, level) = value
+        return LogLineHandler(label: label, format: format, level: level)
     }
 }

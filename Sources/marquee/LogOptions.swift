@@ -21,10 +21,9 @@ struct LogOptions: ParsableArguments {
         }
     }
 
-    /// Sends every logger of the process to a `LogLineHandler` (once, before any logger is made).
-    func bootstrap() {
-        let format = LogLineHandler.Format(rawValue: logFormat) ?? .text
-        let level = Logger.Level(rawValue: logLevel) ?? .info
-        LoggingSystem.bootstrap { label in LogLineHandler(label: label, format: format, level: level) }
+    /// Makes every logger made from now on write as these options say (`Marquee.main`
+    /// bootstrapped swift-log with `LogSettings`' handlers).
+    func apply() {
+        LogSettings.value = (LogLineHandler.Format(rawValue: logFormat) ?? .text, Logger.Level(rawValue: logLevel) ?? .info)
     }
 }

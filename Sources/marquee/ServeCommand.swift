@@ -88,7 +88,7 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     private func serve(_ console: Console) async throws {
-        logging.bootstrap()
+        logging.apply()
         defer { LogOutput.standardError.flush() }
         // One registry for the server's own metrics and for what the library's worker and the
         // push relay count through swift-metrics.
@@ -143,7 +143,10 @@ struct ServeCommand: AsyncParsableCommand {
             idleTimeout: .milliseconds(Int64(idleTimeout * 1000)),
             maximumConnections: maxConnections ?? ConnectionLimits.defaultMaximum(),
             maximumPerAddress: maxConnectionsPerAddress)
-        let app = server.application(host: host, port: port, limits: limits, logger: Logger(label: "marquee")) { bound in
+        var appLogger = Logger(label: "marquee")
+        // Hummingbird's own info lines ("Server started and listening…") say what the ready line says.
+        if appLogger.logLevel == .info { appLogger.logLevel = .notice }
+        let app = server.application(host: host, port: port, limits: limits, logger: appLogger) { bound in
             // Listening on every interface: name the machine, which is what another device types.
             let everywhere = host == "0.0.0.0" || host == "::"
             let name = everywhere ? ProcessInfo.processInfo.hostName : host

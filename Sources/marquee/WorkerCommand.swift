@@ -31,7 +31,7 @@ struct WorkerCommand: AsyncParsableCommand {
 
     func run() async throws {
         guard lease.isFinite, lease >= 1, lease <= 3600 else { throw ValidationError("--lease must be between 1 and 3600 seconds") }
-        logging.bootstrap()
+        logging.apply()
         defer { LogOutput.standardError.flush() }
         // A database or bucket that cannot be used ends the worker with one line and its
         // documented status (3 when the service does not answer).

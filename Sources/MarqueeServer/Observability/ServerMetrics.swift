@@ -32,9 +32,9 @@ public final class ServerMetrics: Sendable {
     }
 
     private let routes = Mutex<[RouteKey: RouteInstruments]>([:])
-    private let sessionsGauge: Gauge
-    private let jobGauges: [String: Gauge]
-    private let readinessGauges: Mutex<[String: Gauge]> = Mutex([:])
+    private let sessionsGauge: CoreMetrics.Gauge
+    private let jobGauges: [String: CoreMetrics.Gauge]
+    private let readinessGauges: Mutex<[String: CoreMetrics.Gauge]> = Mutex([:])
 
     /// The route label of requests no route matched (and of those refused before routing).
     static let unmatchedRoute = "unmatched"
@@ -56,10 +56,10 @@ public final class ServerMetrics: Sendable {
             .seconds(1800), .seconds(3600),
         ]
         self.factory = factory
-        sessionsGauge = Gauge(label: "marquee_playback_sessions", factory: factory)
-        var jobs: [String: Gauge] = [:]
+        sessionsGauge = CoreMetrics.Gauge(label: "marquee_playback_sessions", factory: factory)
+        var jobs: [String: CoreMetrics.Gauge] = [:]
         for state in ["queued", "running", "succeeded", "failed"] {
-            jobs[state] = Gauge(label: "marquee_jobs", dimensions: [("state", state)], factory: factory)
+            jobs[state] = CoreMetrics.Gauge(label: "marquee_jobs", dimensions: [("state", state)], factory: factory)
         }
         jobGauges = jobs
     }
@@ -85,9 +85,9 @@ public final class ServerMetrics: Sendable {
         if let known = routes.withLock({ $0[key] }) { return known }
         let dimensions = [("route", key.route), ("method", key.method), ("status", String(key.status))]
         let made = RouteInstruments(
-            requests: Counter(label: "marquee_http_requests_total", dimensions: dimensions, factory: factory),
+            requests: CoreMetrics.Counter(label: "marquee_http_requests_total", dimensions: dimensions, factory: factory),
             duration: CoreMetrics.Timer(label: "marquee_http_request_duration_seconds", dimensions: dimensions, factory: factory),
-            bytes: Counter(label: "marquee_http_response_bytes_total", dimensions: dimensions, factory: factory))
+            bytes: CoreMetrics.Counter(label: "marquee_http_response_bytes_total", dimensions: dimensions, factory: factory))
         return routes.withLock { table in
             if let known = table[key] { return known }
             table[key] = made
@@ -114,7 +114,7 @@ public final class ServerMetrics: Sendable {
         for result in readiness {
             let gauge = readinessGauges.withLock { table in
                 if let gauge = table[result.name] { return gauge }
-                let gauge = Gauge(label: "marquee_ready", dimensions: [("check", result.name)], factory: factory)
+                let gauge = CoreMetrics.Gauge(label: "marquee_ready", dimensions: [("check", result.name)], factory: factory)
                 table[result.name] = gauge
                 return gauge
             }
