@@ -6,6 +6,7 @@ import HummingbirdTesting
 import Library
 import Logging
 import NIOCore
+import NIOFoundationCompat
 import Synchronization
 import Testing
 
@@ -19,15 +20,18 @@ import Testing
 struct ObservabilityTests {
     /// Log lines collected from a `LogLineHandler` writing JSON.
     final class CollectedLines: Sendable {
-        let lines = Mutex<[String]>([])
+        final class Lines: Sendable {
+            let value = Mutex<[String]>([])
+        }
+        let lines = Lines()
         let output: LogOutput
         init() {
             let lines = lines
-            output = LogOutput(sink: { line in lines.withLock { $0.append(line) } })
+            output = LogOutput(sink: { line in lines.value.withLock { $0.append(line) } })
         }
         var objects: [[String: Any]] {
             output.flush()
-            return lines.withLock { $0 }.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+            return lines.value.withLock { $0 }.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
         }
         func logger(_ label: String) -> Logger {
             let output = output
@@ -60,7 +64,7 @@ struct ObservabilityTests {
                 let body = try JSONDecoder().decode(HealthRoutes.Readiness.self, from: Data(buffer: response.body))
                 #expect(body.status == "ready" && body.message == nil)
                 #expect(body.checks.map(\.name) == ["database", "queue"])  // media in a folder: no bucket to ask
-                #expect(body.checks.allSatisfy(\.ok))
+                #expect(body.checks.allSatisfy { $0.ok })
             }
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import Logging
 import Library
 
 /// `/media/{asset}/…` (HLS bundles, posters, trick-play images) and the web pages and their

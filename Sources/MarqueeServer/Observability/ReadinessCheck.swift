@@ -1,6 +1,6 @@
 import Foundation
 public import Library
-import Logging
+public import Logging
 import Synchronization
 
 /// What `/readyz` asks before it says a node may take traffic: the database answers, the job
