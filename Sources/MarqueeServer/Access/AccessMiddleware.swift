@@ -71,7 +71,7 @@ struct AccessMiddleware: RouterMiddleware {
     static func notSignedIn(_ request: Request) -> any Error {
         let path = request.uri.path.lowercased()
         let isPage =
-            request.method == .get && !path.hasPrefix("/api/") && !path.hasPrefix("/media/") && !path.hasPrefix("/ui/")
+            request.method == .get && !path.hasPrefix("/api/") && !path.hasPrefix("/media/") && !path.hasPrefix("/ui/") && path != "/metrics"
             && (request.headers[.accept]?.contains("text/html") ?? true)
         if isPage {
             let target = request.uri.string

@@ -62,7 +62,8 @@ public struct ReadinessCheck: Sendable {
                     try await check()
                     return nil
                 } catch {
-                    logger.warning("readiness check \(name) failed: \(String(reflecting: error))")
+                    // (Cancelled: the time ran out, which the other task says.)
+                    if !Task.isCancelled { logger.warning("readiness check \(name) failed: \(String(reflecting: error))") }
                     return "it answered with an error (the server's log says which)"
                 }
             }
