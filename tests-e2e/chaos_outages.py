@@ -126,7 +126,7 @@ def test_postgresql_and_the_bucket_stopped_under_traffic():
         summary["database"] = dict(recovery_seconds=round(recovered - outage_end, 2))
 
         during = api.between(stopped + 0.5, outage_end)
-        assert len(during) >= 10, f"too few API requests during the outage: {len(during)}"
+        assert len(during) >= 4, f"too few API requests during the outage: {len(during)}"
         statuses = {r[1] for r in during}
         assert statuses == {503}, f"API answers during the PostgreSQL outage: {sorted(statuses)}"
         for _, _, body, seconds in during:
