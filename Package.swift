@@ -116,6 +116,7 @@ let package = Package(
             dependencies: [
                 "Library", .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 "Accounts", "LiveActivities", "DeviceLink", "JSONDocument",
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
         // A small S3 client (SigV4, multipart uploads, ranges, retries) over AsyncHTTPClient.

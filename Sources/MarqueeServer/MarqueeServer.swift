@@ -36,6 +36,8 @@ public struct MarqueeServer: Sendable {
     let mediaFiles = MediaFileResponder()
     /// What `/metrics` shows (a registry of this server's own unless given the process's).
     public var metrics = ServerMetrics()
+    /// How long each `/readyz` check may take before it counts as failed.
+    public var readinessLimit: Duration = .seconds(1)
     /// Where one line per answered request goes (`marquee.access`); nil writes none.
     public var accessLog: Logger? = nil
     /// What the event-loop media path answered, until `/metrics` folds it in.
@@ -80,7 +82,8 @@ public struct MarqueeServer: Sendable {
         router.middlewares.add(RequestOriginMiddleware(policy: originPolicy))
         if let access { router.middlewares.add(AccessMiddleware(access: access)) }
         router.middlewares.add(RateLimitMiddleware(buckets: RateLimitBuckets(limits: rateLimits)))
-        HealthRoutes(library: library, sessions: sessions, metrics: metrics, eventLoopAnswers: eventLoopAnswers).register(on: router)
+        HealthRoutes(library: library, sessions: sessions, metrics: metrics, eventLoopAnswers: eventLoopAnswers, limit: readinessLimit)
+            .register(on: router)
         let manifests = PlaybackManifestStore(library: library, provisional: downloads)
         LibraryRoutes(library: library, manifests: manifests).register(on: router)
         SessionRoutes(

@@ -36,9 +36,13 @@ public final class PostgreSQLLibraryStore: LibraryStore {
     /// The channel every store on one database shares.
     public static let channel = "marquee_library"
 
-    private init(client: PostgresClient, logger: Logger) {
+    /// Where the server listens, for `awaitConnection`'s check that it accepts connections at all.
+    let endpoint: ServerEndpoint
+
+    private init(client: PostgresClient, logger: Logger, endpoint: ServerEndpoint) {
         self.client = client
         self.logger = logger
+        self.endpoint = endpoint
     }
 
     /// Connects to `info`, migrates the schema and starts listening for other processes' changes;
@@ -64,7 +68,9 @@ public final class PostgreSQLLibraryStore: LibraryStore {
         var logger = Logger(label: "marquee.library.postgres")
         logger.logLevel = .error
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
-        let store = PostgreSQLLibraryStore(client: client, logger: logger)
+        let endpoint: ServerEndpoint =
+            info.socketDirectory.map { .unixSocket($0 + "/.s.PGSQL.\(info.port)") } ?? .tcp(host: info.host, port: info.port)
+        let store = PostgreSQLLibraryStore(client: client, logger: logger, endpoint: endpoint)
         store.tasks.withLock { $0.append(Task { await client.run() }) }  // holds the client only
         let migrationLogger = logger
         do {
@@ -153,26 +159,30 @@ public final class PostgreSQLLibraryStore: LibraryStore {
         try await connection.query("SELECT pg_notify(\(Self.channel), \(ChangeNotice(origin: origin, change: change).payload))", logger: logger)
     }
 
-    /// How long a read or write waits for a pooled connection before the database counts as
-    /// down (`PostgreSQLStoreError.isUnreachable`, which the API answers 503). The pool itself
-    /// never gives up: while the server is down it keeps reconnecting, and a request waiting
-    /// for a connection would wait until the server is back (66 s in a 60 s outage).
+    /// How long a read or write waits for a pooled connection before it asks whether the
+    /// server accepts connections at all; when it does not, the database counts as down
+    /// (`PostgreSQLStoreError.isUnreachable`, which the API answers 503). The pool itself never
+    /// gives up: while the server is down it keeps reconnecting, and a request waiting for a
+    /// connection would wait until the server is back (66 s in a 60 s outage). A server that
+    /// accepts connections is waited for as before (a busy pool, a slow machine).
     public static let connectionWait: Duration = .seconds(2)
 
-    /// Waits at most `connectionWait` for the pool to lend a connection (at once while the
-    /// server is up and the pool not exhausted); throws `TimedOut` after that, which the
+    /// Waits for the pool to lend a connection (at once while the server is up and the pool
+    /// not exhausted); after `connectionWait`, and every `connectionWait` after that, checks
+    /// that the server accepts a connection, and throws `TimedOut` when it does not, which the
     /// caller wraps as it wraps the pool's own errors.
     func awaitConnection() async throws {
-        let client = client
-        let wait = Self.connectionWait
+        let (client, endpoint, wait) = (client, endpoint, Self.connectionWait)
         let lent = try await withThrowingTaskGroup(of: Bool.self) { group in
             group.addTask {
                 try await client.withConnection { _ in }
                 return true
             }
             group.addTask {
-                try await Task.sleep(for: wait)
-                return false
+                while true {
+                    try await Task.sleep(for: wait)
+                    if await !endpoint.acceptsConnections(within: wait) { return false }
+                }
             }
             defer { group.cancelAll() }
             return try await group.next() ?? false

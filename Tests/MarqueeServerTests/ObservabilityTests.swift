@@ -54,7 +54,9 @@ struct ObservabilityTests {
 
     @Test func livezAndReadyzAnswerWithEveryCheck() async throws {
         let fixture = try await ServerFixture.shared.value
-        try await fixture.application().test(.router) { client in
+        var server = MarqueeServer(library: fixture.library)
+        server.readinessLimit = .seconds(120)  // a busy machine's slow answer is not the point here
+        try await server.application(host: "127.0.0.1", port: 0).test(.router) { client in
             try await client.execute(uri: "/livez", method: .get) { response throws in
                 #expect(response.status == .ok)
                 #expect(response.text == #"{"status":"live"}"#)
@@ -71,7 +73,8 @@ struct ObservabilityTests {
 
     @Test func metricsCountRequestsByRouteTemplateAndMoveWithTraffic() async throws {
         let fixture = try await ServerFixture.shared.value
-        let server = MarqueeServer(library: fixture.library)
+        var server = MarqueeServer(library: fixture.library)
+        server.readinessLimit = .seconds(120)
         try await server.application(host: "127.0.0.1", port: 0).test(.live) { client in
             let before = try await client.execute(uri: "/metrics", method: .get) { $0 }
             #expect(before.status == .ok)
@@ -173,9 +176,9 @@ struct ObservabilityTests {
             // The metrics token opens nothing else.
             let elsewhere = try await client.execute(uri: "/api/assets", method: .get, headers: [.authorization: "Bearer scrape-secret-1"]) { $0 }
             #expect(elsewhere.status == .unauthorized)
-            // Health checks stay public.
+            // Health checks stay public (whatever the checks find on a busy machine).
             #expect(try await client.execute(uri: "/livez", method: .get) { $0 }.status == .ok)
-            #expect(try await client.execute(uri: "/readyz", method: .get) { $0 }.status == .ok)
+            #expect([.ok, .serviceUnavailable].contains(try await client.execute(uri: "/readyz", method: .get) { $0 }.status))
         }
     }
 

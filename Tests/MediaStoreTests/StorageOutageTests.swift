@@ -53,7 +53,9 @@ struct StorageOutageTests {
             accessKeyID: "key", secretAccessKey: "secret")
         let media = S3MediaStore(location: location, workDirectory: data.appendingPathComponent("object-storage"))
         let library = try MediaLibrary(location: LibraryLocation(dataDirectory: data), media: media)
-        try await MarqueeServer(library: library).application(host: "127.0.0.1", port: 0).test(.router) { client in
+        var server = MarqueeServer(library: library)
+        server.readinessLimit = .seconds(120)  // the bucket refuses at once; a busy machine is not the point here
+        try await server.application(host: "127.0.0.1", port: 0).test(.router) { client in
             let requests: [(String, HTTPFields)] = [
                 ("/media/abc123/video/0/segment-1.m4s", [:]), ("/media/abc123/master.m3u8", [:]),
                 ("/media/abc123/poster.jpg", [.range: "bytes=0-99"]),
@@ -74,8 +76,8 @@ struct StorageOutageTests {
             try await client.execute(uri: "/readyz", method: .get) { response throws in
                 #expect(response.status == .serviceUnavailable)
                 let body = String(buffer: response.body)
-                #expect(body.contains(#""name":"media-storage","ok":false"#) || body.contains(#""message":"The media storage"#), "\(body)")
-                #expect(body.contains("Not ready: The media storage"))
+                #expect(body.contains(#""name":"media-storage","ok":false"#), "\(body)")
+                #expect(body.contains("Not ready: ") && body.contains("The media storage: it"), "\(body)")
                 #expect(!body.contains("secret-bucket-name"))
                 #expect(body.contains(#""name":"database""#))
             }

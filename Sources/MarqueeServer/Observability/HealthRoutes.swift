@@ -18,6 +18,8 @@ struct HealthRoutes: Sendable {
     let sessions: PlaybackSessions
     let metrics: ServerMetrics
     let eventLoopAnswers: EventLoopAnswerCounts
+    /// How long each readiness check may take.
+    let limit: Duration
 
     /// The body of `/readyz`.
     struct Readiness: Codable {
@@ -36,7 +38,7 @@ struct HealthRoutes: Sendable {
     }
 
     func readiness(_ context: MarqueeRequestContext) async throws -> Response {
-        let (results, _) = await ReadinessCheck(library: library).run(logger: context.logger)
+        let (results, _) = await ReadinessCheck(library: library, limit: limit).run(logger: context.logger)
         let failed = results.filter { !$0.ok }
         let body = Readiness(
             status: failed.isEmpty ? "ready" : "unavailable",
@@ -46,7 +48,7 @@ struct HealthRoutes: Sendable {
     }
 
     func scrape(_ context: MarqueeRequestContext) async -> Response {
-        let (results, jobs) = await ReadinessCheck(library: library).run(logger: context.logger)
+        let (results, jobs) = await ReadinessCheck(library: library, limit: limit).run(logger: context.logger)
         metrics.collect(eventLoopAnswers)
         metrics.update(sessions: await sessions.count, jobs: jobs, readiness: results)
         var headers = HTTPFields()
