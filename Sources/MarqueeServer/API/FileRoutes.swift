@@ -1,7 +1,7 @@
 import Foundation
 import Hummingbird
-import Logging
 import Library
+import Logging
 
 /// `/media/{asset}/…` (HLS bundles, posters, trick-play images) and the web pages and their
 /// ES modules. Paths are resolved through `LibraryLocation.resolve`, which refuses any that
