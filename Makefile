@@ -4,7 +4,7 @@ SHARED ?= $(abspath ../shared)
 export MARQUEE_SHARED := $(SHARED)
 CONFIG ?= debug
 
-.PHONY: run test bench fuzz sanitize setup setup-test build build-release clean format lint
+.PHONY: run test chaos bench fuzz sanitize setup setup-test build build-release clean format lint
 
 setup:
 	@scripts/setup.sh
@@ -33,6 +33,12 @@ test: setup-test lint
 	  test $$status -eq 0
 	node --test tests-js/
 	@if ls tests-e2e/test_*.py >/dev/null 2>&1; then python3 -m pytest -q tests-e2e; fi
+
+# Outages under traffic (PostgreSQL, then the bucket, stopped for 20 s each): about 90 s, so
+# not part of `make test`. Prints the latencies it measured (also artifacts/e2e/chaos.json).
+chaos: setup-test
+	swift build --product marquee
+	python3 -m pytest -q -s tests-e2e/chaos_outages.py
 
 # swift-format (shipped with the toolchain), configured in .swift-format.
 format:

@@ -31,6 +31,9 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-atomics", from: "1.3.0"),
     ],
     targets: [
         // Playlists: model, parser, writer, inspection, variant selection. Pure Swift, no I/O.
@@ -38,6 +41,8 @@ let package = Package(
         // shared by inspection reports, CLI events, bundles and Live Activities. No dependencies.
         .target(name: "JSONDocument"),
         .target(name: "HLS", dependencies: ["JSONDocument"]),
+        // Log lines with timestamps, as text or JSON, written off the caller's thread (swift-log handler).
+        .target(name: "ServerLogging", dependencies: [.product(name: "Logging", package: "swift-log")]),
         // The one way to run blocking calls that are not media work (a thread pool of its own).
         .target(name: "BlockingWork", dependencies: [.product(name: "NIOPosix", package: "swift-nio")]),
         // Fans events out to subscribers' async streams, dropping the oldest for a slow one.
@@ -71,7 +76,10 @@ let package = Package(
         // Text recognition on video frames (Live Text), its cache and the frame-text search index.
         .target(
             name: "VisualAnalysis",
-            dependencies: ["CTesseract", "MediaCore", "SQLiteDatabase", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "CTesseract", "MediaCore", "SQLiteDatabase", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         // How every SQLite store opens its file (folder, WAL pool, foreign keys, busy timeout).
         .target(name: "SQLiteDatabase", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
@@ -97,6 +105,7 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Subprocess", package: "swift-subprocess"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
             ]
         ),
         // The stores that server nodes share on PostgreSQL (postgres-nio): the library (the same
@@ -107,6 +116,7 @@ let package = Package(
             dependencies: [
                 "Library", .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 "Accounts", "LiveActivities", "DeviceLink", "JSONDocument",
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
         // A small S3 client (SigV4, multipart uploads, ranges, retries) over AsyncHTTPClient.
@@ -168,7 +178,10 @@ let package = Package(
         // Live Activities: model, lifecycle rules, SQLite store, fan-out to pages and to APNs.
         .target(
             name: "LiveActivities",
-            dependencies: ["APNs", "JSONDocument", "EventFeed", "Clocks", "SQLiteDatabase", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "APNs", "JSONDocument", "EventFeed", "Clocks", "SQLiteDatabase", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+            ]
         ),
         // A local stand-in for APNs (HTTP/2 over TLS, JWT and payload checks) for tests and benchmarks.
         .target(
@@ -215,6 +228,10 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Atomics", package: "swift-atomics"),
             ],
             resources: [.copy("Public")]
         ),
@@ -224,12 +241,15 @@ let package = Package(
                 "BlockingWork",
                 "HLS", "Downloads", "MediaCore", "Library", "MarqueeServer", "Accounts", "APNs", "DeviceLink", "VisualAnalysis",
                 "PostgreSQLStores", "JSONDocument",
-                "LibraryObjectStorage", "ObjectStorage",
+                "LibraryObjectStorage", "ObjectStorage", "ServerLogging",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
         .executableTarget(
@@ -260,8 +280,9 @@ let package = Package(
             name: "MarqueeServerTests",
             dependencies: [
                 "MarqueeServer", "Library", "Playback", "Downloads", "HLS", "DeviceLink", "JSONDocument",
-                "VisualAnalysis", "MediaTesting", "ServiceTesting", "PostgreSQLStores",
+                "VisualAnalysis", "MediaTesting", "ServiceTesting", "PostgreSQLStores", "ServerLogging",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
             ]
         ),

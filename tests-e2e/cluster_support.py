@@ -39,11 +39,21 @@ class PostgreSQL:
         data = f"{self.folder}/data"
         subprocess.run(self.as_user + [postgres_bin("initdb"), "-D", data, "-U", "marquee", "--auth=trust", "-E", "UTF8",
                                        "--no-locale", "--no-sync"], check=True, capture_output=True)
-        subprocess.run(self.as_user + [postgres_bin("pg_ctl"), "-D", data, "-l", f"{self.folder}/postgres.log", "-w", "-o",
-                                       f"-h 127.0.0.1 -p {self.port} -k {self.folder} -c fsync=off -c synchronous_commit=off",
-                                       "start"], check=True, capture_output=True)
+        self.start_server()
         self.psql("postgres", "CREATE DATABASE marquee")
         self.url = f"postgres://marquee@127.0.0.1:{self.port}/marquee?sslmode=disable"
+
+    def start_server(self):
+        """Starts the server on its folder and port (again, after `stop_server`)."""
+        subprocess.run(self.as_user + [postgres_bin("pg_ctl"), "-D", f"{self.folder}/data", "-l", f"{self.folder}/postgres.log", "-w",
+                                       "-o", f"-h 127.0.0.1 -p {self.port} -k {self.folder} -c fsync=off -c synchronous_commit=off",
+                                       "start"], check=True, capture_output=True)
+
+    def stop_server(self):
+        """Stops the server as an operator (or a crash of its machine's service) would, keeping
+        its data: connections are closed and new ones refused until `start_server`."""
+        subprocess.run(self.as_user + [postgres_bin("pg_ctl"), "-D", f"{self.folder}/data", "-m", "fast", "-w", "stop"],
+                       check=True, capture_output=True)
 
     def psql(self, database, sql):
         result = subprocess.run([postgres_bin("psql"), "-X", "-q", "-t", "-A", "-v", "ON_ERROR_STOP=1", "-h", "127.0.0.1",
@@ -163,12 +173,12 @@ class SeaweedFS:
         self.master_port, self.filer_port, self.s3_port = ports[0], ports[2], ports[3]
         os.makedirs(f"{self.folder}/data")
         self.log = open(f"{self.folder}/weed.log", "w")
-        self.process = subprocess.Popen(
-            [weed_binary(), "server", f"-dir={self.folder}/data", "-ip=127.0.0.1", "-ip.bind=127.0.0.1",
-             f"-master.port={ports[0]}", f"-volume.port={ports[1]}", "-filer", f"-filer.port={ports[2]}",
-             "-s3", f"-s3.port={ports[3]}", f"-s3.config={self.folder}/s3.json", f"-s3.port.iceberg={ports[4]}",
-             f"-s3.port.lance={ports[5]}", f"-metricsPort={ports[6]}", "-master.volumeSizeLimitMB=32", "-volume.max=0"],
-            stdout=self.log, stderr=subprocess.STDOUT)
+        self.arguments = [
+            weed_binary(), "server", f"-dir={self.folder}/data", "-ip=127.0.0.1", "-ip.bind=127.0.0.1",
+            f"-master.port={ports[0]}", f"-volume.port={ports[1]}", "-filer", f"-filer.port={ports[2]}",
+            "-s3", f"-s3.port={ports[3]}", f"-s3.config={self.folder}/s3.json", f"-s3.port.iceberg={ports[4]}",
+            f"-s3.port.lance={ports[5]}", f"-metricsPort={ports[6]}", "-master.volumeSizeLimitMB=32", "-volume.max=0"]
+        self.process = subprocess.Popen(self.arguments, stdout=self.log, stderr=subprocess.STDOUT)
         self.endpoint = f"http://127.0.0.1:{self.s3_port}"
         deadline = time.time() + 60
         while True:
@@ -189,6 +199,16 @@ class SeaweedFS:
                 return b'"fid"' in answer.read()
         except OSError:
             return False
+
+    def stop_process(self):
+        """Kills the gateway and its servers as a crash would (a graceful stop takes SeaweedFS
+        over 20 s), keeping their data: connections are refused until `start_process`."""
+        self.process.kill()
+        self.process.wait(timeout=20)
+
+    def start_process(self):
+        """Starts them again on the same ports and data, after `stop_process`."""
+        self.process = subprocess.Popen(self.arguments, stdout=self.log, stderr=subprocess.STDOUT)
 
     def environment(self):
         """What a marquee process needs to reach the bucket (the AWS SDK's variable names)."""

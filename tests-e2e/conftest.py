@@ -79,9 +79,14 @@ def server():
     data = tempfile.mkdtemp(prefix="marquee-e2e-")
     process = subprocess.Popen([marquee_binary(), "serve", "--data", data, "--port", "0"],
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    line = process.stdout.readline()
-    match = re.search(r"(http://127\.0\.0\.1:\d+)/", line)
-    assert match, f"marquee serve did not print its URL: {line!r}"
+    # The ready line; log lines (standard error, merged here) may come before it, such as a
+    # sample clip's job starting.
+    said = []
+    while not (match := re.search(r"(http://127\.0\.0\.1:\d+)/", said[-1] if said else "")) and len(said) < 50:
+        said.append(process.stdout.readline())
+        if not said[-1]:
+            break
+    assert match, f"marquee serve did not print its URL: {''.join(said)!r}"
     drain_console(process, ARTIFACTS / "server-console.log")
     running = Server(match.group(1), process, data)
     running.console = ARTIFACTS / "server-console.log"

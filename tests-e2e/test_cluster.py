@@ -164,6 +164,12 @@ def upload(client, path, chunks=6, after_first_chunk=None):
     return upload_id, json.loads(body)["id"]
 
 
+def media_requests(node):
+    """The node's count of answered media requests (routed and from its event-loop cache), from /metrics."""
+    _, exposition, _ = get(node + "/metrics")
+    return sum(float(m) for m in re.findall(rb'^marquee_http_requests_total\{route="/media/\{asset\}/\*\*",[^}]*\} (\S+)$', exposition, re.M))
+
+
 def files_under(folder):
     return [os.path.join(root, name) for root, _, names in os.walk(folder) for name in names]
 
@@ -297,6 +303,7 @@ def test_two_nodes_two_workers_one_database_one_bucket(cluster, browser):
     # Through the balancer, as a client that keeps no cookie (spread request by request): every
     # asset's manifest, playlist, first segment and poster, from both nodes.
     logged_before_reads = os.path.getsize(balancer.access_log)
+    media_before = [media_requests(f"http://127.0.0.1:{p}") for _, p in cluster["nodes"]]
     for asset in assets:
         status, body, headers = get(balancer.url + asset["manifestURL"])
         assert status == 200
@@ -311,6 +318,18 @@ def test_two_nodes_two_workers_one_database_one_bucket(cluster, browser):
         assert status == 200 and poster.startswith(b"\xff\xd8\xff")
     upstreams = {r["upstream"] for r in balancer.requests(logged_before_reads)}
     assert len(upstreams) == 2, f"the balancer used one node only: {upstreams}"
+    # What an operator's Prometheus and readiness probe see on each node: the media reads
+    # just made counted under their route template, the queue read from the database, and
+    # every dependency answering.
+    for (_, port), before in zip(cluster["nodes"], media_before):
+        node = f"http://127.0.0.1:{port}"
+        assert media_requests(node) > before, f"node {port}'s metrics did not move with the reads"
+        _, exposition, _ = get(node + "/metrics")
+        assert re.search(rb'^marquee_jobs\{state="succeeded"\} 20(\.0)?$', exposition, re.M), exposition[:2000]
+        assert not re.search(rb"route=\"/media/[0-9a-f]", exposition), "a raw media path became a label"
+        status, body, _ = get(node + "/readyz")
+        checks = json.loads(body)["checks"]
+        assert status == 200 and [c["name"] for c in checks] == ["database", "queue", "media-storage"] and all(c["ok"] for c in checks), body
 
     # The uploaded file plays: its session, and the renderer's WebSocket upgraded through nginx
     # to the node holding the session (the browser's cookie).

@@ -13,6 +13,8 @@ public final class AccountService: Sendable {
     public let sessionLifetime: TimeInterval
     /// How long a resolved credential is trusted before the database is asked again.
     public let cacheLifetime: TimeInterval
+    /// How long a cached credential still holds while the store cannot be asked (an outage).
+    public static let outageGrace: TimeInterval = 15 * 60
     /// Most API tokens one account may hold.
     public static let maximumTokensPerAccount = 50
 
@@ -178,12 +180,23 @@ public final class AccountService: Sendable {
     /// Who holds this session cookie or API token, or nil when it is unknown or expired.
     public func principal(for secret: CredentialSecret, now: Date = Date()) async throws -> Principal? {
         let digest = secret.digest
-        if let cached = cache.withLock({ $0[digest] }), now.timeIntervalSince(cached.checkedAt) < cacheLifetime,
-            (cached.credential.expiresAt ?? .distantFuture) > now
-        {
+        let cached = cache.withLock({ $0[digest] })
+        if let cached, now.timeIntervalSince(cached.checkedAt) < cacheLifetime, (cached.credential.expiresAt ?? .distantFuture) > now {
             return cached.principal
         }
-        guard let (credential, account) = try await store.credential(digest: digest, now: now), let id = account.id else {
+        let found: (Credential, Account)?
+        do {
+            found = try await store.credential(digest: digest, now: now)
+        } catch {
+            // The store did not answer (the database is down): a credential this server trusted
+            // less than `outageGrace` ago, and nothing revoked since (revoking empties the cache),
+            // still holds, so ready media keeps playing through an outage.
+            if let cached, now.timeIntervalSince(cached.checkedAt) < Self.outageGrace, (cached.credential.expiresAt ?? .distantFuture) > now {
+                return cached.principal
+            }
+            throw error
+        }
+        guard let (credential, account) = found, let id = account.id else {
             cache.withLock { _ = $0.removeValue(forKey: digest) }
             return nil
         }

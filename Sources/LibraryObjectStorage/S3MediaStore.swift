@@ -88,6 +88,23 @@ public final class S3MediaStore: MediaStore {
         }
     }
 
+    /// Whether the bucket answers now (`/readyz`): one HEAD of a key that need not exist.
+    public func checkReachable() async throws {
+        _ = try await outage { try await client.head(location.key(".marquee-access-check")) }
+    }
+
+    /// `body`'s result; a bucket that did not answer (no connection: status 0) or said it
+    /// cannot serve now (5xx, or 429 after the client's retries) comes out as
+    /// `ServiceUnavailable`, which the server answers 503 with a sentence — never the S3
+    /// error's text, which names the bucket and the key layout.
+    func outage<Result>(_ body: () async throws -> Result) async throws -> Result {
+        do {
+            return try await body()
+        } catch let error as S3Error where error.status == 0 || error.status >= 500 || error.status == 429 {
+            throw ServiceUnavailable(.mediaStorage, detail: error.description)
+        }
+    }
+
     // MARK: Publishing
 
     public func stagingFolder(for assetID: String) -> URL {
@@ -212,7 +229,12 @@ public final class S3MediaStore: MediaStore {
             fetches[assetID] = task
             return task
         }
-        return try await fetch.value
+        do {
+            return try await outage { try await fetch.value }
+        } catch is ServiceUnavailable where FileManager.default.fileExists(atPath: copy.path) {
+            // The bucket does not answer: the copy fetched before still describes the media.
+            return copy
+        }
     }
 
     /// Checks the local copy of an asset's playlists against `master.m3u8`'s ETag and fetches
@@ -255,13 +277,13 @@ public final class S3MediaStore: MediaStore {
 
     public func info(_ path: String, of assetID: String) async throws -> MediaFileInfo? {
         guard MediaPath.components(path, assetID: assetID) != nil else { return nil }
-        return try await client.head(key(path, of: assetID)).map { MediaFileInfo(size: $0.size, eTag: $0.etag) }
+        return try await outage { try await client.head(key(path, of: assetID)) }.map { MediaFileInfo(size: $0.size, eTag: $0.etag) }
     }
 
     public func read(_ path: String, of assetID: String, range: ClosedRange<Int>?) async throws -> MediaFileContents? {
         guard MediaPath.components(path, assetID: assetID) != nil else { return nil }
         do {
-            let object = try await client.get(key(path, of: assetID), range: range)
+            let object = try await outage { try await client.get(key(path, of: assetID), range: range) }
             return MediaFileContents(data: object.data, totalSize: object.totalSize ?? object.data.count, eTag: object.etag)
         } catch let error as S3Error where error.status == 404 {
             return nil
@@ -272,7 +294,9 @@ public final class S3MediaStore: MediaStore {
         guard MediaPath.components(path, assetID: assetID) != nil else { return nil }
         let object: S3Client.ObjectStream
         do {
-            guard let found = try await client.stream(key(path, of: assetID), range: range, ifMatch: ifMatch) else { return nil }
+            guard let found = try await outage({ try await client.stream(key(path, of: assetID), range: range, ifMatch: ifMatch) }) else {
+                return nil
+            }
             object = found
         } catch let error as S3Error where error.status == 412 {
             throw MediaFileChanged(path: path, assetID: assetID)

@@ -34,6 +34,14 @@ public struct MarqueeServer: Sendable {
     let interstitialWebhooks: InterstitialWebhooks
     /// Bundle and web files, shared by the file routes and the event-loop path for cached files.
     let mediaFiles = MediaFileResponder()
+    /// What `/metrics` shows (a registry of this server's own unless given the process's).
+    public var metrics = ServerMetrics()
+    /// How long each `/readyz` check may take before it counts as failed.
+    public var readinessLimit: Duration = .seconds(1)
+    /// Where one line per answered request goes (`marquee.access`); nil writes none.
+    public var accessLog: Logger? = nil
+    /// What the event-loop media path answered, until `/metrics` folds it in.
+    let eventLoopAnswers = EventLoopAnswerCounts()
 
     public init(
         library: MediaLibrary, sessions: PlaybackSessions = PlaybackSessions(), webRoot: URL? = nil,
@@ -82,7 +90,8 @@ public struct MarqueeServer: Sendable {
         router.middlewares.add(RequestOriginMiddleware(policy: originPolicy))
         if let access { router.middlewares.add(AccessMiddleware(access: access, guests: guestPasses)) }
         router.middlewares.add(RateLimitMiddleware(buckets: RateLimitBuckets(limits: rateLimits)))
-        router.get("api/health") { _, _ in "ok" }
+        HealthRoutes(library: library, sessions: sessions, metrics: metrics, eventLoopAnswers: eventLoopAnswers, limit: readinessLimit)
+            .register(on: router)
         let manifests = PlaybackManifestStore(library: library, provisional: downloads)
         LibraryRoutes(library: library, manifests: manifests).register(on: router)
         SessionRoutes(
@@ -117,14 +126,17 @@ public struct MarqueeServer: Sendable {
         host: String, port: Int, limits: ConnectionLimits = ConnectionLimits(), logger: Logger? = nil,
         onReady: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
-        // Every path in its one spelling before the router, and everything after it, looks.
+        // Every path in its one spelling before the router, and everything after it, looks;
+        // in front of both, the request id, the metrics and the access log.
         let router = CanonicalRouter(router: router())
+        let observed = ObservedRouter(router: router, metrics: metrics, accessLog: accessLog)
         let connections = ConnectionCount(maximum: limits.maximumConnections, maximumPerAddress: limits.maximumPerAddress)
         let idle = TimeAmount(limits.idleTimeout)
         let webSockets = router.buildResponder()
         // MARQUEE_CACHED_FILES_ON_EVENT_LOOP=0 sends every request through the router (to measure the difference).
         let cachedFilesOnEventLoop = ProcessInfo.processInfo.environment["MARQUEE_CACHED_FILES_ON_EVENT_LOOP"] != "0"
-        let cachedMedia = CachedMediaAnswers(files: mediaFiles, originPolicy: originPolicy, access: access, serverName: "Marquee")
+        let cachedMedia = CachedMediaAnswers(
+            files: mediaFiles, originPolicy: originPolicy, access: access, serverName: "Marquee", counts: eventLoopAnswers, accessLog: accessLog)
         let connectionHandlers: @Sendable () -> [any RemovableChannelHandler] = {
             var handlers: [any RemovableChannelHandler] = [FileRegionSink.Installer()]
             if cachedFilesOnEventLoop { handlers.append(CachedMediaHandler.Installer(answers: cachedMedia)) }
@@ -141,7 +153,7 @@ public struct MarqueeServer: Sendable {
                 count: connections, timeout: idle)
         }
         return Application(
-            router: router,
+            router: observed,
             server: server,
             configuration: .init(address: .hostname(host, port: port), serverName: "Marquee"),
             onServerRunning: { channel in await onReady(channel.localAddress?.port ?? port) },

@@ -23,9 +23,21 @@ public final class S3Client: Sendable {
     public let multipartPartSize: Int
     public let maximumAttempts: Int
 
+    /// The HTTP client every `S3Client` shares unless given one: a refused connection fails the
+    /// attempt at once and a connection takes at most 2 s to open, so the client's own retries
+    /// (`maximumAttempts`, backing off from 200 ms) decide, and a bucket that is down is an
+    /// error within about 2 s. (Left on, the pool would retry connecting by itself until the
+    /// request's deadline, 120 s, and a segment request waited that long.)
+    public static let defaultHTTPClient: HTTPClient = {
+        var configuration = HTTPClient.Configuration.singletonConfiguration
+        configuration.timeout.connect = .seconds(2)
+        configuration.connectionPool.retryConnectionEstablishment = false
+        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    }()
+
     public init(
         bucket: String, endpoint: URL?, region: String, accessKeyID: String, secretAccessKey: String, sessionToken: String? = nil,
-        multipartPartSize: Int = 8 * 1024 * 1024, maximumAttempts: Int = 4, httpClient: HTTPClient = .shared
+        multipartPartSize: Int = 8 * 1024 * 1024, maximumAttempts: Int = 4, httpClient: HTTPClient = S3Client.defaultHTTPClient
     ) {
         self.bucket = bucket
         if let endpoint {

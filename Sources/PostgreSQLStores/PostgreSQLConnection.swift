@@ -19,6 +19,7 @@ struct PostgreSQLConnection: Sendable {
 
     func transaction<Result: Sendable>(_ what: String, _ body: (PostgresConnection) async throws -> Result) async throws -> Result {
         do {
+            try await library.awaitConnection()
             return try await client.withTransaction(logger: logger) { connection in try await body(connection) }
         } catch let error as PostgresTransactionError {
             if let refusal = error.closureError, !(refusal is PSQLError) { throw refusal }

@@ -36,9 +36,13 @@ public final class PostgreSQLLibraryStore: LibraryStore {
     /// The channel every store on one database shares.
     public static let channel = "marquee_library"
 
-    private init(client: PostgresClient, logger: Logger) {
+    /// Where the server listens, for `awaitConnection`'s check that it accepts connections at all.
+    let endpoint: ServerEndpoint
+
+    private init(client: PostgresClient, logger: Logger, endpoint: ServerEndpoint) {
         self.client = client
         self.logger = logger
+        self.endpoint = endpoint
     }
 
     /// Connects to `info`, migrates the schema and starts listening for other processes' changes;
@@ -64,7 +68,9 @@ public final class PostgreSQLLibraryStore: LibraryStore {
         var logger = Logger(label: "marquee.library.postgres")
         logger.logLevel = .error
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
-        let store = PostgreSQLLibraryStore(client: client, logger: logger)
+        let endpoint: ServerEndpoint =
+            info.socketDirectory.map { .unixSocket($0 + "/.s.PGSQL.\(info.port)") } ?? .tcp(host: info.host, port: info.port)
+        let store = PostgreSQLLibraryStore(client: client, logger: logger, endpoint: endpoint)
         store.tasks.withLock { $0.append(Task { await client.run() }) }  // holds the client only
         let migrationLogger = logger
         do {
@@ -153,6 +159,37 @@ public final class PostgreSQLLibraryStore: LibraryStore {
         try await connection.query("SELECT pg_notify(\(Self.channel), \(ChangeNotice(origin: origin, change: change).payload))", logger: logger)
     }
 
+    /// How long a read or write waits for a pooled connection before it asks whether the
+    /// server accepts connections at all; when it does not, the database counts as down
+    /// (`PostgreSQLStoreError.isUnreachable`, which the API answers 503). The pool itself never
+    /// gives up: while the server is down it keeps reconnecting, and a request waiting for a
+    /// connection would wait until the server is back (66 s in a 60 s outage). A server that
+    /// accepts connections is waited for as before (a busy pool, a slow machine).
+    public static let connectionWait: Duration = .seconds(2)
+
+    /// Waits for the pool to lend a connection (at once while the server is up and the pool
+    /// not exhausted); after `connectionWait`, and every `connectionWait` after that, checks
+    /// that the server accepts a connection, and throws `TimedOut` when it does not, which the
+    /// caller wraps as it wraps the pool's own errors.
+    func awaitConnection() async throws {
+        let (client, endpoint, wait) = (client, endpoint, Self.connectionWait)
+        let lent = try await withThrowingTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                try await client.withConnection { _ in }
+                return true
+            }
+            group.addTask {
+                while true {
+                    try await Task.sleep(for: wait)
+                    if await !endpoint.acceptsConnections(within: wait) { return false }
+                }
+            }
+            defer { group.cancelAll() }
+            return try await group.next() ?? false
+        }
+        guard lent else { throw PostgreSQLStoreError.TimedOut(limit: wait) }
+    }
+
     /// Runs `body` in a transaction, then publishes `changes` here (they were sent to the others inside it).
     func write<Result: Sendable>(
         _ what: String, changes: @Sendable (Result) -> [LibraryChange] = { _ in [] },
@@ -160,6 +197,7 @@ public final class PostgreSQLLibraryStore: LibraryStore {
     ) async throws -> Result {
         let result: Result
         do {
+            try await awaitConnection()
             result = try await client.withTransaction(logger: logger) { connection in
                 let result = try await body(connection)
                 for change in changes(result) { try await self.notify(change, on: connection) }
@@ -180,6 +218,7 @@ public final class PostgreSQLLibraryStore: LibraryStore {
     /// The rows of `query`, decoded; a failure names `what` was being read.
     func read<Result>(_ what: String, _ query: PostgresQuery, _ decode: (PostgresRow) throws -> Result) async throws -> [Result] {
         do {
+            try await awaitConnection()
             var results: [Result] = []
             for try await row in try await client.query(query, logger: logger) { results.append(try decode(row)) }
             return results
@@ -286,6 +325,13 @@ public final class PostgreSQLLibraryStore: LibraryStore {
 
     public func assetCount() async throws -> Int {
         try await read("count assets", "SELECT count(*) FROM asset") { try $0.decode(Int.self) }.first ?? 0
+    }
+
+    public func jobCounts() async throws -> [IngestJob.State: Int] {
+        let rows = try await read("count jobs", "SELECT state, count(*) FROM ingest_job GROUP BY state") { try $0.decode((String, Int).self) }
+        var counts: [IngestJob.State: Int] = [:]
+        for (state, count) in rows { if let state = IngestJob.State(rawValue: state) { counts[state] = count } }
+        return counts
     }
 
     // MARK: Overrides
@@ -566,7 +612,15 @@ public struct PostgreSQLStoreError: Error, CustomStringConvertible {
     public var isUnreachable: Bool {
         if underlying is TimedOut { return true }
         if let error = underlying as? PSQLError {
-            return [.connectionError, .serverClosedConnection, .poolClosed, .uncleanShutdown].contains(error.code)
+            if [.connectionError, .serverClosedConnection, .clientClosedConnection, .poolClosed, .uncleanShutdown].contains(error.code) {
+                return true
+            }
+            // The server is shutting down or starting up (57P01–57P03), or the connection failed (class 08).
+            if let state = error.serverInfo?[.sqlState] { return state.hasPrefix("57P") || state.hasPrefix("08") }
+        }
+        if let transaction = underlying as? PostgresTransactionError {
+            let inner = transaction.beginError ?? transaction.closureError ?? transaction.commitError
+            if let inner { return PostgreSQLStoreError(operation: operation, underlying: inner).isUnreachable }
         }
         return false
     }
@@ -579,6 +633,13 @@ public struct PostgreSQLStoreError: Error, CustomStringConvertible {
             return "PostgreSQL could not \(operation): \(server ?? String(describing: error.code))"
         }
         return "PostgreSQL could not \(operation): \(underlying)"
+    }
+}
+
+/// A server that was never reached is an outage: the API answers 503 with a sentence.
+extension PostgreSQLStoreError: ServiceUnavailableConvertible {
+    public var unavailable: ServiceUnavailable? {
+        isUnreachable ? ServiceUnavailable(.database, detail: description) : nil
     }
 }
 

@@ -1,4 +1,6 @@
 import ArgumentParser
+import Logging
+import ServerLogging
 
 /// The `marquee` command line: one subcommand per capability.
 @main
@@ -15,4 +17,22 @@ struct Marquee: AsyncParsableCommand {
             WorkerCommand.self, MigrateCommand.self, MediaWorkCommand.self,
         ]
     )
+
+    /// Every logger of the process writes timestamped lines to standard error (`LogSettings`:
+    /// text at `warning` unless `serve` or `worker` say otherwise), then the command runs.
+    static func main() async {
+        LoggingSystem.bootstrap(LogSettings.makeHandler)
+        do {
+            var command = try parseAsRoot()
+            if var asynchronous = command as? any AsyncParsableCommand {
+                try await asynchronous.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            LogOutput.standardError.flush()
+            exit(withError: error)
+        }
+        LogOutput.standardError.flush()
+    }
 }

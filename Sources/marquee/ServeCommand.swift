@@ -1,12 +1,16 @@
 import APNs
 import Accounts
 import ArgumentParser
+import CoreMetrics
 import Foundation
 import HLS
 import Hummingbird
 import JSONDocument
 import Library
+import Logging
 import MarqueeServer
+import Prometheus
+import ServerLogging
 
 /// `marquee serve`: the media server, its library, and the web player.
 struct ServeCommand: AsyncParsableCommand {
@@ -69,12 +73,27 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Print the console as JSON lines (the default when standard output is not a terminal).")
     var json = false
 
+    @OptionGroup var logging: LogOptions
+
+    @Option(
+        name: .customLong("metrics-token"),
+        help:
+            "A bearer token that may read /metrics (for a Prometheus server with no account; also MARQUEE_METRICS_TOKEN). Without it only the owner may, which on a loopback-bound server is everyone on this machine."
+    )
+    var metricsToken: String?
+
     func run() async throws {
         let console = Console(command: "serve", json: json)
         try await console.run { try await serve(console) }
     }
 
     private func serve(_ console: Console) async throws {
+        logging.apply()
+        defer { LogOutput.standardError.flush() }
+        // One registry for the server's own metrics and for what the library's worker and the
+        // push relay count through swift-metrics.
+        let metrics = ServerMetrics()
+        MetricsSystem.bootstrap(metrics.factory)
         let (location, store, configuration) = try await storage.open(
             dataDirectory: data.map { URL(fileURLWithPath: $0) } ?? LibraryLocation.defaultDataDirectory())
         let library = try MediaLibrary(
@@ -100,7 +119,8 @@ struct ServeCommand: AsyncParsableCommand {
         let mode = AccessMode.forBindAddress(host, requireSignIn: requireSignIn)
         let accounts = AccountService(store: nodeStores.accounts)
         nodeStores.keepCredentialCacheCurrent(accounts)
-        let access = ServerAccess(mode: mode, accounts: accounts)
+        let token = metricsToken ?? ProcessInfo.processInfo.environment["MARQUEE_METRICS_TOKEN"]
+        let access = ServerAccess(mode: mode, accounts: accounts, metricsToken: token)
         var server = MarqueeServer(
             library: library, downloads: downloads, originPolicy: RequestOriginPolicy(allowedHosts: allowedHosts),
             access: access)
@@ -110,6 +130,8 @@ struct ServeCommand: AsyncParsableCommand {
         let nearbyDevices = try await nearby.start(
             host: host, dataDirectory: location.dataDirectory, sessions: server.sessions, library: server.library, pairings: nodeStores.pairings)
         server.nearby = nearbyDevices?.0
+        server.metrics = metrics
+        server.accessLog = logging.accessLog ? Logger(label: "marquee.access") : nil
         let setupCode = mode == .signInRequired ? try await accounts.setupCode() : nil
         let dataPath = location.dataDirectory.path
         await server.liveText?.startIndexing()
@@ -121,7 +143,10 @@ struct ServeCommand: AsyncParsableCommand {
             idleTimeout: .milliseconds(Int64(idleTimeout * 1000)),
             maximumConnections: maxConnections ?? ConnectionLimits.defaultMaximum(),
             maximumPerAddress: maxConnectionsPerAddress)
-        let app = server.application(host: host, port: port, limits: limits) { bound in
+        var appLogger = Logger(label: "marquee")
+        // Hummingbird's own info lines ("Server started and listening…") say what the ready line says.
+        if appLogger.logLevel == .info { appLogger.logLevel = .notice }
+        let app = server.application(host: host, port: port, limits: limits, logger: appLogger) { bound in
             // Listening on every interface: name the machine, which is what another device types.
             let everywhere = host == "0.0.0.0" || host == "::"
             let name = everywhere ? ProcessInfo.processInfo.hostName : host

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Library
+import ServerLogging
 
 /// `marquee worker`: an ingest worker without a server, for running packaging on machines of
 /// its own next to `marquee serve` nodes that share one PostgreSQL library (and one bucket).
@@ -26,8 +27,12 @@ struct WorkerCommand: AsyncParsableCommand {
     @Option(help: "A name for this worker in job rows and logs (default: host:pid:random).")
     var name: String?
 
+    @OptionGroup var logging: LogOptions
+
     func run() async throws {
         guard lease.isFinite, lease >= 1, lease <= 3600 else { throw ValidationError("--lease must be between 1 and 3600 seconds") }
+        logging.apply()
+        defer { LogOutput.standardError.flush() }
         // A database or bucket that cannot be used ends the worker with one line and its
         // documented status (3 when the service does not answer).
         var opened: (MediaLibrary, StorageConfiguration)?

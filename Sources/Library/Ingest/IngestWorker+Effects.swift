@@ -80,12 +80,15 @@ extension IngestWorker {
             returned.message = message
             returned.attempts = attempts
             await requeue(returned, after: delay)
+            outcome = "requeued"
         case .recordFailure(let reason, let message):
             work.job.fail(reason, message: message)
             await recordFailure(work.job)
+            outcome = "failed"
         case .letGo:
             // Another worker runs this job now: its row and its asset are that worker's.
             log("worker \(workerID) lost the lease on the job of asset \(work.job.assetID); stopped it")
+            outcome = "lease-lost"
         case .log(let line): log(line)
         case .stopWork:
             // Only an interruption asks for it, and the worker's `interrupt` carries that out.
@@ -207,6 +210,7 @@ extension IngestWorker {
         }
         work.job.succeed()
         try await saveJob(work.job)
+        outcome = "succeeded"
         return .recorded
     }
 

@@ -1,4 +1,5 @@
 import BlockingWork
+import CoreMetrics
 import EventFeed
 import Foundation
 import Logging
@@ -41,6 +42,9 @@ public actor IngestWorker {
     private var running: (assetID: String, task: Task<Void, Never>, lastProgress: ContinuousClock.Instant)?
     /// The running job's steps and what stopped it; nil between jobs.
     var lifecycle: IngestLifecycle?
+    /// How the running job's run settled (`succeeded`, `failed`, `requeued`, `lease-lost`), for
+    /// its log line and the metrics; nil until it has.
+    var outcome: String?
     /// Set by `handBack()`: this worker takes no more jobs.
     private var handingOver = false
     /// Names this worker in the job rows it leases ("host:pid:random").
@@ -131,6 +135,13 @@ public actor IngestWorker {
     private func runWatched(_ job: IngestJob) async {
         // Before the task exists, so an interruption that comes at once is remembered.
         lifecycle = makeLifecycle(for: job)
+        outcome = nil
+        let started = ContinuousClock.now
+        let metadata: Logger.Metadata = [
+            "job": .stringConvertible(job.id ?? 0), "asset": .string(job.assetID), "attempt": .stringConvertible(job.attempts),
+            "worker": .string(workerID),
+        ]
+        Self.logger.info("took the job of asset \(job.assetID)", metadata: metadata)
         let task = Task { await self.run(job) }
         running = (job.assetID, task, ContinuousClock.now)
         let limit = stallLimit
@@ -149,6 +160,20 @@ public actor IngestWorker {
         heartbeat = nil
         running = nil
         lifecycle = nil
+        Self.record(outcome: outcome ?? "stopped", after: started.duration(to: .now), metadata: metadata)
+    }
+
+    /// One log line and the metrics for a job's run that ended with `outcome`.
+    static func record(outcome: String, after duration: Duration, metadata: Logger.Metadata) {
+        let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        var metadata = metadata
+        metadata["outcome"] = .string(outcome)
+        metadata["seconds"] = .string(String(format: "%.2f", seconds))
+        let line: Logger.Message = "job of asset \(metadata["asset"] ?? "?") \(outcome) after \(String(format: "%.1f", seconds)) s"
+        if outcome == "succeeded" { logger.info(line, metadata: metadata) } else { logger.warning(line, metadata: metadata) }
+        Counter(label: "marquee_job_outcomes_total", dimensions: [("outcome", outcome)]).increment()
+        CoreMetrics.Timer(label: "marquee_job_duration_seconds", dimensions: [("outcome", outcome)])
+            .recordNanoseconds(duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
     }
 
     /// Extends the lease every third of it while the job runs; stops the job when the lease is lost.

@@ -79,6 +79,14 @@ public protocol MediaStore: Sendable, CustomStringConvertible {
 
     /// Deletes a source the store kept.
     func removeSource(_ sourcePath: String) async throws
+
+    /// Throws when the store cannot be reached now (a bucket that does not answer); `/readyz`
+    /// asks it. A folder on this machine is always reachable.
+    func checkReachable() async throws
+}
+
+extension MediaStore {
+    public func checkReachable() async throws {}
 }
 
 /// What a store knows about a published file without reading it.

@@ -1,4 +1,5 @@
 public import APNs
+import CoreMetrics
 import Foundation
 import JSONDocument
 
@@ -224,6 +225,8 @@ public actor ActivityPushRelay {
 
     private func note(_ result: PushResult, activityID: String, target: String, event: String, pushToStart: Bool) async {
         if result.attempts > 0 { sentCount += 1 }
+        // Through swift-metrics' global factory (`/metrics` on `marquee serve`).
+        Counter(label: "marquee_apns_pushes_total", dimensions: [("result", result.kind.rawValue)]).increment()
         switch result.kind {
         case .unregistered:
             if pushToStart { try? await store.deletePushToStartToken(target) } else { try? await store.deletePushToken(target) }
@@ -240,6 +243,7 @@ public actor ActivityPushRelay {
     }
 
     private func noteRefused(activityID: String, target: String, event: String, priority: Int, reason: String) async {
+        Counter(label: "marquee_apns_pushes_total", dimensions: [("result", PushResult.Kind.refused.rawValue)]).increment()
         try? await store.record(
             PushOutcomeRecord(
                 activityID: activityID, target: target, event: event, priority: priority,

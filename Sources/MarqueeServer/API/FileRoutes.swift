@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Library
+import Logging
 
 /// `/media/{asset}/…` (HLS bundles, posters, trick-play images) and the web pages and their
 /// ES modules. Paths are resolved through `LibraryLocation.resolve`, which refuses any that
@@ -54,7 +55,16 @@ struct FileRoutes: Sendable {
         let rest = raw.contains("%") ? raw.removingPercentEncoding ?? raw : raw
         let location = library.location
         // An asset with interstitial events serves its playlists with the events written in.
-        if let text = try await InterstitialPlaylists(library: library).playlist(assetID: asset, path: rest) {
+        // While the database is down the playlist goes out as packaged (without the events),
+        // so media that is ready keeps playing.
+        let decorated: String?
+        do {
+            decorated = try await InterstitialPlaylists(library: library).playlist(assetID: asset, path: rest)
+        } catch let error where APIError.outage(error) != nil {
+            context.logger.warning("served \(rest) of \(asset) without its interstitials: \(error)")
+            decorated = nil
+        }
+        if let text = decorated {
             return try InterstitialPlaylists.response(text, request: request)
         }
         if !library.media.isLocal {

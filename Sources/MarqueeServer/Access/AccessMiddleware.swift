@@ -20,6 +20,9 @@ struct AccessMiddleware: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let path = request.uri.path
+        if path.lowercased() == "/metrics", access.presentsMetricsToken(request.headers[.authorization]) {
+            return try await next(request, context)
+        }
         let permission = AccessRules.permission(method: request.method, path: path)
         let signedIn = try await Self.principal(of: request, accounts: access.accounts)
         let principal = signedIn ?? (access.mode == .open ? Principal.localUser : nil)
@@ -103,7 +106,7 @@ struct AccessMiddleware: RouterMiddleware {
     static func notSignedIn(_ request: Request) -> any Error {
         let path = request.uri.path.lowercased()
         let isPage =
-            request.method == .get && !path.hasPrefix("/api/") && !path.hasPrefix("/media/") && !path.hasPrefix("/ui/")
+            request.method == .get && !path.hasPrefix("/api/") && !path.hasPrefix("/media/") && !path.hasPrefix("/ui/") && path != "/metrics"
             && (request.headers[.accept]?.contains("text/html") ?? true)
         if isPage {
             let target = request.uri.string

@@ -35,10 +35,23 @@ public enum AccessMode: String, Sendable, Codable {
 public struct ServerAccess: Sendable {
     public let mode: AccessMode
     public let accounts: AccountService
+    /// A bearer token that may read `/metrics` and nothing else (`--metrics-token`), for a
+    /// Prometheus server that holds no account; nil: only the owner may.
+    public let metricsToken: String?
 
-    public init(mode: AccessMode, accounts: AccountService) {
+    public init(mode: AccessMode, accounts: AccountService, metricsToken: String? = nil) {
         self.mode = mode
         self.accounts = accounts
+        self.metricsToken = metricsToken.flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// Whether `authorization` presents the metrics token (compared in constant time).
+    func presentsMetricsToken(_ authorization: String?) -> Bool {
+        guard let metricsToken, let authorization, case .bearer(let token) = HeaderValues.authorization(authorization) else { return false }
+        let given = Array(token.utf8)
+        let expected = Array(metricsToken.utf8)
+        guard given.count == expected.count else { return false }
+        return zip(given, expected).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
     }
 
     /// The cookie that carries a sign-in session.

@@ -11,6 +11,8 @@ public enum AccessRules {
     static let publicFiles: Set<String> = [
         "/signin", "/favicon.ico", "/ui/favicon.png", "/ui/favicon.svg", "/ui/apple-touch-icon.png",
         "/ui/js/i18n.js", "/ui/js/signin.js", "/ui/css/signin.css", "/api/health",
+        // Health checks for load balancers and orchestrators: they say nothing but up or not.
+        "/livez", "/readyz",
     ]
 
     public static func permission(method: HTTPRequest.Method, path: String) -> Permission {
@@ -24,6 +26,9 @@ public enum AccessRules {
         if path.hasPrefix("/api/auth/") { return .signIn }
         if path == "/api/tokens" || path.hasPrefix("/api/tokens/") || path == "/account" { return .ownAccount }
         if path == "/api/users" || path.hasPrefix("/api/users/") { return .manage }
+        // Metrics reveal routes, traffic and the queue: the owner's (or `--metrics-token`'s,
+        // which `AccessMiddleware` checks), open only where everyone is the owner (loopback).
+        if path == "/metrics" { return .manage }
         // Nearby devices: the device link is guarded by pairing itself (an unpaired device can
         // only ask, and the owner approves on the TV); approving, listing and revoking are the owner's.
         if path == "/api/devices/link" { return .signIn }

@@ -1,5 +1,6 @@
 import Foundation
 public import Hummingbird
+import Library
 import Logging
 import NIOCore
 
@@ -44,6 +45,26 @@ public struct APIError: HTTPResponseError, Sendable {
         insufficientStorage, "The server's disk is full: free some space on it (or ask its owner to), then try again",
         code: "disk-full")
 
+    /// The answer while the database or the media storage does not answer: 503, a sentence
+    /// naming the service (never its own error text), and `Retry-After`.
+    static func unavailable(_ service: ServiceUnavailable.Service) -> APIError {
+        switch service {
+        case .database:
+            APIError(
+                .serviceUnavailable, "The library's database is not answering right now; try again in a moment",
+                code: "database-unavailable", headers: [.retryAfter: "5"])
+        case .mediaStorage:
+            APIError(
+                .serviceUnavailable, "The media storage is not answering right now; try again in a moment",
+                code: "media-storage-unavailable", headers: [.retryAfter: "5"])
+        }
+    }
+
+    /// The outage behind `error`, when it is one (for the log).
+    static func outage(_ error: any Error) -> ServiceUnavailable? {
+        (error as? ServiceUnavailable) ?? (error as? any ServiceUnavailableConvertible)?.unavailable
+    }
+
     /// "not-found" for 404, "too-many-requests" for 429: the reason phrase, lower-cased, hyphenated.
     static func code(for status: HTTPResponse.Status) -> String {
         let phrase = status.reasonPhrase.isEmpty ? "status-\(status.code)" : status.reasonPhrase
@@ -79,6 +100,10 @@ public struct APIError: HTTPResponseError, Sendable {
             return error
         case let error as any APIErrorConvertible:
             return error.apiError
+        case let error as ServiceUnavailable:
+            return unavailable(error.service)
+        case let error as any ServiceUnavailableConvertible where error.unavailable != nil:
+            return unavailable(error.unavailable!.service)
         case let error as NIOTooManyBytesError:
             let limit = error.maxBytes.map { " (at most \($0) bytes)" } ?? ""
             return APIError(.contentTooLarge, "The request body is too large\(limit)")
@@ -119,6 +144,8 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             let apiError = APIError.from(error)
             if apiError.isInternal {
                 context.logger.error("\(request.method) \(request.uri.path) failed: \(String(reflecting: error))")
+            } else if let outage = APIError.outage(error) {
+                context.logger.warning("\(request.method) \(request.uri.path) answered 503: \(outage)")
             }
             if apiError.status == .notFound, (error as? HTTPError) != nil, let allowed = routes?.allowed(for: request.uri.path), !allowed.isEmpty {
                 let list = allowed.joined(separator: ", ")

@@ -2,6 +2,7 @@ import Accounts
 import Foundation
 import HTTPTypes
 import HummingbirdCore
+import Logging
 import NIOCore
 import NIOHTTPTypes
 import Synchronization
@@ -20,11 +21,16 @@ import Synchronization
 /// playlist (an asset with interstitials serves its playlists rewritten), `Connection: close`
 /// or `Upgrade`, a request behind one the router is still answering — goes on to
 /// Hummingbird unchanged, which answers it (and its errors) as before and fills the caches.
+///
+/// Every answer carries an `X-Request-ID` (the proxy's when sane, else a new one), is counted
+/// in `counts` (atomics only) and, with `accessLog`, gets its access log line, as routed ones do.
 struct CachedMediaAnswers: Sendable {
     let files: MediaFileResponder
     let originPolicy: RequestOriginPolicy
     let access: ServerAccess?
     let serverName: String?
+    var counts = EventLoopAnswerCounts()
+    var accessLog: Logger? = nil
 
     enum Answer {
         /// A head, then the body (if any) from memory.
@@ -52,6 +58,7 @@ struct CachedMediaAnswers: Sendable {
         var origin: String?
         var authorization: String?
         var cookie: String?
+        var requestID: String?
 
         init?(_ fields: HTTPFields) {
             for field in fields {
@@ -71,6 +78,9 @@ struct CachedMediaAnswers: Sendable {
                 case .cookie:
                     guard cookie == nil else { return nil }
                     cookie = field.value
+                case RequestID.headerName:
+                    guard requestID == nil else { return nil }
+                    requestID = field.value
                 default: continue
                 }
             }
@@ -103,23 +113,40 @@ struct CachedMediaAnswers: Sendable {
         }
         if let access, !permits(fields, method: request.method, path: path, access: access, remembering: &memory) { return nil }
         guard let file = files.cache.fresh(String(path.dropFirst())) else { return nil }
+        let id = RequestID.forRequest(incoming: fields.requestID)
         let answer: Answer
+        let status: HTTPResponse.Status
+        let sent: Int
         switch FileAnswer(file: file, method: request.method, headers: request.headerFields) {
         case .unsatisfiable:
             return nil
         case .notModified(var fields):
             fields[.contentLength] = "0"
-            answer = .memory(response(.notModified, fields, kind: file.kind), nil)
+            (status, sent) = (.notModified, 0)
+            answer = .memory(response(status, fields, kind: file.kind, requestID: id), nil)
         case .headOnly(let fields):
-            answer = .memory(response(.ok, fields, kind: file.kind), nil)
-        case .bytes(let status, let fields, let buffer):
-            answer = .memory(response(status, fields, kind: file.kind), buffer)
-        case .fromFile(let status, let fields, let range):
+            (status, sent) = (.ok, 0)
+            answer = .memory(response(status, fields, kind: file.kind, requestID: id), nil)
+        case .bytes(let bytesStatus, let fields, let buffer):
+            (status, sent) = (bytesStatus, buffer.readableBytes)
+            answer = .memory(response(status, fields, kind: file.kind, requestID: id), buffer)
+        case .fromFile(let fileStatus, let fields, let range):
             guard canSendFiles, let open = file.file, file.size > 0 else { return nil }
             let bytes = range ?? 0...(file.size - 1)
-            answer = .region(response(status, fields, kind: file.kind), open, offset: bytes.lowerBound, count: bytes.count)
+            (status, sent) = (fileStatus, bytes.count)
+            answer = .region(response(status, fields, kind: file.kind, requestID: id), open, offset: bytes.lowerBound, count: bytes.count)
         }
         files.answeredOnEventLoop.wrappingAdd(1, ordering: .relaxed)
+        counts.record(method: request.method, status: status, bytes: sent)
+        if let accessLog, accessLog.logLevel <= .info {
+            accessLog.info(
+                "\(request.method) \(path) \(status.code)",
+                metadata: [
+                    "request.id": .string(id), "method": .string(request.method.rawValue), "path": .string(path),
+                    "route": .string(EventLoopAnswerCounts.route), "status": .stringConvertible(status.code),
+                    "bytes": .stringConvertible(sent), "answered": "event-loop",
+                ])
+        }
         return answer
     }
 
@@ -162,8 +189,9 @@ struct CachedMediaAnswers: Sendable {
     /// The response head with what the routed path adds to every response: the security
     /// headers of `RequestOriginMiddleware`, `Date` and `Server`. (`fields` are a cached
     /// file's, which never carry these, so they are appended rather than looked up and set.)
-    private func response(_ status: HTTPResponse.Status, _ fields: HTTPFields, kind: ServedFileKind) -> HTTPResponse {
+    private func response(_ status: HTTPResponse.Status, _ fields: HTTPFields, kind: ServedFileKind, requestID: String) -> HTTPResponse {
         var fields = fields
+        fields.append(HTTPField(name: RequestID.headerName, value: requestID))
         fields.append(HTTPField(name: .xContentTypeOptions, value: "nosniff"))
         fields.append(HTTPField(name: .referrerPolicy, value: "same-origin"))
         if kind.contentType.hasPrefix("text/html") {

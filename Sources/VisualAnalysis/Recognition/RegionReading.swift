@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import MediaCore
 
 /// How a frame is read: regions first, then each region prepared and read in the script it
@@ -42,7 +43,7 @@ struct RegionReading: Sendable {
         var plain = finder.regions(in: searched)
         let skew = finder.skewAngle(of: picture.luma, within: plain)
         let turned = abs(skew) >= 1
-        if Self.tracing { FileHandle.standardError.write(Data("skew \(skew)\n".utf8)) }
+        if Self.tracing { Self.traceLog.info("skew \(skew)") }
         if turned {
             picture = picture.rotated(by: skew)
             searched = grainy ? picture.luma.smoothed() : picture.luma
@@ -168,6 +169,8 @@ struct RegionReading: Sendable {
     /// `MARQUEE_LIVETEXT_TRACE=1` writes each region, its reading and whether it was kept to
     /// standard error (for tuning on the evaluation set).
     static let tracing = ProcessInfo.processInfo.environment["MARQUEE_LIVETEXT_TRACE"] != nil
+    /// Where `MARQUEE_LIVETEXT_TRACE` lines go (swift-log, like every other line the server writes).
+    static let traceLog = Logger(label: "marquee.live-text.trace")
 
     /// Writes a region, its reading and whether it was kept to standard error, and the
     /// prepared picture to `MARQUEE_LIVETEXT_DUMP` (a folder) when that is set.
@@ -179,7 +182,7 @@ struct RegionReading: Sendable {
         let text = reading?.map(\.text).joined(separator: " / ") ?? "-"
         let confidence = String(format: "%.2f", confidence(reading ?? []))
         let place = "\(region.x),\(region.y) \(region.width)x\(region.height)\(outlined ? " outlined" : "")"
-        FileHandle.standardError.write(Data("region \(place) conf \(confidence) \(kept ? "kept" : "dropped"): \(text)\n".utf8))
+        traceLog.info("region \(place) conf \(confidence) \(kept ? "kept" : "dropped"): \(text)")
     }
 
     static func confidence(_ lines: [TextLine]) -> Double {

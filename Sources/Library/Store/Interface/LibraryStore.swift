@@ -77,6 +77,9 @@ public protocol LibraryStore: Sendable {
     func requeueInterruptedJobs() async throws
     /// Re-queues a failed job (and marks its asset pending again).
     func retry(jobID: Int64) async throws -> IngestJob
+    /// How many jobs are in each state, in one query: the queue's depth for `/metrics`, and
+    /// the proof that the queue can be read for `/readyz`.
+    func jobCounts() async throws -> [IngestJob.State: Int]
 
     // MARK: Interstitials
 

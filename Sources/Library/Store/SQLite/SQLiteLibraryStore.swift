@@ -126,6 +126,16 @@ public final class SQLiteLibraryStore: LibraryStore {
         try await database.read { db in try Asset.fetchCount(db) }
     }
 
+    public func jobCounts() async throws -> [IngestJob.State: Int] {
+        try await database.read { db in
+            var counts: [IngestJob.State: Int] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT state, count(*) FROM \(IngestJob.databaseTableName) GROUP BY state") {
+                if let state = IngestJob.State(rawValue: row[0]) { counts[state] = row[1] }
+            }
+            return counts
+        }
+    }
+
     // MARK: Overrides
 
     public func override(for assetID: String) async throws -> MetadataOverride? {
