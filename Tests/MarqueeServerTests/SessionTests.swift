@@ -94,7 +94,8 @@ struct SessionTests {
         let fixture = try await ServerFixture.shared.value
         try await fixture.application().test(.router) { client in
             let mixed = try await create(client, body: #"{"assetID": "\#(fixture.clipID)", "speedList": "0.5,abc,2,40"}"#)
-            #expect(mixed.speeds.map(\.rate) == [0.5, 2])
+            #expect(mixed.speeds.map(\.rate) == [0.5, 1, 2])
+            #expect(mixed.selectedSpeed?.rate == 1)
             #expect(mixed.warnings == ["Ignored the playback speeds “abc”, “40” in the address: a speed is a number above 0 and at most 16."])
             let onlyBad = try await create(client, body: #"{"assetID": "\#(fixture.clipID)", "speedList": "fast", "language": "ja"}"#)
             #expect(onlyBad.speeds.map(\.rate) == [0.5, 1, 1.25, 1.5, 2])
