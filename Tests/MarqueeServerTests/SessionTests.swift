@@ -240,6 +240,8 @@ struct SessionTests {
                 let refused = try await nextOf("refused")
                 #expect(refused["replyTo"] as? Int == 9)
                 #expect(refused["reason"] as? String == "seeking-restricted-during-interstitial")
+                // With the session's sentence for the viewer (issue 29: why, and for how long).
+                #expect((refused["message"] as? String)?.hasPrefix("Seeking is off during this ad.") == true)
 
                 try await outbound.write(.text(#"{"v":1,"type":"report","report":"ended"}"#))
                 let back = try await nextOf("commands")
