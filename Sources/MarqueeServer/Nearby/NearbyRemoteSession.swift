@@ -115,7 +115,8 @@ struct NearbyRemoteSession {
         case .failure(let refusal):
             // The session says why, and for how long ("Ads can be skipped in 3 s").
             let explained = await devices.sessions.session(id: sessionID)?.explanation(of: refusal)
-            await send(.intentResult, explained.map { OutboundRendererMessage.refused($0, replyTo: id) } ?? OutboundRendererMessage.refused(refusal, replyTo: id))
+            let message = explained.map { OutboundRendererMessage.refused($0, replyTo: id) } ?? .refused(refusal, replyTo: id)
+            await send(.intentResult, message)
         case nil: await send(.intentResult, OutboundRendererMessage.error("The session on the TV has ended"))
         }
     }
