@@ -86,7 +86,12 @@ export class PlayerMenus {
 
   registerListeners() {
     this.hub.on(PLAYER_EVENT.STATE, () => { for (const menu of this.all) if (menu.isOpen) menu.render(); });
-    // "Auto (720p)" follows the picture: the element's size changes when another variant shows.
-    this.hub.media.addEventListener('resize', () => { if (this.overflow.isOpen) this.overflow.render(); });
+    // "Auto (720p)" follows the picture (the element's size changes when another variant
+    // shows): only that label changes, so the items keep their focus and identity.
+    this.hub.media.addEventListener('resize', () => {
+      const label = this.overflow.element?.querySelector("[data-section='quality'] [data-value='auto'] span");
+      const auto = qualitySection(qualityView(this.hub.engine), { choose() {} })?.items[0];
+      if (label && auto) label.textContent = auto.label;
+    });
   }
 }
