@@ -94,7 +94,8 @@ struct SessionTests {
         let fixture = try await ServerFixture.shared.value
         try await fixture.application().test(.router) { client in
             let mixed = try await create(client, body: #"{"assetID": "\#(fixture.clipID)", "speedList": "0.5,abc,2,40"}"#)
-            #expect(mixed.speeds.map(\.rate) == [0.5, 2])
+            #expect(mixed.speeds.map(\.rate) == [0.5, 1, 2])
+            #expect(mixed.selectedSpeed?.rate == 1)
             #expect(mixed.warnings == ["Ignored the playback speeds “abc”, “40” in the address: a speed is a number above 0 and at most 16."])
             let onlyBad = try await create(client, body: #"{"assetID": "\#(fixture.clipID)", "speedList": "fast", "language": "ja"}"#)
             #expect(onlyBad.speeds.map(\.rate) == [0.5, 1, 1.25, 1.5, 2])
@@ -239,6 +240,8 @@ struct SessionTests {
                 let refused = try await nextOf("refused")
                 #expect(refused["replyTo"] as? Int == 9)
                 #expect(refused["reason"] as? String == "seeking-restricted-during-interstitial")
+                // With the session's sentence for the viewer (issue 29: why, and for how long).
+                #expect((refused["message"] as? String)?.hasPrefix("Seeking is off during this ad.") == true)
 
                 try await outbound.write(.text(#"{"v":1,"type":"report","report":"ended"}"#))
                 let back = try await nextOf("commands")

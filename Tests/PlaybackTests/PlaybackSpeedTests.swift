@@ -96,12 +96,24 @@ struct RequestedSpeedsTests {
 
     @Test func badEntriesAreLeftOutAndNamed() {
         let parsed = RequestedSpeeds(parsing: "0.5,abc,,-1,0,17,nan,inf,2")
-        #expect(parsed.rates == [0.5, 2])
+        #expect(parsed.rates == [0.5, 1, 2])
         #expect(parsed.ignored == ["abc", "-1", "0", "17", "nan", "inf"])
         let warning = parsed.warning(in: .english) ?? ""
         #expect(warning.hasPrefix("Ignored the playback speeds “abc”, “-1”"))
         #expect(warning.hasSuffix("a speed is a number above 0 and at most 16."))
         #expect(parsed.warning(in: .japanese)?.contains("「abc」、「-1」") == true)
+    }
+
+    @Test("A list without normal speed offers it too, so the viewer can go back to 1×")
+    func normalSpeedIsAlwaysOffered() {
+        #expect(RequestedSpeeds(parsing: "0.75,abc").rates == [0.75, 1])
+        #expect(RequestedSpeeds(parsing: "2,3").rates == [1, 2, 3])
+        #expect(RequestedSpeeds(parsing: "1.5, 0.5").rates == [1, 1.5, 0.5])
+        #expect(RequestedSpeeds(parsing: "2,1").rates == [2, 1])
+        let full = RequestedSpeeds(parsing: (1...16).map { String(Double($0) / 100) }.joined(separator: ","))
+        #expect(full.rates?.count == PlaybackSpeed.maximumCount)
+        #expect(full.rates?.last == 1)
+        #expect(full.dropped)
     }
 
     @Test func onlyBadEntriesKeepTheUsualList() {

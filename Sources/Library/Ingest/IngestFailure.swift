@@ -12,6 +12,17 @@ public struct IngestFailure: Sendable, Hashable {
     public var reason: Reason
     public var message: String
 
+    /// Whether preparing the same source again can succeed: not when the file itself is the
+    /// problem (not media, damaged, crashed the converter, an unsafe bundle), so the library
+    /// offers no Retry for those; yes when something around it failed (the disk, the worker,
+    /// a tool) or may have changed (the file was put back).
+    public static func retryCanHelp(_ reason: Reason) -> Bool {
+        switch reason {
+        case .notMedia, .unsafeBundle, .unreadable, .packagerCrashed: false
+        case .sourceMissing, .packagingFailed, .interrupted, .toolFailed, .noSpace, .unknown: true
+        }
+    }
+
     public init(_ error: any Error) {
         switch error {
         case LibraryError.sourceNotFound:

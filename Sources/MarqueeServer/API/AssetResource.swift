@@ -17,6 +17,9 @@ public struct AssetResource: ResponseEncodable, Decodable, Sendable, Hashable {
         public var message: String?
         /// Why it failed, as a code the page translates (`notMedia`, `unreadable`…).
         public var reason: String?
+        /// For a failed job: whether retrying can help (false when the file itself is the
+        /// problem, so the page offers no Retry); `nil` for a job that has not failed.
+        public var retryable: Bool?
     }
 
     /// The series an episode belongs to, and where in it.
@@ -114,7 +117,8 @@ public struct AssetResource: ResponseEncodable, Decodable, Sendable, Hashable {
         manifestURL = "/api/assets/\(asset.id)/manifest.json"
         self.job = job.map {
             JobSummary(
-                id: $0.id, state: $0.state.rawValue, progress: $0.progress, message: $0.message.map(ServerPathVisibility.redact), reason: $0.failureReason)
+                id: $0.id, state: $0.state.rawValue, progress: $0.progress, message: $0.message.map(ServerPathVisibility.redact), reason: $0.failureReason,
+                retryable: $0.state == .failed ? $0.failureReason.flatMap(IngestFailure.Reason.init(rawValue:)).map(IngestFailure.retryCanHelp) ?? true : nil)
         }
         series = shown.episode.map {
             SeriesInfo(title: $0.seriesTitle, season: $0.season, episode: $0.number, episodeTitle: $0.title, label: $0.label)

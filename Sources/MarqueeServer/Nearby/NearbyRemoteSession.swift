@@ -112,7 +112,11 @@ struct NearbyRemoteSession {
         }
         switch await devices.sessions.apply(intent, to: sessionID, replyTo: id) {
         case .success(let commands): await send(.intentResult, OutboundRendererMessage.commands(commands, replyTo: id))
-        case .failure(let refusal): await send(.intentResult, OutboundRendererMessage.refused(refusal, replyTo: id))
+        case .failure(let refusal):
+            // The session says why, and for how long ("Ads can be skipped in 3 s").
+            let explained = await devices.sessions.session(id: sessionID)?.explanation(of: refusal)
+            let message = explained.map { OutboundRendererMessage.refused($0, replyTo: id) } ?? .refused(refusal, replyTo: id)
+            await send(.intentResult, message)
         case nil: await send(.intentResult, OutboundRendererMessage.error("The session on the TV has ended"))
         }
     }

@@ -177,7 +177,7 @@ public actor PlaybackSessions {
         case .success(let commands):
             send(.commands(commands, replyTo: replyTo), to: id)
         case .failure(let refusal):
-            send(.refused(refusal, replyTo: replyTo), to: id, only: rendererID)
+            send(.refused(entry.session.explanation(of: refusal), replyTo: replyTo), to: id, only: rendererID)
         }
         sendState(to: id)
         notify(id)

@@ -427,6 +427,9 @@ struct OutboundRendererMessage: Encodable, Sendable {
     var state: SessionSnapshot?
     var reason: String?
     var message: String?
+    /// For `refused`: whole seconds until what was refused becomes possible (an ad's skip
+    /// button appears, or the ad ends), when a wait brings it.
+    var availableIn: Int?
     /// A break's will-present or did-finish (`type` "interstitial").
     var notification: InterstitialNotificationPayload?
     /// For `clock`: the renderer's send time, echoed, and the server's time (ms since 1970).
@@ -451,8 +454,15 @@ struct OutboundRendererMessage: Encodable, Sendable {
         Self(type: "commands", replyTo: replyTo, commands: commands.map(CommandPayload.init))
     }
 
+    /// A bare refusal, for a session that is gone by the time it would explain itself.
     static func refused(_ refusal: PlaybackRefusal, replyTo: Int?) -> Self {
         Self(type: "refused", replyTo: replyTo, reason: refusal.rawValue)
+    }
+
+    /// A refusal with the session's explanation: its code, a sentence in the session's
+    /// language, and how long until the action becomes possible.
+    static func refused(_ explanation: RefusalExplanation, replyTo: Int?) -> Self {
+        Self(type: "refused", replyTo: replyTo, reason: explanation.reason.rawValue, message: explanation.message, availableIn: explanation.availableIn)
     }
 
     static func error(_ message: String) -> Self {

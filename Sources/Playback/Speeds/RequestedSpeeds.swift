@@ -4,11 +4,14 @@
 /// (not a number, zero, negative, above 16×) is left out and reported in `ignored` instead of
 /// failing the player. An empty text asks for no speed menu. When every entry is ignored the
 /// player keeps its usual list (`rates` is `nil`), as if the address had asked for nothing.
+/// A list that offers speeds always offers normal speed (1×) too, so a viewer who was sent
+/// `?speeds=0.75,abc` can still go back to it: it goes before the first faster speed.
 /// Only the first `PlaybackSpeed.maximumCount` speeds are kept; the rest are counted in
 /// `dropped`, and the warning names at most a few ignored entries, so a huge address makes
 /// no larger a session or answer than a short one.
 public struct RequestedSpeeds: Sendable, Equatable {
-    /// The rates to offer, in the order typed (duplicates dropped); `nil` keeps the default list.
+    /// The rates to offer, in the order typed (duplicates dropped, 1× added when missing); `nil`
+    /// keeps the default list.
     public let rates: [Double]?
     /// The entries left out, as typed (trimmed), at most `maximumReported` of them.
     public let ignored: [String]
@@ -40,6 +43,13 @@ public struct RequestedSpeeds: Sendable, Equatable {
             } else if left.count < Self.maximumReported {
                 left.append(String(entry.prefix(32)))
             }
+        }
+        if !kept.isEmpty, !kept.contains(1) {
+            if kept.count == PlaybackSpeed.maximumCount {
+                kept.removeLast()
+                full = true
+            }
+            kept.insert(1, at: kept.firstIndex { $0 > 1 } ?? kept.endIndex)
         }
         rates = kept.isEmpty ? nil : kept
         ignored = left

@@ -56,6 +56,16 @@ export function pickLanguage(tags) {
   return 'en';
 }
 
+/**
+ * A page's language: the address's `?lang=` when it names one spoken here ("ja", "ja-JP"),
+ * else the first of the browser's languages that is spoken, else English.
+ */
+export function pageLanguage(search = globalThis.location?.search ?? '', tags = globalThis.navigator?.languages) {
+  const asked = new URLSearchParams(search).get('lang');
+  const primary = asked?.toLowerCase().split(/[-_]/)[0];
+  return primary && primary in strings ? primary : pickLanguage(tags);
+}
+
 export function setLanguage(language) {
   current = language in strings ? language : 'en';
   document.documentElement.lang = current;

@@ -2,7 +2,7 @@
 // adding media (drag and drop or choose files, uploaded in resumable chunks; or a path on
 // the server), live packaging progress pushed over Server-Sent Events (no polling), delete
 // with undo, editing details, and retry or remove for items that failed.
-import { addStrings, pickLanguage, setLanguage, t, badgeName } from './i18n.js';
+import { addStrings, pageLanguage, setLanguage, t, badgeName } from './i18n.js';
 import { libraryStrings } from './library/strings.js';
 import { Upload } from './library/uploader.js';
 import { assetCard, seriesCard, seasonLists, uploadCard, showUploadProgress } from './library/cards.js';
@@ -12,7 +12,7 @@ import { setProtected } from './library/protection.js';
 import { libraryParameters, placeAsset, shelfStatus, visibleItems } from './library/shelf.js';
 
 addStrings(libraryStrings);
-setLanguage(pickLanguage(navigator.languages));
+setLanguage(pageLanguage());
 const $ = (id) => document.getElementById(id);
 const list = $('assets');
 const status = $('library-status');

@@ -1,5 +1,5 @@
 // Library cards: one for an asset (artwork, duration, packaging or watched progress, badges,
-// status line with retry/remove for failures, edit and delete), one for a series (opens its
+// status line with Retry for failures it can help, edit and delete or remove), one for a series (opens its
 // seasons and episodes), and one for a file being uploaded.
 import { t, formatTime, badgeName } from '../i18n.js';
 import { protectButton, protectedBadge } from './protection.js';
@@ -82,18 +82,16 @@ function statusLine(asset, handlers) {
   if (asset.status === 'failed') {
     line.classList.add('failed');
     line.textContent = failureText(asset.job);
-    const buttons = el('span', 'job-buttons');
-    if (asset.job?.id != null) {
+    // Retry only where the server says it can help (not for a damaged or non-media file);
+    // removing is the card's own button below.
+    if (asset.job?.id != null && asset.job.retryable !== false) {
+      const buttons = el('span', 'job-buttons');
       const retry = el('button', 'retry', t('retry'));
       retry.type = 'button';
       retry.addEventListener('click', () => handlers.retry(asset));
       buttons.append(retry);
+      line.append(buttons);
     }
-    const remove = el('button', 'remove', t('remove'));
-    remove.type = 'button';
-    remove.addEventListener('click', () => handlers.remove(asset));
-    buttons.append(remove);
-    line.append(buttons);
   }
   return line.textContent ? line : null;
 }
@@ -104,9 +102,12 @@ function actions(asset, handlers) {
   edit.type = 'button';
   edit.setAttribute('aria-label', `${t('edit')} — ${asset.title}`);
   edit.addEventListener('click', () => handlers.edit(asset));
-  const remove = el('button', 'delete', t('delete'));
+  // One button takes an item out of the library (undoable for a while). For an item that failed
+  // it says so, since there is nothing to delete but the entry: "Remove from library".
+  const label = asset.status === 'failed' ? t('removeFromLibrary') : t('delete');
+  const remove = el('button', 'delete', label);
   remove.type = 'button';
-  remove.setAttribute('aria-label', `${t('delete')} — ${asset.title}`);
+  remove.setAttribute('aria-label', `${label} — ${asset.title}`);
   remove.addEventListener('click', () => handlers.remove(asset));
   row.append(edit, remove);
   if (handlers.protect) row.append(protectButton(asset, handlers.protect));

@@ -2,6 +2,10 @@
 // current time (or before / after the video) with an ad from the library, its restrictions
 // and skip delay, delete one. The server validates and tells open sessions, so the timeline
 // marks update at once; refusals are shown as the server words them.
+//
+// "Here (0:31)" follows the playhead while the panel is open and means the time when "Add
+// break" is pressed. The panel's own fields keep their keys; its button does not, so Space, K
+// and the digits still play, pause and jump while it has focus.
 import { formatTime, t } from '../i18n.js';
 
 async function json(response) {
@@ -28,21 +32,38 @@ export class InterstitialEditor {
     for (const element of [this.toggle, this.panel]) {
       element.addEventListener('pointerdown', (event) => event.stopPropagation());
       element.addEventListener('click', (event) => event.stopPropagation());
-      element.addEventListener('keydown', (event) => event.stopPropagation());
     }
+    this.panel.addEventListener('keydown', (event) => event.stopPropagation());
     this.toggle.addEventListener('click', () => (this.panel.hidden ? this.open() : this.close()));
+    this.timer = null;
     player.append(this.toggle, this.panel);
+  }
+
+  /** Names the button in the page's language (called once the session has chosen it). */
+  applyStrings() {
+    this.toggle.textContent = t('adBreaks');
   }
 
   async open() {
     this.panel.hidden = false;
     this.toggle.setAttribute('aria-expanded', 'true');
     await this.render();
+    clearInterval(this.timer);
+    this.timer = setInterval(() => this.showHere(), 250);
   }
 
   close() {
     this.panel.hidden = true;
     this.toggle.setAttribute('aria-expanded', 'false');
+    clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  /** "Here (m:ss)" at the playhead now. */
+  showHere() {
+    const option = this.panel.querySelector('select[name="place"] option[value="here"]');
+    const text = t('atCurrentTime', { t: formatTime(this.currentTime()) });
+    if (option && option.textContent !== text) option.textContent = text;
   }
 
   async render() {
@@ -76,10 +97,9 @@ export class InterstitialEditor {
 
     const form = document.createElement('form');
     form.className = 'ad-break-form';
-    const now = this.currentTime();
     form.innerHTML = `
       <label>${t('breakPlace')} <select name="place">
-        <option value="here">${t('atCurrentTime', { t: formatTime(now) })}</option>
+        <option value="here">${t('atCurrentTime', { t: formatTime(this.currentTime()) })}</option>
         <option value="pre">${t('preRoll')}</option><option value="post">${t('postRoll')}</option></select></label>
       <label>${t('breakAd')} <select name="ad"></select></label>
       <label><input type="checkbox" name="skip"> ${t('restrictSkip')}</label>
@@ -93,6 +113,7 @@ export class InterstitialEditor {
     form.addEventListener('submit', async (submitted) => {
       submitted.preventDefault();
       const place = form.elements.place.value;
+      const now = this.currentTime(); // when "Add break" is pressed, not when the panel opened
       const body = {
         time: place === 'here' ? Math.round(now * 1000) / 1000 : 0,
         cue: place === 'here' ? 'none' : place,

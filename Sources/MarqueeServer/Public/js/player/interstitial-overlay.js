@@ -7,9 +7,18 @@ import { ensureStylesheet } from '../stylesheet.js';
 
 addStrings(interstitialStrings);
 
+/**
+ * Whole seconds a countdown shows for `secondsLeft`: rounded up, so it reaches 0:00 as the ad
+ * ends, but a sliver under a tenth of a second (an ad of 5.02 s: the audio's priming, the
+ * container's rounding) does not count, so a 5 s ad starts at 0:05.
+ */
+export function countdownSeconds(secondsLeft) {
+  return Math.max(0, Math.ceil(Math.max(0, secondsLeft) - 0.1));
+}
+
 /** The badge text: "Ad · 0:12" for a lone ad, "Ad 1 of 2 · 0:12" inside a break of several. */
 export function adBadgeText(state, secondsLeft) {
-  const left = formatTime(Math.ceil(Math.max(0, secondsLeft)));
+  const left = formatTime(countdownSeconds(secondsLeft));
   const position = state?.interstitialBreak;
   if (position && position.count > 1) return t('adPosition', { n: position.position, count: position.count, t: left });
   return t('adRemaining', { t: left });

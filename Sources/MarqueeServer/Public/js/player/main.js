@@ -36,6 +36,8 @@ import { MediaReports } from './media-reports.js';
 import { SessionView } from './session-view.js';
 import { PlayerChrome, Toast } from './player-chrome.js';
 import { PlayerMenus } from './player-menus.js';
+import { StatsPanel } from './stats-panel.js';
+import { variantName } from './quality-menu.js';
 import { playerActions } from './player-actions.js';
 import { openSession } from './session-start.js';
 import { GroupSync } from './group-sync.js';
@@ -53,8 +55,15 @@ const info = new InfoPanel($('info-panel'), $('info-button'), { open: () => t('m
 const volume = new VolumeControl($('mute-button'), $('volume-slider'), [video, $('interstitial-video'), $('interstitial-video-next')],
   { mute: () => t('mute'), volume: () => t('volume') });
 const chrome = new PlayerChrome($, hub, { toast, volume, info });
+const stats = new StatsPanel(player, video, () => hub.engine);
+// The quality menu holds a variant in this page's loader (the page's own choice: quality-menu.js).
+const chooseQuality = (id) => {
+  hub.engine?.selectVariant(id);
+  const chosen = id === null ? null : hub.engine?.variants?.find((v) => v.id === id);
+  toast.show(t('qualityChosen', { q: chosen ? variantName(chosen) : t('qualityAuto') }));
+};
 const menus = new PlayerMenus({ container: $('menus'), overflowButton: $('overflow-button'), renditionsButton: $('renditions-button') },
-  hub, { toggleHelp: () => chrome.toggleHelp() });
+  hub, { toggleHelp: () => chrome.toggleHelp(), chooseQuality, toggleStats: () => stats.toggle() });
 const visibility = new ControlsVisibility(player, {
   // A page whose browser refused to play in a group keeps its controls up for the press it needs.
   isPlaying: () => Boolean(hub.session?.desiresPlayback) && !groupSync.blocked,
@@ -66,7 +75,7 @@ const interstitial = new InterstitialPlayer($('interstitial-video'), (report, fi
 let liveText = null; // Live Text on the paused frame (live-text.js), once the session exists
 let together = null; // Watch together (together.js), once the session exists
 const show = (time) => display.show(time);
-const actions = playerActions(hub, { show, toast: (text) => toast.show(text), info, chrome, visibility, groupSync: { get blocked() { return groupSync.blocked; }, unblock: () => groupSync.unblock() } });
+const actions = playerActions(hub, { show, toast: (text) => toast.show(text), info, chrome, visibility, stats, groupSync: { get blocked() { return groupSync.blocked; }, unblock: () => groupSync.unblock() } });
 
 // Scrubbing: the timeline and the picture's swipe drive one scrubber; the picture follows
 // (keyframes of the playing variant, see scrub-frames.js).
@@ -87,7 +96,7 @@ const volumeReports = new VolumeReports(video, [$('interstitial-video')], () => 
 new CuePlacement(video, player, document.querySelector('.bottom-bar'));
 const adOverlay = new InterstitialOverlay(player, () => hub.intent(INTENT.skipInterstitial));
 const preloader = new InterstitialPreloader(video, interstitial, () => hub.duration());
-new InterstitialEditor(player, { assetID, currentTime: () => video.currentTime, toast: (text) => toast.show(text, 2500) });
+const editor = new InterstitialEditor(player, { assetID, currentTime: () => video.currentTime, toast: (text) => toast.show(text, 2500) });
 const upNext = new UpNext(player, { intent: (name, fields) => hub.intent(name, fields) });
 const subtitles = new SubtitleTracks(video);
 const groupSync = new GroupSync(video, {
@@ -123,14 +132,15 @@ hub.on(PLAYER_EVENT.STATE, ({ state, previous }) => {
   together?.update(state);
 });
 scrubber.registerListeners();
-hub.on(PLAYER_EVENT.REFUSED, () => toast.show(t('refused')));
+// The session says why, and for how long ("Ads can be skipped in 3 s"); the page shows it as said.
+hub.on(PLAYER_EVENT.REFUSED, ({ message }) => toast.show(message || t('refused'), message ? 2500 : 1200));
 chrome.wireButtons(actions);
 
 // MARK: Start
 
 async function start() {
   $('loading').hidden = false;
-  const { created, readManifest } = await openSession(assetID, params, { onLanguage: () => chrome.applyStrings() });
+  const { created, readManifest } = await openSession(assetID, params, { onLanguage: () => { chrome.applyStrings(); editor.applyStrings(); } });
   hub.applyState(created);
   for (const warning of created.warnings ?? []) {
     console.warn(warning);
@@ -140,6 +150,7 @@ async function start() {
   // Music and podcasts have no picture: show their cover art in its place.
   player.dataset.audioOnly = String(!manifest.video.some((v) => v.width));
   if (player.dataset.audioOnly === 'true' && created.metadata.artworkURL) video.poster = created.metadata.artworkURL;
+  chrome.renderGravity();
   timeline.setDuration(manifest.duration);
   display.show(0);
 
@@ -156,9 +167,9 @@ async function start() {
   socket.addEventListener('commands', async (event) => {
     for (const command of event.detail.commands) await commands.carryOut(command);
   });
-  socket.addEventListener('refused', () => {
+  socket.addEventListener('refused', (event) => {
     hub.pendingSeek = null;
-    hub.trigger(PLAYER_EVENT.REFUSED);
+    hub.trigger(PLAYER_EVENT.REFUSED, { reason: event.detail.reason, message: event.detail.message, availableIn: event.detail.availableIn });
   });
   socket.addEventListener('error', (event) => console.warn('renderer protocol:', event.detail.message));
   socket.addEventListener('gone', (event) => chrome.showError(event.detail.message));
@@ -205,5 +216,5 @@ installGamepad({
   },
   activity: () => visibility.activity(),
 });
-window.marquee = { get session() { return hub.session; }, get manifest() { return hub.manifest; }, get engine() { return hub.engine; }, get liveText() { return liveText; }, get groupSync() { return groupSync; } };
+window.marquee = { get session() { return hub.session; }, get manifest() { return hub.manifest; }, get engine() { return hub.engine; }, get liveText() { return liveText; }, get groupSync() { return groupSync; }, get stats() { return stats; } };
 start().catch((error) => chrome.showError(String(error.message ?? error)));

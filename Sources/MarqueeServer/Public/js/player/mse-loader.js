@@ -1,7 +1,8 @@
 // Plays a JSON playback manifest through Media Source Extensions: one SourceBuffer for
 // video and one for audio, filled a little ahead of the playhead, switching video variants
-// by measured throughput and audio renditions on request. It carries out seeks and rate
-// changes it is told about; it decides nothing about playback itself.
+// by measured throughput (or holding the one the viewer chose in the quality menu) and audio
+// renditions on request. It carries out seeks and rate changes it is told about; it decides
+// nothing about playback itself.
 
 const AHEAD_SECONDS = 16;
 const BEHIND_SECONDS = 60;
@@ -13,6 +14,7 @@ export class MSELoader extends EventTarget {
     this.manifest = manifest;
     this.throughput = null; // bits per second, smoothed
     this.variantIndex = 0;
+    this.manualVariant = null; // the viewer's choice (an index into `variants`), or null for Auto
     this.audioIndex = Math.max(0, manifest.audio.findIndex((a) => a.isDefault));
     this.tracks = {};
     this.stopped = false;
@@ -65,6 +67,49 @@ export class MSELoader extends EventTarget {
   /** The currently chosen video variant (for the info panel and tests). */
   get currentVariant() { return this.variants?.[this.variantIndex]; }
 
+  /** The variant whose picture the element shows now (its decoded size), else the one loading. */
+  get playingVariant() {
+    const { videoWidth: width, videoHeight: height } = this.video;
+    return this.variants?.find((v) => v.width === width && v.height === height) ?? this.currentVariant;
+  }
+
+  /** Whether the quality is chosen automatically (by throughput) rather than by the viewer. */
+  get isAutomatic() { return this.manualVariant === null; }
+
+  /**
+   * Holds the video variant with this manifest id (the quality menu), or goes back to choosing
+   * by throughput (`null`, Auto). A chosen variant replaces what is buffered at once, so its
+   * pictures show within a segment rather than after the 16 s already buffered.
+   */
+  selectVariant(id) {
+    if (id === null) {
+      const held = this.variantIndex;
+      this.manualVariant = null;
+      this.adapt();
+      // Auto chose another variant than the one held: the rest of the segment playing now plays
+      // out, and what was buffered after it is fetched again in the new one.
+      const track = this.tracks.video;
+      const playing = this.currentVariant.segments.find((s) => this.video.currentTime < s.start + s.duration);
+      if (this.variantIndex !== held && track && playing) {
+        track.abort?.abort();
+        track.flushFrom = playing.start + playing.duration;
+        track.pendingFlush = true;
+        this.tick();
+      }
+      return;
+    }
+    const index = this.variants?.findIndex((v) => v.id === id) ?? -1;
+    if (index < 0) return;
+    this.manualVariant = index;
+    if (index === this.variantIndex || !this.tracks.video) return;
+    this.variantIndex = index;
+    const track = this.tracks.video;
+    track.abort?.abort();
+    track.pendingFlush = true;
+    this.dispatchEvent(new CustomEvent('variantchange', { detail: this.variants[index] }));
+    this.tick();
+  }
+
   /** Switches audio to the rendition with this manifest id. */
   selectAudio(id) {
     const index = this.manifest.audio.findIndex((a) => a.id === id);
@@ -94,12 +139,17 @@ export class MSELoader extends EventTarget {
     if (track.busy || track.buffer.updating) return;
     const time = this.video.currentTime;
     if (track.pendingFlush) {
+      // Everything (another rendition chosen: its data replaces what is buffered at once), or
+      // from `flushFrom` on (Auto chose again: what plays now plays out, the rest is refetched).
+      const from = track.flushFrom ?? 0;
       track.busy = true;
       track.pendingFlush = false;
-      track.initURL = null;
+      track.flushFrom = null;
+      if (from === 0) track.initURL = null;
       track.lastIndex = -1;
       track.endAppended = false;
-      try { await this.update(track.buffer, (b) => b.remove(0, Infinity)); } finally { track.busy = false; }
+      const within = from < (this.mediaSource.duration || Infinity);
+      try { if (within) await this.update(track.buffer, (b) => b.remove(from, Infinity)); } finally { track.busy = false; }
       return this.fill(kind, track);
     }
     const end = this.bufferedEnd(track.buffer, time);
@@ -205,7 +255,7 @@ export class MSELoader extends EventTarget {
   }
 
   adapt() {
-    if (this.throughput === null) return;
+    if (this.manualVariant !== null || this.throughput === null) return;
     const maxHeight = Math.max(360, (this.video.clientHeight || 720) * (window.devicePixelRatio || 1) * 1.5);
     let chosen = 0;
     this.variants.forEach((v, i) => {

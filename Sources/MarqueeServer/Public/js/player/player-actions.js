@@ -9,7 +9,7 @@ import { INTENT } from './renderer-vocabulary.js';
  * @param {{show: (time: number) => void, toast: (text: string) => void, info: {toggle: Function, close: Function, isOpen: boolean},
  *          chrome: {toggleFullscreen: Function, toggleHelp: Function, helpOpen: boolean}, visibility: {activity: Function}}} parts
  */
-export function playerActions(hub, { show, toast, info, chrome, visibility, groupSync = null }) {
+export function playerActions(hub, { show, toast, info, chrome, visibility, groupSync = null, stats = null }) {
   const intent = (name, fields) => hub.intent(name, fields);
   const video = hub.media;
   /** Shows `time` as the seek asked for. */
@@ -47,6 +47,7 @@ export function playerActions(hub, { show, toast, info, chrome, visibility, grou
     escape: () => {
       if (chrome.helpOpen) { chrome.toggleHelp(); return true; }
       if (info.isOpen) { info.close(); return true; }
+      if (stats?.isOpen) { stats.close(); return true; }
       return false;
     },
     activity: () => visibility.activity(),

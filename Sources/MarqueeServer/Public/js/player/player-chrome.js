@@ -1,7 +1,20 @@
 // The player's chrome around the picture: the controls' labels in the session's language,
-// the buttons, full screen and picture in picture, the picture's gravity (pinch, Ctrl+wheel),
-// the keyboard help, toasts and the failure overlay.
-import { t } from '../i18n.js';
+// the buttons, full screen and picture in picture, the picture's gravity (fit or fill: its
+// button, pinch, a double tap, Ctrl+wheel), the keyboard help, toasts and the failure overlay.
+//
+// A double tap on a touch screen switches fit and fill, as on Apple's player; a double click
+// with a mouse goes full screen and back, as every desktop video player and QuickTime do (a
+// desktop viewer has the fit/fill button, Ctrl+wheel, and fill matters most in full screen).
+import { addStrings, t } from '../i18n.js';
+
+addStrings({
+  en: { fillScreen: 'Fill the screen' },
+  ja: { fillScreen: '画面いっぱいに表示' },
+});
+
+/** Two taps closer than this in time (ms) and space (px) are a double tap. */
+const DOUBLE_TAP_MS = 300;
+const DOUBLE_TAP_SLOP = 40;
 
 export class Toast {
   constructor(element) {
@@ -48,6 +61,7 @@ export class PlayerChrome {
     $('captions-button').setAttribute('aria-label', t('captions'));
     $('renditions-button').setAttribute('aria-label', t('audioAndSubtitles'));
     $('pip-button').setAttribute('aria-label', t('pip'));
+    this.renderGravity();
     $('fullscreen-button').setAttribute('aria-label', t('fullscreen'));
     $('overflow-button').setAttribute('aria-label', t('more'));
     $('loading').setAttribute('aria-label', t('loading'));
@@ -67,6 +81,14 @@ export class PlayerChrome {
     press('skip-forward', () => actions.skipStep(1));
     press('captions-button', () => actions.captions());
     press('fullscreen-button', () => this.toggleFullscreen());
+    press('gravity-button', () => this.setGravity(this.player.dataset.gravity === 'fill' ? 'fit' : 'fill'));
+    // A mouse's double click on the picture: full screen (a touch's double tap is in `tap`).
+    $('gesture-surface').addEventListener('dblclick', (event) => {
+      if (this.lastPointerType === 'touch') return;
+      event.preventDefault();
+      this.toggleFullscreen();
+    });
+    $('gesture-surface').addEventListener('pointerdown', (event) => { this.lastPointerType = event.pointerType; }, true);
     $('pip-button').addEventListener('click', async (event) => {
       event.stopPropagation();
       try {
@@ -85,8 +107,31 @@ export class PlayerChrome {
     }, { passive: false });
   }
 
-  /** A tap on the picture: in its centre it plays or pauses, elsewhere it shows or hides the controls. */
+  /**
+   * A tap on the picture: in its centre it plays or pauses, elsewhere it shows or hides the
+   * controls. On a touch screen a second tap soon after switches fit and fill instead, so a
+   * touch's tap waits that long before it acts; a mouse's click acts at once.
+   */
   tap(event, actions, visibility) {
+    if (event.pointerType !== 'touch') return this.singleTap(event, actions, visibility);
+    const { clientX: x, clientY: y, timeStamp: time } = event;
+    const first = this.pendingTap;
+    if (first && time - first.time < DOUBLE_TAP_MS && Math.hypot(x - first.x, y - first.y) < DOUBLE_TAP_SLOP) {
+      clearTimeout(first.timer);
+      this.pendingTap = null;
+      this.setGravity(this.player.dataset.gravity === 'fill' ? 'fit' : 'fill');
+      return;
+    }
+    if (first) { clearTimeout(first.timer); this.singleTap(first.event, actions, visibility); }
+    const pending = { time, x, y, event: { clientX: x, clientY: y } };
+    pending.timer = setTimeout(() => {
+      if (this.pendingTap === pending) this.pendingTap = null;
+      this.singleTap(pending.event, actions, visibility);
+    }, DOUBLE_TAP_MS);
+    this.pendingTap = pending;
+  }
+
+  singleTap(event, actions, visibility) {
     const rect = this.player.getBoundingClientRect();
     const inCentre = Math.abs(event.clientX - (rect.left + rect.width / 2)) < rect.width / 6 &&
       Math.abs(event.clientY - (rect.top + rect.height / 2)) < rect.height / 6;
@@ -100,6 +145,15 @@ export class PlayerChrome {
   setGravity(gravity) {
     this.player.dataset.gravity = gravity;
     this.parts.toast.show(t(gravity));
+    this.renderGravity();
+  }
+
+  /** The fit/fill button: "Fill the screen", pressed while the picture fills. */
+  renderGravity() {
+    const button = this.$('gravity-button');
+    button.setAttribute('aria-pressed', String(this.player.dataset.gravity === 'fill'));
+    button.setAttribute('aria-label', t('fillScreen'));
+    button.hidden = this.player.dataset.audioOnly === 'true';
   }
 
   toggleFullscreen() {

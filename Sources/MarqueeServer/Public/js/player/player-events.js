@@ -11,7 +11,7 @@ export const PLAYER_EVENT = Object.freeze({
   SEEK_COMMANDED: 'seek-commanded',
   /** The primary took the screen back from a break (a `resume-primary` command, carried out). */
   PRIMARY_RESUMED: 'primary-resumed',
-  /** The session refused an intent; the seek asked for is dropped. */
+  /** The session refused an intent; the seek asked for is dropped: `{ reason, message, availableIn }`. */
   REFUSED: 'refused',
   /** A scrub of the timeline or the picture began. */
   SCRUB_STARTED: 'scrub-started',

@@ -2,7 +2,7 @@
 // duration and break markers. The primary's time most of the time; during a break the ad's
 // (its time, what is left, and a countdown in the ad badge), read from the break's player.
 import { formatTime } from '../i18n.js';
-import { adBadgeText } from './interstitial-overlay.js';
+import { adBadgeText, countdownSeconds } from './interstitial-overlay.js';
 import { PLAYER_EVENT } from './player-events.js';
 
 export class TimeDisplay {
@@ -44,7 +44,7 @@ export class TimeDisplay {
     timeline.setDuration(total);
     timeline.show(time);
     elapsed.textContent = formatTime(time);
-    remaining.textContent = `-${formatTime(Math.ceil(left))}`;
+    remaining.textContent = `-${formatTime(countdownSeconds(left))}`;
     adBadge.textContent = adBadgeText(session, left);
   }
 

@@ -180,7 +180,7 @@ function receive(type, body) {
       handoffRate = null;
     }
   } else if (type === MessageType.intentResult) {
-    if (body?.type === 'refused') setStatus(t('rm_refusedIntent', { reason: body.reason }), true);
+    if (body?.type === 'refused') setStatus(body.message ?? t('rm_refusedIntent', { reason: body.reason }), true);
     else if (body?.type === 'error') setStatus(body.message ?? '', true);
     else setStatus(t('rm_connected'));
   }
