@@ -311,7 +311,8 @@ public actor DownloadService {
                 entries[id]?.task = Task { await self.runTask(id, generation: generation) }
             case .pauseTask:
                 // "Pausing" until the task says its files in flight are done (or none were).
-                entries[id]?.pausing = entries[id]?.running != nil
+                let running = entries[id]?.running != nil
+                entries[id]?.pausing = running
                 control(id) { await $0.pause() }
             case .resumeTask:
                 entries[id]?.pausing = false
