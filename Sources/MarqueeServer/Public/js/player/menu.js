@@ -27,7 +27,8 @@ export class Menu {
     this.container.append(this.element);
     this.button.setAttribute('aria-expanded', 'true');
     this.button.setAttribute('aria-controls', this.id);
-    this.element.querySelector('[aria-checked="true"], button')?.focus();
+    // The chosen item, else the first (a selector list would take whichever comes first).
+    (this.element.querySelector('[aria-checked="true"]') ?? this.element.querySelector('button'))?.focus();
     this.outside = (event) => {
       if (!this.element?.contains(event.target) && event.target !== this.button && !this.button.contains(event.target)) {
         event.stopPropagation();
