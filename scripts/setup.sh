@@ -25,6 +25,8 @@ test_packages+=(zbar-tools python3-qrcodegen)
 # Liberation) with Pillow and NumPy; the script models are candidates it was measured with.
 test_packages+=(fonts-ipafont fonts-takao fonts-liberation fonts-dejavu-extra tesseract-ocr-script-jpan tesseract-ocr-script-latn)
 python_test_packages+=(pillow numpy)
+# Accessibility: axe-core, as axe-selenium-python ships it, runs on every page (tests-e2e/test_accessibility.py).
+python_test_packages+=(axe-selenium-python)
 
 want=("${system_packages[@]}")
 if [[ "${1:-}" == "--test" ]]; then want+=("${test_packages[@]}"); fi

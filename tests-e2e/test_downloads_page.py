@@ -8,6 +8,7 @@ bad address, a 404, a live playlist and a bad predicate.
 These tests run their own `marquee serve --no-samples` (they restart it), not the session one."""
 import pathlib
 import re
+import socket
 import sqlite3
 import subprocess
 import threading
@@ -64,6 +65,10 @@ def make_long_stream(root: pathlib.Path) -> None:
         "lossless/index.m3u8",
     ]) + "\n")
     (root / "live.m3u8").write_text("#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2,\nlong/v360/seg000.m4s\n")
+    # At the root, with generic names: one names itself in its metadata, one does not.
+    variant = '#EXT-X-STREAM-INF:BANDWIDTH=600000,CODECS="avc1.640028",RESOLUTION=640x360\nlong/v360/index.m3u8\n'
+    (root / "master.m3u8").write_text("#EXTM3U\n" + variant)
+    (root / "index.m3u8").write_text('#EXTM3U\n#EXT-X-SESSION-DATA:DATA-ID="com.apple.hls.title",VALUE="Night Flight",LANGUAGE="en"\n' + variant)
 
 
 @pytest.fixture(scope="module")
@@ -214,20 +219,32 @@ def test_download_pause_restart_play_while_downloading_and_library(browser, marq
     driver.find_element(By.ID, "start").click()
     wait(driver, lambda d: item_state(d) == "downloading" and completed_files(d) >= 2, message="progress")
     line = item_text(driver, ".line")
-    assert re.search(r"Downloading · \d+% · .* of .* · .*/s", line), line
-    assert f"/{total} files" in line, line
+    # The percentage and "N of M files" measure the same thing: files done over files in all.
+    match = re.search(r"Downloading · (\d+)% · (\d+) of (\d+) files · .* · .*/s", line)
+    assert match, line
+    percent, done, of = (int(g) for g in match.groups())
+    assert of == total and percent == round(100 * done / of), line
     assert float(first_download(driver, "e.dataset.progress")) > 0
     shot(driver, "progress", show_list=True)
 
-    # Pause: nothing more is fetched once the files in flight are done.
+    # Pause: "Pausing…" while the files in flight finish, then "Paused", and from then on the
+    # numbers stand still and nothing more is fetched.
+    driver.execute_script("""
+        window.__states = [];
+        new MutationObserver(() => {
+          const s = document.querySelector('#downloads .download')?.dataset.state;
+          if (s && window.__states.at(-1) !== s) window.__states.push(s);
+        }).observe(document.getElementById('downloads'), {subtree: true, childList: true, attributes: true});""")
     click(driver, "#downloads .download button[data-action=pause]")
     wait(driver, lambda d: item_state(d) == "paused", message="paused")
-    time.sleep(faults.delay + 2.0)
-    held_files, held_requests = completed_files(driver), len(media_requests(faults))
-    time.sleep(2.5)
+    states = driver.execute_script("return window.__states.filter((s, i, all) => all.slice(0, i + 1).some((x) => x !== 'downloading'))")
+    assert states[:2] == ["pausing", "paused"], states
+    held_files, held_requests, held_line = completed_files(driver), len(media_requests(faults)), item_text(driver, ".line")
+    time.sleep(faults.delay + 1.0)
     assert completed_files(driver) == held_files and len(media_requests(faults)) == held_requests
+    assert item_text(driver, ".line") == held_line
     assert held_files < total
-    assert "Paused" in item_text(driver, ".line")
+    assert held_line.startswith("Paused · "), held_line
     shot(driver, "paused", show_list=True)
 
     # Resume, then restart the server while it runs: it carries on by itself.
@@ -305,6 +322,13 @@ def test_clear_messages_for_bad_address_404_live_and_bad_predicate(browser, marq
 
     assert error_after("not a url") == "“not a url” is not an http:// or https:// address."
     assert error_after(f"{base}/nope.m3u8") == f"The server answered HTTP 404 (Not Found) for {base}/nope.m3u8."
+    # A port nobody listens on: refused at once, said in plain words (no 20 s of "Reading the stream…").
+    with socket.socket() as holder:
+        holder.bind(("127.0.0.1", 0))  # bound and never listening: connections to it are refused
+        closed = f"http://127.0.0.1:{holder.getsockname()[1]}/show/master.m3u8"
+        message = error_after(closed)
+    assert message.startswith(f"Could not fetch {closed}: connection refused by 127.0.0.1"), message
+    assert not driver.find_element(By.ID, "inspect-status").text, "still says it is reading the stream"
     message = error_after(f"{base}/live.m3u8")
     assert message == f"{base}/live.m3u8 is a live stream (its playlist has no end). Only on-demand streams can be downloaded."
     shot(driver, "live-error")
@@ -365,6 +389,22 @@ def test_clear_messages_for_bad_address_404_live_and_bad_predicate(browser, marq
     click(driver, f"{selector} button[data-action=delete]")
     wait(driver, lambda d: not d.execute_script(f"return document.querySelector('{selector}')"), message="deleted")
     assert marquee.server.api("GET", f"/api/downloads/{created['id']}")[0] == 404
+
+
+def test_the_title_offered_is_the_streams_name_not_the_host(browser, marquee, origin):
+    base, _, _ = origin
+    driver = browser()
+    driver.get(marquee.server.url + "/downloads")
+
+    def offered(url):
+        driver.execute_script("document.getElementById('title').value = ''")
+        inspect(driver, url)
+        return wait(driver, lambda d: d.find_element(By.ID, "choose-form").is_displayed() and d.find_element(By.ID, "title").get_attribute("value"),
+                    message=url)
+
+    assert offered(f"{base}/index.m3u8") == "Night Flight"  # the playlist's own title
+    assert offered(f"{base}/long/master.m3u8") == "long"    # the folder of a generic file name
+    assert offered(f"{base}/master.m3u8") == "master"       # nothing better: the file, never "127.0.0.1"
 
 
 def test_page_speaks_japanese(browser, marquee):

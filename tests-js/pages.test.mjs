@@ -37,7 +37,11 @@ test('library: the status line says why nothing shows', () => {
   assert.equal(shelf.shelfStatus({ shown: 2, query: '', badges: new Set() }), '');
   assert.equal(shelf.shelfStatus({ shown: 0, query: 'zzz', badges: new Set() }), 'Nothing matches “zzz”.');
   assert.equal(shelf.shelfStatus({ shown: 0, query: '', badges: new Set(['4K', 'HDR']) }), 'Nothing matches “4K, HDR”.');
-  assert.equal(shelf.shelfStatus({ shown: 0, query: '', badges: new Set() }), 'The library is empty. Sample clips are being made…');
+  assert.equal(shelf.shelfStatus({ shown: 0, query: '', badges: new Set(), makingSamples: true }), 'The library is empty. Sample clips are being made…');
+  // Without samples on their way (`--no-samples`), it says how to add media, to those who may.
+  assert.equal(shelf.shelfStatus({ shown: 0, query: '', badges: new Set() }),
+    'The library is empty. Choose “Add” to add video or audio files, or drop them onto this page.');
+  assert.equal(shelf.shelfStatus({ shown: 0, query: '', badges: new Set(), canAdd: false }), 'The library is empty.');
 });
 
 test('library: a pushed asset replaces its card, patches its episode, or reloads the shelf', () => {
@@ -66,8 +70,10 @@ test('downloads: sizes and bit rates', () => {
 
 test('downloads: the progress line follows the state', () => {
   const running = { state: 'downloading', totalFiles: 10, completedFiles: 4, progress: 0.4, bytesWritten: 2e6, expectedBytes: 5e6, bytesPerSecond: 1e6, secondsRemaining: 2.2 };
-  assert.equal(downloads.progressLine(running), 'Downloading · 40% · 2.0 MB of 5.0 MB · 1.0 MB/s · 0:03 left · 4/10 files');
-  assert.equal(downloads.progressLine({ ...running, state: 'paused' }), 'Paused · 40% · 2.0 MB of 5.0 MB · 4/10 files');
+  // The percentage (the server's files done over files in all) sits beside that same count.
+  assert.equal(downloads.progressLine(running), 'Downloading · 40% · 4 of 10 files · 2.0 MB · 1.0 MB/s · 0:03 left');
+  assert.equal(downloads.progressLine({ ...running, state: 'pausing' }), 'Pausing… · 40% · 4 of 10 files · 2.0 MB');
+  assert.equal(downloads.progressLine({ ...running, state: 'paused' }), 'Paused · 40% · 4 of 10 files · 2.0 MB');
   assert.equal(downloads.progressLine({ state: 'finished', bytesWritten: 5e6 }), 'In the library · 5.0 MB');
   assert.equal(downloads.progressLine({ state: 'failed', bytesWritten: 5e6 }), 'Failed');
 });

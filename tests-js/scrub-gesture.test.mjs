@@ -8,7 +8,7 @@ globalThis.performance = { now: () => now };
 globalThis.requestAnimationFrame = (callback) => { frames.push(callback); return frames.length; };
 const { ScrubGesture } = await import('../Sources/MarqueeServer/Public/js/player/scrub-gesture.js');
 
-function setup(duration = 600, current = 100) {
+function setup(duration = 600, current = 100, reducedMotion = false) {
   const surface = new EventTarget();
   surface.clientWidth = 1000;
   surface.dataset = {};
@@ -22,6 +22,7 @@ function setup(duration = 600, current = 100) {
   const pinches = [];
   const gesture = new ScrubGesture(surface, {
     scrubber, duration: () => duration, currentTime: () => current, onTap: (e) => taps.push(e), onPinch: (s) => pinches.push(s),
+    reducedMotion: () => reducedMotion,
   });
   const fire = (type, id, x, y = 300, t = now) => {
     const event = new Event(type);
@@ -73,6 +74,18 @@ test('a fling keeps moving after release, slows down and commits where it stops'
   assert.deepEqual(moves.slice().sort((a, b) => a - b), moves, 'always forward');
   assert.equal(log.at(-1)[0], 'end');
   assert.ok(!gesture.isCoasting);
+});
+
+test('with reduced motion a fling stops where it is let go: no momentum', () => {
+  now = 0; frames = [];
+  const { gesture, log, fire } = setup(600, 100, true);
+  fire('pointerdown', 1, 100);
+  for (let x = 140; x <= 500; x += 40) { now += 16; fire('pointermove', 1, x); }
+  fire('pointerup', 1, 500);
+  const released = log.filter(([k]) => k === 'move').at(-1)[1];
+  assert.ok(!gesture.isCoasting);
+  assert.equal(runFrames(), 0, 'no frames were asked for');
+  assert.deepEqual(log.at(-1), ['end', released], 'committed at the release point');
 });
 
 test('a press during momentum grabs the timeline: it stops there and is not a tap', () => {

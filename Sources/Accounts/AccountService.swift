@@ -149,6 +149,17 @@ public final class AccountService: Sendable {
             throw AccountError.wrongCredentials
         }
         failures.withLock { _ = $0.removeValue(forKey: key) }
+        return try await openSession(for: account, accountID: id, label: label, now: now)
+    }
+
+    /// Opens a session for an account that was just made with its password (first-run
+    /// setup): no second password check, so setting up costs one hash, not two.
+    public func openSession(for account: Account, label: String, now: Date = Date()) async throws -> (Principal, CredentialSecret) {
+        guard let id = account.id else { throw AccountError.accountNotFound(account.name) }
+        return try await openSession(for: account, accountID: id, label: label, now: now)
+    }
+
+    private func openSession(for account: Account, accountID id: Int64, label: String, now: Date) async throws -> (Principal, CredentialSecret) {
         let secret = CredentialSecret.generate()
         let credential = Credential(
             id: CredentialSecret.newID(), accountID: id, kind: .session, secretDigest: secret.digest,

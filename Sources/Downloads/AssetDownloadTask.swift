@@ -56,16 +56,17 @@ public final class AssetDownloadTask: Sendable {
         tracker = DownloadProgressTracker(continuation: continuation, progress: progress)
     }
 
-    /// Holds back files not yet started; those already in flight finish. Snapshots say `paused`.
+    /// Holds back files not yet started; those already in flight finish. Snapshots say
+    /// `pausing` until they have, then `paused`.
     public func pause() async {
         await gate.pause()
-        await tracker.phase(.paused)
+        await tracker.pause()
     }
 
     /// Lets a paused download start files again.
     public func resume() async {
         await gate.resume()
-        await tracker.phase(.downloading)
+        await tracker.resume()
     }
 
     /// A retry happened (the fetcher's hook); counted in the snapshots.
@@ -90,6 +91,21 @@ public final class AssetDownloadTask: Sendable {
             await tracker.fail()
             throw error
         }
+    }
+
+    /// Fetches one file into the bundle; returns the bytes written. AES-128 segments are
+    /// decrypted whole (they are small); clear files stream to disk and are never held in memory.
+    private func fetch(_ job: SegmentJob, keys: [URL: Data]) async throws -> Int64 {
+        let target = output.appendingPathComponent(job.path)
+        guard let d = job.decryption else {
+            return try await fetcher.download(
+                job.url, offset: job.offset, length: job.length, maximumBytes: HTTPFetcher.Limit.mediaFile, to: target)
+        }
+        var (data, _) = try await fetcher.fetch(job.url, offset: job.offset, length: job.length, maximumBytes: HTTPFetcher.Limit.mediaFile)
+        guard let key = keys[d.keyURL] else { throw DownloadError.badKey(url: d.keyURL, reason: "key was not fetched") }
+        data = try SegmentDecryptor.decrypt(data, key: key, iv: d.iv, url: job.url)
+        try await BlockingFileIO.writeAtomically(data, to: target)
+        return Int64(data.count)
     }
 
     private struct PreparedEntry: Sendable {
@@ -216,22 +232,15 @@ public final class AssetDownloadTask: Sendable {
                 group.addTask { [self] in
                     await gate.waitWhilePaused()
                     try Task.checkCancellation()
-                    let target = output.appendingPathComponent(job.path)
+                    await tracker.fileStarted()
                     let written: Int64
-                    if let d = job.decryption {
-                        // AES-128 segments are decrypted whole (they are small); clear files
-                        // stream to disk and are never held in memory.
-                        var (data, _) = try await fetcher.fetch(job.url, offset: job.offset, length: job.length, maximumBytes: HTTPFetcher.Limit.mediaFile)
-                        guard let key = keyTable[d.keyURL] else { throw DownloadError.badKey(url: d.keyURL, reason: "key was not fetched") }
-                        data = try SegmentDecryptor.decrypt(data, key: key, iv: d.iv, url: job.url)
-                        try await BlockingFileIO.writeAtomically(data, to: target)
-                        written = Int64(data.count)
-                    } else {
-                        written = try await fetcher.download(
-                            job.url, offset: job.offset, length: job.length,
-                            maximumBytes: HTTPFetcher.Limit.mediaFile, to: target)
+                    do {
+                        written = try await fetch(job, keys: keyTable)
+                        try await journal.markCompleted(path: job.path, bytes: written)
+                    } catch {
+                        await tracker.fileAbandoned()
+                        throw error
                     }
-                    try await journal.markCompleted(path: job.path, bytes: written)
                     await tracker.fileCompleted(bytes: written)
                 }
             }

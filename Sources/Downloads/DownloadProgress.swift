@@ -3,9 +3,10 @@ import Foundation
 /// A snapshot of a download's progress, as the `AsyncSequence` of a task delivers it and
 /// `marquee download` draws it.
 public struct DownloadProgress: Sendable, Hashable {
-    /// Where the download is: reading playlists, fetching files, held by `pause()`, writing the
-    /// bundle's own files, done.
-    public enum Phase: String, Sendable, Hashable { case planning, downloading, paused, finishing, finished }
+    /// Where the download is: reading playlists, fetching files, held by `pause()` while the
+    /// files already in flight finish (`pausing`) and then with none in flight (`paused`: the
+    /// counters stand still), writing the bundle's own files, done.
+    public enum Phase: String, Sendable, Hashable { case planning, downloading, pausing, paused, finishing, finished }
 
     /// Where the download is.
     public var phase: Phase
@@ -40,9 +41,10 @@ public struct DownloadProgress: Sendable, Hashable {
         self.retries = retries
     }
 
-    /// Done, from 0 to 1: bytes written over expected bytes when the size is known, else files.
+    /// Done, from 0 to 1: files complete over files in all — a count whose total is fixed once
+    /// planning is done, unlike `expectedBytes`, an estimate that moves as sizes are seen; so a
+    /// percentage shown beside "4 of 10 files" says the same thing.
     public var fractionCompleted: Double {
-        if let expected = expectedBytes, expected > 0 { return min(1, Double(bytesWritten) / Double(expected)) }
-        return totalFiles == 0 ? 0 : Double(completedFiles) / Double(totalFiles)
+        totalFiles == 0 ? 0 : min(1, Double(completedFiles) / Double(totalFiles))
     }
 }

@@ -17,6 +17,10 @@ actor DownloadProgressTracker {
     private var sizedBytes: Int64 = 0
     private let continuation: AsyncStream<DownloadProgress>.Continuation
     private let progress: Progress
+    /// Files being fetched now.
+    private var inFlight = 0
+    /// Held by `pause()`: the phase is `pausing` while files are in flight, then `paused`.
+    private var held = false
 
     init(continuation: AsyncStream<DownloadProgress>.Continuation, progress: Progress, clock: any WallClock = SystemClock()) {
         self.clock = clock
@@ -39,7 +43,21 @@ actor DownloadProgressTracker {
         publish()
     }
 
+    /// A worker started fetching a file.
+    func fileStarted() {
+        inFlight += 1
+        if held, snapshot.phase == .paused { phase(.pausing) }
+    }
+
+    /// A file's fetch ended without completing it (the download is failing or cancelled).
+    func fileAbandoned() {
+        inFlight = max(0, inFlight - 1)
+        settlePause()
+    }
+
     func fileCompleted(bytes: Int64) {
+        inFlight = max(0, inFlight - 1)
+        if held, inFlight == 0 { snapshot.phase = .paused }
         snapshot.completedFiles += 1
         snapshot.bytesWritten += bytes
         bytesThisRun += bytes
@@ -56,6 +74,22 @@ actor DownloadProgressTracker {
     func phase(_ phase: DownloadProgress.Phase) {
         snapshot.phase = phase
         publish()
+    }
+
+    /// Held by `pause()`: `pausing` until the files in flight are done, then `paused`.
+    func pause() {
+        held = true
+        phase(inFlight > 0 ? .pausing : .paused)
+    }
+
+    /// Let go by `resume()`: downloading again.
+    func resume() {
+        held = false
+        phase(.downloading)
+    }
+
+    private func settlePause() {
+        if held, inFlight == 0, snapshot.phase == .pausing { phase(.paused) }
     }
 
     func finish() {

@@ -25,6 +25,8 @@ public final class MediaLibrary: Sendable {
     /// How long a deleted asset stays restorable before `purgeTrash` removes it for good.
     public let trashRetention: TimeInterval
     private let housekeeping = Mutex<Task<Void, Never>?>(nil)
+    /// Set while `addSamplesIfEmpty` is making the sample clips for an empty library.
+    let makingSamples = Mutex(false)
 
     /// File extensions `add` treats as media when walking a folder.
     public static let mediaExtensions: Set<String> = [

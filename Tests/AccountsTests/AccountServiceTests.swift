@@ -51,6 +51,18 @@ struct AccountServiceTests {
         }
     }
 
+    @Test("The owner just created is signed in without a second password check")
+    func ownerSignedInAtSetup() async throws {
+        let owner = try await service.createOwner(name: "ann", password: "long enough pw", setupCode: nil, trustedCaller: true)
+        let (principal, secret) = try await service.openSession(for: owner, label: "setup")
+        #expect(principal.name == "ann" && principal.role == .owner && principal.proof == .session)
+        let found = try #require(try await service.principal(for: secret))
+        #expect(found.accountID == owner.id && found.credentialID == principal.credentialID)
+        // An account that was never stored has no session to open.
+        let unsaved = Account(id: nil, name: "ghost", role: .viewer, passwordHash: "", createdAt: Date())
+        await #expect(throws: AccountError.accountNotFound("ghost")) { try await service.openSession(for: unsaved, label: "x") }
+    }
+
     @Test("Names and passwords are validated with specific reasons")
     func validation() async throws {
         await #expect(throws: AccountError.self) { try await service.createAccount(name: "", password: "long enough pw", role: .viewer) }

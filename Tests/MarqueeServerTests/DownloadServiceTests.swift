@@ -125,6 +125,12 @@ final class FakeDownload: RunningDownload {
         var calls: [String] = []
         var outcome: Result<Void, any Error>?
         var waiter: CheckedContinuation<Void, any Error>?
+        /// The last progress reported, repeated with the phase a pause or resume gives it.
+        var last = DownloadProgress(
+            phase: .downloading, completedFiles: 0, totalFiles: 0, bytesWritten: 0, expectedBytes: nil,
+            bytesPerSecond: 0, estimatedTimeRemaining: nil, retries: 0)
+        /// Whether a pause waits for files in flight (`pausing`) until `settle()`.
+        var filesInFlight = false
     }
 
     let request: DownloadRequest
@@ -167,27 +173,46 @@ final class FakeDownload: RunningDownload {
         waiter?.resume(with: outcome)
     }
 
-    func report(files: Int, of total: Int, bytes: Int64) {
-        progress.yield(
-            DownloadProgress(
-                phase: .downloading, completedFiles: files, totalFiles: total, bytesWritten: bytes,
-                expectedBytes: bytes * Int64(total) / Int64(max(files, 1)), bytesPerSecond: 1000,
-                estimatedTimeRemaining: 3, retries: 0))
+    func report(files: Int, of total: Int, bytes: Int64, phase: DownloadProgress.Phase = .downloading) {
+        let snapshot = DownloadProgress(
+            phase: phase, completedFiles: files, totalFiles: total, bytesWritten: bytes,
+            expectedBytes: bytes * Int64(total) / Int64(max(files, 1)), bytesPerSecond: 1000,
+            estimatedTimeRemaining: 3, retries: 0)
+        state.withLock { $0.last = snapshot }
+        progress.yield(snapshot)
+    }
+
+    /// Reports the last figures again in `phase`, as the real task does when paused or resumed.
+    func report(_ phase: DownloadProgress.Phase) {
+        let snapshot = state.withLock { s -> DownloadProgress in
+            s.last.phase = phase
+            return s.last
+        }
+        progress.yield(snapshot)
+    }
+
+    /// The files in flight at a pause are done: `paused`.
+    func settle() {
+        state.withLock { $0.filesInFlight = false }
+        report(.paused)
     }
 
     var calls: [String] { state.withLock { $0.calls } }
 
     func pause() async {
-        state.withLock {
+        let inFlight = state.withLock {
             $0.pauses += 1
             $0.calls.append("pause")
+            return $0.filesInFlight
         }
+        report(inFlight ? .pausing : .paused)
     }
     func resume() async {
         state.withLock {
             $0.resumes += 1
             $0.calls.append("resume")
         }
+        report(.downloading)
     }
 }
 
@@ -285,8 +310,17 @@ struct DownloadServiceTests {
         #expect(shown.playerURL == "/watch/\(created.id)")  // playable while downloading
         #expect(await service.list().diskUsage == 3000)
 
-        #expect(try await service.pause(created.id).state == "paused")
+        // Pausing while files are in flight: "pausing" (their figures may still move) until the
+        // task says they are done, then "paused", with figures that stand still.
+        fake.state.withLock { $0.filesInFlight = true }
+        #expect(try await service.pause(created.id).state == "pausing")
         try await eventually("the task was paused") { fake.pauses == 1 }
+        fake.report(files: 4, of: 10, bytes: 4000, phase: .pausing)
+        try await eventually("a file in flight finished") { try await service.download(created.id).completedFiles == 4 }
+        #expect(try await state(service, created.id) == "pausing")
+        fake.settle()
+        try await eventually("paused once nothing is in flight") { try await state(service, created.id) == "paused" }
+        #expect(try await service.download(created.id).allowedActions == ["resume", "cancel", "delete"])
         #expect(try await service.resume(created.id).state == "downloading")
         try await eventually("the task was resumed") { fake.resumes == 1 }
 
@@ -317,7 +351,7 @@ struct DownloadServiceTests {
         _ = try await service.pause(created.id)
         try await eventually("every call arrived") { runner.downloads[0].calls.count == 11 }
         #expect(runner.downloads[0].calls == Array(repeating: ["pause", "resume"], count: 5).flatMap { $0 } + ["pause"])
-        #expect(try await state(service, created.id) == "paused")
+        try await eventually("paused") { try await state(service, created.id) == "paused" }
     }
 
     @Test func aFailedDownloadSaysWhyAndARetryStartsItAgain() async throws {

@@ -75,7 +75,7 @@ struct SharedDownloadTests {
         // B pauses it: A's task is paused; B answers with the paused download.
         #expect(try await b.service.pause(created.id).state == "paused")
         try await eventually("A's task was paused") { fake.pauses == 1 }
-        #expect(try await a.service.download(created.id).state == "paused")
+        try await eventually("A says paused once its task has no file in flight") { try await a.service.download(created.id).state == "paused" }
         // A refusal is answered at once by B, without asking A.
         await #expect(throws: DownloadServiceError.self) { try await b.service.retry(created.id) }
         #expect(try await b.service.resume(created.id).state == "downloading")

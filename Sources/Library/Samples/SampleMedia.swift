@@ -1,4 +1,5 @@
 public import Foundation
+import Synchronization
 
 /// Makes the sample clips a new library starts with, using ffmpeg's lavfi sources, so the
 /// player works at once: a multi-variant clip with English and French audio and English
@@ -133,9 +134,16 @@ public struct SampleMedia: Sendable {
 }
 
 extension MediaLibrary {
+    /// Whether sample clips are on their way into an empty library (`addSamplesIfEmpty` has
+    /// started and not finished): an empty shelf then says they are coming, and otherwise
+    /// says how to add media (a server started with `--no-samples` makes none).
+    public var isMakingSamples: Bool { makingSamples.withLock { $0 } }
+
     /// On an empty library: generates the sample clips, adds them with their titles, and
     /// schedules the ad into the code clip. Does nothing when the library has assets.
     public func addSamplesIfEmpty(samples: SampleMedia = SampleMedia()) async throws {
+        makingSamples.withLock { $0 = true }
+        defer { makingSamples.withLock { $0 = false } }
         guard try await store.assetCount() == 0 else { return }
         let clips = try await samples.generate(into: location.samplesDirectory)
         guard try await store.assetCount() == 0 else { return }

@@ -149,6 +149,8 @@ struct ShelfResponse: ResponseEncodable {
     }
 
     var items: [Item]
+    /// Sample clips are being made for this empty library (see `MediaLibrary.isMakingSamples`).
+    var makingSamples: Bool
 
     init(_ shelf: [ShelfItem], library: MediaLibrary) async throws {
         var items: [Item] = []
@@ -177,6 +179,7 @@ struct ShelfResponse: ResponseEncodable {
             }
         }
         self.items = items
+        makingSamples = library.isMakingSamples
     }
 }
 

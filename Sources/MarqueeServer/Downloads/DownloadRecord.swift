@@ -52,10 +52,10 @@ public struct DownloadFigures: Codable, Sendable, Hashable {
     /// Zero counters, for a download that has not started.
     public init() {}
 
-    /// 0…1, by bytes when the size is known, else by files.
+    /// 0…1, by files: the count whose total is fixed once the playlists are read (the size in
+    /// bytes is an estimate until the end), so "40%" and "4 of 10 files" agree.
     public var fraction: Double {
-        if let expectedBytes, expectedBytes > 0 { return min(1, Double(bytesWritten) / Double(expectedBytes)) }
-        return totalFiles == 0 ? 0 : Double(completedFiles) / Double(totalFiles)
+        totalFiles == 0 ? 0 : min(1, Double(completedFiles) / Double(totalFiles))
     }
 }
 
@@ -100,7 +100,8 @@ public struct DownloadSnapshot: Codable, Sendable, Hashable {
     public var url: String
     /// The name it is listed under.
     public var title: String
-    /// `queued`, `downloading`, `paused`, `importing`, `finished`, `failed` or `cancelled`.
+    /// `queued`, `downloading`, `pausing` (paused while the files in flight finish), `paused`,
+    /// `importing`, `finished`, `failed` or `cancelled`.
     public var state: String
     /// Why it failed, in plain words.
     public var message: String?
@@ -110,7 +111,7 @@ public struct DownloadSnapshot: Codable, Sendable, Hashable {
     public var playerURL: String?
     /// What was asked for.
     public var request: DownloadRequest
-    /// 0...1: by bytes when the size is known, else by files; 1 once finished.
+    /// 0...1: files on disk over files in all (see `DownloadFigures.fraction`); 1 once finished.
     public var progress: Double
     /// Files fully on disk.
     public var completedFiles: Int

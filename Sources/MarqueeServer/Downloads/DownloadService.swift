@@ -34,6 +34,8 @@ public actor DownloadService {
         var lastSaved = Date.distantPast
         /// Progress not written yet, to be written when `progressSaveInterval` has passed.
         var unsavedProgress = false
+        /// Paused, with files still in flight (they finish; its task says when none are left).
+        var pausing = false
     }
 
     var entries: [String: Entry] = [:]
@@ -308,10 +310,15 @@ public actor DownloadService {
                 let generation = entries[id]?.generation ?? 0
                 entries[id]?.task = Task { await self.runTask(id, generation: generation) }
             case .pauseTask:
+                // "Pausing" until the task says its files in flight are done (or none were).
+                let running = entries[id]?.running != nil
+                entries[id]?.pausing = running
                 control(id) { await $0.pause() }
             case .resumeTask:
+                entries[id]?.pausing = false
                 control(id) { await $0.resume() }
             case .cancelTask:
+                entries[id]?.pausing = false
                 entries[id]?.task?.cancel()
                 // A paused task's workers wait at its gate: open it so they see the cancellation.
                 control(id) { await $0.resume() }
@@ -413,6 +420,7 @@ public actor DownloadService {
         entry.record.figures.expectedBytes = snapshot.expectedBytes
         entry.bytesPerSecond = snapshot.bytesPerSecond
         entry.secondsRemaining = snapshot.estimatedTimeRemaining
+        entry.pausing = snapshot.phase == .pausing && entry.lifecycle.state == .paused
         let sinceSaved = Date().timeIntervalSince(entry.lastSaved)
         let save = sinceSaved >= progressSaveInterval
         let scheduleSave = !save && !entry.unsavedProgress
@@ -500,7 +508,9 @@ public actor DownloadService {
     }
 
     func snapshot(of entry: Entry) -> DownloadSnapshot {
-        snapshot(entry.record, bytesPerSecond: entry.bytesPerSecond, secondsRemaining: entry.secondsRemaining, playable: isPlayable(entry))
+        snapshot(
+            entry.record, bytesPerSecond: entry.bytesPerSecond, secondsRemaining: entry.secondsRemaining, playable: isPlayable(entry),
+            pausing: entry.pausing && entry.lifecycle.state == .paused)
     }
 
     /// The snapshot of a download another node runs: as it last saved it, watchable here
@@ -509,7 +519,9 @@ public actor DownloadService {
         snapshot(other.record, bytesPerSecond: other.bytesPerSecond, secondsRemaining: other.secondsRemaining, playable: false)
     }
 
-    private func snapshot(_ record: DownloadRecord, bytesPerSecond: Double, secondsRemaining: Double?, playable: Bool) -> DownloadSnapshot {
+    private func snapshot(
+        _ record: DownloadRecord, bytesPerSecond: Double, secondsRemaining: Double?, playable: Bool, pausing: Bool = false
+    ) -> DownloadSnapshot {
         var message: String?
         var assetID: String?
         var playerURL: String?
@@ -525,7 +537,7 @@ public actor DownloadService {
         let figures = record.figures
         let progress: Double = if case .finished = record.state { 1 } else { figures.fraction }
         return DownloadSnapshot(
-            id: record.id, url: record.request.url, title: record.title, state: record.state.name, message: message,
+            id: record.id, url: record.request.url, title: record.title, state: pausing ? "pausing" : record.state.name, message: message,
             assetID: assetID, playerURL: playerURL, request: record.request, progress: progress,
             completedFiles: figures.completedFiles, totalFiles: figures.totalFiles, bytesWritten: figures.bytesWritten,
             expectedBytes: figures.expectedBytes, bytesPerSecond: bytesPerSecond, secondsRemaining: secondsRemaining,

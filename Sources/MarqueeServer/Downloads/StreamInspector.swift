@@ -63,7 +63,7 @@ public struct StreamInspection: Codable, Sendable, Hashable {
     public var url: String
     /// `multivariant`, or `media` when the URL named a single media playlist (one variant).
     public var kind: String
-    /// A title to offer, from the URL.
+    /// A title to offer: the playlist's own, or one from the URL's path (see `suggestedTitle`).
     public var title: String
     /// Length in seconds, from a media playlist (the first variant's); `nil` when it could not be read.
     public var duration: Double?
@@ -159,7 +159,7 @@ public struct StreamInspector: Sendable {
         }
         let inspection = StreamInspection(
             url: finalURL.absoluteString, kind: playlist.media != nil ? "media" : "multivariant",
-            title: Self.suggestedTitle(for: finalURL), duration: duration, variants: choices,
+            title: Self.suggestedTitle(for: finalURL, playlist: multivariant), duration: duration, variants: choices,
             audioLanguages: languages(.audio), subtitleLanguages: languages(.subtitles))
         return (inspection, variants)
     }
@@ -195,14 +195,19 @@ public struct StreamInspector: Sendable {
         }
     }
 
-    /// A title from the URL: the file name, or its folder's for generic names like `master.m3u8`.
-    static func suggestedTitle(for url: URL) -> String {
-        let generic: Set<String> = ["master", "index", "playlist", "prog_index", "main", "manifest", "stream"]
-        let name = url.deletingPathExtension().lastPathComponent
-        if !name.isEmpty, name != "/", !generic.contains(name.lowercased()) { return name }
-        let folder = url.deletingLastPathComponent().lastPathComponent
-        if !folder.isEmpty, folder != "/" { return folder }
-        return url.host ?? "Download"
+    /// A title for a stream: the playlist's own (its first `EXT-X-SESSION-DATA` with
+    /// `DATA-ID="com.apple.hls.title"` and an inline value), else from the URL's path — the
+    /// file name, or the nearest folder's for generic names like `master.m3u8` or
+    /// `hls/index.m3u8` — and never the host, which names the server rather than the stream.
+    static func suggestedTitle(for url: URL, playlist: MultivariantPlaylist? = nil) -> String {
+        let chosen = playlist?.sessionData.first { $0.dataID == "com.apple.hls.title" && $0.value != nil }
+        if let value = chosen?.value?.trimmingCharacters(in: .whitespacesAndNewlines), !value.isEmpty { return value }
+        let generic: Set<String> = [
+            "master", "index", "playlist", "prog_index", "main", "manifest", "stream", "hls", "vod", "video", "media", "output",
+        ]
+        let names = url.pathComponents.filter { $0 != "/" }.map { ($0 as NSString).deletingPathExtension }.filter { !$0.isEmpty }
+        if let name = names.last(where: { !generic.contains($0.lowercased()) }) { return name }
+        return names.last ?? "Download"
     }
 }
 

@@ -13,6 +13,9 @@ extension AuthRoutes {
         var mode: String
         var signedIn: Bool
         var needsOwner: Bool
+        /// The rule for a new account's name (`AccountService.namePattern`), so the setup form
+        /// can say at once that a name will be refused.
+        var namePattern: String
         var account: AccountInfo?
     }
 

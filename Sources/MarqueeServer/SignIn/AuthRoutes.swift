@@ -39,7 +39,7 @@ struct AuthRoutes: Sendable {
         let principal = context.principal
         return SessionInfo(
             mode: access.mode.rawValue, signedIn: principal.map { $0.proof != .localUser } ?? false,
-            needsOwner: try await accounts.needsOwner(),
+            needsOwner: try await accounts.needsOwner(), namePattern: AccountService.namePattern,
             account: principal.map { .init(name: $0.name, role: $0.role.rawValue, proof: $0.proof.rawValue) })
     }
 
@@ -53,17 +53,15 @@ struct AuthRoutes: Sendable {
         return try signedIn(principal, secret: secret, request: request, context: context, status: .ok)
     }
 
-    /// `POST /api/auth/setup`: the first owner account. On a loopback-bound server the person at
-    /// the machine needs no setup code.
+    /// `POST /api/auth/setup`: the first owner account, signed in at once (the answer carries
+    /// its session cookie). On a loopback-bound server the person at the machine needs no setup code.
     @Sendable func setUp(_ request: Request, context: MarqueeRequestContext) async throws -> Response {
         try limit(context)
         let body = try await request.decode(as: SetupRequest.self, context: context)
-        _ = try await accounts.createOwner(
+        let owner = try await accounts.createOwner(
             name: body.name, password: body.password, setupCode: body.setupCode,
             trustedCaller: access.mode == .open)
-        let (principal, secret) = try await accounts.signIn(
-            name: body.name, password: body.password,
-            label: request.headers[.userAgent] ?? "browser")
+        let (principal, secret) = try await accounts.openSession(for: owner, label: request.headers[.userAgent] ?? "browser")
         return try signedIn(principal, secret: secret, request: request, context: context, status: .created)
     }
 
@@ -170,7 +168,7 @@ struct AuthRoutes: Sendable {
         status: HTTPResponse.Status
     ) throws -> Response {
         let info = SessionInfo(
-            mode: access.mode.rawValue, signedIn: true, needsOwner: false,
+            mode: access.mode.rawValue, signedIn: true, needsOwner: false, namePattern: AccountService.namePattern,
             account: .init(name: principal.name, role: principal.role.rawValue, proof: principal.proof.rawValue))
         var response = try info.response(from: request, context: context).with(status: status)
         response.headers[.setCookie] = cookie(value: secret.value, maxAge: Int(access.accounts.sessionLifetime), request: request)

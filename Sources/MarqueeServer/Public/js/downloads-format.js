@@ -23,15 +23,20 @@ export function variantSummary(variant, { frameRate = true } = {}) {
   return `${picture}${rate} · ${formatBitRate(variant.averageBitRate ?? variant.peakBitRate)}`;
 }
 
-/** "Downloading · 40% · 2.0 MB of 5.0 MB · 1.0 MB/s · 0:03 left · 4 of 10 files". */
+/**
+ * "Downloading · 40% · 4 of 10 files · 2.0 MB · 1.0 MB/s · 0:03 left": the percentage is the
+ * server's `progress`, files done over files in all, beside that same count; the bytes so far
+ * stand alone (their total is an estimate that moves). While pausing, the files in flight
+ * finish and the numbers may still move ("Pausing…"); once paused they stand still.
+ */
 export function progressLine(d) {
   const parts = [t(`state_${d.state}`)];
-  if (['downloading', 'paused', 'queued'].includes(d.state) && d.totalFiles) {
+  if (['downloading', 'pausing', 'paused', 'queued'].includes(d.state) && d.totalFiles) {
     parts.push(`${Math.round(d.progress * 100)}%`);
-    parts.push(d.expectedBytes ? t('ofSize', { done: formatBytes(d.bytesWritten), total: formatBytes(d.expectedBytes) }) : formatBytes(d.bytesWritten));
+    parts.push(t('filesOf', { done: d.completedFiles, total: d.totalFiles }));
+    parts.push(formatBytes(d.bytesWritten));
     if (d.state === 'downloading' && d.bytesPerSecond > 0) parts.push(t('perSecond', { rate: formatBytes(d.bytesPerSecond) }));
     if (d.state === 'downloading' && d.secondsRemaining != null) parts.push(t('left', { t: formatTime(Math.ceil(d.secondsRemaining)) }));
-    parts.push(t('filesDone', { done: d.completedFiles, total: d.totalFiles }));
   } else if (d.state === 'finished' || d.state === 'importing') {
     parts.push(formatBytes(d.bytesWritten));
   }

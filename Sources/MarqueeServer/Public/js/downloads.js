@@ -401,7 +401,9 @@ applyStrings();
 $('inspect-form').addEventListener('submit', inspect);
 $('choose-form').addEventListener('submit', start);
 $('predicate').addEventListener('input', predicateChanged);
-$('predicate').addEventListener('focus', () => { $('use-predicate').checked = true; });
+// A click into the field chooses the predicate (typing does too); Tab passing through it does
+// not, or a keyboard user would lose the variant just chosen on the way to Download.
+$('predicate').addEventListener('pointerdown', () => { $('use-predicate').checked = true; });
 const initial = new URLSearchParams(location.search).get('url');
 if (initial) { $('url').value = initial; }
 listen();

@@ -71,6 +71,7 @@ function applyStrings() {
 
 let loading = null;
 let reloadTimer = null;
+let makingSamples = false;
 
 async function load() {
   const parameters = libraryParameters({ sort: sort.value, query: search.value.trim(), badges: badgeFilter });
@@ -82,6 +83,7 @@ async function load() {
     if (!response.ok) throw new Error(body.error?.message ?? response.statusText);
     if (loading !== request) return; // a newer load is on its way
     items = body.items;
+    makingSamples = body.makingSamples === true;
     loadedOnce = true;
     render();
   } catch (error) {
@@ -97,7 +99,8 @@ function reloadSoon() {
 
 function render() {
   const shown = visibleItems(items, hidden);
-  status.textContent = shelfStatus({ shown: shown.length || uploads.size || frameHits.count, query: search.value.trim(), badges: badgeFilter });
+  status.textContent = shelfStatus({ shown: shown.length || uploads.size || frameHits.count, query: search.value.trim(), badges: badgeFilter, makingSamples,
+    canAdd: document.body.dataset.role !== 'viewer' });
   list.replaceChildren(...[...uploads.values()].map((u) => u.card), ...shown.map((item) => (
     item.kind === 'series' ? seriesCard(item.series, openSeries) : assetCard(item.asset, handlers))));
   if ($('series-sheet').open) refreshSeriesSheet();
@@ -156,6 +159,9 @@ const editor = new MetadataEditor($('edit-sheet'), (saved) => {
 });
 
 async function remove(asset) {
+  // Deleting from the keyboard: focus goes to Undo (the card and its button are gone), and
+  // back to the card if it is undone.
+  const fromKeyboard = Boolean(document.activeElement?.closest?.('.asset-card, .episode'));
   hidden.add(asset.id);
   render();
   const response = await fetch(`/api/assets/${encodeURIComponent(asset.id)}`, { method: 'DELETE' });
@@ -171,11 +177,14 @@ async function remove(asset) {
     onAction: async () => {
       const restored = await fetch(`/api/assets/${encodeURIComponent(asset.id)}/restore`, { method: 'POST' });
       hidden.delete(asset.id);
-      if (restored.ok) load(); else toast((await restored.json()).error?.message ?? restored.statusText);
+      if (!restored.ok) { toast((await restored.json()).error?.message ?? restored.statusText); return; }
+      await load();
+      if (fromKeyboard) document.querySelector(`.asset-card[data-asset-id="${CSS.escape(asset.id)}"] a`)?.focus();
     },
     onExpire: () => hidden.delete(asset.id),
   });
   note.classList.add('undo-toast');
+  if (fromKeyboard) note.querySelector('button')?.focus();
 }
 
 // MARK: Series sheet
@@ -290,7 +299,11 @@ function toast(text, { action, onAction, onExpire, seconds = 3 } = {}) {
     button.addEventListener('click', () => { dismiss(); onAction?.(); });
     note.append(document.createTextNode(' · '), button);
   }
-  timer = setTimeout(() => { dismiss(); onExpire?.(); }, seconds * 1000);
+  const expire = () => { dismiss(); onExpire?.(); };
+  timer = setTimeout(expire, seconds * 1000);
+  // Time enough to act: a toast holding focus stays until focus leaves it.
+  note.addEventListener('focusin', () => clearTimeout(timer));
+  note.addEventListener('focusout', () => { if (note.isConnected) timer = setTimeout(expire, seconds * 1000); });
   $('toasts').append(note);
   return note;
 }

@@ -2,7 +2,9 @@
 // (with the one-time setup code printed in the server's console when it requires sign-in).
 const strings = {
   en: {
-    signIn: 'Sign in', createOwner: 'Create the owner account', name: 'Name', password: 'Password',
+    signIn: 'Sign in', createOwner: 'Create the owner account', name: 'User name', password: 'Password',
+    nameRule: 'Letters A–Z and a–z, digits 0–9, “.”, “_”, “-” and “@”; 1 to 64 of them, no spaces.',
+    nameRefused: '“{name}” can’t be a user name. Use letters A–Z and a–z, digits 0–9, “.”, “_”, “-” and “@” (1 to 64, no spaces).',
     confirm: 'Password again', setupCode: 'Setup code',
     codeHint: 'Printed in the server’s console when it started.',
     introSignIn: 'Sign in to watch and manage this library.',
@@ -10,7 +12,9 @@ const strings = {
     mismatch: 'The two passwords differ.', missing: 'Fill in every field.', failed: 'Could not reach the server.',
   },
   ja: {
-    signIn: 'サインイン', createOwner: 'オーナーアカウントを作成', name: '名前', password: 'パスワード',
+    signIn: 'サインイン', createOwner: 'オーナーアカウントを作成', name: 'ユーザー名', password: 'パスワード',
+    nameRule: '半角英字（A–Z、a–z）、数字（0–9）、「.」「_」「-」「@」で1〜64文字。スペースは使えません。',
+    nameRefused: '「{name}」はユーザー名に使えません。半角英字（A–Z、a–z）、数字（0–9）、「.」「_」「-」「@」で1〜64文字にしてください（スペース不可）。',
     confirm: 'パスワード（確認）', setupCode: 'セットアップコード',
     codeHint: 'サーバーの起動時にコンソールに表示されたコードです。',
     introSignIn: 'このライブラリを見る・管理するにはサインインしてください。',
@@ -19,7 +23,7 @@ const strings = {
   },
 };
 const lang = (navigator.languages || [navigator.language]).map((l) => l.slice(0, 2)).find((l) => strings[l]) || 'en';
-const t = (key) => strings[lang][key];
+const t = (key, values = {}) => strings[lang][key].replace(/\{(\w+)\}/g, (_, name) => values[name] ?? '');
 document.documentElement.lang = lang;
 
 const $ = (id) => document.getElementById(id);
@@ -55,6 +59,22 @@ async function main() {
   $('confirm-field').hidden = !setup;
   $('code-field').hidden = !(setup && session.mode === 'sign-in');
   $('password').autocomplete = setup ? 'new-password' : 'current-password';
+  // A new account's name follows the server's rule (`namePattern`): said before anything is
+  // typed, and checked as it is typed (the server checks again on submit).
+  const rule = setup && session.namePattern ? new RegExp(session.namePattern) : null;
+  const nameHint = $('name-hint');
+  nameHint.hidden = !rule;
+  nameHint.textContent = t('nameRule');
+  const nameRefusal = () => {
+    const name = $('name').value.trim();
+    return rule && name && !rule.test(name) ? t('nameRefused', { name }) : '';
+  };
+  $('name').addEventListener('input', () => {
+    const refusal = nameRefusal();
+    $('name').setAttribute('aria-invalid', String(Boolean(refusal)));
+    nameHint.classList.toggle('refused', Boolean(refusal));
+    nameHint.textContent = refusal || t('nameRule');
+  });
   form.hidden = false;
   (setup && session.mode === 'sign-in' ? $('setup-code') : $('name')).focus();
 
@@ -64,6 +84,7 @@ async function main() {
     const name = $('name').value.trim();
     const password = $('password').value;
     if (!name || !password) return show(t('missing'));
+    if (nameRefusal()) return show(nameRefusal());
     const body = { name, password };
     if (setup) {
       if (password !== $('confirm').value) return show(t('mismatch'));
@@ -71,8 +92,11 @@ async function main() {
     }
     $('submit').disabled = true;
     try {
+      // keepalive: a person who leaves the page while the account is being made (a password
+      // hash takes a moment) still gets the session cookie the answer carries; without it
+      // the browser drops the request with the page, and the owner existed but was signed out.
       const response = await fetch(setup ? '/api/auth/setup' : '/api/auth/signin', {
-        method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body),
+        method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body), keepalive: true,
       });
       if (response.ok) {
         location.replace(nextPath());

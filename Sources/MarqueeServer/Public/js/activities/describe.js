@@ -36,7 +36,7 @@ export function describe(snapshot, now) {
         : formatBytes(state.bytesWritten);
       const eta = phase === 'downloading' && Number.isFinite(state.secondsRemaining) ? t('left', { t: formatTime(state.secondsRemaining) }) : '';
       return {
-        icon: phase === 'failed' ? '⚠︎' : phase === 'paused' ? '⏸' : '↓', tint: phase === 'failed' ? '#ff453a' : '#0a84ff',
+        icon: phase === 'failed' ? '⚠︎' : phase === 'paused' || phase === 'pausing' ? '⏸' : '↓', tint: phase === 'failed' ? '#ff453a' : '#0a84ff',
         title: attributes.title ?? t('downloading'), subtitle: phase === 'failed' ? (state.message || t('failed')) : t(phase),
         value: `${percent}%`, percent, progress: percent / 100, detail: [sizes, eta].filter(Boolean).join(' · '), phase,
       };

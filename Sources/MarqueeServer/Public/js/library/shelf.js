@@ -23,10 +23,15 @@ export function visibleItems(items, hidden) {
   }).filter(Boolean);
 }
 
-/** The line under the shelf: nothing while something shows, else why nothing does. */
-export function shelfStatus({ shown, query, badges }) {
+/**
+ * The line under the shelf: nothing while something shows, else why nothing does — no match,
+ * sample clips on their way (the server says so), or how to add media (to those who may).
+ */
+export function shelfStatus({ shown, query, badges, makingSamples = false, canAdd = true }) {
   if (shown) return '';
-  return query || badges.size ? t('noResults', { q: query || [...badges].join(', ') }) : t('empty');
+  if (query || badges.size) return t('noResults', { q: query || [...badges].join(', ') });
+  if (makingSamples) return t('empty');
+  return canAdd ? t('emptyAddMedia') : t('emptyNothing');
 }
 
 /**

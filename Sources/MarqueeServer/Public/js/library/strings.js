@@ -3,7 +3,9 @@
 
 export const libraryStrings = {
   en: {
-    add: 'Add', addMedia: 'Add media', chooseFiles: 'Choose files…', dropHere: 'Drop video or audio files here to add them',
+    add: 'Add', addMedia: 'Add media',
+    emptyNothing: 'The library is empty.',
+    emptyAddMedia: 'The library is empty. Choose “Add” to add video or audio files, or drop them onto this page.', chooseFiles: 'Choose files…', dropHere: 'Drop video or audio files here to add them',
     dropHint: 'or drag files anywhere onto the page', serverPath: 'File or folder on the server',
     serverPathHint: 'For administrators: a path on the server’s disk, such as /srv/media/Films', addPath: 'Add from server',
     uploading: 'Uploading {p}%', uploadPaused: 'Connection lost — retrying…', uploadFailed: 'Upload failed: {m}',
@@ -28,7 +30,9 @@ export const libraryStrings = {
     reason_unknown: 'Something went wrong while preparing this item.',
   },
   ja: {
-    add: '追加', addMedia: 'メディアを追加', chooseFiles: 'ファイルを選択…', dropHere: 'ビデオやオーディオのファイルをここにドロップして追加',
+    add: '追加', addMedia: 'メディアを追加',
+    emptyNothing: 'ライブラリは空です。',
+    emptyAddMedia: 'ライブラリは空です。「追加」でビデオやオーディオのファイルを追加するか、このページにドロップしてください。', chooseFiles: 'ファイルを選択…', dropHere: 'ビデオやオーディオのファイルをここにドロップして追加',
     dropHint: 'またはページのどこにでもファイルをドラッグ', serverPath: 'サーバ上のファイルまたはフォルダ',
     serverPathHint: '管理者向け: サーバのディスク上のパス(例: /srv/media/Films)', addPath: 'サーバから追加',
     uploading: 'アップロード中 {p}%', uploadPaused: '接続が切れました — 再試行しています…', uploadFailed: 'アップロードに失敗しました: {m}',

@@ -7,7 +7,6 @@ export class Menu {
     this.button = button;
     this.id = id;
     this.element = null;
-    button.setAttribute('aria-controls', id);
     button.addEventListener('click', (event) => {
       event.stopPropagation();
       this.isOpen ? this.close() : this.open();
@@ -27,7 +26,9 @@ export class Menu {
     this.render();
     this.container.append(this.element);
     this.button.setAttribute('aria-expanded', 'true');
-    this.element.querySelector('[aria-checked="true"], button')?.focus();
+    this.button.setAttribute('aria-controls', this.id);
+    // The chosen item, else the first (a selector list would take whichever comes first).
+    (this.element.querySelector('[aria-checked="true"]') ?? this.element.querySelector('button'))?.focus();
     this.outside = (event) => {
       if (!this.element?.contains(event.target) && event.target !== this.button && !this.button.contains(event.target)) {
         event.stopPropagation();
@@ -100,6 +101,8 @@ export class Menu {
     this.element.remove();
     this.element = null;
     this.button.setAttribute('aria-expanded', 'false');
+    // aria-controls names the menu only while it exists (an ID naming nothing is invalid ARIA).
+    this.button.removeAttribute('aria-controls');
     this.button.focus({ preventScroll: true });
   }
 }

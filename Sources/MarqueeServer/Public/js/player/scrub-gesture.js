@@ -1,6 +1,6 @@
 // Swipe across the picture to scrub: the playhead moves with the finger or pointer; on a
-// fast release it keeps going with momentum and slows to a stop, and a press (a grab) stops
-// it where it is. A short press without movement is a tap, handed to `onTap`.
+// fast release it keeps going with momentum and slows to a stop (not for a person who asked
+// for reduced motion), and a press (a grab) stops it where it is. A short press without movement is a tap, handed to `onTap`.
 
 const TAP_SLOP = 10;            // px a press may move and still be a tap
 const FRICTION_PER_FRAME = 0.93; // velocity kept per 16.7 ms frame
@@ -11,7 +11,8 @@ const MIN_FLING = 0.01;          // release velocity (media s/ms) that starts mo
 export class ScrubGesture {
   /**
    * @param {HTMLElement} surface where swipes and taps land
-   * @param {object} options {scrubber (begin, move, end, cancel), duration(), currentTime(), onTap(event), onPinch(scale)}
+   * @param {object} options {scrubber (begin, move, end, cancel), duration(), currentTime(), onTap(event), onPinch(scale),
+   *   reducedMotion() (default: the `prefers-reduced-motion` media query)}
    */
   constructor(surface, options) {
     this.surface = surface;
@@ -31,6 +32,11 @@ export class ScrubGesture {
   }
 
   get isCoasting() { return this.momentum !== null; }
+
+  /** A person who asked for reduced motion gets no momentum: the playhead stops where it is let go. */
+  reducedMotion() {
+    return this.options.reducedMotion?.() ?? globalThis.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
+  }
 
   down(event) {
     this.surface.setPointerCapture(event.pointerId);
@@ -94,7 +100,7 @@ export class ScrubGesture {
     if (!swipe || swipe.id !== event.pointerId) return;
     if (swipe.active) {
       const velocity = this.releaseVelocity(swipe.samples, event);
-      if (Math.abs(velocity) >= MIN_FLING) this.coast(velocity);
+      if (Math.abs(velocity) >= MIN_FLING && !this.reducedMotion()) this.coast(velocity);
       else this.options.scrubber.end(this.target);
       return;
     }

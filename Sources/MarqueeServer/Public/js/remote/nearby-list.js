@@ -70,6 +70,7 @@ function installForm() {
   if (!form) return;
   $('choose-label').textContent = t('rm_chooseByAddress');
   $('choose-button').textContent = t('rm_choosePair');
+  $('choose-role').setAttribute('aria-label', t('rm_chooseRole'));
   $('choose-role').options[0].textContent = t('rm_roleTV');
   $('choose-role').options[1].textContent = t('rm_roleRemote');
   form.addEventListener('submit', (event) => {
