@@ -194,7 +194,8 @@ extension DownloadService {
     /// A person's control of a download another node holds.
     func controlElsewhere(_ event: DownloadLifecycle.Event, _ id: String) async throws(DownloadServiceError) -> DownloadSnapshot {
         let (row, other) = try await sharedRecord(id)
-        var lifecycle = DownloadLifecycle(state: other.record.state)
+        // A node that holds its lease runs the download's task.
+        var lifecycle = DownloadLifecycle(state: other.record.state, hasTask: !row.leaseLapsed)
         if case .failure(let refusal) = lifecycle.handle(event) { throw .conflict(refusal.message) }
         if row.leaseLapsed { return try await takeOver(event, other) }
         guard (try? await shared?.want(Self.controlName(event), for: id)) == true else { throw .notFound("No download \(id)") }
@@ -208,7 +209,12 @@ extension DownloadService {
             // Its node went away while this node waited for it.
             if now.leaseLapsed, now.node != shared?.node { return try await takeOver(event, other) }
         }
-        return snapshot(of: other)
+        // Its node has not written its answer yet (a loaded machine, a slow database): the
+        // control is handed over, so answer with the state it leads to; the page hears the
+        // node's own record as soon as it is written.
+        var projected = other
+        projected.record.state = lifecycle.state
+        return snapshot(of: projected)
     }
 
     /// Its node is gone: this node takes the download over and carries the control out.
