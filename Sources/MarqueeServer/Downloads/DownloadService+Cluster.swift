@@ -202,9 +202,11 @@ extension DownloadService {
         for _ in 0..<50 {
             try? await Task.sleep(for: .milliseconds(100))
             guard let now = try? await shared?.record(id: id) else { continue }
+            // Its node's answer: a record whose state moved (its progress alone changes the
+            // body too, and says nothing about the control).
             if now.body != row.body, let updated = ForeignDownload(now) {
                 foreign[id] = updated
-                return snapshot(of: updated)
+                if updated.record.state != other.record.state || updated.record.state == lifecycle.state { return snapshot(of: updated) }
             }
             // Its node went away while this node waited for it.
             if now.leaseLapsed, now.node != shared?.node { return try await takeOver(event, other) }
