@@ -76,7 +76,13 @@ def test_keep_alive_connection_serves_then_closes_when_idle(limited):
     sock = socket.create_connection(("127.0.0.1", port))
     sock.sendall(b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
     sock.settimeout(5)
-    assert b"200" in sock.recv(4096).split(b"\r\n")[0]
+    # The whole answer first (its head and body may come in separate segments), then the close.
+    answer = b""
+    while b"\r\n\r\n" not in answer or not answer.endswith(b"ok"):
+        chunk = sock.recv(4096)
+        assert chunk, f"closed before the whole answer: {answer!r}"
+        answer += chunk
+    assert b"200" in answer.split(b"\r\n")[0]
     assert closed_within(sock, 4)
 
 
