@@ -32,7 +32,7 @@ test: setup-test lint
 	  if [ $$status -ne 0 ]; then echo "--- failed Swift tests:"; grep -E '✘|recorded an issue|Expectation failed|error:|Fatal error' .build/swift-test.log | grep -v 'passed after' | tail -40; fi; \
 	  test $$status -eq 0
 	node --test tests-js/
-	@if ls tests-e2e/test_*.py >/dev/null 2>&1; then python3 -m pytest -q tests-e2e; fi
+	@if ls tests-e2e/test_*.py >/dev/null 2>&1; then python3 -m pytest -q --durations=30 tests-e2e; fi
 
 # Outages under traffic (PostgreSQL, then the bucket, stopped for 20 s each): about 90 s, so
 # not part of `make test`. Prints the latencies it measured (also artifacts/e2e/chaos.json).

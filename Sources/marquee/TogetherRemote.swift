@@ -107,7 +107,9 @@ struct TogetherRemote {
     static func summary(_ state: GroupAPI.State) -> String {
         let time = RemoteOutput.clock(state.currentTime) + (state.duration.map { " / " + RemoteOutput.clock($0) } ?? "")
         var line = "\(state.metadata.title ?? "untitled") — \(time) · \(state.status)"
-        if state.rate != 1, state.rate > 0 { line += " · \(state.rate)×" }
+        // The chosen speed, not the momentary rate: a paused group has rate 0 but keeps its speed.
+        let speed = state.selectedSpeed?.rate ?? (state.rate > 0 ? state.rate : 1)
+        if speed != 1 { line += " · \(String(format: "%g", speed))×" }
         guard let group = state.group else { return line }
         if !group.waitingFor.isEmpty { return line + " · Waiting for \(group.waitingFor.joined(separator: ", "))…" }
         let watching = group.participants.filter { $0.state != "away" }.map(\.name)
@@ -119,7 +121,7 @@ struct TogetherRemote {
         let people = state.group.map { group in
             group.participants.map { "\($0.name)=\($0.state)" }.joined(separator: ",") + "|" + group.waitingFor.joined(separator: ",")
         }
-        return "\(state.status)|\(state.rate)|\(people ?? "")"
+        return "\(state.status)|\(state.rate)|\(state.selectedSpeed?.rate ?? 1)|\(people ?? "")"
     }
 }
 
@@ -143,7 +145,10 @@ struct GroupAPI: Sendable {
         var currentTime: Double
         var duration: Double?
         var rate: Double
+        /// The speed the group chose (kept while paused, when `rate` is 0).
+        var selectedSpeed: Speed?
         var metadata: Metadata
+        struct Speed: Decodable, Sendable { var rate: Double }
         var group: Group?
         struct Metadata: Decodable, Sendable { var title: String? }
         struct Group: Decodable, Sendable {

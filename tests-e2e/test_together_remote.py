@@ -1,8 +1,10 @@
-"""PENDING (not collected by pytest): `marquee remote --together` end to end. In the last full
-run this test hung: the command joined, but the line with "Watching together" never came and
-`read_until` blocked on readline (no timeout). Next session: give the reads a timeout (a reader
-thread), print what the command said, fix the command, then rename this file to test_*.py."""
+"""`marquee remote --together` end to end: a terminal joins a group by its link and controls it.
+
+The command's output is read by a thread into a queue, so a line that never comes fails the test
+after its timeout (with everything the command said) instead of blocking on `readline`."""
+import queue
 import subprocess
+import threading
 import time
 
 from selenium.webdriver.support.ui import WebDriverWait
@@ -27,17 +29,28 @@ def test_marquee_remote_joins_a_group_by_its_link_and_controls_it(server, browse
     remote = subprocess.Popen([marquee_binary(), "remote", "--together", link, "--name", "Dee's terminal"],
                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1)
     lines = []
+    said = queue.Queue()
+
+    def pump():
+        for line in remote.stdout:
+            said.put(line.rstrip())
+        said.put(None)
+
+    threading.Thread(target=pump, daemon=True).start()
 
     def read_until(needle, timeout=20):
         deadline = time.time() + timeout
-        while time.time() < deadline:
-            line = remote.stdout.readline()
-            if not line:
+        while (left := deadline - time.time()) > 0:
+            try:
+                line = said.get(timeout=left)
+            except queue.Empty:
                 break
-            lines.append(line.rstrip())
+            if line is None:
+                break
+            lines.append(line)
             if needle in line:
                 return line
-        raise AssertionError(f"no line with {needle!r}: {lines}")
+        raise AssertionError(f"no line with {needle!r} within {timeout} s: {lines}")
 
     try:
         read_until("Joined the group as “Dee's terminal”")
