@@ -140,3 +140,29 @@ def test_one_address_cannot_take_every_connection():
     finally:
         process.terminate()
         process.wait(timeout=10)
+
+
+def test_a_body_refused_early_still_gets_its_answer_when_the_client_asked_to_close(limited):
+    """A client that asks to close (`Connection: close`, as Python's urllib always does) and
+    sends a large body the server refuses before reading it (an unknown upload: 404) gets the
+    answer, not a reset in the middle of sending (`Broken pipe`): the server reads on and
+    throws the rest away, as nginx's lingering close does."""
+    _, port = limited
+    body = os.urandom(16 << 20)
+    sock = socket.create_connection(("127.0.0.1", port), timeout=20)
+    try:
+        sock.sendall((f"PUT /api/uploads/no-such-upload HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n"
+                      f"Content-Type: application/octet-stream\r\nContent-Range: bytes 0-{len(body) - 1}/*\r\n"
+                      f"Content-Length: {len(body)}\r\n\r\n").encode())
+        time.sleep(0.3)  # the answer is ready before most of the body has left
+        for start in range(0, len(body), 1 << 16):
+            sock.sendall(body[start:start + (1 << 16)])
+        answer = b""
+        while chunk := sock.recv(65536):
+            answer += chunk
+    finally:
+        sock.close()
+    head, _, text = answer.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 404"), answer[:300]
+    assert b"upload" in text.lower(), text
+    assert health(port)

@@ -37,11 +37,12 @@ struct CanonicalPathResponder<Inner: HTTPResponder>: HTTPResponder where Inner.C
     }
 }
 
-/// A router whose responder is a `CanonicalPathResponder` in front of the router's own.
+/// A router whose responder is a `CanonicalPathResponder` in front of the router's own, inside
+/// a `LingeringCloseResponder` (so even a refused path lets its client finish sending).
 struct CanonicalRouter<Builder: HTTPResponderBuilder>: HTTPResponderBuilder where Builder.Responder.Context: RequestContext {
     let router: Builder
 
-    func buildResponder() -> CanonicalPathResponder<Builder.Responder> {
-        CanonicalPathResponder(inner: router.buildResponder())
+    func buildResponder() -> LingeringCloseResponder<CanonicalPathResponder<Builder.Responder>> {
+        LingeringCloseResponder(inner: CanonicalPathResponder(inner: router.buildResponder()))
     }
 }
