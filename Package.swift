@@ -42,7 +42,7 @@ let package = Package(
         .target(name: "JSONDocument"),
         .target(name: "HLS", dependencies: ["JSONDocument"]),
         // Log lines with timestamps, as text or JSON, written off the caller's thread (swift-log handler).
-        .target(name: "ServerLogging", dependencies: [.product(name: "Logging", package: "swift-log")]),
+        .target(name: "ServerLogging", dependencies: ["JSONDocument", .product(name: "Logging", package: "swift-log")]),
         // The one way to run blocking calls that are not media work (a thread pool of its own).
         .target(name: "BlockingWork", dependencies: [.product(name: "NIOPosix", package: "swift-nio")]),
         // Fans events out to subscribers' async streams, dropping the oldest for a slow one.
@@ -165,6 +165,7 @@ let package = Package(
         .target(
             name: "APNs",
             dependencies: [
+                "JSONDocument",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -14,7 +14,7 @@ extension JSONValue {
         case .null: out += "null"
         case .bool(let b): out += b ? "true" : "false"
         case .number(let n): out += n.description
-        case .string(let s): Self.quote(s, into: &out)
+        case .string(let s): JSONString.quote(s, into: &out)
         case .array(let items):
             if items.isEmpty {
                 out += "[]"
@@ -36,29 +36,11 @@ extension JSONValue {
             for (i, (key, value)) in fields.enumerated() {
                 if i > 0 { out += "," }
                 out += newline
-                Self.quote(key, into: &out)
+                JSONString.quote(key, into: &out)
                 out += pretty ? ": " : ":"
                 value.write(&out, pretty: pretty, indent: indent + 1)
             }
             out += close + "}"
         }
-    }
-
-    private static func quote(_ s: String, into out: inout String) {
-        out += "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where u.value < 0x20:
-                let hex = String(u.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(u)
-            }
-        }
-        out += "\""
     }
 }
