@@ -182,13 +182,7 @@ struct AuthRoutes: Sendable {
     /// even on 127.0.0.1), so a home server reached as `http://tv.local:8080` gets the cookie
     /// without it; anything reachable from outside the home belongs behind a TLS proxy.
     func cookie(value: String, maxAge: Int, request: Request) -> String {
-        var parts = ["\(ServerAccess.cookieName)=\(value)", "Path=/", "Max-Age=\(maxAge)", "HttpOnly", "SameSite=Strict"]
-        if Self.cameOverHTTPS(request) { parts.append("Secure") }
-        return parts.joined(separator: "; ")
-    }
-
-    static func cameOverHTTPS(_ request: Request) -> Bool {
-        request.headers[.init("X-Forwarded-Proto")!]?.lowercased() == "https" || request.head.scheme == "https"
+        ServerCookie.header(name: ServerAccess.cookieName, value: value, maxAge: maxAge, sameSite: .strict, request: request)
     }
 
     func page(_ name: String, request: Request, context: MarqueeRequestContext) async throws -> Response {

@@ -160,8 +160,7 @@ struct TogetherRoutes: Sendable {
     /// `SameSite=Lax`: the link is opened from a message in another app or site, and a strict
     /// cookie would not come along on the redirect to the player it answers with.
     static func guestCookie(_ secret: String, maxAge: Int, request: Request) -> String {
-        var parts = ["\(GuestPass.cookieName)=\(secret)", "Path=/", "Max-Age=\(maxAge)", "HttpOnly", "SameSite=Lax"]
-        if AuthRoutes.cameOverHTTPS(request) { parts.append("Secure") }
-        return parts.joined(separator: "; ")
+        // Lax: the link is usually opened from another app, and must arrive signed in as the guest.
+        ServerCookie.header(name: GuestPass.cookieName, value: secret, maxAge: maxAge, sameSite: .lax, request: request)
     }
 }
