@@ -7,7 +7,8 @@ library every 200 ms, while
    every API request answers 503 with a sentence naming the database, none waits for the
    server to come back; `/readyz` says the database is not answering and `/metrics` says
    `marquee_ready{check="database"} 0`; once PostgreSQL is back the API answers 200 by itself.
-2. The bucket's gateway is stopped for 20 s: segments answer 503 with a sentence that names
+2. The bucket's gateway is stopped for 20 s: the segment the player keeps fetching is served
+   from the node's memory (200); a segment nobody fetched before answers 503 with a sentence that names
    no bucket, key or S3 error; the API (which needs no bucket) keeps answering 200; once the
    gateway is back segments are served again by themselves.
 
@@ -91,8 +92,8 @@ def test_postgresql_and_the_bucket_stopped_under_traffic():
         url = f"http://127.0.0.1:{match.group(1)}"
 
         clip = f"{folder}/clip.mp4"
-        subprocess.run(["ffmpeg", "-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=24:duration=6",
-                        "-f", "lavfi", "-i", "sine=duration=6", "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p",
+        subprocess.run(["ffmpeg", "-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=24:duration=14",
+                        "-f", "lavfi", "-i", "sine=duration=14", "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p",
                         "-c:a", "aac", clip], check=True)
         subprocess.run([marquee_binary(), "add", "--data", f"{folder}/cli", "--database", database.url, "--media", MEDIA,
                         "--queue-only", clip], check=True, capture_output=True, env=environment)
@@ -105,6 +106,8 @@ def test_postgresql_and_the_bucket_stopped_under_traffic():
         asset = ready_asset()
         _, body, _ = fetch(url + asset["manifestURL"])
         segment = url + json.loads(body)["video"][0]["segments"][0]["url"]
+        cold_segment = url + json.loads(body)["video"][0]["segments"][-1]["url"]
+        assert cold_segment != segment
         status, _, _ = fetch(url + "/readyz")
         assert status == 200
 
@@ -151,13 +154,20 @@ def test_postgresql_and_the_bucket_stopped_under_traffic():
         # 2. The bucket's gateway stops for OUTAGE seconds.
         storage.stop_process()
         stopped = time.time()
+        cold = Traffic(cold_segment, 0.2)
+        cold.start()
         time.sleep(OUTAGE)
         outage_end = time.time()
+        cold.stopped.set()
         storage.start_process()
-        recovered = wait_for(lambda: fetch(segment)[0] == 200, 90, "segments were not served again")
+        recovered = wait_for(lambda: fetch(cold_segment)[0] == 200, 90, "segments were not served again")
         summary["bucket"] = dict(recovery_seconds=round(recovered - outage_end, 2))
-        segments = player.between(stopped + 0.5, outage_end)
-        assert len(segments) >= 10 and {r[1] for r in segments} == {503}, \
+        hot = player.between(stopped, outage_end)
+        assert len(hot) >= 50 and {r[1] for r in hot} == {200}, \
+            f"the hot segment during the bucket outage: {[(r[1], r[2][:200]) for r in hot if r[1] != 200][:3]}"
+        summary["bucket"].update(hot_segments=len(hot), hot_segment_seconds_max=round(max(r[3] for r in hot), 2))
+        segments = cold.between(stopped + 0.5, outage_end)
+        assert len(segments) >= 5 and {r[1] for r in segments} == {503}, \
             f"segments during the bucket outage: {sorted({r[1] for r in segments})}"
         for _, _, body, seconds in segments:
             text = body.decode()

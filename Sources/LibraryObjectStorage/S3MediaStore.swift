@@ -33,10 +33,12 @@ public final class S3MediaStore: MediaStore {
     /// The playlist copies being fetched, by asset: a request that needs one while it is being
     /// fetched waits for that fetch instead of fetching again and replacing the folder under it.
     private let playlistFetches = Mutex<[String: Task<URL, any Error>]>([:])
+    /// Segments and other media files served recently, kept in memory (`HotMediaCache`).
+    public let hotFiles: HotMediaCache
 
     public init(
         location: S3Location, delivery: MediaDelivery = .proxy, workDirectory: URL, client: S3Client? = nil,
-        uploadConcurrency: Int = 4, freshness: Duration = .seconds(5)
+        uploadConcurrency: Int = 4, freshness: Duration = .seconds(5), hotFileBytes: Int = 256 << 20
     ) {
         self.location = location
         self.delivery = delivery
@@ -49,6 +51,7 @@ public final class S3MediaStore: MediaStore {
         playlistRoot = workDirectory.appendingPathComponent("playlists")
         self.uploadConcurrency = max(1, uploadConcurrency)
         self.freshness = freshness
+        hotFiles = HotMediaCache(capacity: hotFileBytes)
     }
 
     public var description: String { location.description }
@@ -157,6 +160,7 @@ public final class S3MediaStore: MediaStore {
         }
         listings.withLock { $0[assetID] = (.now, published) }
         playlistChecks.withLock { $0[assetID] = (.now, masterETag) }
+        hotFiles.forget(prefix: assetPrefix(assetID))
     }
 
     // MARK: Files
@@ -186,12 +190,14 @@ public final class S3MediaStore: MediaStore {
         guard MediaPath.components(path, assetID: assetID) != nil else { throw LibraryError.assetNotFound(assetID) }
         try await client.put(data, key: key(path, of: assetID), contentType: Self.contentType(of: path))
         listings.withLock { $0[assetID] = nil }
+        hotFiles.forget(prefix: key(path, of: assetID))
     }
 
     public func remove(_ path: String, of assetID: String) async throws {
         guard MediaPath.components(path, assetID: assetID) != nil else { return }
         try await client.delete(key(path, of: assetID))
         listings.withLock { $0[assetID] = nil }
+        hotFiles.forget(prefix: key(path, of: assetID))
     }
 
     public func removeMedia(of assetID: String) async throws {
@@ -205,6 +211,7 @@ public final class S3MediaStore: MediaStore {
         }
         listings.withLock { $0[assetID] = nil }
         playlistChecks.withLock { $0[assetID] = nil }
+        hotFiles.forget(prefix: assetPrefix(assetID))
         let (staging, copy) = (stagingFolder(for: assetID), playlistRoot.appendingPathComponent(assetID))
         _ = try? await BlockingWork.run {
             try? FileManager.default.removeItem(at: staging)
@@ -232,7 +239,9 @@ public final class S3MediaStore: MediaStore {
         do {
             return try await outage { try await fetch.value }
         } catch is ServiceUnavailable where FileManager.default.fileExists(atPath: copy.path) {
-            // The bucket does not answer: the copy fetched before still describes the media.
+            // The bucket does not answer: the copy fetched before still describes the media, and
+            // is trusted for another `freshness` (requests in between do not wait for the bucket).
+            playlistChecks.withLock { checks in checks[assetID] = checks[assetID].map { (.now, $0.1) } }
             return copy
         }
     }
@@ -277,6 +286,7 @@ public final class S3MediaStore: MediaStore {
 
     public func info(_ path: String, of assetID: String) async throws -> MediaFileInfo? {
         guard MediaPath.components(path, assetID: assetID) != nil else { return nil }
+        if let entry = await hotFile(path, of: assetID)?.entry { return MediaFileInfo(size: entry.data.count, eTag: entry.eTag) }
         return try await outage { try await client.head(key(path, of: assetID)) }.map { MediaFileInfo(size: $0.size, eTag: $0.etag) }
     }
 
@@ -292,6 +302,8 @@ public final class S3MediaStore: MediaStore {
 
     public func stream(_ path: String, of assetID: String, range: ClosedRange<Int>?, ifMatch: String?) async throws -> MediaFileStream? {
         guard MediaPath.components(path, assetID: assetID) != nil else { return nil }
+        let hot = await hotFile(path, of: assetID)
+        if let hot, let answer = Self.answer(from: hot.entry, range: range, ifMatch: ifMatch) { return answer }
         let object: S3Client.ObjectStream
         do {
             guard let found = try await outage({ try await client.stream(key(path, of: assetID), range: range, ifMatch: ifMatch) }) else {
@@ -301,9 +313,40 @@ public final class S3MediaStore: MediaStore {
         } catch let error as S3Error where error.status == 412 {
             throw MediaFileChanged(path: path, assetID: assetID)
         }
-        return MediaFileStream(
-            totalSize: object.totalSize, range: object.range, eTag: object.etag,
-            chunks: object.body.map { Data(buffer: $0, byteTransferStrategy: .noCopy) })
+        let chunks = object.body.map { Data(buffer: $0, byteTransferStrategy: .noCopy) }
+        // A whole file read while its bundle's generation is known is kept as it passes.
+        if let generation = hot?.generation, range == nil, object.totalSize <= hotFiles.largestFile {
+            let (cache, key, eTag) = (hotFiles, key(path, of: assetID), object.etag)
+            return MediaFileStream(
+                totalSize: object.totalSize, range: object.range, eTag: eTag,
+                chunks: KeepingChunks(base: chunks, expected: object.totalSize) { data in
+                    cache.keep(HotMediaCache.Entry(data: data, eTag: eTag, generation: generation), as: key)
+                })
+        }
+        return MediaFileStream(totalSize: object.totalSize, range: object.range, eTag: object.etag, chunks: chunks)
+    }
+
+    /// The asset's bundle generation (its `master.m3u8`'s ETag, checked every `freshness`
+    /// with the playlists) and the cached copy of `path` in it, if any. Playlists are never
+    /// cached here (this node keeps its own copies of them); `nil` generation means no caching.
+    private func hotFile(_ path: String, of assetID: String) async -> (generation: String, entry: HotMediaCache.Entry?)? {
+        guard hotFiles.capacity > 0, !Self.isPlaylist(path) else { return nil }
+        guard (try? await playlistFolder(for: assetID)) != nil, let generation = playlistChecks.withLock({ $0[assetID]?.1 }) else { return nil }
+        return (generation, hotFiles.entry(key(path, of: assetID), generation: generation))
+    }
+
+    /// A cached file as the answer to a read: whole, or the asked range when it lies inside the
+    /// file; `nil` (ask the bucket) when the version asked for is another or the range is not inside.
+    static func answer(from entry: HotMediaCache.Entry?, range: ClosedRange<Int>?, ifMatch: String?) -> MediaFileStream? {
+        guard let entry, ifMatch == nil || ifMatch == entry.eTag else { return nil }
+        let size = entry.data.count
+        guard let range else {
+            return MediaFileStream(totalSize: size, range: size > 0 ? 0...(size - 1) : nil, eTag: entry.eTag, chunks: CachedChunks(data: entry.data))
+        }
+        guard range.lowerBound >= 0, range.upperBound < size else { return nil }
+        let start = entry.data.startIndex + range.lowerBound
+        let slice = entry.data.subdata(in: start..<(start + range.count))
+        return MediaFileStream(totalSize: size, range: range, eTag: entry.eTag, chunks: CachedChunks(data: slice))
     }
 
     public var directOrigin: String? {

@@ -32,6 +32,17 @@ struct StorageOptions: ParsableArguments {
     )
     var mediaDelivery: String?
 
+    @Option(
+        name: .customLong("media-cache-mib"),
+        help:
+            "With media in a bucket: how many MiB of recently served segments a server node keeps in memory, so a segment many people fetch leaves the bucket once (default 256; 0 keeps none). Each is used only while its asset's bundle is unchanged."
+    )
+    var mediaCacheMiB: Int = 256
+
+    func validate() throws {
+        guard (0...65_536).contains(mediaCacheMiB) else { throw ValidationError("--media-cache-mib must be between 0 and 65536") }
+    }
+
     /// Where packaged media is published for this configuration: the media folder, or the
     /// bucket (with local staging and playlist copies under `object-storage/` in the data directory).
     func mediaStore(for configuration: StorageConfiguration, location: LibraryLocation) async throws -> any MediaStore {
@@ -43,7 +54,9 @@ struct StorageOptions: ParsableArguments {
             do { delivery = try MediaDelivery.resolve(option: mediaDelivery, configFile: configFile) } catch let error as ConfigurationError {
                 throw ValidationError(error.description)
             }
-            let store = S3MediaStore(location: bucket, delivery: delivery, workDirectory: location.dataDirectory.appendingPathComponent("object-storage"))
+            let store = S3MediaStore(
+                location: bucket, delivery: delivery, workDirectory: location.dataDirectory.appendingPathComponent("object-storage"),
+                hotFileBytes: mediaCacheMiB << 20)
             do { try await store.checkAccess() } catch { throw CommandFailure(.unavailable, String(describing: error)) }
             return store
         }
