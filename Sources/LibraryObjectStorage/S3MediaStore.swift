@@ -326,6 +326,11 @@ public final class S3MediaStore: MediaStore {
         return MediaFileStream(totalSize: object.totalSize, range: object.range, eTag: object.etag, chunks: chunks)
     }
 
+    public func memoryCopy(_ path: String, of assetID: String) async -> MediaMemoryCopy? {
+        guard MediaPath.components(path, assetID: assetID) != nil, let entry = await hotFile(path, of: assetID)?.entry else { return nil }
+        return MediaMemoryCopy(data: entry.data, eTag: entry.eTag)
+    }
+
     /// The asset's bundle generation (its `master.m3u8`'s ETag, checked every `freshness`
     /// with the playlists) and the cached copy of `path` in it, if any. Playlists are never
     /// cached here (this node keeps its own copies of them); `nil` generation means no caching.

@@ -2,12 +2,13 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
-import MarqueeServer
 import MediaTesting
 import NIOFoundationCompat
+import Synchronization
 import Testing
 
 @testable import Library
+@testable import MarqueeServer
 
 /// The whole path on each media store: a clip uploaded through the chunked upload API's
 /// store, packaged by the ingest worker, published, played through the server's routes
@@ -62,12 +63,14 @@ struct LibraryOnMediaStoreTests {
         #expect(files.contains { $0.hasSuffix(".m4s") })
 
         let app = MarqueeServer(library: library).application(host: "127.0.0.1", port: 0)
+        let firstSegment = Mutex<String?>(nil)
         try await app.test(.router) { client in
             let manifest = try await client.execute(uri: "/api/assets/\(asset.id)/manifest.json", method: .get) { $0 }
             #expect(manifest.status == .ok)
             let decoded = try JSONDecoder().decode(PlaybackManifest.self, from: Data(buffer: manifest.body))
             let video = try #require(decoded.video.first)
             let segmentURL = try #require(video.segments.first?.url)
+            firstSegment.withLock { $0 = segmentURL }
             #expect(decoded.trickPlay != nil)
 
             let segment = try await client.execute(uri: segmentURL, method: .get) { $0 }
@@ -106,6 +109,21 @@ struct LibraryOnMediaStoreTests {
             for missing in ["/media/\(asset.id)/video/nothing.m4s", "/media/\(asset.id)/..%2F..%2Fetc%2Fpasswd", "/media/nobody/poster.jpg"] {
                 let answer = try await client.execute(uri: missing, method: .get) { $0 }
                 #expect(answer.status == .notFound, "\(missing)")
+            }
+        }
+
+        // A hot segment from the bucket is held in memory and, like a local file, answered on
+        // the event loop, with the bucket's validator.
+        if !media.isLocal, let segmentURL = firstSegment.withLock({ $0 }) {
+            let server = MarqueeServer(library: library)
+            server.mediaFiles.cache.trust = .seconds(600)
+            try await server.application(host: "127.0.0.1", port: 0).test(.live) { client in
+                let first = try await client.execute(uri: segmentURL, method: .get) { $0 }
+                let second = try await client.execute(uri: segmentURL, method: .get) { $0 }
+                #expect(first.status == .ok && second.status == .ok)
+                #expect(Data(buffer: second.body) == Data(buffer: first.body))
+                #expect(second.headers[.eTag] != nil && second.headers[.eTag] == first.headers[.eTag])
+                #expect(server.mediaFiles.answeredOnEventLoop.load(ordering: .relaxed) >= 1)
             }
         }
 

@@ -34,9 +34,24 @@ public struct MediaFileChanged: Error, Sendable, CustomStringConvertible {
     public var description: String { "\(path) of asset \(assetID) changed while it was being read" }
 }
 
+/// A whole media file held in memory, with its validator (see `MediaStore.memoryCopy`).
+public struct MediaMemoryCopy: Sendable {
+    public var data: Data
+    /// The store's validator for this version (an object's ETag, quoted as in HTTP).
+    public var eTag: String?
+
+    public init(data: Data, eTag: String?) {
+        self.data = data
+        self.eTag = eTag
+    }
+}
+
 extension MediaStore {
     /// Media are served by the server itself unless a store says otherwise.
     public var directOrigin: String? { nil }
+
+    /// Stores keep no copies in memory unless they say otherwise.
+    public func memoryCopy(_ path: String, of assetID: String) async -> MediaMemoryCopy? { nil }
 
     /// The default for stores without a streaming read: the bytes read at once by
     /// `read(_:of:range:)`, handed on as one chunk (ignoring `ifMatch`).

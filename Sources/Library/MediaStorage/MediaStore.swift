@@ -57,6 +57,11 @@ public protocol MediaStore: Sendable, CustomStringConvertible {
     /// that one (so a range worked out from an earlier `info` is of the same file).
     func stream(_ path: String, of assetID: String, range: ClosedRange<Int>?, ifMatch: String?) async throws -> MediaFileStream?
 
+    /// The whole file, when this node holds a current copy in memory (a store that keeps hot
+    /// files from a remote bucket), so the server can answer it as it answers local files;
+    /// `nil` otherwise. Never waits on the remote store beyond a freshness check.
+    func memoryCopy(_ path: String, of assetID: String) async -> MediaMemoryCopy?
+
     /// The origin (`scheme://host[:port]`) clients are redirected to for media (the bucket's
     /// endpoint or the CDN), or `nil` when media are served by the server itself. Pages must
     /// allow it in their content security policy.

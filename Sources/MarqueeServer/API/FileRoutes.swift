@@ -68,6 +68,13 @@ struct FileRoutes: Sendable {
             return try InterstitialPlaylists.response(text, request: request)
         }
         if !library.media.isLocal {
+            // A hot file this node holds in memory is answered like a local one (and then on the
+            // event loop); the rest is streamed from the store.
+            if let copy = await library.media.memoryCopy(rest, of: asset) {
+                return try await responder.respond(
+                    key: "media/\(asset)/\(rest)", memoryCopy: copy, request: request, context: context,
+                    kind: ServedFileKind.forExtension((rest as NSString).pathExtension))
+            }
             return try await ObjectMediaResponder(media: library.media).respond(assetID: asset, path: rest, request: request)
         }
         return try await responder.respond(

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import Library
 import NIOCore
 import NIOPosix
 import Synchronization
@@ -84,6 +85,22 @@ final class MediaFileResponder: Sendable {
         return try await response(for: file, request: request, context: context, sink: sink)
     }
 
+    /// Answers `request` with a file a remote store holds in memory (`MediaStore.memoryCopy`),
+    /// keeping it in the cache under `key` so the next requests for it are answered on the
+    /// event loop (`CachedMediaAnswers`) for as long as the cache trusts an entry.
+    func respond(
+        key: String, memoryCopy copy: MediaMemoryCopy, request: Request, context: MarqueeRequestContext, kind: ServedFileKind
+    ) async throws -> Response {
+        let file: ServedFile
+        if let known = cache.any(key), known.bytes?.readableBytes == copy.data.count, known.eTag == copy.eTag {
+            file = cache.refresh(key) ?? known
+        } else {
+            file = ServedFile(memoryCopy: ByteBuffer(bytes: copy.data), eTag: copy.eTag, kind: kind, checked: .now)
+            cache.store(file, for: key)
+        }
+        return try await response(for: file, request: request, context: context, sink: nil)
+    }
+
     private func response(
         for file: ServedFile, request: Request, context: some RequestContext,
         sink: FileRegionSink?
@@ -160,7 +177,7 @@ struct ServedFile: Sendable {
 
     init(
         url: URL, size: Int, modified: Date, kind: ServedFileKind, bytes: ByteBuffer?, file: OpenFile?,
-        checked: ContinuousClock.Instant
+        checked: ContinuousClock.Instant, eTag storeETag: String? = nil
     ) {
         self.url = url
         self.size = size
@@ -169,15 +186,25 @@ struct ServedFile: Sendable {
         self.bytes = bytes
         self.file = file
         self.checked = checked
-        eTag = "\"\(String(size, radix: 16))-\(String(Int64(modified.timeIntervalSince1970 * 1000), radix: 16))\""
+        eTag = storeETag ?? "\"\(String(size, radix: 16))-\(String(Int64(modified.timeIntervalSince1970 * 1000), radix: 16))\""
         var headers = HTTPFields()
         headers.reserveCapacity(8)
         headers[.contentType] = kind.contentType
         headers[.cacheControl] = kind.cacheControl
         headers[.acceptRanges] = "bytes"
         headers[.eTag] = eTag
-        headers[.lastModified] = HTTPDate.format(modified)
+        if storeETag == nil { headers[.lastModified] = HTTPDate.format(modified) }
         self.headers = headers
+    }
+}
+
+extension ServedFile {
+    /// A file a remote store holds in memory: its validator is the store's (so every node
+    /// gives the same), with no `Last-Modified` (the store's time is not kept).
+    init(memoryCopy bytes: ByteBuffer, eTag: String?, kind: ServedFileKind, checked: ContinuousClock.Instant) {
+        self.init(
+            url: URL(fileURLWithPath: "/dev/null"), size: bytes.readableBytes, modified: Date(timeIntervalSince1970: 0), kind: kind,
+            bytes: bytes, file: nil, checked: checked, eTag: eTag)
     }
 }
 
