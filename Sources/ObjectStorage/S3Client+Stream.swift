@@ -42,7 +42,7 @@ extension S3Client {
                     request.headers.add(name: name, value: value)
                 }
                 // The deadline covers the response's head only: the body streams for as long as the client reads.
-                let response = try await http.execute(request, timeout: .seconds(120))
+                let response = try await http.execute(request, timeout: timeAllowed(sending: 0))
                 let status = Int(response.status.code)
                 let header = { (name: String) in response.headers.first(name: name) }
                 if status == 200 || status == 206 {
@@ -61,9 +61,7 @@ extension S3Client {
             } catch let error as S3Error {
                 throw error
             } catch {
-                guard attempt < maximumAttempts, !(error is CancellationError) else {
-                    throw S3Error(operation: operation, status: 0, code: "NetworkError", message: String(describing: error))
-                }
+                if let failure = Self.finalNetworkFailure(error, attempt: attempt, of: maximumAttempts, operation: operation) { throw failure }
             }
             try await Task.sleep(for: .milliseconds(100 << min(attempt, 6)))
         }

@@ -22,6 +22,11 @@ public final class S3Client: Sendable {
     /// Files larger than this go up in parts of this size (S3's minimum part is 5 MiB).
     public let multipartPartSize: Int
     public let maximumAttempts: Int
+    /// How long one request waits for the bucket's answer to begin (its status line and
+    /// headers), plus the time its body takes to go up at 256 KiB/s. A bucket that accepts
+    /// connections but does not answer is an outage after this, not after the HTTP client's
+    /// two minutes; an attempt that ran out of time is not tried again (the next would wait as long).
+    public let answerTimeout: Duration
 
     /// The HTTP client every `S3Client` shares unless given one: a refused connection fails the
     /// attempt at once and a connection takes at most 2 s to open, so the client's own retries
@@ -37,7 +42,8 @@ public final class S3Client: Sendable {
 
     public init(
         bucket: String, endpoint: URL?, region: String, accessKeyID: String, secretAccessKey: String, sessionToken: String? = nil,
-        multipartPartSize: Int = 8 * 1024 * 1024, maximumAttempts: Int = 4, httpClient: HTTPClient = S3Client.defaultHTTPClient
+        multipartPartSize: Int = 8 * 1024 * 1024, maximumAttempts: Int = 4, answerTimeout: Duration = .seconds(5),
+        httpClient: HTTPClient = S3Client.defaultHTTPClient
     ) {
         self.bucket = bucket
         if let endpoint {
@@ -50,6 +56,7 @@ public final class S3Client: Sendable {
         signer = SigV4Signer(accessKeyID: accessKeyID, secretAccessKey: secretAccessKey, sessionToken: sessionToken, region: region)
         self.multipartPartSize = max(5 * 1024 * 1024, multipartPartSize)
         self.maximumAttempts = max(1, maximumAttempts)
+        self.answerTimeout = answerTimeout
         http = httpClient
     }
 
@@ -221,7 +228,7 @@ public final class S3Client: Sendable {
                     request.headers.add(name: name, value: value)
                 }
                 if !body.isEmpty || method == "PUT" || method == "POST" { request.body = .bytes(ByteBuffer(data: body)) }
-                let response = try await http.execute(request, timeout: .seconds(120))
+                let response = try await http.execute(request, timeout: timeAllowed(sending: body.count))
                 let bytes = method == "HEAD" ? ByteBuffer() : try await response.body.collect(upTo: 1 << 30)
                 let status = Int(response.status.code)
                 let result = Response(
@@ -235,12 +242,29 @@ public final class S3Client: Sendable {
             } catch let error as S3Error {
                 throw error
             } catch {
-                guard attempt < maximumAttempts, !(error is CancellationError) else {
-                    throw S3Error(operation: operation, status: 0, code: "NetworkError", message: String(describing: error))
-                }
+                if let failure = Self.finalNetworkFailure(error, attempt: attempt, of: maximumAttempts, operation: operation) { throw failure }
             }
             try await Task.sleep(for: .milliseconds(100 << min(attempt, 6)))
         }
+    }
+
+    /// The deadline for one attempt's answer to begin (`answerTimeout`, plus sending time for a body).
+    func timeAllowed(sending bytes: Int) -> TimeAmount {
+        let (seconds, attoseconds) = answerTimeout.components
+        let base = TimeAmount.nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+        return base + .milliseconds(Int64(bytes / 256))
+    }
+
+    /// The error that ends an operation after a network failure of one attempt, or `nil` to
+    /// try again: the last attempt, a cancelled one, and one the bucket did not answer in time end it.
+    static func finalNetworkFailure(_ error: any Error, attempt: Int, of attempts: Int, operation: String) -> S3Error? {
+        if let timeout = error as? HTTPClientError, timeout == .deadlineExceeded {
+            return S3Error(operation: operation, status: 0, code: "NetworkError", message: "the bucket did not answer in time")
+        }
+        guard attempt < attempts, !(error is CancellationError) else {
+            return S3Error(operation: operation, status: 0, code: "NetworkError", message: String(describing: error))
+        }
+        return nil
     }
 
     static func fileSize(_ file: URL) throws -> Int {
