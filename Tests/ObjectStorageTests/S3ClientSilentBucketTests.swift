@@ -4,7 +4,7 @@ import Testing
 @testable import ObjectStorage
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 /// A bucket endpoint that accepts connections and never answers (a hung gateway, a black-holed
