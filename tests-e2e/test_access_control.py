@@ -325,6 +325,11 @@ def test_a_guest_watches_together_by_the_link_and_nothing_else(locked, owner, br
     WebDriverWait(guest, 20).until(lambda d: d.execute_script("return document.getElementById('video').readyState") >= 2)
     time_host, time_guest = (d.execute_script("return document.getElementById('video').currentTime") for d in (host, guest))
     assert abs(time_host - time_guest) < 0.05, (time_host, time_guest)
+    # The ad-break editor is the owner's: offered to the host, not to the guest (the server says so).
+    WebDriverWait(host, 10).until(lambda d: d.find_element(By.ID, "ad-breaks-button").is_displayed())
+    may_edit = guest.execute_script(f"return fetch('/api/assets/{owner.asset['id']}/interstitials').then((r) => r.json()).then((b) => b.mayEdit)")
+    assert may_edit is False
+    assert not guest.find_element(By.ID, "ad-breaks-button").is_displayed()
     # Nothing else on the server: the library's API says why; other sessions and new groups are refused.
     answers = guest.execute_script("""return Promise.all(['/api/library', '/api/assets', '/api/users', '/api/sessions'].map((path, i) =>
         fetch(path, i === 3 ? {method: 'POST', headers: {'content-type': 'application/json'}, body: '{}'} : {})

@@ -190,6 +190,7 @@ def test_the_break_editor_adds_a_break_at_the_current_time_and_the_marks_update(
     try:
         page.js("document.getElementById('video').currentTime = 12")
         page.wait_until_seeked(12)
+        page.wait_for(lambda: page.element("ad-breaks-button").is_displayed(), "the owner was not offered the break editor")
         page.element("ad-breaks-button").click()
         page.wait_for(lambda: page.driver.find_elements(By.CSS_SELECTOR, "#ad-breaks form"), "the editor did not open")
         form = page.driver.find_element(By.CSS_SELECTOR, "#ad-breaks form")

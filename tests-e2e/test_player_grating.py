@@ -152,6 +152,7 @@ def test_a_double_tap_on_a_phone_switches_fit_and_fill_and_a_single_tap_still_pl
 
 def test_the_break_editor_adds_at_the_time_when_pressed_and_leaves_the_player_keys_alone(server, driver, breaks):
     page = PlayerPage(driver, server, TOUR, "?autoplay=0")
+    page.wait_for(lambda: page.element("ad-breaks-button").is_displayed(), "the owner was not offered the break editor")
     click(page, *centre(page, "ad-breaks-button"))  # focus stays on the button, as after any click
     page.wait_for(lambda: page.js("return !!document.querySelector('#ad-breaks form')"), "the editor did not open")
     here = lambda: page.js("return document.querySelector('#ad-breaks option[value=here]').textContent")  # noqa: E731
@@ -174,6 +175,7 @@ def test_the_break_editor_adds_at_the_time_when_pressed_and_leaves_the_player_ke
 
 def test_the_break_editor_button_speaks_japanese(server, browser):
     page = PlayerPage(browser("ja-JP"), server, TOUR, "?autoplay=0")
+    page.wait_for(lambda: page.element("ad-breaks-button").is_displayed(), "the owner was not offered the break editor")
     assert page.element("ad-breaks-button").text == "広告枠"
 
 

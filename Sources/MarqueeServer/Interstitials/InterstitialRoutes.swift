@@ -1,3 +1,4 @@
+import Accounts
 import Foundation
 public import Hummingbird
 public import Library
@@ -12,13 +13,23 @@ struct InterstitialRoutes: Sendable {
 
     struct EventList: ResponseEncodable, Decodable, Sendable {
         var events: [AuthoredInterstitial]
+        /// Whether the person asking may change the breaks (the page shows its editor only then).
+        var mayEdit: Bool
+    }
+
+    /// Whether the requester may add, change and delete breaks: an owner, or anyone on a
+    /// server without sign-in; never a guest of a watch-together group.
+    static func mayEdit(_ context: MarqueeRequestContext) -> Bool {
+        if context.guest != nil { return false }
+        guard let principal = context.principal else { return true }  // signed-in rules are off (AccessMiddleware let it through)
+        return Permission.manage.allows(principal.role)
     }
 
     func register(on router: Router<MarqueeRequestContext>) {
         let api = router.group("api")
         api.get("assets/{id}/interstitials") { _, context -> EventList in
             let asset = try await primary(context)
-            return EventList(events: try await library.authoredInterstitials(for: asset.id))
+            return EventList(events: try await library.authoredInterstitials(for: asset.id), mayEdit: Self.mayEdit(context))
         }
         api.post("assets/{id}/interstitials") { request, context -> Response in
             let asset = try await primary(context)

@@ -36,7 +36,15 @@ export class InterstitialEditor {
     this.panel.addEventListener('keydown', (event) => event.stopPropagation());
     this.toggle.addEventListener('click', () => (this.panel.hidden ? this.open() : this.close()));
     this.timer = null;
+    // Shown only to people the server says may change the breaks (not viewers, not guests).
+    this.toggle.hidden = true;
     player.append(this.toggle, this.panel);
+    this.showIfAllowed();
+  }
+
+  async showIfAllowed() {
+    const answer = await fetch(`/api/assets/${encodeURIComponent(this.assetID)}/interstitials`).then((r) => (r.ok ? r.json() : null)).catch(() => null);
+    this.toggle.hidden = answer?.mayEdit !== true;
   }
 
   /** Names the button in the page's language (called once the session has chosen it). */
