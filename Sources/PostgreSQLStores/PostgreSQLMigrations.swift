@@ -222,6 +222,21 @@ enum PostgreSQLMigrations {
                     created_at timestamptz NOT NULL DEFAULT now())
                 """
             ]),
+        Migration(
+            version: 8, name: "viewing progress per viewer (home screen)",
+            statements: [
+                """
+                CREATE TABLE viewing_progress (
+                    viewer text NOT NULL,
+                    asset_id text NOT NULL REFERENCES asset (id) ON DELETE CASCADE,
+                    position double precision NOT NULL,
+                    duration double precision,
+                    finished boolean NOT NULL DEFAULT false,
+                    updated_at timestamptz NOT NULL,
+                    PRIMARY KEY (viewer, asset_id))
+                """,
+                "CREATE INDEX viewing_progress_on_viewer_updated_at ON viewing_progress (viewer, updated_at DESC)",
+            ]),
     ]
 
     /// Brings the database up to the newest version; returns the versions it applied. Throws

@@ -69,6 +69,9 @@ struct ShelfRoutes: Sendable {
         }
         let position = PlaybackPosition(assetID: asset.id, position: body.position, duration: duration)
         try await library.setPosition(position, for: asset.id)
+        if let viewer = context.viewerKey {
+            try await library.recordViewing(ViewingProgress(viewer: viewer, assetID: asset.id, position: body.position, duration: duration))
+        }
         return PositionResource(position, asset: asset)
     }
 
