@@ -165,7 +165,10 @@ def test_next_up_offers_episode_two_after_episode_one_was_watched_to_the_end(hom
     wait(driver, lambda d: d.execute_script("return document.getElementById('player').dataset.status") == "ended",
          "episode 1 did not play to its end", timeout=40)
     home(driver, home_server)
-    wait(driver, lambda d: second in row_ids(d, "next-up"), f"Next up does not offer episode 2: {row_ids(d, 'next-up')}")
+    try:
+        wait(driver, lambda d: second in row_ids(d, "next-up"), "Next up does not offer episode 2")
+    except Exception as error:
+        raise AssertionError(f"Next up does not offer episode 2; /api/home said {home_server.api('GET', '/api/home')[1]}") from error
     assert row_ids(driver, "next-up") == [second]
     assert first not in row_ids(driver, "continue-watching")
     card = driver.find_element(By.CSS_SELECTOR, f"#home-next-up .home-card[data-asset-id='{second}']")

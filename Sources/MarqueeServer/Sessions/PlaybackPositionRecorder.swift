@@ -65,21 +65,23 @@ public actor PlaybackPositionRecorder {
             return
         case .forget:
             lastWritten[session.id] = (0, now)
-            await write(nil, assetID: session.assetID)
+            // The viewer's own progress first: the shared position's change is what tells open
+            // library pages to reload, and they should then find this already written.
             if let viewer = viewers[session.id] {
                 let end = session.duration ?? session.currentTime
                 await record(
                     ViewingProgress(
                         viewer: viewer, assetID: session.assetID, position: end, duration: session.duration, finished: true, updatedAt: now))
             }
+            await write(nil, assetID: session.assetID)
         case .store(let time):
             lastWritten[session.id] = (time, now)
-            await write(
-                PlaybackPosition(assetID: session.assetID, position: time, duration: session.duration, updatedAt: now),
-                assetID: session.assetID)
             if let viewer = viewers[session.id] {
                 await record(ViewingProgress(viewer: viewer, assetID: session.assetID, position: time, duration: session.duration, updatedAt: now))
             }
+            await write(
+                PlaybackPosition(assetID: session.assetID, position: time, duration: session.duration, updatedAt: now),
+                assetID: session.assetID)
         }
     }
 

@@ -113,8 +113,16 @@ function render() {
   if ($('series-sheet').open) refreshSeriesSheet();
 }
 
+/** Reloads the home screen's rows soon, once, however many changes arrive meanwhile. */
+let homeTimer = null;
+function reloadHomeSoon() {
+  clearTimeout(homeTimer);
+  homeTimer = setTimeout(() => home.load(), 300);
+}
+
 /** Applies one pushed asset: updated in place when its card is showing, else a reload. */
 function applyAsset(asset) {
+  reloadHomeSoon();
   if (hidden.has(asset.id)) return;
   const { place, index } = placeAsset(items, asset, { filtered: badgeFilter.size > 0 });
   if (place === 'replace') {
@@ -129,6 +137,7 @@ function applyAsset(asset) {
 }
 
 function applyRemoved(id) {
+  reloadHomeSoon();
   const before = items.length;
   items = items.filter((item) => item.kind !== 'asset' || item.asset.id !== id);
   if (items.length !== before) render(); else reloadSoon();
