@@ -17,7 +17,9 @@ struct HomeRowsTests {
         ).displayed(with: nil, defaultArtworkURL: nil)
     }
 
-    static func seen(_ id: String, at position: Double, of duration: Double = 600, finished: Bool = false, minutesAgo: Double, viewer: String = "local")
+    static func seen(
+        _ id: String, at position: Double, of duration: Double = 600, finished: Bool = false, minutesAgo: Double, viewer: String = "local"
+    )
         -> ViewingProgress
     {
         ViewingProgress(
