@@ -249,12 +249,31 @@ def test_play_on_tv_fits_a_phone(home_server, browser):
       const r = document.getElementById('play-on-button').getBoundingClientRect();
       return {left: r.left, right: r.right, width: r.width, viewport: window.innerWidth};""")
     assert rect["width"] > 40 and rect["left"] >= 0 and rect["right"] <= rect["viewport"], rect
+    # As with an item that has captions and several audio tracks: every button of the row showing.
+    driver.execute_script("document.querySelectorAll('.button-row button').forEach((b) => { b.hidden = false; });")
+    rect = driver.execute_script("""
+      const r = document.getElementById('play-on-button').getBoundingClientRect();
+      return {left: r.left, right: r.right, width: r.width, viewport: window.innerWidth};""")
+    assert rect["width"] > 40 and rect["left"] >= 0 and rect["right"] <= rect["viewport"], rect
     others = driver.execute_script("""
       return [...document.querySelectorAll('.button-row button')].filter((b) => b.offsetParent)
         .map((b) => b.getBoundingClientRect()).filter((r) => r.left < 0 || r.right > window.innerWidth).length""")
     assert others == 0
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     driver.save_screenshot(str(ARTIFACTS / "player-phone-play-on-tv.png"))
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_axe_finds_nothing_serious_on_the_home_rows(home_server, browser, language):
+    from axe_selenium_python import Axe
+    driver = browser()
+    home(driver, home_server, f"?lang={language}")
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#home-continue-watching [role=progressbar]"), "no Continue watching row")
+    axe = Axe(driver)
+    axe.inject()
+    violations = axe.run(options='{resultTypes: ["violations"]}')["violations"]
+    failing = [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:5]) for v in violations if v["impact"] in ("serious", "critical")]
+    assert not failing, failing
 
 
 firefox_only = pytest.mark.skipif(shutil.which("firefox-esr") is None, reason="firefox-esr is not installed")
