@@ -11,9 +11,10 @@ const el = (tag, className, text) => {
   return node;
 };
 
-/** "12 min left", or "Less than a minute left". */
+/** "12 min left", or "Less than a minute left"; "" when the length is unknown. */
 export function timeLeftText(remaining) {
-  if (!(remaining >= 60)) return t('homeUnderMinuteLeft');
+  if (typeof remaining !== 'number' || !Number.isFinite(remaining)) return '';
+  if (remaining < 60) return t('homeUnderMinuteLeft');
   return t('homeMinutesLeft', { n: Math.round(remaining / 60) });
 }
 
@@ -97,14 +98,14 @@ export class HomeRows {
     bar.setAttribute('aria-valuemin', '0');
     bar.setAttribute('aria-valuemax', '100');
     bar.setAttribute('aria-valuenow', String(Math.round(fraction * 100)));
-    bar.setAttribute('aria-valuetext', left);
+    if (left) bar.setAttribute('aria-valuetext', left);
     bar.setAttribute('aria-label', t('homeProgress', { t: entry.asset.title }));
     const fill = el('span');
     fill.style.width = `${Math.round(fraction * 100)}%`;
     bar.append(fill);
     // After the artwork, not inside it: an image's children are hidden from screen readers.
     item.querySelector('.artwork').after(bar);
-    item.querySelector('.home-link').append(el('p', 'time-left', left));
+    if (left) item.querySelector('.home-link').append(el('p', 'time-left', left));
     return item;
   }
 }
