@@ -222,8 +222,9 @@ enum PostgreSQLMigrations {
                     created_at timestamptz NOT NULL DEFAULT now())
                 """
             ]),
+        // 9, not 8: the subtitle files' migration (issue 29, item 2, another branch) takes 8.
         Migration(
-            version: 8, name: "viewing progress per viewer (home screen)",
+            version: 9, name: "viewing progress per viewer (home screen)",
             statements: [
                 """
                 CREATE TABLE viewing_progress (
