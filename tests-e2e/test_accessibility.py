@@ -98,6 +98,8 @@ def show_controls(driver):
 def library(driver, ctx):
     driver.get(ctx["server"].url + "/")
     wait(driver, lambda d: js(d, "return document.querySelectorAll('.asset-card').length > 0"), "no cards")
+    # The home screen's rows above it (at least Recently added: the samples are new).
+    wait(driver, lambda d: js(d, "return document.querySelectorAll('#home .home-card').length > 0"), "no home rows")
 
 
 def player_paused(driver, ctx):

@@ -59,7 +59,7 @@ public final class MediaLibrary: Sendable {
         let sources = try await BlockingWork.run { try Self.sources(for: paths) }
         var added: [Asset] = []
         for (url, name) in sources {
-            let asset = Asset(title: name, sourcePath: url.path, role: role, episode: EpisodeParser.parse(fileName: url.lastPathComponent))
+            let asset = Asset(title: name, sourcePath: url.path, role: role, episode: EpisodeParser.parse(path: url.path))
             _ = try await store.insert(asset, job: true)
             added.append(asset)
         }
@@ -128,7 +128,7 @@ public final class MediaLibrary: Sendable {
         let (url, name) = try await BlockingWork.run { try Self.sources(for: [source.path]) }.first ?? (source, source.lastPathComponent)
         guard url.standardizedFileURL.path == source.standardizedFileURL.path else { throw LibraryError.unsupportedSource(source.path) }
         let kept = try await media.keepSource(url, named: url.lastPathComponent, id: UUID().uuidString.lowercased())
-        let asset = Asset(title: name, sourcePath: kept, role: role, episode: EpisodeParser.parse(fileName: url.lastPathComponent))
+        let asset = Asset(title: name, sourcePath: kept, role: role, episode: EpisodeParser.parse(path: url.path))
         _ = try await store.insert(asset, job: true)
         await worker.wake()
         return asset

@@ -406,6 +406,40 @@ public final class PostgreSQLLibraryStore: LibraryStore {
         }
     }
 
+    // MARK: Viewing progress
+
+    public func recordViewing(_ progress: ViewingProgress) async throws {
+        let assetID = progress.assetID
+        _ = try await write("save the viewing progress of \(assetID)") { connection in
+            guard try await Self.any(connection.query("SELECT id FROM asset WHERE id = \(assetID)", logger: self.logger)) else {
+                throw LibraryError.assetNotFound(assetID)
+            }
+            try await connection.query(
+                """
+                INSERT INTO viewing_progress (viewer, asset_id, position, duration, finished, updated_at)
+                VALUES (\(progress.viewer), \(assetID), \(progress.position), \(progress.duration), \(progress.finished), \(progress.updatedAt))
+                ON CONFLICT (viewer, asset_id) DO UPDATE SET position = excluded.position, duration = excluded.duration,
+                    finished = excluded.finished, updated_at = excluded.updated_at
+                """, logger: self.logger)
+            return true
+        }
+    }
+
+    public func viewingHistory(viewer: String, limit: Int) async throws -> [ViewingProgress] {
+        try await read(
+            "read the viewing progress of \(viewer)",
+            """
+            SELECT v.asset_id, v.position, v.duration, v.finished, v.updated_at
+            FROM viewing_progress v JOIN asset a ON a.id = v.asset_id
+            WHERE v.viewer = \(viewer) AND a.deleted_at IS NULL
+            ORDER BY v.updated_at DESC LIMIT \(limit)
+            """
+        ) { row in
+            let (id, position, duration, finished, updated) = try row.decode((String, Double, Double?, Bool, Date).self)
+            return ViewingProgress(viewer: viewer, assetID: id, position: position, duration: duration, finished: finished, updatedAt: updated)
+        }
+    }
+
     // MARK: Jobs
 
     public func jobs(assetID: String?) async throws -> [IngestJob] {

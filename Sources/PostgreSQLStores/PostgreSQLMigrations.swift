@@ -222,6 +222,22 @@ enum PostgreSQLMigrations {
                     created_at timestamptz NOT NULL DEFAULT now())
                 """
             ]),
+        // 9, not 8: the subtitle files' migration (issue 29, item 2, another branch) takes 8.
+        Migration(
+            version: 9, name: "viewing progress per viewer (home screen)",
+            statements: [
+                """
+                CREATE TABLE viewing_progress (
+                    viewer text NOT NULL,
+                    asset_id text NOT NULL REFERENCES asset (id) ON DELETE CASCADE,
+                    position double precision NOT NULL,
+                    duration double precision,
+                    finished boolean NOT NULL DEFAULT false,
+                    updated_at timestamptz NOT NULL,
+                    PRIMARY KEY (viewer, asset_id))
+                """,
+                "CREATE INDEX viewing_progress_on_viewer_updated_at ON viewing_progress (viewer, updated_at DESC)",
+            ]),
     ]
 
     /// Brings the database up to the newest version; returns the versions it applied. Throws

@@ -96,8 +96,7 @@ public struct BundlePackager: BundlePackaging {
         let played = try await writeHLS(
             asset, source: source, tracks: tracks, ladder: nil, into: bundle, progress: progress, phase: .packagingAudio, share: 0...0.95)
         await progress(PackagingProgress(.savingCoverArt, 0.95))
-        let metadata = try await Self.media("read", source) { try await asset.load(.metadata) }
-        let cover = metadata.first { $0.identifier == .artwork && $0.dataValue?.starts(with: [0xFF, 0xD8, 0xFF]) == true }?.dataValue
+        let cover = try await Self.coverArtJPEG(of: asset)
         if let cover {
             try await BlockingWork.run { try Data(cover).write(to: bundle.appendingPathComponent(BundleLayout.poster)) }
         }
@@ -219,24 +218,61 @@ public struct BundlePackager: BundlePackaging {
         return PackagedBundle(multivariantPlaylist: BundleLayout.multivariantPlaylist, poster: poster, trickPlay: trickPlay)
     }
 
-    /// A frame a third of the way in, at most 1280 pixels wide, as `poster.jpg`; `nil` when no
-    /// frame there decodes (the bundle still plays).
+    /// The poster as `poster.jpg`: the file's embedded cover art (an attached picture, JPEG as
+    /// it is, another format re-encoded) when it has one, else the best of a few frames from 10 %
+    /// to 50 % of the way in (`PosterChoice`), at most 1280 pixels wide; `nil` when there is
+    /// neither (the bundle still plays).
     static func writePoster(of asset: MediaAsset, duration: Double, into bundle: URL) async throws -> String? {
+        let target = bundle.appendingPathComponent(BundleLayout.poster)
+        if let cover = try await coverArtJPEG(of: asset) {
+            try await BlockingWork.run { try Data(cover).write(to: target) }
+            return BundleLayout.poster
+        }
         var generator = ImageGenerator(asset: asset)
         generator.maximumSize = PixelSize(width: 1280, height: 0)
         generator.setTolerance(MediaTime(seconds: 1, preferredTimescale: 1000))
+        let times = PosterChoice.sampleFractions.map { MediaTime(seconds: duration * $0, preferredTimescale: 1000) }
+        var frames: [VideoImage] = []
+        for await generated in generator.images(for: times) {
+            if let image = try? generated.image { frames.append(image) }
+        }
+        try Task.checkCancellation()
+        let candidates = frames
+        guard let best = try await BlockingWork.run({ PosterChoice.best(of: candidates) }) else { return nil }
         let jpeg: [UInt8]
         do {
-            let (image, _) = try await generator.image(at: MediaTime(seconds: duration / 3, preferredTimescale: 1000))
-            jpeg = try await image.encoded(as: .jpeg(quality: 0.85))
+            jpeg = try await frames[best].encoded(as: .jpeg(quality: 0.85))
         } catch is CancellationError {
             throw CancellationError()
         } catch {
             try Task.checkCancellation()
             return nil
         }
-        try await BlockingWork.run { try Data(jpeg).write(to: bundle.appendingPathComponent(BundleLayout.poster)) }
+        try await BlockingWork.run { try Data(jpeg).write(to: target) }
         return BundleLayout.poster
+    }
+
+    /// The file's embedded cover art as JPEG bytes: a JPEG attached picture as it is; a PNG (or
+    /// other image) one decoded and re-encoded; `nil` when there is none or it does not decode.
+    static func coverArtJPEG(of asset: MediaAsset) async throws -> [UInt8]? {
+        guard let metadata = try? await asset.load(.metadata),
+            let cover = metadata.first(where: { $0.identifier == .artwork && ($0.dataValue?.isEmpty == false) })?.dataValue
+        else { return nil }
+        if cover.starts(with: [0xFF, 0xD8, 0xFF]) { return cover }
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("marquee-cover-\(UUID().uuidString)")
+        try await BlockingWork.run { try Data(cover).write(to: file) }
+        var generator = ImageGenerator(asset: MediaAsset(path: file.path))
+        generator.maximumSize = PixelSize(width: 1280, height: 0)
+        let jpeg: [UInt8]?
+        do {
+            let (image, _) = try await generator.image(at: .zero)
+            jpeg = try await image.encoded(as: .jpeg(quality: 0.9))
+        } catch {
+            jpeg = nil
+        }
+        _ = try? await BlockingWork.run { try FileManager.default.removeItem(at: file) }
+        try Task.checkCancellation()
+        return jpeg
     }
 
     /// Runs MediaCore work, turning its errors into `LibraryError.mediaFailed` with FFmpeg's message.

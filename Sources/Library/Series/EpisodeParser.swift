@@ -35,6 +35,55 @@ public enum EpisodeParser {
         return nil
     }
 
+    /// The episode a file's path describes: its name first (`parse(fileName:)`); else the
+    /// folders fill in what the name leaves out — a code without a series ("Show/S01E02.mkv",
+    /// "Show/Season 1/1x02 - Pilot.mkv"), or only an episode number inside a season folder
+    /// ("Show/Season 2/03 - Title.mkv", "Show/S2/Episode 4.mkv").
+    public static func parse(path: String) -> Episode? {
+        let components = path.split(separator: "/").map(String.init)
+        guard let name = components.last else { return nil }
+        if let episode = parse(fileName: name) { return episode }
+        let folders = Array(components.dropLast())
+        guard let parent = folders.last else { return nil }
+        let seasonFolder = season(ofFolder: parent)
+        let seriesFolder = seasonFolder == nil ? parent : folders.dropLast().last
+        guard let seriesFolder, case let series = tidy(seriesFolder), !series.isEmpty else { return nil }
+        // A code with nothing before it: the folders name the series.
+        let marker = "marquee-series-marker"
+        if let coded = parse(fileName: "\(marker) \(name)"), coded.seriesTitle == marker {
+            return Episode(seriesTitle: series, season: coded.season ?? seasonFolder, number: coded.number, title: coded.title)
+        }
+        // Just a number ("03 - Title", "Episode 4", "E05") in a season folder.
+        guard let seasonFolder else { return nil }
+        let stem = stem(of: name)
+        let pattern = #"(?i)^(?:episode|ep|e)?[ ._-]*(\d{1,4})(?![0-9])(?:[ ._-]+(.*))?$"#
+        guard let regex = try? NSRegularExpression(pattern: pattern),
+            let match = regex.firstMatch(in: stem, range: NSRange(stem.startIndex..., in: stem)),
+            let numberRange = Range(match.range(at: 1), in: stem)
+        else { return nil }
+        let title = Range(match.range(at: 2), in: stem).map { tidy(String(stem[$0])) }
+        return Episode(seriesTitle: series, season: seasonFolder, number: Int(stem[numberRange]), title: title?.isEmpty == false ? title : nil)
+    }
+
+    /// The season number a folder's name gives ("Season 2", "Series 02", "S2", "Staffel 3"), if any.
+    static func season(ofFolder name: String) -> Int? {
+        let pattern = #"(?i)^(?:season|series|saison|staffel|temporada|s)[ ._-]*(\d{1,3})$"#
+        let trimmed = name.trimmingCharacters(in: .whitespaces)
+        guard let regex = try? NSRegularExpression(pattern: pattern),
+            let match = regex.firstMatch(in: trimmed, range: NSRange(trimmed.startIndex..., in: trimmed)),
+            let range = Range(match.range(at: 1), in: trimmed)
+        else { return nil }
+        return Int(trimmed[range])
+    }
+
+    /// A file name without its extension (an extension being a dot and up to five letters or digits).
+    static func stem(of fileName: String) -> String {
+        guard let dot = fileName.lastIndex(of: "."), fileName.distance(from: dot, to: fileName.endIndex) <= 6,
+            fileName[fileName.index(after: dot)...].allSatisfy({ $0.isLetter || $0.isNumber })
+        else { return fileName }
+        return String(fileName[..<dot])
+    }
+
     /// The episode container tags describe, given tags with lower-cased keys and the file's
     /// `title` tag as the episode title; `nil` without a series (show) name.
     public static func parse(tags: [String: String]) -> Episode? {

@@ -97,6 +97,18 @@ enum LibraryMigrations {
             }
         }
         InterstitialEventMigration.register(in: &migrator)
+        migrator.registerMigration("v5 (home): viewing progress per viewer") { db in
+            try db.create(table: "viewingProgress") { t in
+                t.column("viewer", .text).notNull()
+                t.column("assetID", .text).notNull().references("asset", onDelete: .cascade)
+                t.column("position", .double).notNull()
+                t.column("duration", .double)
+                t.column("finished", .boolean).notNull().defaults(to: false)
+                t.column("updatedAt", .datetime).notNull()
+                t.primaryKey(["viewer", "assetID"])
+            }
+            try db.create(index: "viewingProgress_on_viewer_updatedAt", on: "viewingProgress", columns: ["viewer", "updatedAt"])
+        }
         return migrator
     }
 }

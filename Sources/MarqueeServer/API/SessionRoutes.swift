@@ -78,6 +78,7 @@ struct SessionRoutes: Sendable {
         let body = try await request.decode(as: CreateRequest.self, context: context)
         let (session, warnings) = try await makeSession(body, acceptLanguage: request.headers[.acceptLanguage])
         await sessions.insert(session)
+        await positions?.register(sessionID: session.id, viewer: context.viewerKey)
         guard var snapshot = await sessions.snapshot(id: session.id) else { throw APIError(.notFound, "No playback session \(session.id)") }
         snapshot.warnings = warnings.isEmpty ? nil : warnings
         return try context.responseEncoder.encode(snapshot, from: request, context: context).with(status: .created)

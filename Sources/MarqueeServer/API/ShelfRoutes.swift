@@ -68,6 +68,9 @@ struct ShelfRoutes: Sendable {
             throw APIError(.badRequest, "\"position\" \(body.position) is past the end (\(duration) s)")
         }
         let position = PlaybackPosition(assetID: asset.id, position: body.position, duration: duration)
+        if let viewer = context.viewerKey {
+            try await library.recordViewing(ViewingProgress(viewer: viewer, assetID: asset.id, position: body.position, duration: duration))
+        }
         try await library.setPosition(position, for: asset.id)
         return PositionResource(position, asset: asset)
     }

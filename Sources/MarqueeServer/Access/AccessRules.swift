@@ -51,6 +51,8 @@ public enum AccessRules {
         if reads, path.hasPrefix("/together/") { return .signIn }
         if path.hasPrefix("/together/") || path.hasPrefix("/api/together/") { return .play }
         if path.hasPrefix("/api/assets/"), path.hasSuffix("/position"), method == .put || method == .delete || reads { return .play }
+        // The home screen's rows: whoever may browse the library sees them, each person their own progress.
+        if path == "/api/home" { return reads ? .browse : .manage }
         // Interstitial events (ad breaks): anyone who may browse sees them; only the owner authors them.
         if path.hasPrefix("/api/assets/"), path.contains("/interstitials") { return reads ? .browse : .manage }
         // Interstitial webhooks: the server POSTs to these URLs, which may carry secrets.

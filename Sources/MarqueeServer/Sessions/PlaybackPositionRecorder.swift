@@ -18,6 +18,8 @@ public actor PlaybackPositionRecorder {
     let sessions: PlaybackSessions
     let interval: TimeInterval
     private var lastWritten: [String: (time: Double, at: Date)] = [:]
+    /// Whose session each is (`MarqueeRequestContext.viewerKey`), for per-viewer progress.
+    private var viewers: [String: String] = [:]
 
     public init(library: MediaLibrary, sessions: PlaybackSessions, interval: TimeInterval = 5) {
         self.library = library
@@ -25,10 +27,20 @@ public actor PlaybackPositionRecorder {
         self.interval = interval
     }
 
+    /// Remembers whose session `sessionID` is, so its progress is also kept as that viewer's
+    /// (`ViewingProgress`, the home screen's rows); a session nobody registered keeps only the
+    /// shared position.
+    func register(sessionID: String, viewer: String?) {
+        viewers[sessionID] = viewer
+    }
+
     /// After a report or an intent: stores the position when paused or when the last write
     /// is older than `interval`.
     func observe(sessionID: String, now: Date = Date()) async {
-        guard let session = await sessions.session(id: sessionID) else { return }
+        guard let session = await sessions.session(id: sessionID) else {
+            viewers.removeValue(forKey: sessionID)
+            return
+        }
         let decision = Self.decide(
             status: session.status, time: session.currentTime, duration: session.duration,
             inInterstitial: session.activeInterstitial != nil,
@@ -53,13 +65,30 @@ public actor PlaybackPositionRecorder {
             return
         case .forget:
             lastWritten[session.id] = (0, now)
+            // The viewer's own progress first: the shared position's change is what tells open
+            // library pages to reload, and they should then find this already written.
+            if let viewer = viewers[session.id] {
+                let end = session.duration ?? session.currentTime
+                await record(
+                    ViewingProgress(
+                        viewer: viewer, assetID: session.assetID, position: end, duration: session.duration, finished: true, updatedAt: now))
+            }
             await write(nil, assetID: session.assetID)
         case .store(let time):
             lastWritten[session.id] = (time, now)
+            if let viewer = viewers[session.id] {
+                await record(ViewingProgress(viewer: viewer, assetID: session.assetID, position: time, duration: session.duration, updatedAt: now))
+            }
             await write(
                 PlaybackPosition(assetID: session.assetID, position: time, duration: session.duration, updatedAt: now),
                 assetID: session.assetID)
         }
+    }
+
+    /// Writes a viewer's progress in a task of its own, like `write(_:assetID:)`.
+    private func record(_ progress: ViewingProgress) async {
+        let library = library
+        await Task { try? await library.recordViewing(progress) }.value
     }
 
     /// Writes in a task of its own: the last flush runs as the renderer's connection closes,

@@ -50,6 +50,13 @@ public protocol LibraryStore: Sendable {
     /// Stores where a viewer stopped; `nil` forgets it (watched to the end).
     func setPosition(_ position: PlaybackPosition?, for assetID: String) async throws
 
+    // MARK: Viewing progress (per viewer)
+
+    /// Stores how far `progress.viewer` got in `progress.assetID` (one row per viewer and asset).
+    func recordViewing(_ progress: ViewingProgress) async throws
+    /// One viewer's progress in assets not in the trash, most recently updated first, at most `limit` rows.
+    func viewingHistory(viewer: String, limit: Int) async throws -> [ViewingProgress]
+
     // MARK: Jobs
 
     /// Jobs, newest first, optionally of one asset.

@@ -176,6 +176,27 @@ public final class SQLiteLibraryStore: LibraryStore {
         changes.publish(.assetChanged(assetID))
     }
 
+    // MARK: Viewing progress
+
+    public func recordViewing(_ progress: ViewingProgress) async throws {
+        try await database.write { db in
+            guard try Asset.exists(db, key: progress.assetID) else { throw LibraryError.assetNotFound(progress.assetID) }
+            try progress.upsert(db)
+        }
+    }
+
+    public func viewingHistory(viewer: String, limit: Int) async throws -> [ViewingProgress] {
+        try await database.read { db in
+            try ViewingProgress.fetchAll(
+                db,
+                sql: """
+                    SELECT viewingProgress.* FROM viewingProgress JOIN asset ON asset.id = viewingProgress.assetID
+                    WHERE viewingProgress.viewer = ? AND asset.deletedAt IS NULL
+                    ORDER BY viewingProgress.updatedAt DESC LIMIT ?
+                    """, arguments: [viewer, limit])
+        }
+    }
+
     // MARK: Jobs
 
     public func jobs(assetID: String? = nil) async throws -> [IngestJob] {

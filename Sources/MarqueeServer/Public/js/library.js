@@ -10,8 +10,11 @@ import { MetadataEditor } from './library/editor.js';
 import { FrameHits } from './library/frame-hits.js';
 import { setProtected } from './library/protection.js';
 import { libraryParameters, placeAsset, shelfStatus, visibleItems } from './library/shelf.js';
+import { homeStrings } from './library/home-strings.js';
+import { HomeRows } from './library/home.js';
 
 addStrings(libraryStrings);
+addStrings(homeStrings);
 setLanguage(pageLanguage());
 const $ = (id) => document.getElementById(id);
 const list = $('assets');
@@ -26,6 +29,7 @@ const hidden = new Set();       // assets deleted on this page, waiting out thei
 const uploads = new Map();      // key → { upload, card }
 const badgeFilter = new Set();
 let loadedOnce = false;
+const home = new HomeRows($('home'), $('library-heading'));
 
 // MARK: Strings
 
@@ -77,6 +81,7 @@ async function load() {
   const parameters = libraryParameters({ sort: sort.value, query: search.value.trim(), badges: badgeFilter });
   const request = fetch(`/api/library?${parameters}`, { cache: 'no-store' });
   loading = request;
+  home.load();
   try {
     const response = await request;
     const body = await response.json();
@@ -98,6 +103,8 @@ function reloadSoon() {
 }
 
 function render() {
+  // The rows are the home screen's: they step aside while a search or a filter is on.
+  home.render(search.value.trim() !== '' || badgeFilter.size > 0);
   const shown = visibleItems(items, hidden);
   status.textContent = shelfStatus({ shown: shown.length || uploads.size || frameHits.count, query: search.value.trim(), badges: badgeFilter, makingSamples,
     canAdd: document.body.dataset.role !== 'viewer' });
@@ -106,8 +113,16 @@ function render() {
   if ($('series-sheet').open) refreshSeriesSheet();
 }
 
+/** Reloads the home screen's rows soon, once, however many changes arrive meanwhile. */
+let homeTimer = null;
+function reloadHomeSoon() {
+  clearTimeout(homeTimer);
+  homeTimer = setTimeout(() => home.load(), 300);
+}
+
 /** Applies one pushed asset: updated in place when its card is showing, else a reload. */
 function applyAsset(asset) {
+  reloadHomeSoon();
   if (hidden.has(asset.id)) return;
   const { place, index } = placeAsset(items, asset, { filtered: badgeFilter.size > 0 });
   if (place === 'replace') {
@@ -122,6 +137,7 @@ function applyAsset(asset) {
 }
 
 function applyRemoved(id) {
+  reloadHomeSoon();
   const before = items.length;
   items = items.filter((item) => item.kind !== 'asset' || item.asset.id !== id);
   if (items.length !== before) render(); else reloadSoon();
@@ -320,3 +336,5 @@ const frameHits = new FrameHits(search, list, () => render());
 applyStrings();
 listen();
 load();
+// Back from the player (the page restored from the back-forward cache): progress moved.
+window.addEventListener('pageshow', (event) => { if (event.persisted) load(); });

@@ -3,6 +3,7 @@
 // seasons and episodes), and one for a file being uploaded.
 import { t, formatTime, badgeName } from '../i18n.js';
 import { protectButton, protectedBadge } from './protection.js';
+import { assetLink } from './links.js';
 
 const el = (tag, className, text) => {
   const node = document.createElement(tag);
@@ -18,7 +19,7 @@ export function assetCard(asset, handlers) {
   item.dataset.status = asset.status;
   const ready = asset.status === 'ready';
   const link = el(ready ? 'a' : 'div', 'card-link');
-  if (ready) link.href = asset.playback?.resumeTime ? `${asset.playerURL}?resume=1` : asset.playerURL;
+  if (ready) link.href = assetLink(asset);
   link.append(artwork(asset), el('h2', null, asset.title), el('p', 'subtitle', subtitleOf(asset)), badges(asset.badges));
   const lock = protectedBadge(asset);
   if (lock) link.querySelector('.badges').append(lock);
@@ -145,7 +146,7 @@ export function seasonLists(series, handlers) {
       row.dataset.status = episode.status;
       const ready = episode.status === 'ready';
       const link = el(ready ? 'a' : 'span', 'episode-link');
-      if (ready) link.href = episode.playback?.resumeTime ? `${episode.playerURL}?resume=1` : episode.playerURL;
+      if (ready) link.href = assetLink(episode);
       const number = episode.series?.episode != null ? `${episode.series.episode}. ` : '';
       link.append(el('span', 'episode-title', number + (episode.series?.episodeTitle ?? episode.title)));
       if (episode.duration) link.append(el('span', 'episode-duration', formatTime(episode.duration)));
