@@ -173,7 +173,9 @@ def test_delete_hides_the_card_and_undo_brings_it_back(server, driver, clips):
         WebDriverWait(driver, 10).until(lambda d: card_for(d, asset["id"]))
         card_click(driver, asset["id"], ".card-actions .delete")
         WebDriverWait(driver, 3).until(lambda d: card_for(d, asset["id"]) is None)
-        toast = driver.find_element(By.CSS_SELECTOR, ".undo-toast")
+        # The card goes at once; the toast with Undo comes when the server has answered the delete.
+        toast = WebDriverWait(driver, 10).until(lambda d: next(iter(d.find_elements(By.CSS_SELECTOR, ".undo-toast")), None))
+        WebDriverWait(driver, 5).until(lambda d: "Deleted" in toast.text)
         assert "Deleted" in toast.text and "Undo Me" in toast.text
         assert server.api("GET", f"/api/assets/{asset['id']}")[0] == 404
         toast.find_element(By.TAG_NAME, "button").click()
