@@ -13,6 +13,9 @@ struct IngestRun: Sendable {
     var probe: MediaProbe?
     /// What the bundle importer read from an imported folder.
     var imported: BundleImporter.Imported?
+    /// A bundle an earlier attempt packaged from this same source and could not publish (the
+    /// bucket did not answer): this run publishes it instead of packaging again.
+    var packagedEarlier: PackagedBundle?
 }
 
 extension IngestJob {
@@ -63,7 +66,7 @@ extension IngestWorker {
         case .fetchSource: return try await fetchSource(&work)
         case .inspectSource: return try await inspectSource(work)
         case .markSourceMissing: return try await markSourceMissing(&work)
-        case .clearStaging: await clearStaging(work)
+        case .clearStaging: await clearStaging(&work)
         case .createStaging: try await createStaging(work)
         case .importBundle: return try await importBundle(&work)
         case .decorate: return try await decorate(work)
@@ -72,6 +75,7 @@ extension IngestWorker {
         case .readBadges: await readBadges(&work)
         case .publish:
             try await media.publish(assetID: work.job.assetID)
+            if !media.isLocal { await PackagedStaging(bundle: stagingFolder(work)).forget() }
             return .published
         case .confirmLease: return try await confirmLease(work)
         case .recordSuccess: return try await recordSuccess(&work)
@@ -140,12 +144,25 @@ extension IngestWorker {
     }
 
     /// Removes what an earlier attempt left staged for this asset.
-    private func clearStaging(_ work: IngestRun) async {
+    /// Removes what an earlier attempt left in staging — unless it is a whole bundle packaged
+    /// from this same source for a remote store, which this run publishes as it is.
+    private func clearStaging(_ work: inout IngestRun) async {
         let bundle = stagingFolder(work)
+        let record = PackagedStaging(bundle: bundle)
+        if !media.isLocal, let source = work.source, let sourcePath = work.asset?.sourcePath {
+            let stored = media.ownsSource(sourcePath)
+            if let earlier = await record.bundle(packagedFrom: source, sourcePath: sourcePath, stored: stored) {
+                work.packagedEarlier = earlier
+                log("ingest of asset \(work.job.assetID): publishing the bundle an earlier attempt packaged")
+                return
+            }
+        }
+        await record.forget()
         _ = try? await BlockingWork.run { try FileManager.default.removeItem(at: bundle) }
     }
 
     private func createStaging(_ work: IngestRun) async throws {
+        if work.packagedEarlier != nil { return }
         let bundle = stagingFolder(work)
         try await BlockingWork.run { try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true) }
     }
@@ -177,6 +194,10 @@ extension IngestWorker {
     /// Packages the source; the packager's phases and progress go to the job's row as they come.
     private func package(_ work: inout IngestRun) async throws -> IngestLifecycle.Event {
         guard let source = work.source, let probe = work.probe else { throw LibraryError.unsupportedSource(work.job.assetID) }
+        if let earlier = work.packagedEarlier {
+            work.asset?.adopt(earlier, probed: probe)
+            return .packaged
+        }
         noteProgress()
         let reporter = JobProgressWriter(store: store, job: work.job, worker: workerID)
         let packaged = try await packager.package(source, probe: probe, into: stagingFolder(work)) { progress in
@@ -185,6 +206,10 @@ extension IngestWorker {
         }
         work.asset?.adopt(packaged, probed: probe)
         work.job = await reporter.job
+        // Kept for a next attempt in case publishing to a remote store fails.
+        if !media.isLocal, let sourcePath = work.asset?.sourcePath {
+            await PackagedStaging(bundle: stagingFolder(work)).remember(packaged, from: source, sourcePath: sourcePath, stored: media.ownsSource(sourcePath))
+        }
         return .packaged
     }
 
