@@ -104,6 +104,7 @@ public struct MarqueeServer: Sendable {
         InterstitialWebhookRoutes(webhooks: interstitialWebhooks).register(on: router)
         InterstitialExternalRoutes(sessions: sessions, origins: ExternalAdOrigins(), manifests: manifests).register(on: router)
         ShelfRoutes(library: library).register(on: router)
+        SubtitleRoutes(library: library).register(on: router)
         LibraryEvents(library: library).register(on: router)
         if let access {
             AuthRoutes(

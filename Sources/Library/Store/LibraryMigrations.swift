@@ -97,6 +97,7 @@ enum LibraryMigrations {
             }
         }
         InterstitialEventMigration.register(in: &migrator)
+        SubtitleFileMigration.register(in: &migrator)
         return migrator
     }
 }
