@@ -21,9 +21,11 @@ public enum SubtitleFormat: String, Sendable, Codable, CaseIterable {
             let scriptType = lines.prefix(200).first { $0.lowercased().hasPrefix("scripttype:") }?.lowercased()
             return scriptType?.contains("v4.00+") == false ? .ssa : .ass
         }
-        // SubRip: a timing line (`00:00:01,000 --> 00:00:02,000`) among the first lines.
+        // SubRip: a timing line (`00:00:01,000 --> 00:00:02,000`) among the first lines, or an
+        // arrow after a cue number (a file whose times are broken is still SubRip, and is told so).
         for line in lines[first...].prefix(4) where line.contains("-->") {
-            return SubtitleTime.timing(line) != nil ? .subRip : nil
+            let numbered = !head.isEmpty && head.count <= 9 && head.allSatisfy { $0.isASCII && $0.isNumber }
+            return SubtitleTime.timing(line) != nil || numbered ? .subRip : nil
         }
         return nil
     }

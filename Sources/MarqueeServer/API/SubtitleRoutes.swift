@@ -61,7 +61,7 @@ struct SubtitleRoutes: Sendable {
 }
 
 /// One added subtitle file as the API shows it (without its text: `url` serves it).
-struct SubtitleFileResource: ResponseEncodable {
+struct SubtitleFileResource: ResponseCodable {
     var id: String
     var language: String?
     var label: String
@@ -86,6 +86,6 @@ struct SubtitleFileResource: ResponseEncodable {
 }
 
 /// `GET /api/assets/{id}/subtitles`.
-struct SubtitleFileList: ResponseEncodable {
+struct SubtitleFileList: ResponseCodable {
     var subtitles: [SubtitleFileResource]
 }
