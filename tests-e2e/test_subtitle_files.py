@@ -130,12 +130,12 @@ def test_a_sidecar_next_to_the_file_is_added_with_its_language(own_server):
 
 def test_japanese_srt_added_in_the_edit_sheet_plays_in_the_player(own_server, driver, media_folder):
     sheet = open_edit_sheet(driver, own_server)
-    assert subtitle_rows(driver) == [("English", "en · SRT · 1 cues")]
+    assert subtitle_rows(driver) == [("English", "en · SRT · 1 cue")]
     driver.find_element(By.ID, "subtitle-language").send_keys("ja")
     driver.find_element(By.ID, "subtitle-label").send_keys("日本語")
     driver.find_element(By.ID, "subtitle-file").send_keys(str(media_folder / "added.ja.srt"))
     sheet.wait_for(lambda: len(subtitle_rows(driver)) == 2, "the added file did not show in the sheet")
-    assert subtitle_rows(driver)[1] == ("日本語", "ja · SRT · 1 cues")
+    assert subtitle_rows(driver)[1] == ("日本語", "ja · SRT · 1 cue")
     assert driver.find_element(By.ID, "subtitle-status").text == "Added subtitles “日本語”"
     # The sheet's Remove buttons say what they remove.
     assert [b.get_attribute("aria-label") for b in driver.find_elements(By.CSS_SELECTOR, "#subtitle-list button")] == [
@@ -156,7 +156,7 @@ def test_an_ass_file_keeps_its_italics(own_server, driver, media_folder):
     driver.find_element(By.ID, "subtitle-label").send_keys("Styled")
     driver.find_element(By.ID, "subtitle-file").send_keys(str(media_folder / "styled.ass"))
     sheet.wait_for(lambda: any(name == "Styled" for name, _ in subtitle_rows(driver)), "the ASS file did not show in the sheet")
-    assert ("Styled", "no language · ASS · 1 cues") in subtitle_rows(driver)
+    assert ("Styled", "no language · ASS · 1 cue") in subtitle_rows(driver)
     page = PlayerPage(driver, own_server, TITLE, "?autoplay=0")
     choose_subtitles(page, "Styled")
     page.key("k")
@@ -243,3 +243,21 @@ def test_firefox_offers_and_shows_the_added_rendition(own_server):
         tab.screenshot(ARTIFACTS / "firefox-subtitle-files.png")
     finally:
         firefox.quit()
+
+
+@pytest.mark.parametrize("language", ["en-US", "ja-JP"])
+def test_axe_finds_no_serious_or_critical_violation_in_the_open_subtitle_editor(own_server, browser, language):
+    from axe_selenium_python import Axe
+    driver = browser(language)
+    sheet = open_edit_sheet(driver, own_server)
+    sheet.wait_for(lambda: len(subtitle_rows(driver)) >= 1, "the sheet did not list the files")
+    axe = Axe(driver)
+    axe.inject()
+    violations = axe.run(context="#edit-sheet", options='{resultTypes: ["violations"]}')["violations"]
+    failing = [f"[{v['impact']}] {v['id']}: {v['help']} {[n['target'] for n in v['nodes']]}" for v in violations
+               if v["impact"] in ("serious", "critical")]
+    assert not failing, "\n".join(failing)
+    # Every control of the section has a name.
+    unnamed = driver.execute_script("""return [...document.querySelectorAll('#subtitle-files input, #subtitle-files button')]
+      .filter((c) => !(c.labels?.length && c.labels[0].textContent.trim()) && !c.getAttribute('aria-label')).map((c) => c.outerHTML);""")
+    assert not unnamed, unnamed

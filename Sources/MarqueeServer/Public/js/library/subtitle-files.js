@@ -141,7 +141,7 @@ export class SubtitleFiles {
       name.textContent = file.label;
       const details = document.createElement('span');
       details.className = 'subtitle-details';
-      const facts = [file.language ?? t('subtitleNoLanguage'), file.format.toUpperCase(), t('subtitleCues', { n: file.cueCount })];
+      const facts = [file.language ?? t('subtitleNoLanguage'), file.format.toUpperCase(), file.cueCount === 1 ? t('subtitleCueOne') : t('subtitleCues', { n: file.cueCount })];
       if (file.forced) facts.push(t('subtitleForced'));
       details.textContent = facts.join(' · ');
       const remove = document.createElement('button');
