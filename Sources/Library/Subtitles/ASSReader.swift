@@ -16,8 +16,10 @@ enum ASSReader {
     }
 
     static let defaultEventFields = ["layer", "start", "end", "style", "name", "marginl", "marginr", "marginv", "effect", "text"]
-    static let defaultStyleFields = ["name", "fontname", "fontsize", "primarycolour", "secondarycolour", "outlinecolour", "backcolour",
-        "bold", "italic", "underline"]
+    static let defaultStyleFields = [
+        "name", "fontname", "fontsize", "primarycolour", "secondarycolour", "outlinecolour", "backcolour",
+        "bold", "italic", "underline",
+    ]
 
     /// The file's dialogue lines as cues, in time order. `legacy` is SSA (its alignment numbers differ).
     static func cues(_ text: String, legacy: Bool) -> [SubtitleCue] {

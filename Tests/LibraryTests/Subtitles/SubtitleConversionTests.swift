@@ -31,7 +31,8 @@ struct SubtitleConversionTests {
     }
 
     @Test func badTimesAreSkippedAndAFileOfOnlyBadTimesIsRefused() throws {
-        let srt = "1\n00:00:01,000 --> 00:00:02,000\nGood\n\n2\n00:99:01,000 --> 00:00:02,000\nBad minutes\n\n3\n00:00:05,000 --> 00:00:04,000\nBackwards\n"
+        let srt =
+            "1\n00:00:01,000 --> 00:00:02,000\nGood\n\n2\n00:99:01,000 --> 00:00:02,000\nBad minutes\n\n3\n00:00:05,000 --> 00:00:04,000\nBackwards\n"
             + "\n4\n999999999999999999999:00:01,000 --> 00:00:02,000\nHuge\n\n5\n00:00:06,000 --> 00:00:07,000\nAlso good\n"
         let converted = try convert(srt)
         #expect(converted.cueCount == 2)
@@ -56,7 +57,8 @@ struct SubtitleConversionTests {
 
     @Test func hostileLinesStayLinearAndNeverBreakTheCueText() throws {
         let braces = String(repeating: "{", count: 200_000)
-        let ass = "[Script Info]\nScriptType: v4.00+\n\n[Events]\nFormat: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text\n"
+        let ass =
+            "[Script Info]\nScriptType: v4.00+\n\n[Events]\nFormat: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text\n"
             + "Dialogue: 0,0:00:01.00,0:00:02.00,Default,,0,0,0,,\(braces)x\n"
             + "Dialogue: 0,0:00:03.00,0:00:04.00,Default,,0,0,0,,a --> b\\N\\N\\Nc\n"
         let converted = try convert(ass)
@@ -67,7 +69,8 @@ struct SubtitleConversionTests {
     }
 
     @Test func webVTTIsReadAndRewrittenKeepingCueSettingsAndDroppingNotes() throws {
-        let vtt = "WEBVTT - title\n\nNOTE a note\n\nSTYLE\n::cue { color: red }\n\nintro\n00:01.000 --> 00:02.000 align:left line:0 bogus:1\n<v Anna>Hi</v> <script>x</script>\n"
+        let vtt =
+            "WEBVTT - title\n\nNOTE a note\n\nSTYLE\n::cue { color: red }\n\nintro\n00:01.000 --> 00:02.000 align:left line:0 bogus:1\n<v Anna>Hi</v> <script>x</script>\n"
         let converted = try convert(vtt)
         #expect(converted.format == .webVTT)
         #expect(converted.cueCount == 1)

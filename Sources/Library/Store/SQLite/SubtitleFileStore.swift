@@ -1,5 +1,5 @@
-import Foundation
 import EventFeed
+import Foundation
 import GRDB
 
 /// Added subtitle files on SQLite: the `subtitleFile` table, one row per file with its WebVTT.

@@ -19,9 +19,11 @@ enum SidecarSubtitles {
         let folder = media.deletingLastPathComponent()
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return [] }
         let base = media.deletingPathExtension().lastPathComponent
-        return names.sorted().compactMap { name in match(name, base: base).map { Found(url: folder.appendingPathComponent(name), language: $0.0, isForced: $0.1) } }
-            .filter { SourceFileKind.of($0.url) == .regularFile }
-            .prefix(maximumFiles).map { $0 }
+        return names.sorted().compactMap { name in
+            match(name, base: base).map { Found(url: folder.appendingPathComponent(name), language: $0.0, isForced: $0.1) }
+        }
+        .filter { SourceFileKind.of($0.url) == .regularFile }
+        .prefix(maximumFiles).map { $0 }
     }
 
     /// Whether the file `name` is a sidecar of a media file named `base` (without extension):
