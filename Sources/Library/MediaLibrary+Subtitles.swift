@@ -66,6 +66,11 @@ extension MediaLibrary {
             where path.hasPrefix(BundleLayout.subtitlesFolder + "/") && !kept.contains(path) {
                 try? await self.media.remove(path, of: asset.id)
             }
+            // With subtitles the item earns the CC badge (the library's filter finds it by it).
+            if !files.isEmpty, var current = try await self.store.asset(id: asset.id), !current.badges.contains("CC") {
+                current.badges.append("CC")
+                try await self.store.save(current)
+            }
         }
     }
 
