@@ -63,7 +63,7 @@ extension MediaLibrary {
             for (path, data) in written { try await self.media.write(data, to: path, of: asset.id) }
             let kept = Set(written.map(\.path))
             for path in try await self.media.files(of: asset.id)
-            where path.hasPrefix(BundleLayout.subtitlesFolder + "/") && !kept.contains(path) {
+            where AddedSubtitleRenditions.isAddedFile(path) && !kept.contains(path) {
                 try? await self.media.remove(path, of: asset.id)
             }
             // With subtitles the item earns the CC badge (the library's filter finds it by it).

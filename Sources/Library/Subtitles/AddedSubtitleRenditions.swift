@@ -15,8 +15,7 @@ enum AddedSubtitleRenditions {
         guard var playlist = parsed.playlist?.multivariant else {
             throw LibraryError.invalidRequest("The item's playlist could not be read, so subtitles cannot be added to it")
         }
-        let folder = BundleLayout.subtitlesFolder + "/"
-        playlist.renditions.removeAll { $0.type == .subtitles && ($0.uri ?? "").hasPrefix(folder) }
+        playlist.renditions.removeAll { $0.type == .subtitles && isAddedFile($0.uri ?? "") }
         let group = playlist.variants.lazy.compactMap(\.subtitles).first ?? defaultGroup
         var taken = Set(playlist.renditions.filter { $0.type == .subtitles && $0.groupID == group }.map(\.name))
         for file in files {
@@ -39,6 +38,15 @@ enum AddedSubtitleRenditions {
             playlist.variants[index].subtitles = hasSubtitles ? group : nil
         }
         return PlaylistWriter.write(playlist)
+    }
+
+    /// Whether `path` (in the bundle) is one of an added file's: `subtitles/sub-…(.m3u8|.vtt)`,
+    /// never a bundle's own files that happen to sit in a `subtitles` folder.
+    static func isAddedFile(_ path: String) -> Bool {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[0] == BundleLayout.subtitlesFolder else { return false }
+        let name = (String(parts[1]) as NSString)
+        return ["m3u8", "vtt"].contains(name.pathExtension) && SubtitleFile.isValidID(name.deletingPathExtension)
     }
 
     /// The media playlist of one added file: a single segment, the item's `duration` long.

@@ -55,6 +55,14 @@ struct AddedSubtitleRenditionsTests {
         #expect(try AddedSubtitleRenditions.multivariant(text, files: []).contains("subtitles-1/index.m3u8"))
     }
 
+    @Test func onlyAddedFilesAreTakenForAddedFiles() {
+        #expect(AddedSubtitleRenditions.isAddedFile("subtitles/sub-0a1b2c3d.m3u8"))
+        #expect(AddedSubtitleRenditions.isAddedFile("subtitles/sub-0a1b2c3d.vtt"))
+        #expect(!AddedSubtitleRenditions.isAddedFile("subtitles/index.m3u8"))
+        #expect(!AddedSubtitleRenditions.isAddedFile("subtitles-1/index.m3u8"))
+        #expect(!AddedSubtitleRenditions.isAddedFile("x/subtitles/sub-0a1b2c3d.vtt"))
+    }
+
     @Test func mediaPlaylistIsOneSegmentAsLongAsTheItem() throws {
         let subtitles = file("English", language: "en")
         let text = AddedSubtitleRenditions.mediaPlaylist(for: subtitles, duration: 12.4)

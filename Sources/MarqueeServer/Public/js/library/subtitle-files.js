@@ -4,11 +4,9 @@
 // sentence when it cannot). Dropping a subtitle file on the sheet adds it the same way.
 import { t } from '../i18n.js';
 
-const extensions = ['srt', 'vtt', 'ass', 'ssa'];
-
-/** Whether `file` is named like a subtitle file. */
+/** Whether `file` is named like a subtitle file (`.srt`, `.vtt`, `.ass`, `.ssa`). */
 export function isSubtitleFile(file) {
-  return extensions.includes(file.name.split('.').pop()?.toLowerCase());
+  return /.\.(srt|vtt|ass|ssa)$/i.test(file.name);
 }
 
 /** The language a sidecar-style name gives (`Film.ja.srt` → `ja`), or ''. */
@@ -104,7 +102,7 @@ export class SubtitleFiles {
     }
   }
 
-  async remove(file, button) {
+  async remove(file) {
     this.error.textContent = '';
     const response = await fetch(`/api/assets/${encodeURIComponent(this.asset.id)}/subtitles/${encodeURIComponent(file.id)}`, { method: 'DELETE' });
     if (!response.ok && response.status !== 404) {
@@ -120,7 +118,6 @@ export class SubtitleFiles {
     const buttons = this.list.querySelectorAll('button');
     (buttons[Math.min(index, buttons.length - 1)] ?? this.input).focus();
     this.onChange(this.asset);
-    void button;
   }
 
   render() {
@@ -148,7 +145,7 @@ export class SubtitleFiles {
       remove.type = 'button';
       remove.textContent = t('remove');
       remove.setAttribute('aria-label', t('subtitleRemove', { l: file.label }));
-      remove.addEventListener('click', () => this.remove(file, remove));
+      remove.addEventListener('click', () => this.remove(file));
       row.append(name, details, remove);
       this.list.append(row);
     }
