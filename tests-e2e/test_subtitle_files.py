@@ -176,6 +176,19 @@ def test_a_file_that_is_no_subtitles_gets_a_sentence(own_server, driver, media_f
     assert len(subtitle_rows(driver)) == before
 
 
+def test_remove_in_the_sheet_takes_the_file_off_the_item_and_its_menu(own_server, driver):
+    sheet = open_edit_sheet(driver, own_server)
+    sheet.wait_for(lambda: any(name == "Styled" for name, _ in subtitle_rows(driver)), "the sheet did not list the ASS file")
+    driver.find_element(By.CSS_SELECTOR, "#subtitle-list button[aria-label='Remove subtitles “Styled”']").click()
+    sheet.wait_for(lambda: all(name != "Styled" for name, _ in subtitle_rows(driver)), "Remove did not take the row away")
+    assert driver.find_element(By.ID, "subtitle-status").text == "Removed subtitles “Styled”"
+    # Focus stays in the list (on the next Remove button), not lost to the page.
+    assert driver.execute_script("return document.activeElement.closest('#subtitle-files') !== null")
+    assert all(f["label"] != "Styled" for f in subtitle_files(own_server))
+    _, manifest = own_server.api("GET", f"/api/assets/{own_server.asset(TITLE)['id']}/manifest.json")
+    assert "Styled" not in [s["name"] for s in manifest["subtitles"]], manifest["subtitles"]
+
+
 def test_a_subtitle_file_dropped_on_the_card_is_added_to_that_item(own_server, driver):
     driver.get(own_server.url + "/")
     asset_id = own_server.asset(TITLE)["id"]
@@ -201,6 +214,9 @@ def screenshot_editor(driver, server, name):
     driver.execute_script("document.getElementById('subtitle-files').scrollIntoView({block: 'center'})")
     driver.find_element(By.ID, "subtitle-language").click()
     time.sleep(0.3)
+    # The section fits the sheet's width (nothing in it scrolls sideways).
+    assert driver.execute_script(
+        "const s = document.getElementById('subtitle-files'); return s.scrollWidth <= s.clientWidth + 1"), "the Subtitles section overflows"
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     driver.save_screenshot(str(ARTIFACTS / name))
 
