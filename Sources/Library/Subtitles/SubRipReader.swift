@@ -45,8 +45,7 @@ enum CueMarkup {
     static let vttTags: Set<String> = ["i", "b", "u", "c", "v", "lang", "ruby", "rt"]
 
     /// One line of cue text: `<i>`, `<b>`, `<u>` (and with `keepVTTTags`, WebVTT's own tags)
-    /// kept, `<font …>` and other tags dropped, entities kept, other `&`, `<`, `>` escaped,
-    /// `-->` broken up.
+    /// kept, `<font …>` and other tags dropped, entities kept, other `&`, `<`, `>` escaped.
     static func clean(_ line: String, keepVTTTags: Bool) -> String {
         let allowed = keepVTTTags ? vttTags : basicTags
         var out = ""
@@ -61,19 +60,24 @@ enum CueMarkup {
             let inside = rest[rest.index(after: open)..<close]
             let closing = inside.hasPrefix("/")
             let name = inside.dropFirst(closing ? 1 : 0).prefix { $0.isLetter }.lowercased()
-            if allowed.contains(name) {
+            // A tag's name ends where its classes (`.yellow`) or annotation (` Anna`) begin; a
+            // name run on into other characters is no tag WebVTT knows.
+            let tail = inside.dropFirst((closing ? 1 : 0) + name.count)
+            if allowed.contains(name), tail.isEmpty || (!closing && (tail.first == "." || tail.first == " " || tail.first == "\t")) {
                 if closing {
                     out += "</\(name)>"
                 } else {
-                    // Classes and annotations (`<c.yellow>`, `<v Anna>`) without markup characters.
-                    let extra = inside.dropFirst(name.count).filter { $0 != "<" && $0 != "&" && $0 != ">" }
+                    // Without markup characters, and not ending in `-` (`<v A-->` would read as a timing arrow).
+                    var extra = tail.filter { $0 != "<" && $0 != "&" && $0 != ">" }
+                    while extra.hasSuffix("-") { extra.removeLast() }
                     out += "<\(name)\(extra)>"
                 }
             }
             rest = rest[rest.index(after: close)...]
         }
         out += escapeText(rest)
-        return out.replacingOccurrences(of: "-->", with: "--&gt;").trimmingCharacters(in: .whitespaces)
+        // Text never holds `>` unescaped and tags never end in `-`, so no line can read as a timing.
+        return out.trimmingCharacters(in: .whitespaces)
     }
 
     /// Escapes `<`, `>` and a `&` that does not start an entity.
