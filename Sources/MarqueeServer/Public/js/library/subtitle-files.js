@@ -49,6 +49,15 @@ export class SubtitleFiles {
       if (file) this.add(file);
     });
     section.closest('dialog').addEventListener('dragover', (event) => event.preventDefault());
+    // Enter in the language or label field goes on to choosing the file, not to saving the
+    // sheet's details (and closing it).
+    for (const field of [this.language, this.label]) {
+      field.addEventListener('keydown', (event) => {
+        if (event.key !== 'Enter' || event.isComposing) return;
+        event.preventDefault();
+        this.input.focus();
+      });
+    }
   }
 
   applyStrings() {
