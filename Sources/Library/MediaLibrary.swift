@@ -27,6 +27,8 @@ public final class MediaLibrary: Sendable {
     private let housekeeping = Mutex<Task<Void, Never>?>(nil)
     /// Set while `addSamplesIfEmpty` is making the sample clips for an empty library.
     let makingSamples = Mutex(false)
+    /// Rewrites of an asset's playlist for its added subtitle files, one at a time per asset.
+    let subtitlePublishing = KeyedSerialQueue()
 
     /// File extensions `add` treats as media when walking a folder.
     public static let mediaExtensions: Set<String> = [
@@ -61,6 +63,7 @@ public final class MediaLibrary: Sendable {
         for (url, name) in sources {
             let asset = Asset(title: name, sourcePath: url.path, role: role, episode: EpisodeParser.parse(path: url.path))
             _ = try await store.insert(asset, job: true)
+            if SourceFileKind.of(url) == .regularFile { await addSidecarSubtitles(of: url, to: asset.id) }
             added.append(asset)
         }
         await worker.wake()

@@ -105,6 +105,7 @@ public struct MarqueeServer: Sendable {
         InterstitialExternalRoutes(sessions: sessions, origins: ExternalAdOrigins(), manifests: manifests).register(on: router)
         ShelfRoutes(library: library).register(on: router)
         HomeRoutes(library: library).register(on: router)
+        SubtitleRoutes(library: library).register(on: router)
         LibraryEvents(library: library).register(on: router)
         if let access {
             AuthRoutes(

@@ -222,7 +222,23 @@ enum PostgreSQLMigrations {
                     created_at timestamptz NOT NULL DEFAULT now())
                 """
             ]),
-        // 9, not 8: the subtitle files' migration (issue 29, item 2, another branch) takes 8.
+        Migration(
+            version: 8, name: "subtitle files added to assets",
+            statements: [
+                """
+                CREATE TABLE subtitle_file (
+                    id text PRIMARY KEY,
+                    asset_id text NOT NULL REFERENCES asset (id) ON DELETE CASCADE,
+                    language text,
+                    label text NOT NULL,
+                    format text NOT NULL,
+                    is_forced boolean NOT NULL DEFAULT false,
+                    cue_count bigint NOT NULL,
+                    web_vtt text NOT NULL,
+                    created_at timestamptz NOT NULL)
+                """,
+                "CREATE INDEX subtitle_file_on_asset_id ON subtitle_file (asset_id, created_at)",
+            ]),
         Migration(
             version: 9, name: "viewing progress per viewer (home screen)",
             statements: [

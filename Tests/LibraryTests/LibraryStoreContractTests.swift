@@ -265,3 +265,29 @@ func withTimeout<T: Sendable>(_ limit: Duration, _ body: @escaping @Sendable () 
         return value
     }
 }
+
+extension LibraryStoreTests {
+    @Test(arguments: StoreKind.allCases)
+    func subtitleFilesRoundTripInOrderAndGoWithTheirAsset(kind: StoreKind) async throws {
+        let temp = try await TemporaryLibrary(kind)
+        defer { temp.cleanUp() }
+        let store = temp.library.store
+        let asset = Asset(title: "Film", status: .ready)
+        _ = try await store.insert(asset, job: false)
+        let first = SubtitleFile(
+            assetID: asset.id, language: "ja", label: "日本語", format: .ass, isForced: true, cueCount: 3,
+            webVTT: "WEBVTT\n\n00:00:01.000 --> 00:00:02.000\n<i>x</i>\n", createdAt: Date(timeIntervalSince1970: 1_700_000_000))
+        let second = SubtitleFile(
+            assetID: asset.id, language: nil, label: "Subtitles", format: .subRip, cueCount: 1, webVTT: "WEBVTT\n",
+            createdAt: Date(timeIntervalSince1970: 1_700_000_100))
+        try await store.saveSubtitleFile(second)
+        try await store.saveSubtitleFile(first)
+        #expect(try await store.subtitleFiles(for: asset.id) == [first, second])
+        #expect(try await temp.reopenedStore().subtitleFiles(for: asset.id) == [first, second])
+        #expect(try await store.deleteSubtitleFile(id: second.id, assetID: asset.id))
+        #expect(try await !store.deleteSubtitleFile(id: second.id, assetID: asset.id))
+        #expect(try await !store.deleteSubtitleFile(id: first.id, assetID: "other"))
+        #expect(try await store.deleteAsset(id: asset.id))
+        #expect(try await store.subtitleFiles(for: asset.id).isEmpty)
+    }
+}

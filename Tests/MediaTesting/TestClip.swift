@@ -101,6 +101,9 @@ public struct TestClip: Sendable {
             try "1\n00:00:00,000 --> \(end)\n\(subtitle)\n\n".write(to: cue, atomically: true, encoding: .utf8)
             subtitlePath = cue.path
         }
+        // The cue file only feeds the muxer: left next to the clip it would be added as a
+        // sidecar subtitle file (`clip.srt`) when the library adds the clip.
+        defer { if let subtitlePath { try? FileManager.default.removeItem(atPath: subtitlePath) } }
         let outcome = try await Subprocess.run(
             .path(.init("/usr/bin/ffmpeg")), arguments: Arguments(arguments(writingTo: url.path, subtitlePath: subtitlePath)),
             output: .discarded, error: .string(limit: 64 * 1024))

@@ -40,7 +40,7 @@ public enum BundleLayout {
     public static let trickPlayDescription = "trickplay.json"
     /// `BundleMetadata`, as JSON.
     public static let metadata = "metadata.json"
-    /// Sidecar subtitles folder of a packaged bundle.
+    /// Subtitle files added to a packaged bundle (`<id>.vtt` and its playlist `<id>.m3u8`).
     public static let subtitlesFolder = "subtitles"
 
     /// A rendition's media playlist, relative to the bundle root.

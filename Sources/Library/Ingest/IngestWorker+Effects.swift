@@ -74,6 +74,7 @@ extension IngestWorker {
         case .package: return try await package(&work)
         case .readBadges: await readBadges(&work)
         case .publish:
+            try await installSubtitleFiles(&work)
             try await media.publish(assetID: work.job.assetID)
             if !media.isLocal { await PackagedStaging(bundle: stagingFolder(work)).forget() }
             return .published
@@ -217,6 +218,16 @@ extension IngestWorker {
     private func readBadges(_ work: inout IngestRun) async {
         let master = stagingFolder(work).appendingPathComponent(BundleLayout.multivariantPlaylist)
         work.asset?.badges = (try? await BlockingWork.run { try BadgeInspector.badges(forMultivariantAt: master) }) ?? []
+    }
+
+    /// The subtitle files added to the asset, as renditions of the staged bundle (packaging
+    /// wrote its playlist afresh); with them the bundle earns the CC badge.
+    private func installSubtitleFiles(_ work: inout IngestRun) async throws {
+        let files = try await store.subtitleFiles(for: work.job.assetID)
+        guard !files.isEmpty else { return }
+        let (folder, duration) = (stagingFolder(work), work.asset?.duration ?? 0)
+        try await BlockingWork.run { try AddedSubtitleRenditions.install(files, duration: duration, into: folder) }
+        if work.asset?.badges.contains("CC") == false { work.asset?.badges.append("CC") }
     }
 
     /// Renews the lease: whether this worker still holds the job.

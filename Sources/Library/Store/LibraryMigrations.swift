@@ -97,6 +97,7 @@ enum LibraryMigrations {
             }
         }
         InterstitialEventMigration.register(in: &migrator)
+        SubtitleFileMigration.register(in: &migrator)
         migrator.registerMigration("v5 (home): viewing progress per viewer") { db in
             try db.create(table: "viewingProgress") { t in
                 t.column("viewer", .text).notNull()

@@ -55,6 +55,8 @@ public enum AccessRules {
         if path == "/api/home" { return reads ? .browse : .manage }
         // Interstitial events (ad breaks): anyone who may browse sees them; only the owner authors them.
         if path.hasPrefix("/api/assets/"), path.contains("/interstitials") { return reads ? .browse : .manage }
+        // Added subtitle files: anyone who may browse lists them; adding or removing one edits the item.
+        if path.hasPrefix("/api/assets/"), path.contains("/subtitles") { return reads ? .browse : .manage }
         // Interstitial webhooks: the server POSTs to these URLs, which may carry secrets.
         if path == "/api/settings/interstitial-webhooks" { return .manage }
         // Offline downloads are the owner's (they make the server fetch URLs); their files,

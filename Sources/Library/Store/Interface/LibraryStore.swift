@@ -105,6 +105,15 @@ public protocol LibraryStore: Sendable {
     /// Deletes one event; throws `InterstitialValidationError.notFound` when the asset has none with that ID.
     func deleteAuthoredInterstitial(id: String, assetID: String) async throws
 
+    // MARK: Subtitle files
+
+    /// The subtitle files added to the asset, oldest first.
+    func subtitleFiles(for assetID: String) async throws -> [SubtitleFile]
+    /// Stores a subtitle file (replacing the one with its id).
+    func saveSubtitleFile(_ file: SubtitleFile) async throws
+    /// Deletes one subtitle file of the asset; `false` when it has none with that id.
+    func deleteSubtitleFile(id: String, assetID: String) async throws -> Bool
+
     // MARK: Settings
 
     func playerSettings() async throws -> PlayerSettings

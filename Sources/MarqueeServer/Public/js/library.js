@@ -7,6 +7,8 @@ import { libraryStrings } from './library/strings.js';
 import { Upload } from './library/uploader.js';
 import { assetCard, seriesCard, seasonLists, uploadCard, showUploadProgress } from './library/cards.js';
 import { MetadataEditor } from './library/editor.js';
+import { subtitleStrings } from './library/subtitle-strings.js';
+import { isSubtitleFile, languageFromName, uploadSubtitleFile } from './library/subtitle-files.js';
 import { FrameHits } from './library/frame-hits.js';
 import { setProtected } from './library/protection.js';
 import { libraryParameters, placeAsset, shelfStatus, visibleItems } from './library/shelf.js';
@@ -15,6 +17,7 @@ import { HomeRows } from './library/home.js';
 
 addStrings(libraryStrings);
 addStrings(homeStrings);
+addStrings(subtitleStrings);
 setLanguage(pageLanguage());
 const $ = (id) => document.getElementById(id);
 const list = $('assets');
@@ -293,9 +296,34 @@ document.addEventListener('drop', (event) => {
   event.preventDefault();
   dragDepth = 0;
   $('drop-overlay').hidden = true;
+  let files = [...event.dataTransfer.files];
+  if (files.some(isSubtitleFile)) {
+    dropSubtitles(files.filter(isSubtitleFile), event.target);
+    files = files.filter((file) => !isSubtitleFile(file));
+    if (!files.length) return;
+  }
   if ($('add-sheet').open) $('add-sheet').close();
-  addFiles([...event.dataTransfer.files]);
+  addFiles(files);
 });
+
+// Subtitle files dropped on the edit sheet join its item; dropped on an item's card, that item.
+async function dropSubtitles(files, target) {
+  if ($('edit-sheet').open) {
+    for (const file of files) await editor.subtitles.add(file);
+    return;
+  }
+  const card = target?.closest?.('[data-asset-id]');
+  if (!card) { toast(t('subtitleDropOnItem')); return; }
+  const title = card.querySelector('h2, h3, .title')?.textContent ?? '';
+  for (const file of files) {
+    try {
+      const added = await uploadSubtitleFile(card.dataset.assetId, file, { language: languageFromName(file.name) });
+      toast(t('subtitleAddedTo', { l: added.label, t: title }));
+    } catch (error) {
+      toast(error.message, { seconds: 6 });
+    }
+  }
+}
 
 // MARK: Toasts
 

@@ -3,6 +3,7 @@
 // whole form to PUT /api/assets/{id}/metadata (and the image to …/artwork); the server
 // checks every field and its error shows in the sheet.
 import { t } from '../i18n.js';
+import { SubtitleFiles } from './subtitle-files.js';
 
 export class MetadataEditor {
   constructor(dialog, onSaved) {
@@ -16,6 +17,7 @@ export class MetadataEditor {
       this.save();
     });
     dialog.querySelector('#edit-cancel').addEventListener('click', () => dialog.close());
+    this.subtitles = new SubtitleFiles(dialog.querySelector('#subtitle-files'));
   }
 
   applyStrings() {
@@ -24,6 +26,7 @@ export class MetadataEditor {
     for (const input of this.dialog.querySelectorAll('[data-placeholder]')) input.placeholder = t(input.dataset.placeholder);
     this.dialog.querySelector('#edit-cancel').textContent = t('cancel');
     this.dialog.querySelector('#edit-save').textContent = t('save');
+    this.subtitles.applyStrings();
   }
 
   open(asset) {
@@ -42,6 +45,7 @@ export class MetadataEditor {
     fields.liveStartDate.value = localInput(asset.liveStartDate);
     fields.liveEndDate.value = localInput(asset.liveEndDate);
     this.error.textContent = '';
+    this.subtitles.open(asset);
     this.dialog.showModal();
     fields.title.focus();
   }
