@@ -478,7 +478,9 @@ class Tab:
             {"type": "pointerDown", "button": 0}, *moves, {"type": "pointerUp", "button": 0}]})
 
     def click_element(self, selector):
-        """Clicks the centre of the element this CSS selector finds."""
+        """Clicks the centre of the element this CSS selector finds, scrolled into view first
+        (as a person scrolls to what they want to press)."""
+        self.call("(s) => document.querySelector(s)?.scrollIntoView({block: 'center', inline: 'center'})", selector)
         rect = self.rect(selector)
         self.click(rect["x"] + rect["w"] / 2, rect["y"] + rect["h"] / 2)
 
