@@ -47,8 +47,9 @@ struct S3ClientSilentBucketTests {
                 #expect(error.status == 0 && error.code == "NetworkError", "\(error)")
             }
             let waited = clock.now - started
-            // One attempt of 1 s (not retried), far below the old two minutes.
-            #expect(waited < .seconds(10), "\(operation) waited \(waited)")
+            // One attempt of 1 s, not retried; the bound is loose (a full parallel run on two
+            // loaded cores once took 11 s) and only tells it from the HTTP client's two minutes.
+            #expect(waited < .seconds(60), "\(operation) waited \(waited)")
         }
     }
 }
