@@ -6,6 +6,7 @@ downloads, and lands in the library playable with the origin gone; and the messa
 bad address, a 404, a live playlist and a bad predicate.
 
 These tests run their own `marquee serve --no-samples` (they restart it), not the session one."""
+import math
 import pathlib
 import re
 import socket
@@ -223,7 +224,7 @@ def test_download_pause_restart_play_while_downloading_and_library(browser, marq
     match = re.search(r"Downloading · (\d+)% · (\d+) of (\d+) files · .* · .*/s", line)
     assert match, line
     percent, done, of = (int(g) for g in match.groups())
-    assert of == total and percent == round(100 * done / of), line
+    assert of == total and percent == math.floor(100 * done / of + 0.5), line
     assert float(first_download(driver, "e.dataset.progress")) > 0
     shot(driver, "progress", show_list=True)
 
