@@ -2,6 +2,7 @@ import Foundation
 import HummingbirdCore
 import Logging
 import NIOCore
+import ServiceLifecycle
 import Synchronization
 
 /// How many connections the server keeps and for how long a quiet one may stay open, so a
@@ -144,6 +145,20 @@ final class FirstRequestGuard: ChannelInboundHandler, RemovableChannelHandler {
         context.fireChannelRead(data)
     }
 
+    /// The server is stopping: a connection that has not sent a whole request head yet (a
+    /// browser's preconnected socket, a client still typing) has nothing to finish, so it
+    /// closes now rather than holding the shutdown until the idle timeout.
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if event is ServerStopping {
+            if timer != nil { context.close(promise: nil) }
+            return
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+
+    /// Sent through a connection's pipeline when the server begins its graceful shutdown.
+    struct ServerStopping: Sendable {}
+
     static func containsEndOfHead(_ bytes: [UInt8]) -> Bool {
         guard bytes.count >= 4 else { return false }
         for i in 0...(bytes.count - 4) where bytes[i] == 13 && bytes[i + 1] == 10 && bytes[i + 2] == 13 && bytes[i + 3] == 10 {
@@ -155,8 +170,13 @@ final class FirstRequestGuard: ChannelInboundHandler, RemovableChannelHandler {
 
 /// A child channel that puts a `FirstRequestGuard` in front of another child channel's
 /// pipeline (here Hummingbird's HTTP/1 with WebSocket upgrade).
+///
+/// On graceful shutdown the guard closes a connection still waiting for its first request
+/// head: Hummingbird's upgrade-deciding channel waits for that head without a shutdown
+/// handler, so an idle preconnected socket held the server's exit for the idle timeout.
 struct GuardedChildChannel<Inner: ServerChildChannel>: ServerChildChannel {
     typealias Value = Inner.Value
+
     let inner: Inner
     let count: ConnectionCount
     let timeout: TimeAmount
@@ -171,6 +191,10 @@ struct GuardedChildChannel<Inner: ServerChildChannel>: ServerChildChannel {
     }
 
     func handle(value: Value, logger: Logger) async {
-        await inner.handle(value: value, logger: logger)
+        await withGracefulShutdownHandler {
+            await inner.handle(value: value, logger: logger)
+        } onGracefulShutdown: {
+            value.channel.pipeline.fireUserInboundEventTriggered(FirstRequestGuard.ServerStopping())
+        }
     }
 }
