@@ -76,3 +76,26 @@ def test_the_tv_chooses_a_listening_remote_both_approve_and_the_remote_controls_
             server.api("DELETE", f"/api/devices/{paired_id}")
         if remote.process.poll() is None:
             remote.process.kill()
+
+
+def test_answering_a_pairing_that_ended_says_how_it_ended(server):
+    """A pairing the TV started stays listed for two minutes with how it ended; answering it
+    then is a 409 saying so (it exists, in a state that takes no answer), not a 404 that says
+    it never was (schemathesis's ensure_resource_availability followed the link and met the 404)."""
+    status, started = server.api("POST", "/api/devices/pairings", {"host": "127.0.0.1", "port": 1, "role": "tv"})
+    assert status == 202, started
+    deadline = time.time() + 20
+    while time.time() < deadline:
+        _, overview = server.api("GET", "/api/devices")
+        mine = [p for p in overview.get("outgoing", []) if p["id"] == started["id"]]
+        if mine and mine[0]["state"] == "failed":
+            break
+        time.sleep(0.2)
+    else:
+        raise AssertionError(f"the pairing to a closed port did not fail: {mine}")
+    status, answer = server.api("POST", f"/api/devices/pairings/{started['id']}", {"approved": True})
+    assert status == 409, answer
+    assert answer["error"]["code"] == "pairing-not-waiting"
+    assert "has ended: Could not connect to the device" in answer["error"]["message"], answer
+    status, answer = server.api("POST", "/api/devices/pairings/00000000-0000-0000-0000-000000000000", {"approved": True})
+    assert status == 404, answer

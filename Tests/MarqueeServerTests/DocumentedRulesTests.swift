@@ -151,6 +151,66 @@ struct DocumentedRulesTests {
         }
     }
 
+    @Test("Subtitle languages: the document's rule is the server's")
+    func subtitleLanguageRule() throws {
+        let paths = try #require(try Self.document()["paths"] as? [String: [String: Any]])
+        let operation = try #require(paths["/api/assets/{id}/subtitles"]?["post"] as? [String: Any])
+        let parameters = try #require(operation["parameters"] as? [[String: Any]])
+        let language = try #require(parameters.first { $0["name"] as? String == "language" }?["schema"] as? [String: Any])
+        #expect(language["pattern"] as? String == SubtitleLanguage.pattern)
+        #expect(language["maxLength"] as? Int == SubtitleLanguage.maximumTagLength)
+        let expression = try NSRegularExpression(pattern: SubtitleLanguage.pattern)
+        for tag in ["", "en", "ja", "pt-BR", "pt_br", "zh-Hant-TW", "und", "jpn", " en", "en ", "e", "en--US", "12", "ã", "en-", "english"] {
+            let documented = expression.firstMatch(in: tag, range: NSRange(tag.startIndex..., in: tag)) != nil && tag.count <= SubtitleLanguage.maximumTagLength
+            let taken = (try? SubtitleLanguage.normalized(tag)) != nil || tag.isEmpty || tag.lowercased() == "und"
+            #expect(documented == taken, "\(tag): documented \(documented), taken \(taken)")
+        }
+    }
+
+    struct CreatedUpload: Decodable { var id: String }
+
+    @Test("A chunk's Content-Range and offset: the document's rules are the server's; a chunk that names no position starts at byte 0")
+    func chunkPositions() async throws {
+        let paths = try #require(try Self.document()["paths"] as? [String: [String: Any]])
+        let operation = try #require(paths["/api/uploads/{id}"]?["put"] as? [String: Any])
+        let parameters = try #require(operation["parameters"] as? [[String: Any]])
+        let schemas = Dictionary(uniqueKeysWithValues: parameters.compactMap { p in (p["name"] as? String).map { ($0, p["schema"] as? [String: Any] ?? [:]) } })
+        #expect(schemas["Content-Range"]?["pattern"] as? String == ChunkRange.contentRangePattern)
+        #expect(schemas["offset"]?["minimum"] as? Int == 0)
+        let expression = try NSRegularExpression(pattern: ChunkRange.contentRangePattern)
+        for header in ["bytes 0-9/10", "bytes 0-9/*", "bytes 5-5/6", "bytes 0-9223372036854775805/*"] {
+            #expect(expression.firstMatch(in: header, range: NSRange(header.startIndex..., in: header)) != nil, "\(header)")
+            #expect(throws: Never.self, "\(header)") { try ChunkRange.parse(contentRange: header) }
+        }
+        for header in ["bytes -1-9/10", "bytes 0-9", "items 0-9/10", "bytes 0x1-9/10", "bytes 0-99999999999999999999/*"] {
+            #expect(expression.firstMatch(in: header, range: NSRange(header.startIndex..., in: header)) == nil, "\(header)")
+            #expect(throws: UploadError.self, "\(header)") { try ChunkRange.parse(contentRange: header) }
+        }
+
+        let fixture = try await ServerFixture.shared.value
+        try await fixture.application().test(.router) { client in
+            // An upload that does not exist is a 404 whatever its chunk says.
+            try await client.execute(uri: "/api/uploads/nothing-here", method: .put, headers: [.contentRange: "bytes 9-1/2"], body: ByteBuffer(string: "x")) {
+                response in
+                #expect(response.status == .notFound, "\(response.text)")
+            }
+            let created = try await client.execute(uri: "/api/uploads", method: .post, body: .json(#"{"fileName": "whole.mp4", "length": 4}"#)) { response in
+                try response.json(CreatedUpload.self)
+            }
+            // No Content-Range and no offset: the body is the file from byte 0.
+            try await client.execute(uri: "/api/uploads/\(created.id)", method: .put, body: ByteBuffer(string: "abcd")) { response in
+                #expect(response.status == .ok, "\(response.text)")
+                #expect(response.headers[UploadHeader.offset] == "4")
+            }
+            // Again: the upload already holds bytes, so byte 0 is the wrong place (409 with the offset).
+            try await client.execute(uri: "/api/uploads/\(created.id)", method: .put, body: ByteBuffer(string: "abcd")) { response in
+                #expect(response.status == .conflict, "\(response.text)")
+                #expect(response.headers[UploadHeader.offset] == "4")
+            }
+            try await client.execute(uri: "/api/uploads/\(created.id)", method: .delete) { _ in }
+        }
+    }
+
     @Test("An upload longer than the free disk is a 409 (the free space is the server's state, not a documented limit)")
     func uploadLongerThanTheDisk() async throws {
         let fixture = try await ServerFixture.shared.value

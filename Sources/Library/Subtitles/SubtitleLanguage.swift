@@ -5,10 +5,13 @@ public enum SubtitleLanguage {
     /// A BCP 47-like tag in its usual case (`en`, `ja`, `pt-BR`, `zh-Hant`), three-letter
     /// ISO 639-2 codes shortened where ISO 639-1 has one (`jpn` → `ja`); `nil` for none
     /// (empty or `und`). Throws for anything else.
+    ///
+    /// The rule is `pattern` and `maximumTagLength`, as `openapi.json` states them (no spaces:
+    /// the page trims what a person typed).
     public static func normalized(_ given: String?) throws(SubtitleFileError) -> String? {
-        guard let raw = given?.trimmingCharacters(in: .whitespaces), !raw.isEmpty, raw.lowercased() != "und" else { return nil }
+        guard let raw = given, !raw.isEmpty, raw.lowercased() != "und" else { return nil }
         let parts = raw.replacingOccurrences(of: "_", with: "-").split(separator: "-", omittingEmptySubsequences: false)
-        guard raw.count <= 35, let primary = parts.first, (2...3).contains(primary.count),
+        guard raw.count <= maximumTagLength, let primary = parts.first, (2...3).contains(primary.count),
             primary.allSatisfy({ $0.isASCII && $0.isLetter }),
             parts.dropFirst().allSatisfy({ (1...8).contains($0.count) && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } })
         else { throw .invalidLanguage(raw) }
@@ -24,6 +27,11 @@ public enum SubtitleLanguage {
         }
         return tag.joined(separator: "-")
     }
+
+    /// A language tag the server takes, as `openapi.json` states it (empty: none).
+    public static let pattern = "^([A-Za-z]{2,3}([-_][A-Za-z0-9]{1,8})*)?$"
+    /// The longest language tag taken, in characters.
+    public static let maximumTagLength = 35
 
     /// The longest label accepted, in characters.
     public static let maximumLabelLength = 80

@@ -28,6 +28,11 @@ public struct ChunkRange: Sendable, Hashable {
         }
     }
 
+    /// The shape of a `Content-Range` the server reads, as `openapi.json` states it (positions
+    /// of up to 19 digits; `parse` also refuses one past `maximumPosition`, a last byte before
+    /// the first, and a last byte at or past the total).
+    public static let contentRangePattern = #"^bytes [0-9]{1,19}-[0-9]{1,19}/([0-9]{1,19}|\*)$"#
+
     /// Parses a `Content-Range` request header.
     public static func parse(contentRange header: String) throws(UploadError) -> ChunkRange {
         let text = header.trimmingCharacters(in: .whitespaces)

@@ -76,9 +76,13 @@ struct UploadRoutes: Sendable {
         return Response(status: .ok, headers: Self.offsetHeaders(upload))
     }
 
-    /// `PUT /api/uploads/{id}`: the next bytes, placed by `Content-Range` or `?offset=`.
+    /// `PUT /api/uploads/{id}`: the next bytes, placed by `Content-Range` or `?offset=`; with
+    /// neither, the body starts at byte 0 (a whole file in one plain `PUT`), which an upload that
+    /// already holds bytes refuses with `409` and its offset, as any misplaced chunk.
     @Sendable func append(_ request: Request, context: MarqueeRequestContext) async throws -> Response {
         let id = try context.parameters.require("id")
+        // An upload that does not exist is the answer before anything about the chunk.
+        _ = try await library.uploads.upload(id: id)
         let range: ChunkRange
         if let header = request.headers[.contentRange] {
             range = try ChunkRange.parse(contentRange: header)
@@ -86,7 +90,7 @@ struct UploadRoutes: Sendable {
             guard let start = Int64(offset), start >= 0 else { throw APIError(.badRequest, "\"offset\" must be a whole number of bytes") }
             range = ChunkRange(start: start)
         } else {
-            throw APIError(.badRequest, "Say where this chunk goes with Content-Range: bytes start-end/total, or ?offset=")
+            range = ChunkRange(start: 0)
         }
         let upload = try await library.uploads.append(id: id, range: range, body: ByteChunks(body: request.body))
         return try respond(upload, request: request, context: context)

@@ -108,9 +108,24 @@ struct NearbyRoutes: Sendable {
         let id = try context.parameters.require("id")
         let answer = try await request.decode(as: Answer.self, context: context)
         guard await devices.answer(id, approved: answer.approved) else {
+            // A pairing this TV started that is not at its code (still connecting, or ended)
+            // is there to see in GET /api/devices: a conflict with its state, not a 404.
+            if let started = await devices.outgoingPairings.first(where: { $0.id == id }) {
+                throw APIError(.conflict, Self.notWaitingSentence(started), code: "pairing-not-waiting")
+            }
             throw APIError(.notFound, "No pairing \(id) is waiting for approval (it may have been cancelled or timed out)")
         }
         return Response(status: .noContent)
+    }
+
+    /// Why a pairing this TV started cannot take an answer now, in words.
+    static func notWaitingSentence(_ pairing: NearbyDevices.OutgoingPairing) -> String {
+        switch pairing.state {
+        case .connecting: "The pairing with \(pairing.name) has no code to answer yet: it is still connecting"
+        case .confirming: "The pairing with \(pairing.name) was already answered here; it waits for the other device"
+        case .paired: "The pairing with \(pairing.name) is already complete"
+        case .failed: "The pairing with \(pairing.name) has ended: \(pairing.message ?? "it failed")"
+        }
     }
 
     @Sendable func revoke(_ request: Request, context: MarqueeRequestContext) async throws -> Response {

@@ -146,7 +146,10 @@ struct SubtitleNamingTests {
         #expect(try SubtitleLanguage.normalized("jpn") == "ja")
         #expect(try SubtitleLanguage.normalized("pt_br") == "pt-BR")
         #expect(try SubtitleLanguage.normalized("zh-hant-tw") == "zh-Hant-TW")
-        #expect(try SubtitleLanguage.normalized(" ") == nil)
+        #expect(try SubtitleLanguage.normalized("") == nil)
+        // No spaces: the rule is openapi.json's pattern (the page trims what a person typed).
+        #expect(throws: SubtitleFileError.self) { try SubtitleLanguage.normalized(" ") }
+        #expect(throws: SubtitleFileError.self) { try SubtitleLanguage.normalized(" en") }
         #expect(try SubtitleLanguage.normalized("und") == nil)
         for bad in ["e", "english language", "en--US", "\"><script>", "12", String(repeating: "a", count: 40)] {
             #expect(throws: SubtitleFileError.self) { try SubtitleLanguage.normalized(bad) }
