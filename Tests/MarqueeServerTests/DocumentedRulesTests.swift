@@ -167,6 +167,33 @@ struct DocumentedRulesTests {
         }
     }
 
+    @Test("Addresses the server fetches from: the document's rule is the server's (HTTPAddress)")
+    func addressRules() throws {
+        let document = try Self.document()
+        for path in ["/api/downloads", "/api/downloads/inspect"] {
+            let url = try #require(try Self.bodyProperties(document, path, "post")["url"])
+            #expect(url["pattern"] as? String == HTTPAddress.pattern, "\(path)")
+            #expect(url["maxLength"] as? Int == HTTPAddress.maximumLength, "\(path)")
+        }
+        let paths = try #require(document["paths"] as? [String: [String: Any]])
+        func urlParameter(_ path: String) throws -> [String: Any] {
+            let item = try #require(paths[path])
+            let parameters = (item["parameters"] as? [[String: Any]] ?? []) + ((item["get"] as? [String: Any])?["parameters"] as? [[String: Any]] ?? [])
+            return try #require(parameters.first { $0["name"] as? String == "url" }?["schema"] as? [String: Any])
+        }
+        #expect(try urlParameter("/api/sessions/{id}/interstitials/{event}/external")["pattern"] as? String == HTTPAddress.pattern)
+        #expect(
+            try urlParameter("/api/sessions/{id}/interstitials/{event}/manifest")["pattern"] as? String
+                == InterstitialExternalRoutes.manifestURLPattern)
+        let schemas = try #require((document["components"] as? [String: Any])?["schemas"] as? [String: [String: Any]])
+        let content = try #require(
+            ((schemas["Interstitial"]?["properties"] as? [String: Any])?["content"] as? [String: Any])?["properties"] as? [String: [String: Any]])
+        for field in ["uri", "assetList"] {
+            #expect(content[field]?["pattern"] as? String == HTTPAddress.addressOrPathPattern, "\(field)")
+            #expect(content[field]?["maxLength"] as? Int == HTTPAddress.maximumLength, "\(field)")
+        }
+    }
+
     struct CreatedUpload: Decodable { var id: String }
 
     @Test("A chunk's Content-Range and offset: the document's rules are the server's; a chunk that names no position starts at byte 0")

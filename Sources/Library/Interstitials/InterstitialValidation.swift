@@ -57,9 +57,7 @@ public enum InterstitialValidation {
         }
         for (name, url) in [("uri", event.content.uri), ("assetList", event.content.assetList)] {
             guard let url else { continue }
-            guard url.count <= 2048, let parsed = URL(string: url),
-                ["http", "https"].contains(parsed.scheme?.lowercased() ?? "") || (parsed.scheme == nil && url.hasPrefix("/"))
-            else {
+            guard HTTPAddress.url(url) != nil || HTTPAddress.isPath(url) else {
                 throw invalid("\"content.\(name)\" must be an http(s) URL or a path starting with /, not \(url.prefix(100))")
             }
         }

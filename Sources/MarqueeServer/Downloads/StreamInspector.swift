@@ -1,6 +1,7 @@
 import Downloads
 import Foundation
 import HLS
+import Library
 import NIOCore
 
 /// A stream as the download page's variant picker shows it: each variant with its badges,
@@ -175,11 +176,7 @@ public struct StreamInspector: Sendable {
 
     /// `text` as an absolute http(s) URL, or nil.
     static func httpURL(_ text: String) -> URL? {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard let url = URL(string: trimmed), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-            let host = url.host, !host.isEmpty
-        else { return nil }
-        return url
+        HTTPAddress.url(text)
     }
 
     /// The playlist as a multivariant playlist; a media playlist becomes its only variant.

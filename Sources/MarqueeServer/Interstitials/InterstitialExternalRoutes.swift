@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import HLS
 import Hummingbird
+import Library
 import NIOCore
 import NIOFoundationCompat
 import NIOHTTP1
@@ -59,7 +60,7 @@ struct InterstitialExternalRoutes: Sendable {
     @Sendable func manifest(_ request: Request, context: MarqueeRequestContext) async throws -> Response {
         let manifest: PlaybackManifest
         if let path = request.uri.queryParameters.get("url"), path.hasPrefix("/") {
-            guard let id = Self.libraryAssetID(inPath: path) else {
+            guard Self.matches(Self.libraryPathExpression, path), let id = Self.libraryAssetID(inPath: path) else {
                 throw APIError(.unprocessableContent, "\(path) is not an asset of this library (/media/ID/master.m3u8)", code: "unplayable-ad")
             }
             _ = try await target(of: request, context: context, external: false)
@@ -75,6 +76,17 @@ struct InterstitialExternalRoutes: Sendable {
         var response = try context.responseEncoder.encode(manifest, from: request, context: context)
         response.headers[.cacheControl] = "no-store"
         return response
+    }
+
+    /// What `…/manifest?url=` takes, as `openapi.json` states it: an address (`HTTPAddress`)
+    /// or the path of a library asset's playlist or manifest.
+    static let manifestURLPattern = "^(" + HTTPAddress.address + "|" + libraryPath + ")$"
+    /// A library asset's playlist or manifest on this server (the id: printable ASCII, no slash).
+    static let libraryPath = #"/media/[!-.0-~]+/master\.m3u8|/api/assets/[!-.0-~]+/manifest\.json"#
+    static let libraryPathExpression = try! NSRegularExpression(pattern: "^(" + libraryPath + ")$")
+
+    static func matches(_ expression: NSRegularExpression, _ text: String) -> Bool {
+        expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
     }
 
     /// The library asset a path on this server plays: `/media/{id}/master.m3u8` or
@@ -97,7 +109,7 @@ struct InterstitialExternalRoutes: Sendable {
         guard let text = request.uri.queryParameters.get("url") else {
             throw APIError(.badRequest, "Give the external URL to fetch in ?url=")
         }
-        guard let url = URL(string: text), !external || ExternalAdOrigins.origin(of: url) != nil else {
+        guard let url = external ? HTTPAddress.url(text) : URL(string: text), !external || ExternalAdOrigins.origin(of: url) != nil else {
             throw APIError(.badRequest, "\"\(text)\" is not an absolute http or https URL")
         }
         guard let session = await sessions.session(id: sessionID) else { throw APIError(.notFound, "No session \(sessionID)") }
