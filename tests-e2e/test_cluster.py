@@ -20,11 +20,12 @@ import tempfile
 import threading
 import time
 import urllib.request
+from pathlib import Path
 
 import pytest
 
 from cluster_support import Balancer, PostgreSQL, SeaweedFS
-from conftest import Server, marquee_binary
+from conftest import ARTIFACTS, Server, marquee_binary
 from player_page import PlayerPage
 
 LEASE = 8
@@ -96,6 +97,11 @@ def cluster():
                 process.wait(timeout=10)
         storage.stop()
         database.stop()
+        # The workers' logs (one per start), kept for a failure's reader.
+        kept = ARTIFACTS / "cluster-workers"
+        kept.mkdir(parents=True, exist_ok=True)
+        for log in Path(folder).glob("*.log"):
+            shutil.copy(log, kept / log.name)
         shutil.rmtree(folder, ignore_errors=True)
 
 
