@@ -25,7 +25,10 @@ struct WorkerCommand: AsyncParsableCommand {
 
     @OptionGroup var storage: StorageOptions
 
-    @Option(help: "Seconds a job stays claimed without a heartbeat; a dead worker's job returns to the queue after this.")
+    @Option(
+        help:
+            "Seconds a job (or an asset being read for the Live Text index) stays claimed without a heartbeat; a dead worker's job returns to the queue after this."
+    )
     var lease: Double = 30
 
     @Option(help: "A name for this worker in job rows and logs (default: host:pid:random).")
@@ -49,7 +52,9 @@ struct WorkerCommand: AsyncParsableCommand {
                 workerID: name ?? IngestWorker.defaultWorkerID(), media: try await storage.mediaStore(for: configuration, location: location))
             // The cluster's frame-text index; the frame cache stays in this worker's data directory.
             let liveText = try (store as? PostgreSQLLibraryStore).map {
-                try LiveTextService(library: library, searchIndex: PostgreSQLFrameTextIndex(sharing: $0), indexer: library.worker.workerID)
+                try LiveTextService(
+                    library: library, searchIndex: PostgreSQLFrameTextIndex(sharing: $0), indexer: library.worker.workerID,
+                    indexingLease: library.worker.lease)
             }
             opened = (library, configuration, liveText)
         }
