@@ -141,8 +141,9 @@ struct ServeCommand: AsyncParsableCommand {
         let setupCode = mode == .signInRequired ? try await accounts.setupCode() : nil
         let dataPath = location.dataDirectory.path
         // A cluster's index is shared: a node that leaves jobs to `marquee worker` leaves reading
-        // frames for search to them too (on one machine the node always indexes, as before).
-        if !(noWorker && nodeStores.frameTextIndex != nil) { await liveText?.startIndexing() }
+        // frames for search to them too, and only keeps its own caches in step (on one machine
+        // the node always indexes, as before).
+        await liveText?.startIndexing(readingFrames: !(noWorker && nodeStores.frameTextIndex != nil))
         let host = host
         guard idleTimeout > 0, idleTimeout.isFinite, idleTimeout < 86_400 * 365, (maxConnections ?? 1) > 0, (maxConnectionsPerAddress ?? 1) > 0 else {
             throw ValidationError("--idle-timeout, --max-connections and --max-connections-per-address must be positive")

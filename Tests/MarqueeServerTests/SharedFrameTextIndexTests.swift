@@ -134,4 +134,37 @@ struct SharedFrameTextIndexTests {
         #expect(try await index.search("quince", limit: 10).isEmpty)
         #expect(try await index.isIndexed(assetID: assetID) == false)
     }
+
+    @Test("A node that leaves reading to the workers reads nothing for the index, and forgets its cached frames of an asset protected through another node")
+    func aNodeThatLeavesReadingToWorkersKeepsItsCacheInStep() async throws {
+        let root = try temporaryDirectory()
+        let info = try await database()
+        let worker = try await node("worker", root: root, on: info)
+        let serving = try await node("serving", root: root, on: info)
+        let assetID = try await addClip("Tamarind atlas", root: root, through: worker)
+        await serving.service.startIndexing(readingFrames: false)
+        await worker.service.startIndexing()
+        defer {
+            Task {
+                await serving.service.stopIndexing()
+                await worker.service.stopIndexing()
+            }
+        }
+        try await eventually("the worker indexes the asset", within: .seconds(60), pollingEvery: .milliseconds(100)) {
+            try await worker.service.searchIndex.isIndexed(assetID: assetID)
+        }
+        #expect(await serving.service.analysedFrames == 0)
+        // A viewer pauses on the serving node: that frame is read there and kept in its cache.
+        _ = try await serving.service.frameText(assetID: assetID, at: 0.2)
+        #expect(try await serving.service.store.cachedFrameCount(assetID: assetID) == 1)
+
+        // Protected through the worker's library (another process): the serving node hears of it
+        // (NOTIFY) and forgets what it read; the shared index forgets the asset too.
+        try await worker.service.setProtected(true, assetID: assetID)
+        try await eventually("the serving node forgets its cached frame", within: .seconds(10), pollingEvery: .milliseconds(50)) {
+            try await serving.service.store.cachedFrameCount(assetID: assetID) == 0
+        }
+        #expect(try await serving.service.searchIndex.search("tamarind", limit: 10).isEmpty)
+        #expect(await serving.service.analysedFrames == 1)
+    }
 }

@@ -58,12 +58,17 @@ extension LiveTextService {
 
     /// Indexes every ready asset not indexed yet, then each one that becomes ready, one at a
     /// time in the background, until `stopIndexing`; every `indexingLease` it looks again for
-    /// assets left unindexed (claimed by an indexer that stopped).
-    public func startIndexing() {
+    /// assets left unindexed (claimed by an indexer that stopped). Either way it keeps this
+    /// node's caches in step: the frames of an asset protected, trashed or deleted go.
+    ///
+    /// With `readingFrames` false (a cluster node whose workers index) it reads nothing and
+    /// only keeps the caches in step.
+    public func startIndexing(readingFrames: Bool = true) {
         guard indexing.isEmpty else { return }
+        readsFramesForIndex = readingFrames
         let (work, feed) = AsyncStream.makeStream(of: IndexingWork.self)
         let changes = library.changes.subscribe()
-        feed.yield(.sweep)
+        if readingFrames { feed.yield(.sweep) }
         let forward = Task {
             for await change in changes {
                 switch change {
@@ -74,7 +79,7 @@ extension LiveTextService {
         }
         let interval = indexingLease
         let timer = Task { [weak self] in
-            while !Task.isCancelled {
+            while readingFrames, !Task.isCancelled {
                 try? await Task.sleep(for: interval)
                 guard let self, !Task.isCancelled else { return }
                 if await self.queueSweep() { feed.yield(.sweep) }
@@ -139,9 +144,12 @@ extension LiveTextService {
             if changed { try? await store.forget(assetID: id) }
             return
         }
-        guard asset.status == .ready else { return }
+        guard readsFramesForIndex, asset.status == .ready else { return }
         do {
-            guard try await searchIndex.claimIndexing(assetID: id, indexer: indexer, lease: indexingLease) else { return }
+            // Read first: most changes are to assets indexed long ago (a claim is a write).
+            guard try await !searchIndex.isIndexed(assetID: id),
+                try await searchIndex.claimIndexing(assetID: id, indexer: indexer, lease: indexingLease)
+            else { return }
         } catch {
             Self.logger.error("could not claim the indexing of \(asset.title): \(error)")
             return
@@ -176,6 +184,12 @@ extension LiveTextService {
         } catch {
             if work.isCancelled || error is CancellationError {
                 // Stopped: another indexer (or this one's next sweep) takes the asset at once.
+                try? await searchIndex.releaseIndexingClaim(assetID: id, indexer: indexer)
+                return
+            }
+            if error is ServiceUnavailable || (error as? any ServiceUnavailableConvertible)?.unavailable != nil {
+                // The database or the bucket did not answer: not the file's fault; a later sweep tries again.
+                Self.logger.warning("could not index the frame text of \(asset.title) now: \(error)")
                 try? await searchIndex.releaseIndexingClaim(assetID: id, indexer: indexer)
                 return
             }

@@ -42,6 +42,8 @@ public actor LiveTextService {
     var indexing: [Task<Void, Never>] = []
     /// A sweep for assets to index is waiting in the indexing loop (one is enough).
     var sweepQueued = false
+    /// Whether the indexing loop reads frames, or only keeps this node's caches in step.
+    var readsFramesForIndex = true
     /// How many frames were actually analysed (cache misses), for tests.
     public internal(set) var analysedFrames = 0
     /// Readings in progress per client, bounded (`RecognitionAdmission`).
