@@ -36,13 +36,17 @@ struct WorkerCommand: AsyncParsableCommand {
 
     @OptionGroup var logging: LogOptions
 
+    @OptionGroup var metricsListener: WorkerMetricsOptions
+
     func run() async throws {
         guard lease.isFinite, lease >= 1, lease <= 3600 else { throw ValidationError("--lease must be between 1 and 3600 seconds") }
         logging.apply()
         defer { LogOutput.standardError.flush() }
+        let metrics = metricsListener.bootstrap()
         // A database or bucket that cannot be used ends the worker with one line and its
         // documented status (3 when the service does not answer).
         var opened: (MediaLibrary, StorageConfiguration, LiveTextService?)?
+        var listening: (Task<Void, any Error>, String)?
         try await Console(command: "worker", json: false).run {
             let (location, store, configuration) = try await storage.open(
                 dataDirectory: data.map { URL(fileURLWithPath: $0) } ?? LibraryLocation.defaultDataDirectory())
@@ -57,18 +61,21 @@ struct WorkerCommand: AsyncParsableCommand {
                     indexingLease: library.worker.lease)
             }
             opened = (library, configuration, liveText)
+            if let metrics { listening = try await metricsListener.listen(metrics) }
         }
         guard let (library, configuration, liveText) = opened else { return }
         await library.worker.start()
         await liveText?.startIndexing()
         let line = "Marquee worker \(library.worker.workerID) is taking jobs from \(configuration.database), media in \(configuration.media)\n"
         FileHandle.standardOutput.write(Data(line.utf8))
+        if let (_, url) = listening { FileHandle.standardOutput.write(Data("Metrics at \(url)\n".utf8)) }
         // Runs until SIGTERM or SIGINT, then hands the job it was running back to the queue at
         // once (another worker starts it afresh) instead of leaving it to wait out its lease.
         let signal = await StopSignal.next()
         // An asset being indexed is let go at once, for another indexer to take.
         await liveText?.stopIndexing()
         await library.worker.handBack()
+        listening?.0.cancel()
         FileHandle.standardOutput.write(Data("Marquee worker \(library.worker.workerID) stopped (\(signal)); its job, if any, is back in the queue\n".utf8))
         throw ExitStatus.interrupted.exitCode
     }

@@ -1,3 +1,4 @@
+import CoreMetrics
 import EventFeed
 import Foundation
 import Library
@@ -34,6 +35,7 @@ extension LiveTextService {
             } else {
                 frame = try await indexAnalyzer.analyze(source, at: sample.time)
                 analysedFrames += 1
+                Counter(label: "marquee_live_text_frames_read_total", dimensions: [("purpose", "index")]).increment()
                 try await store.cache(frame, assetID: asset.id)
             }
             entries.append(.init(time: frame.frameTime, endTime: sample.end, text: frame.text.text))

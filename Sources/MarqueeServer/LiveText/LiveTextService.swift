@@ -1,4 +1,5 @@
 import BlockingWork
+import CoreMetrics
 import EventFeed
 import Foundation
 import HLS
@@ -144,6 +145,7 @@ public actor LiveTextService {
             throw LiveTextError.superseded
         }
         analysedFrames += 1
+        Counter(label: "marquee_live_text_frames_read_total", dimensions: [("purpose", "pause")]).increment()
         try await store.cache(frame, assetID: asset.id)
         // The time asked for lies past the frame read: that frame is the last one.
         if time >= frame.frameTime + max(frame.frameDuration, 0.001) - 0.0005 { lastFrameTime[asset.id] = frame.frameTime }
