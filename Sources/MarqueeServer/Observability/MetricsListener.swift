@@ -1,6 +1,6 @@
 import Foundation
-public import Hummingbird
 import HTTPTypes
+public import Hummingbird
 public import Logging
 import NIOCore
 import ServiceLifecycle
@@ -51,9 +51,9 @@ public struct MetricsListener: Sendable {
     }
 
     /// The listener on `host:port`; `onReady` gets the port actually bound (useful with port 0).
-    public func application(host: String, port: Int, logger: Logger, onReady: @escaping @Sendable (Int) async -> Void = { _ in })
-        -> some ApplicationProtocol
-    {
+    public func application(
+        host: String, port: Int, logger: Logger, onReady: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) -> some ApplicationProtocol {
         Application(
             router: router(), configuration: .init(address: .hostname(host, port: port), serverName: "Marquee worker"),
             onServerRunning: { channel in await onReady(channel.localAddress?.port ?? port) }, logger: logger)
