@@ -143,7 +143,7 @@ struct ServeCommand: AsyncParsableCommand {
         // A cluster's index is shared: a node that leaves jobs to `marquee worker` leaves reading
         // frames for search to them too, and only keeps its own caches in step (on one machine
         // the node always indexes, as before).
-        await liveText?.startIndexing(readingFrames: !(noWorker && nodeStores.frameTextIndex != nil))
+        await server.liveText?.startIndexing(readingFrames: !(noWorker && nodeStores.frameTextIndex != nil))
         let host = host
         guard idleTimeout > 0, idleTimeout.isFinite, idleTimeout < 86_400 * 365, (maxConnections ?? 1) > 0, (maxConnectionsPerAddress ?? 1) > 0 else {
             throw ValidationError("--idle-timeout, --max-connections and --max-connections-per-address must be positive")
@@ -193,7 +193,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         // Stopped (SIGTERM, SIGINT): the job being prepared goes back to the queue at once, and
         // so does an asset being read for the search index.
-        await liveText?.stopIndexing()
+        await server.liveText?.stopIndexing()
         await library.worker.handBack()
         // SIGTERM or SIGINT ended the service: close the APNs connections before exiting.
         await server.activities?.stop()

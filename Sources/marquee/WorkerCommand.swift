@@ -60,8 +60,8 @@ struct WorkerCommand: AsyncParsableCommand {
                     library: library, searchIndex: PostgreSQLFrameTextIndex(sharing: $0), indexer: library.worker.workerID,
                     indexingLease: library.worker.lease)
             }
-            opened = (library, configuration, liveText)
             if let metrics { listening = try await metricsListener.listen(metrics) }
+            opened = (library, configuration, liveText)
         }
         guard let (library, configuration, liveText) = opened else { return }
         await library.worker.start()
