@@ -276,7 +276,9 @@ let package = Package(
         // One contract suite per node store (accounts, activities, pairings), run against both implementations.
         .testTarget(
             name: "NodeStoreTests",
-            dependencies: ["Accounts", "LiveActivities", "JSONDocument", "DeviceLink", "PostgreSQLStores", "ServiceTesting", "MediaTesting"]),
+            dependencies: [
+                "Accounts", "LiveActivities", "JSONDocument", "DeviceLink", "VisualAnalysis", "PostgreSQLStores", "ServiceTesting", "MediaTesting",
+            ]),
         .testTarget(
             name: "MarqueeServerTests",
             dependencies: [
