@@ -13,9 +13,12 @@ import ServiceLifecycle
 /// the listener is open to whoever reaches it, which is why the worker binds it to loopback
 /// unless told otherwise (and then asks for a token).
 public struct MetricsListener: Sendable {
+    /// The registry `/metrics` writes out.
     public let metrics: ServerMetrics
+    /// The bearer token `/metrics` asks for; nil: none.
     public let token: String?
 
+    /// A listener for `metrics`, asking for `token` when there is one.
     public init(metrics: ServerMetrics, token: String?) {
         self.metrics = metrics
         self.token = token
