@@ -110,12 +110,12 @@ let package = Package(
         ),
         // The stores that server nodes share on PostgreSQL (postgres-nio): the library (the same
         // `LibraryStore`, versioned migrations, the job queue with SKIP LOCKED leases, cross-node
-        // change notices with LISTEN/NOTIFY), accounts, Live Activities and device pairings.
+        // change notices with LISTEN/NOTIFY), accounts, Live Activities, device pairings and the Live Text index.
         .target(
             name: "PostgreSQLStores",
             dependencies: [
                 "Library", .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                "Accounts", "LiveActivities", "DeviceLink", "JSONDocument",
+                "Accounts", "LiveActivities", "DeviceLink", "VisualAnalysis", "JSONDocument",
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
@@ -276,7 +276,9 @@ let package = Package(
         // One contract suite per node store (accounts, activities, pairings), run against both implementations.
         .testTarget(
             name: "NodeStoreTests",
-            dependencies: ["Accounts", "LiveActivities", "JSONDocument", "DeviceLink", "PostgreSQLStores", "ServiceTesting", "MediaTesting"]),
+            dependencies: [
+                "Accounts", "LiveActivities", "JSONDocument", "DeviceLink", "VisualAnalysis", "PostgreSQLStores", "ServiceTesting", "MediaTesting",
+            ]),
         .testTarget(
             name: "MarqueeServerTests",
             dependencies: [

@@ -5,7 +5,8 @@ uploaded through the balancer) and each is packaged exactly once; a worker kille
 mid-job has its job finished by the other after the lease; a node shows progress made by a
 worker through the database (LISTEN/NOTIFY), not through itself; the packaged media are in the
 bucket, not on any node; every asset is served through the balancer from both nodes and one
-plays in Chromium; a node stops and playback carries on through the other; deleting an asset
+plays in Chromium; the words in one clip are read for Live Text by one process of the cluster
+and found by a search through either node; a node stops and playback carries on through the other; deleting an asset
 deletes its objects."""
 import base64
 import http.cookiejar
@@ -15,6 +16,7 @@ import re
 import shutil
 import signal
 import socket
+import sqlite3
 import subprocess
 import tempfile
 import threading
@@ -31,6 +33,9 @@ from player_page import PlayerPage
 LEASE = 8
 FILES = 20
 MEDIA = "s3://marquee/cluster"
+TEXT_CLIP = 1
+WORDS = "Marmalade lighthouse"
+FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 
 
 def get(url, timeout=10, method="GET", data=None, headers=None):
@@ -111,8 +116,11 @@ def make_clips(folder):
         # One long clip: the job a worker is killed in the middle of, and the one played in Chromium.
         seconds = 40 if index == 0 else 2
         path = f"{folder}/clip-{index}.mp4"
+        # One shows words, for the Live Text search (read once in the cluster, found through any node).
+        picture = (f"color=c=white:size=640x360:rate=24:duration={seconds},drawtext=fontfile={FONT}:text='{WORDS}':"
+                   "fontsize=32:fontcolor=black:x=30:y=150") if index == TEXT_CLIP else f"testsrc2=size=320x180:rate=24:duration={seconds}"
         subprocess.run(["ffmpeg", "-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i",
-                        f"testsrc2=size=320x180:rate=24:duration={seconds}", "-f", "lavfi", "-i", f"sine=duration={seconds}",
+                        picture, "-f", "lavfi", "-i", f"sine=duration={seconds}",
                         "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-c:a", "aac", path], check=True)
         clips.append(path)
     return clips
@@ -174,6 +182,16 @@ def media_requests(node):
     """The node's count of answered media requests (routed and from its event-loop cache), from /metrics."""
     _, exposition, _ = get(node + "/metrics")
     return sum(float(m) for m in re.findall(rb'^marquee_http_requests_total\{route="/media/\{asset\}/\*\*",[^}]*\} (\S+)$', exposition, re.M))
+
+
+def frames_read(data, asset_id):
+    """How many frames of `asset_id` the process with data directory `data` read for Live Text
+    (its own cache of read frames, `frame-text.sqlite`)."""
+    path = f"{data}/frame-text.sqlite"
+    if not os.path.exists(path):
+        return 0
+    with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
+        return db.execute("SELECT count(*) FROM analysedFrame WHERE assetID = ?", (asset_id,)).fetchone()[0]
 
 
 def files_under(folder):
@@ -336,6 +354,24 @@ def test_two_nodes_two_workers_one_database_one_bucket(cluster, browser):
         status, body, _ = get(node + "/readyz")
         checks = json.loads(body)["checks"]
         assert status == 200 and [c["name"] for c in checks] == ["database", "queue", "media-storage"] and all(c["ok"] for c in checks), body
+
+    # Live Text: the words in one clip are found by a search through the balancer from either
+    # node, and were read by exactly one process of the cluster (the nodes run no worker, so
+    # they leave reading to the workers; two workers claim each asset once between them).
+    text_asset = next(a["id"] for a in assets if a["title"] == f"clip-{TEXT_CLIP}")
+    deadline = time.time() + 90
+    while time.time() < deadline:
+        if database.psql("marquee", f"SELECT count(*) FROM frame_text_asset WHERE asset_id = '{text_asset}' AND indexed_at IS NOT NULL") == "1":
+            break
+        time.sleep(0.5)
+    else:
+        pytest.fail(f"the text clip was not indexed: {database.psql('marquee', 'SELECT * FROM frame_text_asset')}")
+    for base in [balancer.url] + [f"http://127.0.0.1:{port}" for _, port in cluster["nodes"]]:
+        _, body, _ = get(f"{base}/api/search?q=marmalade")
+        frames = json.loads(body)["frames"]
+        assert any(f["assetID"] == text_asset and WORDS in f["text"] for f in frames), f"{base} did not find the words: {frames}"
+    readers = {name: frames_read(f"{folder}/{name}", text_asset) for name in ("a", "b", "one", "two")}
+    assert sorted(readers.values())[:3] == [0, 0, 0] and max(readers.values()) > 0, f"frames read per process: {readers}"
 
     # The uploaded file plays: its session, and the renderer's WebSocket upgraded through nginx
     # to the node holding the session (the browser's cookie).

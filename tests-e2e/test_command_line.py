@@ -3,8 +3,11 @@ when stdout is not a terminal, and one meaning per exit status across commands."
 import concurrent.futures
 import json
 import os
+import re
 import socket
 import subprocess
+import time
+import urllib.request
 
 import pytest
 
@@ -119,3 +122,31 @@ def test_piped_serve_says_ready_as_a_json_line(tmp_path):
     finally:
         process.terminate()
         assert process.wait(timeout=20) == 0
+
+
+def test_worker_serves_its_metrics_on_loopback(media, tmp_path):
+    # `marquee worker --metrics-port 0` prints where its /metrics is; the job it runs is counted there.
+    process = subprocess.Popen([marquee(), "worker", "--data", str(tmp_path), "--metrics-port", "0"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        lines = [process.stdout.readline(), process.stdout.readline()]
+        url = next((line.split("Metrics at ")[1].strip() for line in lines if line.startswith("Metrics at ")), None)
+        assert url and url.startswith("http://127.0.0.1:") and url.endswith("/metrics"), lines
+        added = run("add", "--data", tmp_path, "--queue-only", media)
+        assert added.returncode == 0, added.stderr
+        deadline = time.time() + 90
+        while time.time() < deadline:
+            with urllib.request.urlopen(url, timeout=10) as response:
+                assert response.headers["Content-Type"].startswith("text/plain; version=0.0.4")
+                exposition = response.read().decode()
+            if re.search(r'^marquee_job_outcomes_total\{outcome="succeeded"\} 1(\.0)?$', exposition, re.M):
+                break
+            time.sleep(0.5)
+        else:
+            pytest.fail(f"the worker's /metrics never counted its job: {exposition[:2000]}")
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+    # Off loopback it asks for a token rather than show the numbers to whoever reaches it.
+    refused = run("worker", "--data", tmp_path, "--metrics-port", "0", "--metrics-host", "0.0.0.0", timeout=30)
+    assert refused.returncode == 64 and "--metrics-token" in refused.stderr, refused.stdout + refused.stderr

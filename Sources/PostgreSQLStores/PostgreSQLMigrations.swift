@@ -254,6 +254,29 @@ enum PostgreSQLMigrations {
                 """,
                 "CREATE INDEX viewing_progress_on_viewer_updated_at ON viewing_progress (viewer, updated_at DESC)",
             ]),
+        Migration(
+            version: 10, name: "Live Text frame-text index shared by every node",
+            statements: [
+                // One row per asset being or done indexing: indexed_at once its text is in
+                // frame_text_entry; claimed_by holds it for one indexer until claim_expires_at.
+                """
+                CREATE TABLE frame_text_asset (
+                    asset_id text PRIMARY KEY REFERENCES asset (id) ON DELETE CASCADE,
+                    frames bigint NOT NULL DEFAULT 0,
+                    indexed_at timestamptz,
+                    claimed_by text,
+                    claim_expires_at timestamptz)
+                """,
+                """
+                CREATE TABLE frame_text_entry (
+                    id bigserial PRIMARY KEY,
+                    asset_id text NOT NULL REFERENCES asset (id) ON DELETE CASCADE,
+                    time double precision NOT NULL,
+                    end_time double precision NOT NULL,
+                    text text NOT NULL)
+                """,
+                "CREATE INDEX frame_text_entry_on_asset_id ON frame_text_entry (asset_id, time)",
+            ]),
     ]
 
     /// Brings the database up to the newest version; returns the versions it applied. Throws

@@ -4,10 +4,11 @@ import Foundation
 import Library
 import LiveActivities
 import PostgreSQLStores
+import VisualAnalysis
 
 /// The stores a server node keeps besides the library's, on the same database `--database`
-/// names: accounts and their sign-in sessions and tokens, Live Activities, and nearby-device
-/// pairings. With SQLite (the default) they are files in the data directory, as before; with
+/// names: accounts and their sign-in sessions and tokens, Live Activities, nearby-device
+/// pairings, and the Live Text search index. With SQLite (the default) they are files in the data directory, as before; with
 /// PostgreSQL they are tables beside the library's, so every node behind a load balancer
 /// shares them.
 struct NodeStores {
@@ -17,6 +18,8 @@ struct NodeStores {
     let pairings: (any DevicePairingStore)?
     /// Nil: download records are files in the data directory (`downloads/`).
     let downloads: (any SharedDownloadRecords)?
+    /// Nil: the frame-text index is the node's own `frame-text.sqlite`, beside its frame cache.
+    let frameTextIndex: (any FrameTextIndex)?
 
     init(library store: any LibraryStore, location: LibraryLocation) throws {
         if let postgres = store as? PostgreSQLLibraryStore {
@@ -26,11 +29,13 @@ struct NodeStores {
             // One name per machine and data directory, so a restarted node takes its own downloads back at once.
             downloads = PostgreSQLDownloadRows(
                 sharing: postgres, node: "\(ProcessInfo.processInfo.hostName):\(location.dataDirectory.standardizedFileURL.path)")
+            frameTextIndex = PostgreSQLFrameTextIndex(sharing: postgres)
         } else {
             accounts = try SQLiteAccountStore(url: location.accountsDatabaseURL)
             activities = try SQLiteActivityStore(url: location.databaseURL)
             pairings = nil
             downloads = nil
+            frameTextIndex = nil
         }
     }
 

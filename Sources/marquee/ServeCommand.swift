@@ -67,7 +67,11 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var storage: StorageOptions
 
-    @Flag(name: .customLong("no-worker"), help: "Run no ingest worker in this server (jobs are left to `marquee worker` processes sharing its --database).")
+    @Flag(
+        name: .customLong("no-worker"),
+        help:
+            "Run no ingest worker in this server (jobs are left to `marquee worker` processes sharing its --database); with a PostgreSQL --database, reading frames for the Live Text search index is left to them too."
+    )
     var noWorker = false
 
     @Flag(help: "Print the console as JSON lines (the default when standard output is not a terminal).")
@@ -121,9 +125,11 @@ struct ServeCommand: AsyncParsableCommand {
         nodeStores.keepCredentialCacheCurrent(accounts)
         let token = metricsToken ?? ProcessInfo.processInfo.environment["MARQUEE_METRICS_TOKEN"]
         let access = ServerAccess(mode: mode, accounts: accounts, metricsToken: token)
+        // Nil (when its cache cannot be opened) serves without Live Text, as MarqueeServer would.
+        let liveText = try? LiveTextService(library: library, searchIndex: nodeStores.frameTextIndex)
         var server = MarqueeServer(
             library: library, downloads: downloads, originPolicy: RequestOriginPolicy(allowedHosts: allowedHosts),
-            access: access)
+            access: access, liveText: liveText)
         server.activities = try await LiveActivityHost.start(
             library: library, downloads: downloads, sessions: server.sessions,
             apns: APNsConfiguration.load(file: apnsConfig.map { URL(fileURLWithPath: $0) }), store: nodeStores.activities)
@@ -134,7 +140,10 @@ struct ServeCommand: AsyncParsableCommand {
         server.accessLog = logging.accessLog ? Logger(label: "marquee.access") : nil
         let setupCode = mode == .signInRequired ? try await accounts.setupCode() : nil
         let dataPath = location.dataDirectory.path
-        await server.liveText?.startIndexing()
+        // A cluster's index is shared: a node that leaves jobs to `marquee worker` leaves reading
+        // frames for search to them too, and only keeps its own caches in step (on one machine
+        // the node always indexes, as before).
+        await server.liveText?.startIndexing(readingFrames: !(noWorker && nodeStores.frameTextIndex != nil))
         let host = host
         guard idleTimeout > 0, idleTimeout.isFinite, idleTimeout < 86_400 * 365, (maxConnections ?? 1) > 0, (maxConnectionsPerAddress ?? 1) > 0 else {
             throw ValidationError("--idle-timeout, --max-connections and --max-connections-per-address must be positive")
@@ -182,7 +191,9 @@ struct ServeCommand: AsyncParsableCommand {
             await server.activities?.stop()
             throw CommandFailure(.unavailable, "could not serve on \(host):\(port): \(error)")
         }
-        // Stopped (SIGTERM, SIGINT): the job being prepared goes back to the queue at once.
+        // Stopped (SIGTERM, SIGINT): the job being prepared goes back to the queue at once, and
+        // so does an asset being read for the search index.
+        await server.liveText?.stopIndexing()
         await library.worker.handBack()
         // SIGTERM or SIGINT ended the service: close the APNs connections before exiting.
         await server.activities?.stop()

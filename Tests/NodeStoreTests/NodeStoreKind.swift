@@ -6,6 +6,7 @@ import LiveActivities
 import PostgreSQLStores
 import ServiceTesting
 import Testing
+import VisualAnalysis
 
 /// The two implementations of each node store; every contract suite runs once against each.
 /// A "database" is what two server nodes would share: a data folder for SQLite and the files,
@@ -50,6 +51,21 @@ struct NodeDatabase: Sendable {
     func pairings() async throws -> any DevicePairingStore {
         if let library = try await library() { return PostgreSQLDevicePairingStore(sharing: library) }
         return DevicePairingFiles(directory: folder.appendingPathComponent("devicelink"))
+    }
+
+    /// The Live Text search index, and an asset it may index (on PostgreSQL its rows reference the asset's).
+    func frameTextIndex() async throws -> (index: any FrameTextIndex, assetID: @Sendable () async throws -> String) {
+        if let library = try await library() {
+            return (
+                PostgreSQLFrameTextIndex(sharing: library),
+                {
+                    let asset = Asset(title: "Indexed", status: .ready)
+                    _ = try await library.insert(asset, job: false)
+                    return asset.id
+                }
+            )
+        }
+        return (try FrameTextStore(url: folder.appendingPathComponent("frame-text.sqlite")), { UUID().uuidString.lowercased() })
     }
 
     func cleanUp() {

@@ -105,7 +105,7 @@ struct FrameTextRoutes: Sendable {
         let shown = assets.map { $0.displayed(with: overrides[$0.id], defaultArtworkURL: posters[$0.id]) }
         var frames: [SearchResponse.FrameHit] = []
         var titles: [String: Library.Asset?] = [:]
-        for hit in try await service.store.search(query) {
+        for hit in try await service.searchIndex.search(query, limit: 50) {
             if titles[hit.assetID] == nil { titles[hit.assetID] = try await library.asset(id: hit.assetID) }
             guard let asset = titles[hit.assetID] ?? nil, !asset.isProtected, asset.status == .ready else { continue }
             let title = (try await library.override(for: asset.id))?.title ?? asset.title

@@ -1,4 +1,5 @@
 import BlockingWork
+import CoreMetrics
 import EventFeed
 import Foundation
 import HLS
@@ -16,34 +17,57 @@ public actor LiveTextService {
     static let logger = Logger(label: "marquee.live-text")
 
     public let library: MediaLibrary
+    /// This node's cache of analysed frames (and, on one machine, the search index too).
     public let store: FrameTextStore
+    /// Where indexing writes and search reads: `store` on one machine, the library's
+    /// PostgreSQL database in a cluster (`PostgreSQLFrameTextIndex`), shared by every indexer.
+    public nonisolated let searchIndex: any FrameTextIndex
+    /// Names this service in the claims it takes on assets to index ("host:pid:random").
+    public nonisolated let indexer: String
+    /// How long a claim on an asset holds without being renewed (every third of it while
+    /// indexing); an indexer that died leaves its asset to another after this. Also how often
+    /// assets not indexed yet are looked for again.
+    public nonisolated let indexingLease: Duration
     public let analyzer: FrameTextAnalyzer
     public let sampling: FrameSampling
     /// Indexing for search decodes and reads on low-priority threads of its own.
-    private let indexAnalyzer = FrameTextAnalyzer(recognizer: TextRecognizer(backgroundNamed: "marquee.index-ocr"))
-    private let indexDecoding = BackgroundThreads.pool(name: "marquee.index")
+    let indexAnalyzer = FrameTextAnalyzer(recognizer: TextRecognizer(backgroundNamed: "marquee.index-ocr"))
+    let indexDecoding = BackgroundThreads.pool(name: "marquee.index")
     /// The request each player (session) is waiting for, so a newer one replaces it.
     private var inFlight: [String: (number: UInt64, task: Task<FrameText, any Error>)] = [:]
     /// The newest request of each session, numbered as they arrive: one that waited its turn
     /// (for the asset or the cache) while a newer one came in never starts reading.
     private var newestRequest: [String: UInt64] = [:]
     private var requestsReceived: UInt64 = 0
-    private var indexing: Task<Void, Never>?
+    /// The indexing loop and what feeds it, while `startIndexing` runs.
+    var indexing: [Task<Void, Never>] = []
+    /// A sweep for assets to index is waiting in the indexing loop (one is enough).
+    var sweepQueued = false
+    /// Whether the indexing loop reads frames, or only keeps this node's caches in step.
+    var readsFramesForIndex = true
     /// How many frames were actually analysed (cache misses), for tests.
-    public private(set) var analysedFrames = 0
+    public internal(set) var analysedFrames = 0
     /// Readings in progress per client, bounded (`RecognitionAdmission`).
     private var admission: RecognitionAdmission
     /// The time of each asset's last frame, learned when a time at or past it was read: any
     /// later time shows that frame, so it is answered from the cache.
     private var lastFrameTime: [String: Double] = [:]
 
+    /// A service over `library`, caching frames in `store` (`frame-text.sqlite` in the data
+    /// directory when nil) and indexing into `searchIndex` (`store` when nil), claiming each
+    /// asset as `indexer` for `indexingLease` at a time.
     public init(
-        library: MediaLibrary, store: FrameTextStore? = nil, analyzer: FrameTextAnalyzer = FrameTextAnalyzer(),
-        sampling: FrameSampling = FrameSampling(), readingsPerClient: Int = 2
+        library: MediaLibrary, store: FrameTextStore? = nil, searchIndex: (any FrameTextIndex)? = nil,
+        analyzer: FrameTextAnalyzer = FrameTextAnalyzer(), sampling: FrameSampling = FrameSampling(), readingsPerClient: Int = 2,
+        indexer: String = IngestWorker.defaultWorkerID(), indexingLease: Duration = .seconds(60)
     ) throws {
         admission = RecognitionAdmission(limitPerClient: readingsPerClient)
         self.library = library
-        self.store = try store ?? FrameTextStore(url: library.location.dataDirectory.appendingPathComponent("frame-text.sqlite"))
+        let store = try store ?? FrameTextStore(url: library.location.dataDirectory.appendingPathComponent("frame-text.sqlite"))
+        self.store = store
+        self.searchIndex = searchIndex ?? store
+        self.indexer = indexer
+        self.indexingLease = indexingLease
         self.analyzer = analyzer
         self.sampling = sampling
     }
@@ -121,6 +145,7 @@ public actor LiveTextService {
             throw LiveTextError.superseded
         }
         analysedFrames += 1
+        Counter(label: "marquee_live_text_frames_read_total", dimensions: [("purpose", "pause")]).increment()
         try await store.cache(frame, assetID: asset.id)
         // The time asked for lies past the frame read: that frame is the last one.
         if time >= frame.frameTime + max(frame.frameDuration, 0.001) - 0.0005 { lastFrameTime[asset.id] = frame.frameTime }
@@ -184,94 +209,7 @@ public actor LiveTextService {
     /// Marks an asset protected (forgetting any text read from it) or not.
     public func setProtected(_ isProtected: Bool, assetID: String) async throws {
         try await library.setProtected(isProtected, assetID: assetID)
-        if isProtected { try await store.forget(assetID: assetID) }
-    }
-
-    // MARK: Indexing for search
-
-    /// Reads the sampled frames of `assetID` (one per stretch of unchanged picture and text,
-    /// `FrameSampling`) into the search index, each hit spanning its stretch. Protected assets
-    /// are skipped.
-    public func index(assetID: String) async throws {
-        let asset = try await analysableAsset(assetID)
-        let source = try await frameSource(for: asset, pool: indexDecoding)
-        let duration = try await source.load(.duration).seconds
-        var entries: [FrameTextStore.IndexedFrame] = []
-        for sample in try await sampling.samples(of: source, duration: duration) {
-            try Task.checkCancellation()
-            let frame: FrameText
-            if let hit = try await store.cachedFrame(assetID: asset.id, at: sample.time) {
-                frame = hit
-            } else {
-                frame = try await indexAnalyzer.analyze(source, at: sample.time)
-                analysedFrames += 1
-                try await store.cache(frame, assetID: asset.id)
-            }
-            entries.append(.init(time: frame.frameTime, endTime: sample.end, text: frame.text.text))
-        }
-        // Protection may have been switched on meanwhile: then keep nothing.
-        guard try await library.asset(id: assetID)?.isProtected == false else {
-            try await store.forget(assetID: assetID)
-            return
-        }
-        try await store.replaceIndex(assetID: asset.id, with: entries)
-        // A bucket's whole rendition was fetched for this: free the disk it took.
-        if !library.media.isLocal {
-            await StoredFrameWindows(media: library.media, dataDirectory: library.location.dataDirectory).forget(assetID: asset.id)
-        }
-    }
-
-    /// Indexes every ready asset not indexed yet, then each one that becomes ready, one at a
-    /// time in the background, until `stopIndexing`.
-    public func startIndexing() {
-        guard indexing == nil else { return }
-        let changes = library.changes.subscribe()
-        indexing = Task { [weak self] in
-            guard let self else { return }
-            for asset in (try? await self.library.assets()) ?? [] {
-                await self.indexIfNeeded(asset.id)
-            }
-            for await change in changes {
-                switch change {
-                case .assetChanged(let id): await self.indexIfNeeded(id)
-                case .assetRemoved(let id): await self.assetRemoved(id)
-                }
-            }
-        }
-    }
-
-    public func stopIndexing() {
-        indexing?.cancel()
-        indexing = nil
-    }
-
-    /// An asset went to the trash or was deleted: the frames fetched from a bucket for it are
-    /// a cache and go at once; its frame text goes once the asset is gone for good (an asset
-    /// restored from the trash keeps its index).
-    func assetRemoved(_ id: String) async {
-        await StoredFrameWindows(media: library.media, dataDirectory: library.location.dataDirectory).forget(assetID: id)
-        // Only once the library answers that the asset is gone (not when it could not be asked).
-        do {
-            guard try await library.asset(id: id, includingTrashed: true) == nil else { return }
-            try await store.forget(assetID: id)
-        } catch {
-            Self.logger.error("could not forget the frame text of deleted asset \(id): \(error)")
-        }
-    }
-
-    private func indexIfNeeded(_ id: String) async {
-        guard !Task.isCancelled,
-            let asset = try? await library.asset(id: id), asset.status == .ready, !asset.isProtected,
-            (try? await store.isIndexed(assetID: id)) == false
-        else { return }
-        do {
-            try await index(assetID: id)
-        } catch is CancellationError {
-        } catch {
-            Self.logger.error("could not index the frame text of \(asset.title): \(error)")
-            // Marked indexed (with nothing) so a broken file is not read again at every change.
-            try? await store.replaceIndex(assetID: id, with: [])
-        }
+        if isProtected { try await forgetText(of: assetID) }
     }
 }
 

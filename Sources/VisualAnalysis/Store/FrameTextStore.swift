@@ -9,7 +9,9 @@ import SQLiteDatabase
 ///
 /// Its own SQLite file beside the library's (`frame-text.sqlite`), with its own migrations;
 /// a `DatabasePool`, so reads never wait for writes and nothing runs on the cooperative pool.
-public final class FrameTextStore: Sendable {
+/// The frame cache is always the node's own; the search index here is the one a single-machine
+/// library uses (`FrameTextIndex`; a cluster keeps its index in PostgreSQL instead).
+public final class FrameTextStore: FrameTextIndex {
     let database: DatabasePool
 
     public init(url: URL) throws {
@@ -125,6 +127,19 @@ public final class FrameTextStore: Sendable {
         }
     }
 
+    /// Every asset whose frames have been indexed.
+    public func indexedAssetIDs() async throws -> Set<String> {
+        try await database.read { db in Set(try String.fetchAll(db, sql: "SELECT assetID FROM indexedAsset")) }
+    }
+
+    /// Removes the search index of `assetID`, keeping its cached frames.
+    public func forgetIndex(assetID: String) async throws {
+        try await database.write { db in
+            try db.execute(sql: "DELETE FROM frameTextIndex WHERE assetID = ?", arguments: [assetID])
+            try db.execute(sql: "DELETE FROM indexedAsset WHERE assetID = ?", arguments: [assetID])
+        }
+    }
+
     /// Removes everything kept about `assetID` (it was deleted or marked protected).
     public func forget(assetID: String) async throws {
         try await database.write { db in
@@ -141,6 +156,16 @@ public final class FrameTextStore: Sendable {
         public var endTime: Double
         /// The line of frame text that matched.
         public var text: String
+
+        /// A hit on the stretch `time`–`endTime` of `assetID` whose frames show `frameText`: its
+        /// text is the first line that contains `query` (the whole text when none does alone).
+        public init(assetID: String, time: Double, endTime: Double, frameText: String, query: String) {
+            let line = frameText.split(separator: "\n").first { $0.range(of: query, options: .caseInsensitive) != nil }
+            self.assetID = assetID
+            self.time = time
+            self.endTime = endTime
+            text = String(line ?? Substring(frameText)).trimmingCharacters(in: .whitespaces)
+        }
     }
 
     /// Frames whose text contains `query` (case-insensitive), best matches first. Queries of
@@ -169,11 +194,7 @@ public final class FrameTextStore: Sendable {
                     """, arguments: [pattern, limit])
         }
         return rows.map { row in
-            let text: String = row["text"]
-            let line = text.split(separator: "\n").first { $0.range(of: trimmed, options: .caseInsensitive) != nil }
-            return Hit(
-                assetID: row["assetID"], time: row["time"], endTime: row["endTime"],
-                text: String(line ?? Substring(text)).trimmingCharacters(in: .whitespaces))
+            Hit(assetID: row["assetID"], time: row["time"], endTime: row["endTime"], frameText: row["text"], query: trimmed)
         }
     }
 }
