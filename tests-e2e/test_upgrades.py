@@ -115,3 +115,50 @@ def media_file(tmp_path_factory):
     subprocess.run(["ffmpeg", "-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=160x90:r=24:d=2",
                     "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", str(path)], check=True)
     return path
+
+
+def test_a_running_server_keeps_packaging_after_its_binary_is_replaced(tmp_path):
+    """An upgrade replaces the program's file while the old server still runs (a package
+    manager writes the new file and renames it over the old). The old server's media work
+    runs in a child of its own program: started from the path, the child would be the new
+    version (or fail to start: the path's link reads "… (deleted)"), so every job failed with
+    "A program Marquee uses to prepare media stopped with an error" until a restart. The child
+    is started from /proc/self/exe, the file this process runs, so the job finishes."""
+    import re
+    import time
+    import urllib.request
+
+    program = tmp_path / "bin" / "marquee"
+    program.parent.mkdir()
+    shutil.copy(marquee_binary(), program)
+    clip = tmp_path / "clip.mp4"
+    subprocess.run(["ffmpeg", "-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=160x90:r=24:d=2",
+                    "-c:v", "libx264", "-pix_fmt", "yuv420p", str(clip)], check=True)
+    server = subprocess.Popen([str(program), "serve", "--data", str(tmp_path / "data"), "--port", "0", "--no-samples"],
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        match = re.search(r"http://127\.0\.0\.1:(\d+)/", server.stdout.readline())
+        assert match
+        base = f"http://127.0.0.1:{match.group(1)}"
+        # The "new version": a file renamed over the old one, which cannot do media work.
+        replacement = tmp_path / "bin" / "marquee.new"
+        replacement.write_text("#!/bin/sh\necho 'a newer marquee' >&2\nexit 1\n")
+        replacement.chmod(0o755)
+        replacement.rename(program)
+
+        request = urllib.request.Request(base + "/api/assets", method="POST", data=json.dumps({"paths": [str(clip)]}).encode(),
+                                         headers={"content-type": "application/json"})
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            assert answer.status in (200, 201, 202)
+        deadline, state = time.time() + 120, None
+        while time.time() < deadline:
+            with urllib.request.urlopen(f"{base}/api/assets", timeout=10) as answer:
+                assets = json.loads(answer.read())["assets"]
+            state = assets[0] if assets else None
+            if state and state["status"] in ("ready", "failed"):
+                break
+            time.sleep(0.5)
+        assert state and state["status"] == "ready", state
+    finally:
+        server.terminate()
+        server.wait(timeout=20)

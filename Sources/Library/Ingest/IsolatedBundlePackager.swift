@@ -19,8 +19,15 @@ public struct IsolatedBundlePackager: BundlePackaging {
     }
 
     /// This running program's own executable, for spawning it as its own child.
+    ///
+    /// On Linux that is `/proc/self/exe` itself, not the path it names: an upgrade replaces
+    /// the file at that path (the link then reads `… (deleted)`), and a child started from the
+    /// path would fail to start or be the new version, speaking another protocol to this one.
+    /// `/proc/self/exe` opens the file this process runs, replaced or not.
     public static func currentExecutable() -> String {
-        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let own = "/proc/self/exe"
+        if FileManager.default.isExecutableFile(atPath: own) { return own }
+        return (try? FileManager.default.destinationOfSymbolicLink(atPath: own)) ?? CommandLine.arguments[0]
     }
 
     public func probe(_ source: URL) async throws -> MediaProbe {
