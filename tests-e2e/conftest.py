@@ -106,7 +106,7 @@ def server():
     shutil.rmtree(data, ignore_errors=True)
 
 
-def make_driver(language="en-US", width=1280, height=720):
+def make_driver(language="en-US", width=1280, height=720, network_log=False):
     options = webdriver.ChromeOptions()
     options.binary_location = "/usr/bin/chromium"
     for argument in ["--headless=new", "--no-first-run", "--disable-background-networking",
@@ -118,7 +118,9 @@ def make_driver(language="en-US", width=1280, height=720):
         options.add_argument("--no-sandbox")
     options.add_experimental_option("prefs", {"intl.accept_languages": language})
     # The page's console errors, for failure messages (driver.get_log("browser")).
-    options.set_capability("goog:loggingPrefs", {"browser": "WARNING"})
+    # With network_log, every request's events too (driver.get_log("performance")), to explain a
+    # page that waits for something.
+    options.set_capability("goog:loggingPrefs", {"browser": "WARNING", **({"performance": "ALL"} if network_log else {})})
     return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
 
 

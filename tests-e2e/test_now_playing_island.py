@@ -39,6 +39,27 @@ def play_in_first_tab(driver, server, title):
     return page, page.js("return window.marquee.session.id")
 
 
+def save_network_log(driver, name):
+    """Every request the browser made (all tabs): address, type, status, when sent and finished
+    or why it failed, for a failure's reader (artifacts/e2e/<name>.json)."""
+    import json
+    requests = {}
+    for entry in driver.get_log("performance"):
+        message = json.loads(entry["message"])["message"]
+        params, method = message.get("params", {}), message["method"]
+        rid = params.get("requestId")
+        if method == "Network.requestWillBeSent":
+            requests[rid] = {"url": params["request"]["url"], "type": params.get("type"), "sent": params["timestamp"]}
+        elif rid in requests and method == "Network.responseReceived":
+            requests[rid]["status"] = params["response"]["status"]
+        elif rid in requests and method == "Network.loadingFinished":
+            requests[rid]["finished"] = params["timestamp"]
+        elif rid in requests and method == "Network.loadingFailed":
+            requests[rid]["failed"] = params.get("errorText")
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    (ARTIFACTS / f"{name}.json").write_text(json.dumps(list(requests.values()), indent=1))
+
+
 def open_other_page(driver, server, path):
     driver.switch_to.new_window("tab")
     driver.get(server.url + path)
@@ -55,10 +76,14 @@ def intent(server, session_id, name, **fields):
 # QUARANTINED (open defect, first thing next session): in the full `make test` runs of
 # 2026-12-03 (twice, after the subtitle-files and home-screen merges) the player the island
 # returns to sat at 3.9 s with readyState 1 ("waiting") for 20 s; run alone it passes. Not
-# explained yet. Kept running (not skipped): a pass is reported as XPASS.
+# explained yet. Kept running (not skipped): a pass is reported as XPASS. On 2026-12-07 every
+# e2e file before this one ran against one shared server, on a loaded machine, and this test
+# passed (XPASS). A failure now saves every request of the browser's tabs with its timing and
+# status (artifacts/e2e/now-playing-island-network.json), and the server's console is in
+# artifacts/e2e/server-console.log.
 @pytest.mark.xfail(reason="player stuck loading after returning from the island in full runs; under investigation", strict=False)
 def test_island_follows_the_player_from_another_page_and_returns_to_it(server, browser):
-    driver = browser(width=1280, height=800)
+    driver = browser(width=1280, height=800, network_log=True)
     player, first_session = play_in_first_tab(driver, server, TITLE)
     player_tab = driver.current_window_handle
     asset_id = server.asset(TITLE)["id"]
@@ -107,7 +132,9 @@ def test_island_follows_the_player_from_another_page_and_returns_to_it(server, b
                     readyState: v?.readyState, currentTime: v?.currentTime, error: v?.error?.message ?? null,
                     state: document.getElementById('player')?.dataset.state ?? null, status: document.getElementById('player')?.dataset.status ?? null,
                     toast: document.getElementById('toast')?.textContent ?? null}""")
-        raise AssertionError(f"the player did not continue: {state}; island at the tap {tapped}")
+        save_network_log(driver, "now-playing-island-network")
+        raise AssertionError(f"the player did not continue: {state}; island at the tap {tapped} "
+                             "(every request: artifacts/e2e/now-playing-island-network.json)")
     assert abs(back.current_time - at_tap) < 3, (back.current_time, at_tap)
     second_session = back.js("return window.marquee.session.id")
     back_tab = driver.current_window_handle
