@@ -38,6 +38,8 @@ public struct MarqueeServer: Sendable {
     public var metrics = ServerMetrics()
     /// How long each `/readyz` check may take before it counts as failed.
     public var readinessLimit: Duration = .seconds(1)
+    /// The reverse proxies whose `X-Forwarded-For` names the client (per-client limits).
+    public var trustedProxies = TrustedProxies.none
     /// Where one line per answered request goes (`marquee.access`); nil writes none.
     public var accessLog: Logger? = nil
     /// What the event-loop media path answered, until `/metrics` folds it in.
@@ -87,6 +89,7 @@ public struct MarqueeServer: Sendable {
         let router = Router(context: MarqueeRequestContext.self, options: .caseInsensitive)
         let routeMethods = RouteMethods()
         router.middlewares.add(JSONErrorMiddleware(routes: routeMethods))
+        router.middlewares.add(ClientAddressMiddleware(proxies: trustedProxies))
         router.middlewares.add(RequestOriginMiddleware(policy: originPolicy))
         if let access { router.middlewares.add(AccessMiddleware(access: access, guests: guestPasses)) }
         router.middlewares.add(RateLimitMiddleware(buckets: RateLimitBuckets(limits: rateLimits)))

@@ -42,6 +42,13 @@ struct ServeCommand: AsyncParsableCommand {
     var maxConnectionsPerAddress: Int?
 
     @Option(
+        name: .customLong("trusted-proxy"),
+        help:
+            "A reverse proxy (an address or network: 127.0.0.1, 10.0.0.0/8, ::1) whose X-Forwarded-For names the client, so per-client limits (sign-in attempts, expensive requests, Live Text) count each client, not the proxy. Repeat for several. X-Forwarded-For from other peers is ignored."
+    )
+    var trustedProxies: [String] = []
+
+    @Option(
         name: .customLong("allowed-host"),
         help:
             "A host name the server also answers to, e.g. a reverse proxy's public name (repeatable). IP addresses, localhost and this machine's name always work."
@@ -138,6 +145,13 @@ struct ServeCommand: AsyncParsableCommand {
         server.nearby = nearbyDevices?.0
         server.metrics = metrics
         server.accessLog = logging.accessLog ? Logger(label: "marquee.access") : nil
+        server.trustedProxies = TrustedProxies(
+            try trustedProxies.map { text in
+                guard let network = TrustedProxies.Network(text) else {
+                    throw ValidationError("--trusted-proxy \(text) is not an IP address or network (such as 127.0.0.1 or 10.0.0.0/8)")
+                }
+                return network
+            })
         let setupCode = mode == .signInRequired ? try await accounts.setupCode() : nil
         let dataPath = location.dataDirectory.path
         // A cluster's index is shared: a node that leaves jobs to `marquee worker` leaves reading

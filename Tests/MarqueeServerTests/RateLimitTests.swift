@@ -40,6 +40,75 @@ struct RateLimitTests {
     }
 }
 
+/// Behind a reverse proxy the client is the one the proxy forwarded, and only a trusted
+/// proxy's word counts (otherwise one client could pick any bucket, or every client behind
+/// nginx shared one and one person's failed sign-ins locked everyone out).
+@Suite("Trusted proxies")
+struct TrustedProxiesTests {
+    @Test func networksParseAndMatch() throws {
+        for text in ["127.0.0.1", "10.0.0.0/8", "::1", "fd00::/8", "0.0.0.0/0", "192.0.2.1/32"] {
+            #expect(TrustedProxies.Network(text) != nil, "\(text)")
+        }
+        for text in ["", "abc", "10.0.0.0/33", "::1/129", "10.0.0.1/", "10.0.0.1/-1", "10.0.0.0/８", "1.2.3", "localhost"] {
+            #expect(TrustedProxies.Network(text) == nil, "\(text)")
+        }
+        let proxies = TrustedProxies([try #require(.init("10.0.0.0/8")), try #require(.init("::1"))])
+        #expect(proxies.trusts("10.200.3.4"))
+        #expect(proxies.trusts("::ffff:10.0.0.1"))  // as a dual-stack socket reports it
+        #expect(proxies.trusts("::1"))
+        #expect(!proxies.trusts("11.0.0.1"))
+        #expect(!proxies.trusts("::2"))
+        #expect(!proxies.trusts("not an address"))
+    }
+
+    @Test func theClientIsTheRightMostAddressNoTrustedProxyWrote() throws {
+        let proxies = TrustedProxies([try #require(.init("127.0.0.1")), try #require(.init("10.0.0.0/8"))])
+        // An untrusted peer's header is ignored: it cannot choose its bucket.
+        #expect(proxies.client(peer: "203.0.113.9", forwardedFor: ["198.51.100.1"]) == "203.0.113.9")
+        // nginx on the same machine.
+        #expect(proxies.client(peer: "127.0.0.1", forwardedFor: ["198.51.100.1"]) == "198.51.100.1")
+        // Two proxies; what the client wrote at the left is not believed.
+        #expect(proxies.client(peer: "127.0.0.1", forwardedFor: ["6.6.6.6, 198.51.100.1, 10.1.2.3"]) == "198.51.100.1")
+        #expect(proxies.client(peer: "127.0.0.1", forwardedFor: ["6.6.6.6", "198.51.100.1"]) == "198.51.100.1")
+        // Nothing forwarded, or nonsense: the last trusted hop is the client.
+        #expect(proxies.client(peer: "127.0.0.1", forwardedFor: []) == "127.0.0.1")
+        #expect(proxies.client(peer: "127.0.0.1", forwardedFor: ["unknown"]) == "127.0.0.1")
+        #expect(proxies.client(peer: "127.0.0.1", forwardedFor: ["198.51.100.1, <script>"]) == "127.0.0.1")
+        #expect(TrustedProxies.none.client(peer: "127.0.0.1", forwardedFor: ["198.51.100.1"]) == "127.0.0.1")
+    }
+
+    @Test("Behind a trusted proxy each forwarded client has its own bucket; without one, X-Forwarded-For changes nothing")
+    func bucketsFollowTheForwardedClient() async throws {
+        let fixture = try await ServerFixture.shared.value
+        let body = #"{"paths": ["/not/here.mp4"]}"#
+        var behind = MarqueeServer(library: fixture.library, rateLimits: RateLimits(burst: 2, refillPerSecond: 0.01))
+        behind.trustedProxies = TrustedProxies([try #require(.init("127.0.0.1"))])
+        try await behind.application(host: "127.0.0.1", port: 0).test(.live) { client in
+            for _ in 0..<2 {
+                try await client.execute(uri: "/api/assets", method: .post, headers: [.xForwardedFor: "198.51.100.1"], body: .json(body)) { response in
+                    #expect(response.status == .notFound)
+                }
+            }
+            try await client.execute(uri: "/api/assets", method: .post, headers: [.xForwardedFor: "198.51.100.1"], body: .json(body)) { response in
+                #expect(response.status == .tooManyRequests)
+            }
+            // Another person behind the same proxy is not held back.
+            try await client.execute(uri: "/api/assets", method: .post, headers: [.xForwardedFor: "198.51.100.2"], body: .json(body)) { response in
+                #expect(response.status == .notFound)
+            }
+        }
+        let direct = MarqueeServer(library: fixture.library, rateLimits: RateLimits(burst: 2, refillPerSecond: 0.01))
+        try await direct.application(host: "127.0.0.1", port: 0).test(.live) { client in
+            for index in 0..<3 {
+                try await client.execute(uri: "/api/assets", method: .post, headers: [.xForwardedFor: "198.51.100.\(index)"], body: .json(body)) {
+                    response in
+                    #expect(response.status == (index < 2 ? .notFound : .tooManyRequests), "a made-up X-Forwarded-For gave a new bucket")
+                }
+            }
+        }
+    }
+}
+
 @Suite("Connection places")
 struct ConnectionPlacesTests {
     @Test("One address gets its share of places, others still get theirs, and a closed connection gives its place back")

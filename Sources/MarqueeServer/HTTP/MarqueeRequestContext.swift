@@ -8,8 +8,11 @@ public import NIOCore
 public struct MarqueeRequestContext: RequestContext, WebSocketRequestContext {
     public var coreContext: CoreRequestContextStorage
     public let webSocket: WebSocketHandlerReference<Self>
-    /// The client's address, for per-client rate limits.
+    /// The connection's peer address.
     public let remoteAddress: SocketAddress?
+    /// The client's address, for per-client limits: the peer's, or behind a trusted proxy the
+    /// one it forwarded (`TrustedProxies`, set by `ClientAddressMiddleware`).
+    public var clientAddress: String
     /// Who the request acts for, once the access middleware has looked (nil: nobody signed in).
     public var principal: Principal?
     /// The guest pass the request came with, when a guest invited to watch together makes it
@@ -22,6 +25,7 @@ public struct MarqueeRequestContext: RequestContext, WebSocketRequestContext {
         coreContext = .init(source: source)
         webSocket = .init()
         remoteAddress = source.channel.remoteAddress
+        clientAddress = source.channel.remoteAddress?.ipAddress ?? "unknown"
         channel = source.channel
     }
 

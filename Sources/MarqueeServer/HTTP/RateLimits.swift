@@ -60,15 +60,14 @@ final class RateLimitBuckets: Sendable {
     }
 }
 
-/// Applies `RateLimits` to the expensive routes, by the connection's remote address.
+/// Applies `RateLimits` to the expensive routes, by the request's client address.
 struct RateLimitMiddleware: RouterMiddleware {
     typealias Context = MarqueeRequestContext
     let buckets: RateLimitBuckets
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard RateLimits.isExpensive(method: request.method, path: request.uri.path) else { return try await next(request, context) }
-        let client = context.remoteAddress?.ipAddress ?? "unknown"
-        if let wait = buckets.take(for: client) {
+        if let wait = buckets.take(for: context.clientAddress) {
             throw APIError(
                 .tooManyRequests, "Too many requests of this kind; try again in \(wait) s",
                 headers: [.retryAfter: String(wait)])

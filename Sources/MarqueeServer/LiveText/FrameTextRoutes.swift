@@ -45,7 +45,7 @@ struct FrameTextRoutes: Sendable {
         let answer: LiveTextService.Answer
         do {
             answer = try await service.frameText(
-                assetID: id, at: time, sessionID: sessionID, client: context.remoteAddress?.ipAddress ?? "unknown", isStale: isStale)
+                assetID: id, at: time, sessionID: sessionID, client: context.clientAddress, isStale: isStale)
         } catch let error as MediaError {
             // Said with the frame's time: the media error alone does not name it.
             throw APIError(.unprocessableContent, "The frame at \(time) s could not be read: \(error)")

@@ -141,7 +141,7 @@ struct AuthRoutes: Sendable {
     }
 
     func limit(_ context: MarqueeRequestContext) throws {
-        if let wait = signInBuckets.take(for: context.remoteAddress?.ipAddress ?? "unknown") {
+        if let wait = signInBuckets.take(for: context.clientAddress) {
             throw APIError(
                 .tooManyRequests, "Too many sign-in attempts from this address; try again in \(wait) s",
                 headers: [.retryAfter: String(wait)])
