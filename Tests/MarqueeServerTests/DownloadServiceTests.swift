@@ -286,6 +286,18 @@ struct DownloadServiceTests {
         await #expect(throws: DownloadServiceError.self) { try await service.retry(created.id) }
     }
 
+    @Test("The inspections kept for predicate previews let the oldest go, one at a time")
+    func inspectionsKeptAreTheNewest() async throws {
+        let service = makeService(try temporaryDirectory(), runner: FakeRunner())
+        for index in 0..<12 { await service.remember([], of: "http://example.test/\(index).m3u8") }
+        let kept = await service.inspectedURLs
+        #expect(kept == (4..<12).map { "http://example.test/\($0).m3u8" })
+        // Inspecting a kept one again makes it the newest.
+        await service.remember([], of: "http://example.test/4.m3u8")
+        #expect(await service.inspectedURLs.last == "http://example.test/4.m3u8")
+        #expect(await service.inspectedURLs.count == DownloadService.inspectedKept)
+    }
+
     func state(_ service: DownloadService, _ id: String) async throws -> String { try await service.download(id).state }
 
     @Test func queuedDownloadingPausedResumedFinishedAndInTheLibrary() async throws {

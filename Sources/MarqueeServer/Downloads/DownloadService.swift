@@ -52,8 +52,13 @@ public actor DownloadService {
     /// The revision of the latest snapshot made (`DownloadSnapshot.revision`).
     private var revisions = 0
     private var controls: [String: Task<Void, Never>] = [:]
-    /// The variants of recently inspected streams, by final URL, for predicate previews.
+    /// The variants of recently inspected streams, by final URL, for predicate previews: the
+    /// last `inspectedKept`, the oldest let go first (a ninth stream no longer empties it all,
+    /// which took the preview away from a person still choosing on another tab).
     private var inspected: [String: [Variant]] = [:]
+    /// Their URLs, the most recently inspected last.
+    private var inspectedOrder: [String] = []
+    static let inspectedKept = 8
 
     /// A service over `store`; nothing runs until it is started. `importPollInterval` is how often
     /// it looks for an import's asset to become ready; `shared` is set only in a cluster.
@@ -124,13 +129,23 @@ public actor DownloadService {
         }
         do {
             let (inspection, variants) = try await inspector.inspectVariants(url)
-            if inspected.count >= 8 { inspected.removeAll() }
-            inspected[inspection.url] = variants
+            remember(variants, of: inspection.url)
             return inspection
         } catch {
             throw .unusableStream(DownloadFailureText.describe(error))
         }
     }
+
+    /// Keeps `variants` as the newest inspection, letting the oldest go past `inspectedKept`.
+    func remember(_ variants: [Variant], of url: String) {
+        inspectedOrder.removeAll { $0 == url }
+        inspectedOrder.append(url)
+        inspected[url] = variants
+        while inspectedOrder.count > Self.inspectedKept { inspected[inspectedOrder.removeFirst()] = nil }
+    }
+
+    /// The URLs of the inspections kept, oldest first (for tests).
+    var inspectedURLs: [String] { inspectedOrder }
 
     /// `check(predicate:)`, and when `url` was inspected, the variant the predicate picks there.
     public func check(predicate: String, against url: String?) -> PredicateCheck {
