@@ -138,6 +138,22 @@ struct ChoosingNearbyDevicesTests {
         await livingRoom.stop()
     }
 
+    @Test("A device chosen by its advertised fingerprint pairs with that fingerprint in either case, and another key is refused")
+    func aChosenFingerprintIsHeldToInEitherCase() async throws {
+        let (livingRoom, _, _) = try await tv("Living room")
+        let (bedroom, _, bedroomPort) = try await tv("Bedroom")
+        let upper = bedroom.identity.fingerprint.uppercased()
+        let started = try await livingRoom.startPairing(with: .init(host: "127.0.0.1", port: bedroomPort, fingerprint: upper, role: .tv))
+        _ = try await outgoing(livingRoom, started.id, becomes: .confirming)
+        // Another device's fingerprint at that address: the handshake refuses the key it meets.
+        let other = String(repeating: "ab", count: 16)
+        let refused = try await livingRoom.startPairing(with: .init(host: "127.0.0.1", port: bedroomPort, fingerprint: other, role: .tv))
+        let failed = try await outgoing(livingRoom, refused.id, becomes: .failed)
+        #expect(failed.message != nil)
+        await livingRoom.stop()
+        await bedroom.stop()
+    }
+
     /// A `marquee remote --listen` stand-in: accepts the TV's link and lets the TV's answers through.
     struct ListeningRemote {
         struct TVAnswers: LinkAuthorization {

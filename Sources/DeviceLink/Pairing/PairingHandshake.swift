@@ -309,7 +309,8 @@ public struct PairingHandshake: Sendable {
             let peerEphemeral = try? Curve25519.KeyAgreement.PublicKey(rawRepresentation: reply.ephemeralKey)
         else { return violation("expected hello reply, got message \(frame.type)") }
         let peer = PeerIdentity(deviceID: reply.deviceID, name: reply.name, platform: reply.platform, identityKey: Array(reply.identityKey))
-        if let expected = request.expectedFingerprint, expected != peer.fingerprint { return refuse(.unexpectedIdentity) }
+        // Hex digits, in either case as a person may copy them (the fingerprint is lower case).
+        if let expected = request.expectedFingerprint, expected.lowercased() != peer.fingerprint { return refuse(.unexpectedIdentity) }
         let weTrust = request.trusted.device(identityKey: peer.identityKey) != nil
         let mode: Mode
         if reply.trustsYou && weTrust {
