@@ -27,12 +27,23 @@ public actor PairedTVAddresses {
     static let logger = Logger(label: "devicelink.paired-tvs")
     private let file: URL?
 
-    /// Reads the saved entries from `file`; a missing or unreadable file starts empty. With `nil`,
-    /// the addresses are kept in memory only. Reads the file synchronously.
+    /// Reads the saved entries from `file`; a missing file starts empty. A file that cannot be
+    /// read as entries also starts empty, but is first moved aside (`….unreadable-DATE`, logged),
+    /// so the next write does not destroy what it held. With `nil`, the addresses are kept in
+    /// memory only. Reads the file synchronously (once, at start-up: a few hundred bytes).
     public init(file: URL?) {
         self.file = file
-        if let file, let data = try? Data(contentsOf: file), let saved = try? JSONDecoder().decode([Entry].self, from: data) {
+        guard let file, FileManager.default.fileExists(atPath: file.path) else { return }
+        if let data = try? Data(contentsOf: file), let saved = try? JSONDecoder().decode([Entry].self, from: data) {
             entries = Dictionary(saved.map { ($0.deviceID, $0) }, uniquingKeysWith: { _, last in last })
+            return
+        }
+        let aside = file.appendingPathExtension("unreadable-\(Int(Date().timeIntervalSince1970))")
+        do {
+            try FileManager.default.moveItem(at: file, to: aside)
+            Self.logger.error("\(file.path) could not be read as paired TVs; moved to \(aside.lastPathComponent) and starting empty")
+        } catch {
+            Self.logger.error("\(file.path) could not be read as paired TVs, nor moved aside: \(error)")
         }
     }
 
