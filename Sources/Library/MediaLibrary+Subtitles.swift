@@ -66,9 +66,12 @@ extension MediaLibrary {
             where AddedSubtitleRenditions.isAddedFile(path) && !kept.contains(path) {
                 try? await self.media.remove(path, of: asset.id)
             }
-            // With subtitles the item earns the CC badge (the library's filter finds it by it).
-            if !files.isEmpty, var current = try await self.store.asset(id: asset.id), !current.badges.contains("CC") {
-                current.badges.append("CC")
+            // The CC badge (the library's filter finds items by it) follows the playlist as it is
+            // now: earned with an added file, gone with the last one unless the media has its own.
+            let published = written.first { $0.path == BundleLayout.multivariantPlaylist }.map { String(decoding: $0.data, as: UTF8.self) } ?? master
+            let captioned = BadgeInspector.badges(multivariant: published).contains("CC")
+            if var current = try await self.store.asset(id: asset.id), current.badges.contains("CC") != captioned {
+                if captioned { current.badges.append("CC") } else { current.badges.removeAll { $0 == "CC" } }
                 try await self.store.save(current)
             }
         }

@@ -108,6 +108,21 @@ struct SubtitleFileRouteTests {
         #expect(try await library.store.asset(id: asset.id)?.badges.contains("CC") == true)
     }
 
+    @Test("The CC badge comes with the first added file and goes with the last when the media has no subtitles of its own")
+    func theCCBadgeFollowsAddedFiles() async throws {
+        let root = try ScratchFolder.make("subtitle-badge")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let library = try MediaLibrary(location: LibraryLocation(dataDirectory: root.appendingPathComponent("data")))
+        let clip = try await TestClip(seconds: 2).write(to: root.appendingPathComponent("plain.mp4"))
+        let asset = try await library.add(paths: [clip.path])[0]
+        await library.worker.drain()
+        #expect(try await library.store.asset(id: asset.id)?.badges.contains("CC") == false)
+        let file = try await library.addSubtitleFile(Data(Self.srt.utf8), to: asset.id, language: "ja", label: nil)
+        #expect(try await library.store.asset(id: asset.id)?.badges.contains("CC") == true)
+        try await library.removeSubtitleFile(id: file.id, from: asset.id)
+        #expect(try await library.store.asset(id: asset.id)?.badges.contains("CC") == false)
+    }
+
     @Test func onlyEditorsAddOrRemoveAndBrowsersList() {
         #expect(AccessRules.permission(method: .get, path: "/api/assets/a/subtitles") == .browse)
         #expect(AccessRules.permission(method: .post, path: "/api/assets/a/subtitles") == .manage)
