@@ -49,31 +49,14 @@ extension MediaLibrary {
     }
 
     /// Writes the asset's added renditions into its published media and rewrites its
-    /// multivariant playlist to list them (nothing while it is not ready: packaging adds them).
-    /// One asset's playlist is rewritten by one caller at a time.
+    /// multivariant playlist to list them (`SubtitlePublishing`). Reads the asset again first:
+    /// while it is not ready nothing is written (packaging installs the files, and the worker
+    /// publishes again a file added after it took the list). One asset's playlist is rewritten
+    /// by one caller at a time.
     func publishSubtitleRenditions(of asset: Asset) async throws {
-        guard asset.status == .ready else { return }
         try await subtitlePublishing.run(asset.id) {
-            let files = try await self.store.subtitleFiles(for: asset.id)
-            let folder = try await self.media.playlistFolder(for: asset.id)
-            let master = try await BlockingWork.run {
-                try String(contentsOf: folder.appendingPathComponent(BundleLayout.multivariantPlaylist), encoding: .utf8)
-            }
-            let written = try AddedSubtitleRenditions.files(for: files, multivariant: master, duration: asset.duration ?? 0)
-            for (path, data) in written { try await self.media.write(data, to: path, of: asset.id) }
-            let kept = Set(written.map(\.path))
-            for path in try await self.media.files(of: asset.id)
-            where AddedSubtitleRenditions.isAddedFile(path) && !kept.contains(path) {
-                try? await self.media.remove(path, of: asset.id)
-            }
-            // The CC badge (the library's filter finds items by it) follows the playlist as it is
-            // now: earned with an added file, gone with the last one unless the media has its own.
-            let published = written.first { $0.path == BundleLayout.multivariantPlaylist }.map { String(decoding: $0.data, as: UTF8.self) } ?? master
-            let captioned = BadgeInspector.badges(multivariant: published).contains("CC")
-            if var current = try await self.store.asset(id: asset.id), current.badges.contains("CC") != captioned {
-                if captioned { current.badges.append("CC") } else { current.badges.removeAll { $0 == "CC" } }
-                try await self.store.save(current)
-            }
+            guard let current = try await self.store.asset(id: asset.id), current.status == .ready else { return }
+            try await SubtitlePublishing.publish(assetID: asset.id, duration: current.duration ?? 0, store: self.store, media: self.media)
         }
     }
 

@@ -16,6 +16,9 @@ struct IngestRun: Sendable {
     /// A bundle an earlier attempt packaged from this same source and could not publish (the
     /// bucket did not answer): this run publishes it instead of packaging again.
     var packagedEarlier: PackagedBundle?
+    /// The ids of the added subtitle files installed in the bundle (a file added after this,
+    /// while the asset was not ready yet, is published once it is).
+    var installedSubtitles: [String] = []
 }
 
 extension IngestJob {
@@ -224,6 +227,7 @@ extension IngestWorker {
     /// wrote its playlist afresh); with them the bundle earns the CC badge.
     private func installSubtitleFiles(_ work: inout IngestRun) async throws {
         let files = try await store.subtitleFiles(for: work.job.assetID)
+        work.installedSubtitles = files.map(\.id)
         guard !files.isEmpty else { return }
         let (folder, duration) = (stagingFolder(work), work.asset?.duration ?? 0)
         try await BlockingWork.run { try AddedSubtitleRenditions.install(files, duration: duration, into: folder) }
@@ -243,11 +247,25 @@ extension IngestWorker {
             asset.sourceMissing = false
             try await store.save(asset)
             work.asset = asset
+            await publishSubtitlesAddedMeanwhile(work)
         }
         work.job.succeed()
         try await saveJob(work.job)
         outcome = "succeeded"
         return .recorded
+    }
+
+    /// A subtitle file added or removed while the asset was packaged (after the bundle took the
+    /// list, before the asset was ready, so the library did not publish it): published now that
+    /// the asset is ready. The asset is ready whatever happens here; a failure is logged.
+    private func publishSubtitlesAddedMeanwhile(_ work: IngestRun) async {
+        let assetID = work.job.assetID
+        do {
+            guard try await store.subtitleFiles(for: assetID).map(\.id) != work.installedSubtitles else { return }
+            try await SubtitlePublishing.publish(assetID: assetID, duration: work.asset?.duration ?? 0, store: store, media: media)
+        } catch {
+            log("could not publish the subtitle files added to \(assetID) while it was packaged: \(error)")
+        }
     }
 
     // MARK: Settling
