@@ -61,6 +61,18 @@ struct HomeRouteTests {
             #expect(vics.continueWatching.first?.asset.playback?.resumeTime == 30)
             let anns = try await home(ann)
             #expect(anns.continueWatching.isEmpty)
+            // The library's cards and the player's ?resume=1 follow the same rule: each account
+            // sees its own progress, not the item's last position someone else left.
+            func card(_ token: CredentialSecret) async throws -> AssetResource {
+                try await client.execute(uri: "/api/assets/\(fixture.clipID)", method: .get, headers: [.authorization: "Bearer \(token.value)"]) {
+                    try $0.json(AssetResource.self)
+                }
+            }
+            #expect(try await card(vic).playback?.resumeTime == 30)
+            #expect(try await card(ann).playback == nil)
+            #expect(try await SessionRoutes.resumeTime(of: fixture.clipID, for: "account:\(viewer.id!)", in: fixture.library) == 30)
+            #expect(try await SessionRoutes.resumeTime(of: fixture.clipID, for: "account:\(owner.id!)", in: fixture.library) == nil)
+            #expect(try await SessionRoutes.resumeTime(of: fixture.clipID, for: nil, in: fixture.library) == nil)
             // The shared position this route also keeps is put back as it was for the other tests.
             _ = try await client.execute(
                 uri: "/api/assets/\(fixture.clipID)/position", method: .delete, headers: [.authorization: "Bearer \(vic.value)"]

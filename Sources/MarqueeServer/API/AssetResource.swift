@@ -246,16 +246,34 @@ struct JobList: ResponseEncodable {
 }
 
 extension AssetResource {
-    /// One asset as the API shows it, with its overrides, latest job and playback position.
-    static func make(_ asset: Asset, library: MediaLibrary) async throws -> AssetResource {
-        try await make([library.displayed(asset)], library: library)[0]
+    /// One asset as the API shows it to `viewer` (`MarqueeRequestContext.viewerKey`), with its
+    /// overrides, latest job and that viewer's playback.
+    static func make(_ asset: Asset, library: MediaLibrary, viewer: String?) async throws -> AssetResource {
+        try await make([library.displayed(asset)], library: library, viewer: viewer)[0]
     }
 
-    /// Displayed assets with their latest jobs and playback positions, in the same order.
-    static func make(_ shown: [DisplayedAsset], library: MediaLibrary) async throws -> [AssetResource] {
+    /// Displayed assets with their latest jobs and `viewer`'s playback, in the same order.
+    ///
+    /// Whose progress a card shows (one rule, here): a signed-in account sees its own viewing
+    /// progress, never another person's; the local user of a server without sign-in sees the
+    /// item's position (theirs: nobody else watches there, and it holds what was watched
+    /// before per-viewer progress existed); a guest watching together sees none.
+    static func make(_ shown: [DisplayedAsset], library: MediaLibrary, viewer: String?) async throws -> [AssetResource] {
         let ids = shown.map(\.asset.id)
-        let positions = try await library.positions(for: ids)
         let jobs = try await library.latestJobs(for: ids)
-        return shown.map { AssetResource($0, job: jobs[$0.asset.id], position: positions[$0.asset.id]) }
+        switch viewer {
+        case "local"?:
+            let positions = try await library.positions(for: ids)
+            return shown.map { AssetResource($0, job: jobs[$0.asset.id], position: positions[$0.asset.id]) }
+        case let account?:
+            let wanted = Set(ids)
+            var progress: [String: ViewingProgress] = [:]
+            for entry in try await library.viewingHistory(viewer: account, limit: 10_000) where wanted.contains(entry.assetID) {
+                progress[entry.assetID] = progress[entry.assetID] ?? entry  // most recent first
+            }
+            return shown.map { AssetResource($0, job: jobs[$0.asset.id]).withPlayback(progress[$0.asset.id]) }
+        case nil:
+            return shown.map { AssetResource($0, job: jobs[$0.asset.id]) }
+        }
     }
 }

@@ -14,7 +14,8 @@ struct HomeRoutes: Sendable {
     @Sendable func home(_ request: Request, context: MarqueeRequestContext) async throws -> Response {
         // A guest watching together has no history of their own: only what was added lately.
         let rows = try await library.home(viewer: context.viewerKey ?? "")
-        var response = try context.responseEncoder.encode(try await HomeResponse(rows, library: library), from: request, context: context)
+        var response = try context.responseEncoder.encode(
+            try await HomeResponse(rows, library: library, viewer: context.viewerKey), from: request, context: context)
         response.headers[.cacheControl] = "no-store"
         return response
     }
@@ -43,19 +44,19 @@ struct HomeResponse: Encodable {
     var nextUp: [Next]
     var recentlyAdded: [AssetResource]
 
-    init(_ rows: HomeRows, library: MediaLibrary) async throws {
-        let watching = try await AssetResource.make(rows.continueWatching.map(\.shown), library: library)
+    init(_ rows: HomeRows, library: MediaLibrary, viewer: String?) async throws {
+        let watching = try await AssetResource.make(rows.continueWatching.map(\.shown), library: library, viewer: viewer)
         continueWatching = zip(watching, rows.continueWatching).map { resource, entry in
             let progress = entry.progress
             return Progressed(
                 asset: resource.withPlayback(progress), position: progress.position, duration: progress.duration ?? resource.duration,
                 fraction: progress.fraction, remaining: progress.remaining, updatedAt: progress.updatedAt)
         }
-        let next = try await AssetResource.make(rows.nextUp.map(\.shown), library: library)
+        let next = try await AssetResource.make(rows.nextUp.map(\.shown), library: library, viewer: viewer)
         nextUp = zip(next, rows.nextUp).map { resource, entry in
             Next(asset: resource.withPlayback(entry.progress), afterID: entry.after.asset.id)
         }
-        recentlyAdded = try await AssetResource.make(rows.recentlyAdded, library: library)
+        recentlyAdded = try await AssetResource.make(rows.recentlyAdded, library: library, viewer: viewer)
     }
 }
 

@@ -21,6 +21,7 @@ struct LibraryEvents: Sendable {
         router.get("api/events") { _, context -> Response in
             let encoder = context.responseEncoder
             let library = library
+            let viewer = context.viewerKey
             // The body is written after the route returns: keep this request's view of server paths.
             let revealed = ServerPathVisibility.revealed
             return EventStream<LibraryChange>(
@@ -36,7 +37,8 @@ struct LibraryEvents: Sendable {
                             guard let asset = try await library.asset(id: id) else {
                                 return try EventStream<LibraryChange>.frame("removed", ["id": id], encoder: encoder)
                             }
-                            return try EventStream<LibraryChange>.frame("asset", try await AssetResource.make(asset, library: library), encoder: encoder)
+                            return try EventStream<LibraryChange>.frame(
+                                "asset", try await AssetResource.make(asset, library: library, viewer: viewer), encoder: encoder)
                         }
                     }
                 }

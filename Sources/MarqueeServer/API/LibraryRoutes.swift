@@ -32,7 +32,7 @@ struct LibraryRoutes: Sendable {
         }
         var assets = try await library.assets(matching: query)
         if let role { assets = assets.filter { $0.role.rawValue == role } }
-        return AssetList(assets: try await resources(for: assets))
+        return AssetList(assets: try await resources(for: assets, viewer: context.viewerKey))
     }
 
     /// `POST /api/assets`: files or folders on the server's disk added to the library (202).
@@ -40,12 +40,13 @@ struct LibraryRoutes: Sendable {
         let body = try await request.decode(as: AddAssetsRequest.self, context: context)
         guard !body.paths.isEmpty else { throw APIError(.badRequest, "Give at least one path in \"paths\"") }
         let added = try await library.add(paths: body.paths)
-        return try AssetList(assets: try await resources(for: added)).response(from: request, context: context).with(status: .accepted)
+        return try AssetList(assets: try await resources(for: added, viewer: context.viewerKey)).response(from: request, context: context).with(
+            status: .accepted)
     }
 
     /// `GET /api/assets/{id}`: one asset as the library page shows it.
     @Sendable func assetResource(_ request: Request, context: MarqueeRequestContext) async throws -> AssetResource {
-        try await resource(for: try await asset(context))
+        try await resource(for: try await asset(context), viewer: context.viewerKey)
     }
 
     /// `DELETE /api/assets/{id}[?permanently=true]`: moves the asset to the trash (restorable
@@ -80,7 +81,7 @@ struct LibraryRoutes: Sendable {
         let asset = try await asset(context)
         let body = try await request.decode(as: MetadataOverrideRequest.self, context: context)
         try await library.setOverride(try body.override(for: asset.id))
-        return try await resource(for: asset)
+        return try await resource(for: asset, viewer: context.viewerKey)
     }
 
     /// `GET /api/assets/{id}/manifest.json`: what a player needs to play the asset (short-lived cache).
@@ -129,15 +130,15 @@ struct LibraryRoutes: Sendable {
         return asset
     }
 
-    func resource(for asset: Asset) async throws -> AssetResource {
-        try await AssetResource.make(asset, library: library)
+    func resource(for asset: Asset, viewer: String?) async throws -> AssetResource {
+        try await AssetResource.make(asset, library: library, viewer: viewer)
     }
 
-    func resources(for assets: [Asset]) async throws -> [AssetResource] {
+    func resources(for assets: [Asset], viewer: String?) async throws -> [AssetResource] {
         let overrides = try await library.overrides(for: assets.map(\.id))
         let posters = try await library.posterPaths(for: assets)
         let shown = assets.map { $0.displayed(with: overrides[$0.id], defaultArtworkURL: posters[$0.id]) }
-        return try await AssetResource.make(shown, library: library)
+        return try await AssetResource.make(shown, library: library, viewer: viewer)
     }
 }
 

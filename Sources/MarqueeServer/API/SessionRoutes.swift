@@ -76,7 +76,7 @@ struct SessionRoutes: Sendable {
     /// of the request was left out).
     @Sendable func create(_ request: Request, context: MarqueeRequestContext) async throws -> Response {
         let body = try await request.decode(as: CreateRequest.self, context: context)
-        let (session, warnings) = try await makeSession(body, acceptLanguage: request.headers[.acceptLanguage])
+        let (session, warnings) = try await makeSession(body, acceptLanguage: request.headers[.acceptLanguage], viewer: context.viewerKey)
         await sessions.insert(session)
         await positions?.register(sessionID: session.id, viewer: context.viewerKey)
         guard var snapshot = await sessions.snapshot(id: session.id) else { throw APIError(.notFound, "No playback session \(session.id)") }
@@ -217,7 +217,7 @@ struct SessionRoutes: Sendable {
     }
 
     /// The session for `body`, and warnings about what was left out of it (a bad `speedList` entry).
-    func makeSession(_ body: CreateRequest, acceptLanguage: String?) async throws -> (PlaybackSession, [String]) {
+    func makeSession(_ body: CreateRequest, acceptLanguage: String?, viewer: String?) async throws -> (PlaybackSession, [String]) {
         let asset = try await manifests.playableAsset(id: body.assetID)
         let language: PlayerLanguage
         if let code = body.language {
@@ -264,7 +264,7 @@ struct SessionRoutes: Sendable {
         // How it begins: carried out by the session when the renderer is first ready.
         if let time = body.startTime, !(time.isFinite && time >= 0) { throw APIError(.badRequest, "\"startTime\" must be seconds, 0 or more") }
         if let rate = body.rate, !(rate.isFinite && rate > 0) { throw APIError(.badRequest, "\"rate\" must be more than 0") }
-        let resumed = body.resume == true ? try await library.position(for: asset.id)?.resumeTime : nil
+        let resumed = body.resume == true ? try await Self.resumeTime(of: asset.id, for: viewer, in: library) : nil
         warnings += session.begin(with: PlaybackStart(time: resumed ?? body.startTime, rate: body.rate, autoplay: body.autoplay ?? false))
         return (session, warnings)
     }
@@ -285,5 +285,24 @@ struct ClockProbe: Decodable {
     private struct Frame: Decodable {
         var type: String
         var t0: Double?
+    }
+}
+
+extension SessionRoutes {
+    /// Where `?resume=1` starts `viewer` (`MarqueeRequestContext.viewerKey`), by the same rule
+    /// as the cards' progress (`AssetResource.make`): an account's own progress, the item's
+    /// position for the local user of a server without sign-in, nothing for a guest.
+    static func resumeTime(of assetID: String, for viewer: String?, in library: MediaLibrary) async throws -> Double? {
+        switch viewer {
+        case "local"?:
+            return try await library.position(for: assetID)?.resumeTime
+        case let account?:
+            guard let progress = try await library.viewingHistory(viewer: account, limit: 10_000).first(where: { $0.assetID == assetID }),
+                !progress.finished
+            else { return nil }
+            return PlaybackPosition(assetID: assetID, position: progress.position, duration: progress.duration).resumeTime
+        case nil:
+            return nil
+        }
     }
 }

@@ -31,21 +31,21 @@ struct ShelfRoutes: Sendable {
         }
         let badges = parameters.getAll("badge").flatMap { String($0).components(separatedBy: ",") }.filter { !$0.isEmpty }
         let items = try await library.shelf(matching: parameters.get("q"), order: order, badges: badges)
-        return try await ShelfResponse(items, library: library)
+        return try await ShelfResponse(items, library: library, viewer: context.viewerKey)
     }
 
     /// `GET /api/assets/{id}/up-next`: the episode that comes next in its series, if any.
     @Sendable func upNext(_ request: Request, context: MarqueeRequestContext) async throws -> UpNextResponse {
         let asset = try await asset(context)
         let next = try await library.nextEpisode(after: asset.id)
-        let resource: AssetResource? = if let next { try await AssetResource.make([next], library: library).first } else { nil }
+        let resource: AssetResource? = if let next { try await AssetResource.make([next], library: library, viewer: context.viewerKey).first } else { nil }
         return UpNextResponse(next: resource)
     }
 
     /// `POST /api/assets/{id}/restore`: an asset back from the trash.
     @Sendable func restore(_ request: Request, context: MarqueeRequestContext) async throws -> AssetResource {
         let restored = try await library.restore(assetID: try context.parameters.require("id"))
-        return try await AssetResource.make(restored, library: library)
+        return try await AssetResource.make(restored, library: library, viewer: context.viewerKey)
     }
 
     /// `GET /api/assets/{id}/position`: where the viewer stopped.
@@ -97,7 +97,7 @@ struct ShelfRoutes: Sendable {
             throw APIError(.unsupportedMediaType, "Artwork must be a JPEG, PNG or WebP image")
         }
         try await library.setArtwork(Data(bytes.readableBytesView), fileExtension: kind.rawValue, for: asset.id)
-        return try await AssetResource.make(asset, library: library)
+        return try await AssetResource.make(asset, library: library, viewer: context.viewerKey)
     }
 
     func asset(_ context: MarqueeRequestContext) async throws -> Asset {
@@ -155,16 +155,16 @@ struct ShelfResponse: ResponseEncodable {
     /// Sample clips are being made for this empty library (see `MediaLibrary.isMakingSamples`).
     var makingSamples: Bool
 
-    init(_ shelf: [ShelfItem], library: MediaLibrary) async throws {
+    init(_ shelf: [ShelfItem], library: MediaLibrary, viewer: String?) async throws {
         var items: [Item] = []
         for entry in shelf {
             switch entry {
             case .asset(let shown):
-                items.append(Item(kind: "asset", asset: try await AssetResource.make([shown], library: library)[0]))
+                items.append(Item(kind: "asset", asset: try await AssetResource.make([shown], library: library, viewer: viewer)[0]))
             case .series(let series):
                 var seasons: [SeriesResource.Season] = []
                 for season in series.seasons {
-                    seasons.append(.init(number: season.number, episodes: try await AssetResource.make(season.episodes, library: library)))
+                    seasons.append(.init(number: season.number, episodes: try await AssetResource.make(season.episodes, library: library, viewer: viewer)))
                 }
                 let episodes = series.episodes
                 var badges: [String] = []

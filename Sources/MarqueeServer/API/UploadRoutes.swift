@@ -99,7 +99,7 @@ struct UploadRoutes: Sendable {
     /// `POST /api/uploads/{id}/complete`: `202` with the asset it becomes (queued for packaging).
     @Sendable func complete(_ request: Request, context: MarqueeRequestContext) async throws -> Response {
         let asset = try await library.addUpload(id: try context.parameters.require("id"))
-        let resource = try await AssetResource.make(asset, library: library)
+        let resource = try await AssetResource.make(asset, library: library, viewer: context.viewerKey)
         return try resource.response(from: request, context: context).with(status: .accepted)
     }
 

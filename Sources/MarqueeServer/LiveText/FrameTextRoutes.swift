@@ -114,7 +114,7 @@ struct FrameTextRoutes: Sendable {
                     assetID: asset.id, title: title, time: hit.time, endTime: hit.endTime, text: hit.text,
                     playerURL: "/watch/\(asset.id)?t=\(Self.formatted(hit.time))&autoplay=0"))
         }
-        return SearchResponse(query: query, assets: try await AssetResource.make(shown, library: library), frames: frames)
+        return SearchResponse(query: query, assets: try await AssetResource.make(shown, library: library, viewer: context.viewerKey), frames: frames)
     }
 
     static func formatted(_ time: Double) -> String {
