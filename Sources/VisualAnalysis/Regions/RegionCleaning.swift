@@ -91,3 +91,80 @@ extension GrayImage {
         return copy
     }
 }
+
+extension GrayImage {
+    /// Dark text on a ground whose lightness changes along the line (text across a picture's
+    /// light and dark patches) put on an even white ground: each pixel divided by the local
+    /// ground, the greatest value of the grain-smoothed picture within `radius` pixels (the
+    /// mean over half that radius first, so grain's light specks are not taken for ground).
+    func flattened(radius: Int) -> GrayImage {
+        guard width > 2, height > 2, radius > 0 else { return self }
+        let smooth = boxBlurred(radius: Swift.max(1, radius / 2))
+        // The sliding maximum along rows, then along columns.
+        var rows = smooth
+        for y in 0..<height {
+            let row = y * width
+            for x in 0..<width {
+                var value: UInt8 = 0
+                for dx in max(0, x - radius)...min(width - 1, x + radius) { value = Swift.max(value, smooth[row + dx]) }
+                rows[row + x] = value
+            }
+        }
+        var copy = self
+        for y in 0..<height {
+            for x in 0..<width {
+                var ground: UInt8 = 0
+                for dy in max(0, y - radius)...min(height - 1, y + radius) { ground = Swift.max(ground, rows[dy * width + x]) }
+                let index = y * width + x
+                copy.pixels[index] = UInt8(Swift.min(255, Int(pixels[index]) * 255 / Swift.max(1, Int(ground))))
+            }
+        }
+        return copy
+    }
+
+    /// The mean of each pixel's (2 `radius` + 1)² square (clipped at the edges), separably.
+    func boxBlurred(radius: Int) -> [UInt8] {
+        var rows = [Int](repeating: 0, count: pixels.count)
+        for y in 0..<height {
+            let row = y * width
+            var sum = 0
+            var count = 0
+            for x in 0..<Swift.min(width, radius) {
+                sum += Int(pixels[row + x])
+                count += 1
+            }
+            for x in 0..<width {
+                if x + radius < width {
+                    sum += Int(pixels[row + x + radius])
+                    count += 1
+                }
+                if x - radius - 1 >= 0 {
+                    sum -= Int(pixels[row + x - radius - 1])
+                    count -= 1
+                }
+                rows[row + x] = sum / count
+            }
+        }
+        var out = [UInt8](repeating: 0, count: pixels.count)
+        for x in 0..<width {
+            var sum = 0
+            var count = 0
+            for y in 0..<Swift.min(height, radius) {
+                sum += rows[y * width + x]
+                count += 1
+            }
+            for y in 0..<height {
+                if y + radius < height {
+                    sum += rows[(y + radius) * width + x]
+                    count += 1
+                }
+                if y - radius - 1 >= 0 {
+                    sum -= rows[(y - radius - 1) * width + x]
+                    count -= 1
+                }
+                out[y * width + x] = UInt8(sum / count)
+            }
+        }
+        return out
+    }
+}

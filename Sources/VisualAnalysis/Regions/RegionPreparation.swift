@@ -79,6 +79,11 @@ struct RegionPreparation: Sendable {
             crop = crop.inverted()
             threshold = 255 - threshold
         }
+        // On a grainy picture the ground is evened out first: a line crossing light and dark
+        // patches of a busy picture otherwise splits into a part read and a part lost (noisy
+        // frames of the tuning half, Japanese 53 -> 26 %; done on every region it cost
+        // captions and signs English 11 -> 27 % and 3 -> 6 %).
+        if !clean { crop = crop.flattened(radius: max(2, crop.height / 6)) }
         crop = crop.stretched(ground: crop.medianAbove(threshold))
         if clean { crop = crop.withoutBorderInk() }
         return scale != 1 ? crop.resized(by: scale) : crop
