@@ -242,13 +242,35 @@ struct RegionReading: Sendable {
         return lines.enumerated().compactMap { l, entry in
             let words = entry.line.words.enumerated().filter { keep.contains([l, $0.offset]) }.map(\.element)
             guard !words.isEmpty else { return nil }
-            let fixed = words.enumerated().map { index, word in
+            let merged = withPunctuationAttached(words)
+            let fixed = merged.enumerated().map { index, word in
                 RecognizedWord(
                     text: word.text, box: word.box, confidence: word.confidence,
-                    spaceAfter: index + 1 < words.count ? RecognizedText.spaced(word.text, words[index + 1].text) : false)
+                    spaceAfter: index + 1 < merged.count ? RecognizedText.spaced(word.text, merged[index + 1].text) : false)
             }
             return line(of: fixed)
         }
+    }
+
+    /// `words` with each word of closing punctuation alone (`:` after `灯台`, which the Japanese
+    /// model reads as a word of its own) joined to the word before it when nothing is written
+    /// between them: `灯台:` is one word, as `edition:` is.
+    static func withPunctuationAttached(_ words: [RecognizedWord]) -> [RecognizedWord] {
+        var result: [RecognizedWord] = []
+        for word in words {
+            if let last = result.last, !RecognizedText.spaced(last.text, word.text),
+                !word.text.unicodeScalars.contains(where: { CharacterSet.alphanumerics.contains($0) }),
+                word.text.unicodeScalars.allSatisfy({ CharacterSet.punctuationCharacters.contains($0) && !"([{「『（【〈《“‘".unicodeScalars.contains($0) }),
+                word.box.x >= last.box.x
+            {
+                result[result.count - 1] = RecognizedWord(
+                    text: last.text + word.text, box: last.box.union(word.box), confidence: min(last.confidence, word.confidence),
+                    spaceAfter: word.spaceAfter)
+                continue
+            }
+            result.append(word)
+        }
+        return result
     }
 
     /// One block per line, in reading order (top to bottom, then left to right).
