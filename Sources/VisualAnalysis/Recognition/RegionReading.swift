@@ -36,7 +36,7 @@ struct RegionReading: Sendable {
     var minimumConfirmedConfidence = 0.25
 
     func read(
-        _ image: VideoImage, japanese: TesseractEngine?, latin: TesseractEngine?, secondJapanese: TesseractEngine? = nil,
+        _ image: VideoImage, japanese: TesseractEngine?, latin: TesseractEngine?, secondJapanese: () -> TesseractEngine? = { nil },
         flag: CancellationFlag
     ) throws -> [TextBlock] {
         var picture = ColorPicture(image)
@@ -140,11 +140,12 @@ struct RegionReading: Sendable {
     /// Whether a Japanese reading too unsure to keep reads the same, character for character,
     /// with a second Japanese model (`jpn` beside the script model): two models rarely agree on
     /// texture, and the script model is unsure of some clean kanji ('新幹線' at 0.38).
-    private func confirmed(_ lines: [TextLine], in image: GrayImage, by engine: TesseractEngine?, flag: CancellationFlag) throws -> Bool {
-        guard let engine, Self.confidence(lines) >= minimumConfirmedConfidence else { return false }
+    /// `engine` is asked for (and loaded) only when a reading needs it.
+    private func confirmed(_ lines: [TextLine], in image: GrayImage, by engine: () -> TesseractEngine?, flag: CancellationFlag) throws -> Bool {
+        guard Self.confidence(lines) >= minimumConfirmedConfidence else { return false }
         let text = Self.compact(lines)
         let japaneseCount = text.unicodeScalars.filter(RecognizedText.isUnspacedScript).count
-        guard japaneseCount >= 2, japaneseCount * 2 >= text.unicodeScalars.count else { return false }
+        guard japaneseCount >= 2, japaneseCount * 2 >= text.unicodeScalars.count, let engine = engine() else { return false }
         return Self.compact(try engine.recognizeBlock(image, flag: flag)) == text
     }
 

@@ -83,7 +83,7 @@ public final class TextRecognizer: Sendable {
             defer { checkIn(engines) }
             if preprocessor == FramePreprocessor() {
                 let blocks = try RegionReading().read(
-                    image, japanese: engines.japanese, latin: engines.latin, secondJapanese: engines.secondJapanese, flag: flag)
+                    image, japanese: engines.japanese, latin: engines.latin, secondJapanese: { engines.secondJapanese }, flag: flag)
                 return RecognizedText(frameSize: image.size, rotation: 0, blocks: blocks)
             }
             let prepared = preprocessor.prepare(image)

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Pixel work that makes a cut-out region look like a page: dark text on white, nothing else.
 extension GrayImage {
     /// The share of pixels at or below `threshold`. Text covers less of its region than its
@@ -166,5 +168,25 @@ extension GrayImage {
             }
         }
         return out
+    }
+}
+
+extension GrayImage {
+    /// The share of pixels between ink and ground (over 60, under 230) of a stretched picture:
+    /// small on a flat ground (code, slides), large over clutter.
+    var midToneShare: Double {
+        guard !pixels.isEmpty else { return 0 }
+        return Double(pixels.reduce(0) { $0 + ($1 > 60 && $1 < 230 ? 1 : 0) }) / Double(pixels.count)
+    }
+
+    /// Mid-tones darkened: each level raised to `gamma` on a 0–1 scale (black and white stay).
+    func darkened(gamma: Double) -> GrayImage {
+        var table = [UInt8](repeating: 0, count: 256)
+        for level in 0..<256 { table[level] = UInt8((255 * pow(Double(level) / 255, gamma)).rounded()) }
+        var copy = self
+        copy.pixels.withUnsafeMutableBufferPointer { p in
+            for index in p.indices { p[index] = table[Int(p[index])] }
+        }
+        return copy
     }
 }
