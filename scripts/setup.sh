@@ -6,7 +6,7 @@ set -euo pipefail
 
 system_packages=(pkg-config libsqlite3-dev ffmpeg libavformat-dev libavcodec-dev libavutil-dev
   libswscale-dev libswresample-dev libavfilter-dev libavahi-compat-libdnssd-dev
-  libtesseract-dev tesseract-ocr tesseract-ocr-eng tesseract-ocr-jpn)
+  libtesseract-dev tesseract-ocr tesseract-ocr-eng tesseract-ocr-jpn tesseract-ocr-script-jpan)
 test_packages=(python3 python3-pip nodejs nginx-light libnginx-mod-http-echo chromium chromium-driver firefox-esr ffmpegthumbnailer wrk
   fonts-dejavu-core fonts-noto-cjk avahi-daemon avahi-utils dbus iproute2 curl)
 python_test_packages=(pytest m3u8 selenium websocket-client yt-dlp schemathesis cryptography)
@@ -22,8 +22,9 @@ test_packages+=(nghttp2-client)
 # Web remote: the QR code test compares with Nayuki's library (the port's source) and reads codes back with zbarimg.
 test_packages+=(zbar-tools python3-qrcodegen)
 # Live Text's evaluation set draws frames with these fonts (Noto CJK, IPA, Takao, DejaVu,
-# Liberation) with Pillow and NumPy; the script models are candidates it was measured with.
-test_packages+=(fonts-ipafont fonts-takao fonts-liberation fonts-dejavu-extra tesseract-ocr-script-jpan tesseract-ocr-script-latn)
+# Liberation) with Pillow and NumPy; the Latin script model is a candidate it was measured with
+# (Live Text reads Japanese with the Japanese script model, a system package above).
+test_packages+=(fonts-ipafont fonts-takao fonts-liberation fonts-dejavu-extra tesseract-ocr-script-latn)
 python_test_packages+=(pillow numpy)
 # Accessibility: axe-core, as axe-selenium-python ships it, runs on every page (tests-e2e/test_accessibility.py).
 python_test_packages+=(axe-selenium-python)

@@ -3,7 +3,7 @@ import Testing
 @testable import VisualAnalysis
 
 /// How a cut-out region is made to look like a page before Tesseract reads it.
-@Suite("Region cleaning: Otsu's split, contrast, edge pieces, yen signs")
+@Suite("Region cleaning: Otsu's split, contrast, edge pieces, an uneven ground, yen signs, punctuation")
 struct RegionCleaningTests {
     /// A `width` × `height` picture of `ground` with a `ink` block inside it.
     func picture(width: Int = 40, height: Int = 20, ground: UInt8, ink: UInt8, block: (x: Range<Int>, y: Range<Int>)) -> GrayImage {
@@ -65,5 +65,35 @@ struct RegionCleaningTests {
         #expect(japanese[0].words.map(\.text) == ["ラーメン", "¥850"])
         let code = RegionReading.withYenSigns([line(["match", "\\1"])])
         #expect(code[0].words.map(\.text) == ["match", "\\1"])
+    }
+
+    @Test("A ground light on the left and grey on the right is evened out; the ink on both sides stays dark")
+    func flattened() {
+        var image = picture(width: 60, height: 20, ground: 240, ink: 0, block: (5..<10, 6..<14))
+        for y in 0..<20 {
+            for x in 30..<60 { image.pixels[y * 60 + x] = 120 }
+        }
+        for y in 6..<14 {
+            for x in 45..<50 { image.pixels[y * 60 + x] = 10 }
+        }
+        let flat = image.flattened(radius: 4)
+        #expect(flat.pixels[2 * 60 + 50] > 200)  // the grey ground
+        #expect(flat.pixels[2 * 60 + 15] > 200)  // the light ground
+        #expect(flat.pixels[10 * 60 + 47] < 60)
+        #expect(flat.pixels[10 * 60 + 7] < 60)
+    }
+
+    @Test("Closing punctuation read as a word of its own joins the Japanese word before it; an opening bracket does not")
+    func punctuationAttached() {
+        func word(_ text: String, at x: Int) -> RecognizedWord {
+            RecognizedWord(text: text, box: TextBox(x: x, y: 0, width: 20, height: 20), confidence: 0.9, spaceAfter: false)
+        }
+        let joined = RegionReading.withPunctuationAttached([word("灯台", at: 0), word(":", at: 40), word("Rust", at: 70)])
+        #expect(joined.map(\.text) == ["灯台:", "Rust"])
+        #expect(joined[0].box == TextBox(x: 0, y: 0, width: 60, height: 20))
+        let opening = RegionReading.withPunctuationAttached([word("言った", at: 0), word("「", at: 60), word("はい", at: 80)])
+        #expect(opening.map(\.text) == ["言った", "「", "はい"])
+        let english = RegionReading.withPunctuationAttached([word("edition", at: 0), word(":", at: 80)])
+        #expect(english.map(\.text) == ["edition", ":"])
     }
 }

@@ -31,9 +31,13 @@ struct RegionReading: Sendable {
     /// A Japanese reading less sure than this is checked against the English model's (a
     /// lone digit or a Latin word is read as a kanji with low confidence).
     var sureJapanese = 0.6
+    /// A Japanese reading dropped as unsure is read by a second Japanese model when at least
+    /// this sure, and kept when both read the same.
+    var minimumConfirmedConfidence = 0.25
 
     func read(
-        _ image: VideoImage, japanese: TesseractEngine?, latin: TesseractEngine?, flag: CancellationFlag
+        _ image: VideoImage, japanese: TesseractEngine?, latin: TesseractEngine?, secondJapanese: () -> TesseractEngine? = { nil },
+        flag: CancellationFlag
     ) throws -> [TextBlock] {
         var picture = ColorPicture(image)
         // The picture sampled at its points turned by the skew is upright (`rotated(by:)`
@@ -62,11 +66,12 @@ struct RegionReading: Sendable {
             try flag.check()
             var prepared = isOutlined ? preparation.prepareOutlined(region, of: picture) : preparation.prepare(region, of: picture, grainy: grainy)
             var reading = try readRegion(prepared.image, japanese: japanese, latin: latin, flag: flag)
+            var source = prepared.image
             if let alternative = prepared.alternative,
                 let other = try readRegion(alternative, japanese: japanese, latin: latin, flag: flag),
                 Self.confidence(other) > Self.confidence(reading ?? [])
             {
-                reading = other
+                (reading, source) = (other, alternative)
             }
             if Self.tracing {
                 Self.trace(region, outlined: isOutlined, prepared: prepared, reading: reading, kept: reading.map { accepts($0, grainy: grainy) } == true)
@@ -80,10 +85,11 @@ struct RegionReading: Sendable {
                 if let other = try readRegion(smaller.image, japanese: japanese, latin: latin, flag: flag),
                     Self.confidence(other) > Self.confidence(reading ?? [])
                 {
-                    (reading, prepared) = (other, smaller)
+                    (reading, prepared, source) = (other, smaller, smaller.image)
                 }
             }
-            guard let reading = reading.map(withoutClutter).map(Self.withYenSigns), accepts(reading, grainy: grainy) else { continue }
+            guard let reading = reading.map(withoutClutter).map(Self.withYenSigns) else { continue }
+            guard try accepts(reading, grainy: grainy) || confirmed(reading, in: source, by: secondJapanese, flag: flag) else { continue }
             for line in reading {
                 let words = line.words.map { word in
                     var box = prepared.frameBox(word.box)
@@ -131,6 +137,23 @@ struct RegionReading: Sendable {
         }
     }
 
+    /// Whether a Japanese reading too unsure to keep reads the same, character for character,
+    /// with a second Japanese model (`jpn` beside the script model): two models rarely agree on
+    /// texture, and the script model is unsure of some clean kanji ('新幹線' at 0.38).
+    /// `engine` is asked for (and loaded) only when a reading needs it.
+    private func confirmed(_ lines: [TextLine], in image: GrayImage, by engine: () -> TesseractEngine?, flag: CancellationFlag) throws -> Bool {
+        guard Self.confidence(lines) >= minimumConfirmedConfidence else { return false }
+        let text = Self.compact(lines)
+        let japaneseCount = text.unicodeScalars.filter(RecognizedText.isUnspacedScript).count
+        guard japaneseCount >= 2, japaneseCount * 2 >= text.unicodeScalars.count, let engine = engine() else { return false }
+        return Self.compact(try engine.recognizeBlock(image, flag: flag)) == text
+    }
+
+    /// A reading's characters without whitespace.
+    static func compact(_ lines: [TextLine]) -> String {
+        String(String.UnicodeScalarView(lines.map(\.text).joined().unicodeScalars.filter { !CharacterSet.whitespacesAndNewlines.contains($0) }))
+    }
+
     /// Lines with Japanese in them have '¥' where a backslash stands before a digit: the
     /// Japanese model reads the yen sign as the backslash (one code in Japanese encodings).
     static func withYenSigns(_ lines: [TextLine]) -> [TextLine] {
@@ -170,7 +193,12 @@ struct RegionReading: Sendable {
     /// standard error (for tuning on the evaluation set).
     static let tracing = ProcessInfo.processInfo.environment["MARQUEE_LIVETEXT_TRACE"] != nil
     /// Where `MARQUEE_LIVETEXT_TRACE` lines go (swift-log, like every other line the server writes).
-    static let traceLog = Logger(label: "marquee.live-text.trace")
+    /// Written at info whatever level the command logs at (`marquee text` logs warnings only).
+    static let traceLog: Logger = {
+        var logger = Logger(label: "marquee.live-text.trace")
+        logger.logLevel = .info
+        return logger
+    }()
 
     /// Writes a region, its reading and whether it was kept to standard error, and the
     /// prepared picture to `MARQUEE_LIVETEXT_DUMP` (a folder) when that is set.
@@ -215,13 +243,35 @@ struct RegionReading: Sendable {
         return lines.enumerated().compactMap { l, entry in
             let words = entry.line.words.enumerated().filter { keep.contains([l, $0.offset]) }.map(\.element)
             guard !words.isEmpty else { return nil }
-            let fixed = words.enumerated().map { index, word in
+            let merged = withPunctuationAttached(words)
+            let fixed = merged.enumerated().map { index, word in
                 RecognizedWord(
                     text: word.text, box: word.box, confidence: word.confidence,
-                    spaceAfter: index + 1 < words.count ? RecognizedText.spaced(word.text, words[index + 1].text) : false)
+                    spaceAfter: index + 1 < merged.count ? RecognizedText.spaced(word.text, merged[index + 1].text) : false)
             }
             return line(of: fixed)
         }
+    }
+
+    /// `words` with each word of closing punctuation alone (`:` after `灯台`, which the Japanese
+    /// model reads as a word of its own) joined to the word before it when nothing is written
+    /// between them: `灯台:` is one word, as `edition:` is.
+    static func withPunctuationAttached(_ words: [RecognizedWord]) -> [RecognizedWord] {
+        var result: [RecognizedWord] = []
+        for word in words {
+            if let last = result.last, !RecognizedText.spaced(last.text, word.text),
+                !word.text.unicodeScalars.contains(where: { CharacterSet.alphanumerics.contains($0) }),
+                word.text.unicodeScalars.allSatisfy({ CharacterSet.punctuationCharacters.contains($0) && !"([{「『（【〈《“‘".unicodeScalars.contains($0) }),
+                word.box.x >= last.box.x
+            {
+                result[result.count - 1] = RecognizedWord(
+                    text: last.text + word.text, box: last.box.union(word.box), confidence: min(last.confidence, word.confidence),
+                    spaceAfter: word.spaceAfter)
+                continue
+            }
+            result.append(word)
+        }
+        return result
     }
 
     /// One block per line, in reading order (top to bottom, then left to right).

@@ -79,7 +79,17 @@ struct RegionPreparation: Sendable {
             crop = crop.inverted()
             threshold = 255 - threshold
         }
+        // On a grainy picture the ground is evened out first: a line crossing light and dark
+        // patches of a busy picture otherwise splits into a part read and a part lost (noisy
+        // frames of the tuning half, Japanese 53 -> 26 %; done on every region it cost
+        // captions and signs English 11 -> 27 % and 3 -> 6 %).
+        if !clean { crop = crop.flattened(radius: max(2, crop.height / 6)) }
         crop = crop.stretched(ground: crop.medianAbove(threshold))
+        // On a flat ground (few pixels between ink and ground: code, slides) mid-tones are
+        // darkened, so ink fainter than the rest of its line (a pink keyword, a `>`) is not
+        // split off with the ground (tuning half: code 1.8 -> 0.1 %; done on every clean
+        // region it added clutter to captions, 11 -> 42 %).
+        if clean, crop.midToneShare < 0.15 { crop = crop.darkened(gamma: 2) }
         if clean { crop = crop.withoutBorderInk() }
         return scale != 1 ? crop.resized(by: scale) : crop
     }
