@@ -130,22 +130,26 @@ struct PushRelayTests {
 
     @Test("After a 429 back-off, updates made meanwhile are coalesced and the end, with the latest state, reaches the phone when it lifts")
     func endDeliveredAfterBackOff() async throws {
-        let fixture = try await RelayFixture.start(throttleDelay: 1)
+        let fixture = try await RelayFixture.start(throttleDelay: 2)
         defer { Task { await fixture.stop() } }
         let id = try await fixture.center.request(type: "Sample", attributes: .object([:]), content: content(0)).activity.id
         _ = try await fixture.center.registerPushToken(deviceToken, activityID: id, deviceID: "phone", environment: .production)
         fixture.server.script([.init(429, "TooManyRequests")], for: deviceToken)
         try await fixture.center.update(id: id, content: content(1))
-        try await eventually("the token to be backed off after the 429") {
-            try await fixture.center.store.pushTokens(activityID: id).first?.backoffUntil != nil
+        let backedOffUntil = try await eventuallyValue("the token to be backed off after the 429") {
+            try await fixture.center.store.pushTokens(activityID: id).first?.backoffUntil
         }
         for percent in 2...5 { try await fixture.center.update(id: id, content: content(percent)) }
         try await fixture.center.end(id: id, content: content(100), dismissalPolicy: .default)
+        // On a loaded machine the back-off can lift before the test has made its updates; then
+        // the update pending at that moment is rightly pushed too (it failed once so in a full run).
+        let endedDuringBackOff = Date() < backedOffUntil
         try await eventually("the end push to reach APNs after the back-off") { fixture.server.received.contains { $0.aps["event"] == .string("end") } }
         await fixture.relay.drain()
         let received = fixture.server.received.filter { $0.target == deviceToken }
         // One push after the back-off: the end, carrying the latest state.
-        #expect(received.count == 1)
+        #expect(endedDuringBackOff ? received.count == 1 : (1...2).contains(received.count), "\(received.count) pushes")
+        #expect(received.last?.aps["event"] == .string("end"))
         let last = String(decoding: received.last?.payload ?? Data(), as: UTF8.self)
         #expect(last.contains(#""percent":100"#))
         // Ended with the default policy: the phone keeps it up to 4 hours by itself.
@@ -154,20 +158,22 @@ struct PushRelayTests {
 
     @Test("After a 429 back-off with no end, the latest update reaches the phone once when it lifts")
     func latestUpdateDeliveredAfterBackOff() async throws {
-        let fixture = try await RelayFixture.start(throttleDelay: 1)
+        let fixture = try await RelayFixture.start(throttleDelay: 2)
         defer { Task { await fixture.stop() } }
         let id = try await fixture.center.request(type: "Sample", attributes: .object([:]), content: content(0)).activity.id
         _ = try await fixture.center.registerPushToken(deviceToken, activityID: id, deviceID: "phone", environment: .production)
         fixture.server.script([.init(429, "TooManyRequests")], for: deviceToken)
         try await fixture.center.update(id: id, content: content(1))
-        try await eventually("the token to be backed off after the 429") {
-            try await fixture.center.store.pushTokens(activityID: id).first?.backoffUntil != nil
+        let backedOffUntil = try await eventuallyValue("the token to be backed off after the 429") {
+            try await fixture.center.store.pushTokens(activityID: id).first?.backoffUntil
         }
         for percent in 2...6 { try await fixture.center.update(id: id, content: content(percent)) }
+        // As above: a back-off that lifted before the last update lets the one pending then go too.
+        let updatedDuringBackOff = Date() < backedOffUntil
         try await eventually("a push to reach APNs after the back-off") { !fixture.server.received.isEmpty }
         try await eventually("the relay to hold nothing back") { await fixture.relay.heldCount == 0 }
         let received = fixture.server.received.filter { $0.target == deviceToken }
-        #expect(received.count == 1)
+        #expect(updatedDuringBackOff ? received.count == 1 : (1...2).contains(received.count), "\(received.count) pushes")
         let last = String(decoding: received.last?.payload ?? Data(), as: UTF8.self)
         #expect(last.contains(#""percent":6"#))
     }
