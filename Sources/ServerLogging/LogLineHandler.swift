@@ -43,9 +43,10 @@ public struct LogLineHandler: LogHandler {
     }
 
     public func log(event: LogEvent) {
-        var merged = metadata
+        // The common case (an access log line: the event's own metadata only) takes it as it is.
+        var merged = metadata.isEmpty ? (event.metadata ?? [:]) : metadata
         if let provided = metadataProvider?.get(), !provided.isEmpty { merged.merge(provided) { _, new in new } }
-        if let extra = event.metadata, !extra.isEmpty { merged.merge(extra) { _, new in new } }
+        if !metadata.isEmpty, let extra = event.metadata, !extra.isEmpty { merged.merge(extra) { _, new in new } }
         if let error = event.error { merged["error"] = .string(String(describing: error)) }
         output.write(line(level: event.level, message: event.message.description, metadata: merged, time: LogTimestamp.now()))
     }
@@ -54,9 +55,23 @@ public struct LogLineHandler: LogHandler {
     func line(level: Logger.Level, message: String, metadata: Logger.Metadata, time: String) -> String {
         switch format {
         case .text:
-            var line = "\(time) \(level) \(label): \(message)"
-            for key in metadata.keys.sorted() { line += " \(key)=\(Self.text(metadata[key]!))" }
-            return line + "\n"
+            var line = ""
+            line.reserveCapacity(160 + message.utf8.count)
+            line += time
+            line += " "
+            line += level.rawValue
+            line += " "
+            line += label
+            line += ": "
+            line += message
+            for key in metadata.keys.sorted() {
+                line += " "
+                line += key
+                line += "="
+                line += Self.text(metadata[key]!)
+            }
+            line += "\n"
+            return line
         case .json:
             var line = "{\"time\":\(JSONText.quoted(time)),\"level\":\(JSONText.quoted(level.rawValue)),"
             line += "\"label\":\(JSONText.quoted(label)),\"message\":\(JSONText.quoted(message))"

@@ -13,6 +13,11 @@ import Darwin
 /// or on Swift's cooperative pool never waits for a slow terminal or a full pipe. At most
 /// `maximumPending` lines wait; past that lines are dropped and counted, and the next line
 /// written says how many were lost.
+///
+/// Lines that arrive while a write is under way are gathered and written together: one queue
+/// hop and one `write(2)` per batch, not per line. An access log line per request cost a
+/// thread wake-up and a system call each, half the CPU of answering a cached segment
+/// (`make bench`, object-serving: 43 against 22 CPU ms per 1,000 requests without the log).
 public final class LogOutput: Sendable {
     /// The process's standard error (file descriptor 2).
     public static let standardError = LogOutput(fileDescriptor: 2)
@@ -24,10 +29,16 @@ public final class LogOutput: Sendable {
         case sink(@Sendable (String) -> Void)
     }
 
+    /// Lines waiting, whether a drain is scheduled, and how many were dropped since the last line.
+    private struct Waiting {
+        var lines: [String] = []
+        var draining = false
+        var dropped = 0
+    }
+
     private let target: Target
     private let queue = DispatchQueue(label: "marquee.log-output")
-    private let pending = Atomic<Int>(0)
-    private let dropped = Atomic<Int>(0)
+    private let waiting = Mutex(Waiting())
 
     /// Lines to an open file descriptor.
     public init(fileDescriptor: Int32) {
@@ -41,18 +52,21 @@ public final class LogOutput: Sendable {
 
     /// Queues `line` (which ends with a newline).
     public func write(_ line: String) {
-        let (_, waiting) = pending.add(1, ordering: .relaxed)
-        guard waiting <= Self.maximumPending else {
-            pending.subtract(1, ordering: .relaxed)
-            dropped.add(1, ordering: .relaxed)
-            return
+        let startDrain = waiting.withLock { state -> Bool in
+            guard state.lines.count < Self.maximumPending else {
+                state.dropped += 1
+                return false
+            }
+            if state.dropped > 0 {
+                state.lines.append("(\(state.dropped) log lines were dropped: the log's reader did not keep up)\n")
+                state.dropped = 0
+            }
+            state.lines.append(line)
+            guard !state.draining else { return false }
+            state.draining = true
+            return true
         }
-        let lost = dropped.exchange(0, ordering: .relaxed)
-        let text = lost > 0 ? "(\(lost) log lines were dropped: the log's reader did not keep up)\n" + line : line
-        queue.async {
-            Self.emit(text, to: self.target)
-            self.pending.subtract(1, ordering: .relaxed)
-        }
+        if startDrain { queue.async { self.drain() } }
     }
 
     /// Waits until every line queued so far is written (before the process exits).
@@ -60,22 +74,37 @@ public final class LogOutput: Sendable {
         queue.sync {}
     }
 
-    private static func emit(_ text: String, to target: Target) {
-        switch target {
-        case .sink(let sink):
-            sink(text)
-        case .descriptor(let descriptor):
-            var bytes = Array(text.utf8)
-            var offset = 0
-            bytes.withUnsafeMutableBytes { buffer in
-                while offset < buffer.count {
-                    let written = systemWrite(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                    if written < 0 {
-                        if errno == EINTR { continue }
-                        return
-                    }
-                    offset += written
+    /// Writes what is waiting, batch after batch, until nothing is (then the next line starts
+    /// a new drain).
+    private func drain() {
+        while true {
+            let batch = waiting.withLock { state -> [String] in
+                let lines = state.lines
+                state.lines = []
+                if lines.isEmpty { state.draining = false }
+                return lines
+            }
+            guard !batch.isEmpty else { return }
+            switch target {
+            case .sink(let sink):
+                for line in batch { sink(line) }
+            case .descriptor(let descriptor):
+                Self.emit(batch.joined(), to: descriptor)
+            }
+        }
+    }
+
+    private static func emit(_ text: String, to descriptor: Int32) {
+        var bytes = Array(text.utf8)
+        var offset = 0
+        bytes.withUnsafeMutableBytes { buffer in
+            while offset < buffer.count {
+                let written = systemWrite(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return
                 }
+                offset += written
             }
         }
     }

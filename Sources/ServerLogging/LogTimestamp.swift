@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -8,10 +10,21 @@ import Darwin
 
 /// `2026-12-03T15:40:00.123Z`: UTC to the millisecond, as log collectors parse without a hint.
 enum LogTimestamp {
+    /// The last second formatted (`2026-12-03T15:40:00.`), for the lines within it: a busy
+    /// access log writes thousands a second, and only the milliseconds change.
+    private static let lastSecond = Mutex<(seconds: Int, prefix: String)>((-1, ""))
+
     static func now() -> String {
         var spec = timespec()
         clock_gettime(CLOCK_REALTIME, &spec)
-        return format(seconds: Int(spec.tv_sec), milliseconds: Int(spec.tv_nsec) / 1_000_000)
+        let seconds = Int(spec.tv_sec)
+        let milliseconds = Int(spec.tv_nsec) / 1_000_000
+        let millis = milliseconds < 10 ? "00\(milliseconds)" : milliseconds < 100 ? "0\(milliseconds)" : "\(milliseconds)"
+        if let prefix = lastSecond.withLock({ $0.seconds == seconds ? $0.prefix : nil }) { return prefix + millis + "Z" }
+        let full = format(seconds: seconds, milliseconds: milliseconds)
+        let prefix = String(full.dropLast(4))  // without "mmmZ"
+        lastSecond.withLock { $0 = (seconds, prefix) }
+        return full
     }
 
     static func format(seconds: Int, milliseconds: Int) -> String {

@@ -198,3 +198,64 @@ struct ObservabilityTests {
         #expect(text == "2026-12-03T00:00:00.007Z info marquee.test: GET / 200 path=\"/a b\" status=200\n")
     }
 }
+
+/// Log lines written from many tasks at once reach the file descriptor whole, each task's in
+/// its order, none lost, and all of them by `flush` (they are written in batches).
+@Suite("Log output")
+struct LogOutputTests {
+    @Test func linesFromManyWritersArriveWholeInOrderAndByFlush() async throws {
+        var ends: [Int32] = [0, 0]
+        #expect(pipe(&ends) == 0)
+        let (readEnd, writeEnd) = (ends[0], ends[1])
+        let output = LogOutput(fileDescriptor: writeEnd)
+        // The pipe is read on a thread of its own (a blocking read has no place on Swift's pool).
+        let collected = Mutex<[UInt8]>([])
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            var chunk = [UInt8](repeating: 0, count: 65_536)
+            while true {
+                let count = read(readEnd, &chunk, chunk.count)
+                if count <= 0 { break }
+                collected.withLock { $0 += chunk[0..<count] }
+            }
+            done.signal()
+        }
+        await withTaskGroup(of: Void.self) { group in
+            for writer in 0..<4 {
+                group.addTask { for line in 0..<500 { output.write("writer \(writer) line \(line) \(String(repeating: "x", count: 40))\n") } }
+            }
+        }
+        output.flush()
+        close(writeEnd)
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                done.wait()
+                continuation.resume()
+            }
+        }
+        let lines = String(decoding: collected.withLock { $0 }, as: UTF8.self).split(separator: "\n").map(String.init)
+        #expect(lines.count == 2000)
+        for writer in 0..<4 {
+            let mine = lines.filter { $0.hasPrefix("writer \(writer) ") }.map { Int($0.split(separator: " ")[3])! }
+            #expect(mine == Array(0..<500), "writer \(writer)")
+        }
+    }
+}
+
+extension LogOutputTests {
+    @Test("Timestamps: UTC to the millisecond, the same as formatting each one afresh")
+    func timestamps() throws {
+        let shape = try Regex(#"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$"#)
+        for _ in 0..<2000 {
+            let stamp = LogTimestamp.now()
+            #expect(stamp.wholeMatch(of: shape) != nil, "\(stamp)")
+        }
+        #expect(LogTimestamp.format(seconds: 1_796_226_000, milliseconds: 7) == "2026-12-02T15:40:00.007Z")
+        let before = Date().timeIntervalSince1970
+        let stamp = LogTimestamp.now()
+        let seconds = Int(before)
+        // Within a second or two of the clock, formatted as format() formats it.
+        let candidates = (seconds...(seconds + 2)).map { LogTimestamp.format(seconds: $0, milliseconds: 0).dropLast(4) }
+        #expect(candidates.contains { stamp.hasPrefix($0) }, "\(stamp)")
+    }
+}

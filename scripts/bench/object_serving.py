@@ -84,6 +84,11 @@ def main():
         on_folder, folder_url = serve("folder", folder)
         processes.append(on_folder)
         folder_asset, folder_segment = upload(folder_url, clip)
+        # The same without its access log: nginx's is measured with and without one, so each
+        # CPU ratio compares like with like (a log line per request is a write per request).
+        quiet, quiet_url = serve("quiet", folder, "--no-access-log")
+        processes.append(quiet)
+        _, quiet_segment = upload(quiet_url, clip)
         media = "s3://marquee/bench"
         env = storage.environment()
         on_bucket, bucket_url = serve("bucket", folder, "--database", database.url, "--media", media, env=env)
@@ -93,14 +98,16 @@ def main():
                                        "--media-cache-mib", "0", env=env)
         processes.append(uncached)
 
-        direct, port = Path(folder, "nginx"), free_port()
+        direct, port, logged_port = Path(folder, "nginx"), free_port(), free_port()
         direct.mkdir()
         Path(direct, "nginx.conf").write_text(f"""
 worker_processes 1; daemon off; pid {direct}/nginx.pid; error_log {direct}/error.log;
 events {{ worker_connections 256; }}
 http {{ access_log off; client_body_temp_path {direct}/body; proxy_temp_path {direct}/proxy;
   fastcgi_temp_path {direct}/fastcgi; uwsgi_temp_path {direct}/uwsgi; scgi_temp_path {direct}/scgi;
-  server {{ listen 127.0.0.1:{port}; location /media/ {{ alias {folder}/folder/media/; }} }} }}
+  server {{ listen 127.0.0.1:{port}; location /media/ {{ alias {folder}/folder/media/; }} }}
+  server {{ listen 127.0.0.1:{logged_port}; access_log {direct}/access.log;
+    location /media/ {{ alias {folder}/folder/media/; }} }} }}
 """)
         for path in [Path(folder), Path(folder, "folder"), Path(folder, "folder", "media")]:
             os.chmod(path, 0o755)
@@ -111,9 +118,11 @@ http {{ access_log off; client_body_temp_path {direct}/body; proxy_temp_path {di
         size = len(urllib.request.urlopen(folder_url + folder_segment, timeout=30).read())
         print(f"one segment of {size / 1024:.0f} KiB, wrk -t2 -c16 for {DURATION} s each, on 2 shared cores")
         rows = [("folder node", folder_url + folder_segment, [on_folder.pid]),
+                ("folder node, no access log", quiet_url + quiet_segment, [quiet.pid]),
                 ("bucket node (hot segments in memory)", bucket_url + bucket_segment, [on_bucket.pid]),
                 ("bucket node without memory", uncached_url + bucket_segment, [uncached.pid]),
-                ("nginx from the folder", f"http://127.0.0.1:{port}{folder_segment}", nginx_pids)]
+                ("nginx from the folder", f"http://127.0.0.1:{port}{folder_segment}", nginx_pids),
+                ("nginx from the folder, access log", f"http://127.0.0.1:{logged_port}{folder_segment}", nginx_pids)]
         results = {}
         # Two rounds, the second in reverse order, best of each: the machine's other load moves.
         for round_rows in (rows, list(reversed(rows))):
@@ -127,7 +136,11 @@ http {{ access_log off; client_body_temp_path {direct}/body; proxy_temp_path {di
         folder_rate, folder_cpu = results["folder node"]
         print(f"bucket / folder:                  {results['bucket node (hot segments in memory)'][0] / folder_rate:.2f}x "
               f"(goal >= 0.8; without memory {results['bucket node without memory'][0] / folder_rate:.2f}x)")
-        print(f"folder node CPU per request / nginx: {folder_cpu / results['nginx from the folder'][1]:.2f}x (goal <= 1)")
+        # Like with like: both writing an access log line per request, and neither.
+        logged = folder_cpu / results["nginx from the folder, access log"][1]
+        quiet_ratio = results["folder node, no access log"][1] / results["nginx from the folder"][1]
+        print(f"folder node CPU per request / nginx: {logged:.2f}x with an access log on both, "
+              f"{quiet_ratio:.2f}x with none on either (goal <= 1)")
     finally:
         if nginx:
             nginx.terminate()
