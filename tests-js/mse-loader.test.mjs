@@ -135,6 +135,11 @@ test('after a seek the next segment is the one holding the playhead', () => {
   const { loader } = loaderAt(0, clip);
   const track = loader.tracks.audio;
   assert.equal(loader.nextSegment(track, clip.audio[0], 41, null), 10);
+  // A playhead just before a boundary still needs the segment it is in (3.9 s in 4 s
+  // segments ending at 4: segment 0, not 1 — a hole under the playhead stalled the player).
+  assert.equal(loader.nextSegment(track, clip.audio[0], 3.9, null), 0);
+  assert.equal(loader.nextSegment(track, clip.audio[0], 3.999, null), 0);
+  assert.equal(loader.nextSegment(track, clip.audio[0], 4, null), 1);
   // In order after the last appended one, however short it is.
   track.lastSource = clip.audio[0];
   track.lastIndex = 4;

@@ -220,8 +220,13 @@ export class MSELoader extends EventTarget {
       const last = segments[track.lastIndex];
       if (Math.abs(last.start + last.duration - end) < 0.35) return track.lastIndex + 1;
     }
-    const from = end ?? time;
-    const index = segments.findIndex((s) => from < s.start + s.duration - Math.min(0.15, s.duration / 2));
+    // From the playhead: the segment that holds it, however close to its end (a start at 3.9 s
+    // in 2 s segments needs the one ending at 4 s: taking the next left a hole under the
+    // playhead and the player waiting for ever). From a buffered end: the segment that end
+    // falls in, allowing for timestamps that stop a little short of the boundary.
+    const index = end === null
+      ? segments.findIndex((s) => time < s.start + s.duration)
+      : segments.findIndex((s) => end < s.start + s.duration - Math.min(0.15, s.duration / 2));
     return index < 0 ? segments.length : index;
   }
 
