@@ -58,11 +58,12 @@ public struct TrustedProxies: Sendable, Hashable {
         /// address mapped into IPv6 (`::ffff:10.0.0.1`, as a dual-stack socket reports it)
         /// counts as the IPv4 address.
         static func address(_ text: String) -> [UInt8]? {
-            var v4 = in_addr()
-            if inet_pton(AF_INET, text, &v4) == 1 { return withUnsafeBytes(of: &v4) { Array($0) } }
-            var v6 = in6_addr()
-            guard inet_pton(AF_INET6, text, &v6) == 1 else { return nil }
-            let bytes = withUnsafeBytes(of: &v6) { Array($0) }
+            // Parsed into plain bytes, not `in_addr`/`in6_addr` values: which module those C
+            // types' initializers come from differs from build to build (a clean build saw
+            // NIO's C module), so code that creates them does not always compile.
+            var bytes = [UInt8](repeating: 0, count: 16)
+            if bytes.withUnsafeMutableBytes({ inet_pton(AF_INET, text, $0.baseAddress) }) == 1 { return Array(bytes[0..<4]) }
+            guard bytes.withUnsafeMutableBytes({ inet_pton(AF_INET6, text, $0.baseAddress) }) == 1 else { return nil }
             if bytes[0..<10].allSatisfy({ $0 == 0 }) && bytes[10] == 0xFF && bytes[11] == 0xFF { return Array(bytes[12...]) }
             return bytes
         }
