@@ -146,10 +146,12 @@ let package = Package(
         .testTarget(
             name: "MediaStoreTests",
             dependencies: [
-                "Library", "LibraryObjectStorage", "ObjectStorage", "ServiceTesting", "MarqueeServer", "HLS", "MediaTesting",
+                "Library", "LibraryObjectStorage", "LibraryTesting", "ObjectStorage", "ServiceTesting", "MarqueeServer", "HLS", "MediaTesting",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
         ),
+        // A media store that forwards to a real one, for tests that change one of its behaviours.
+        .target(name: "LibraryTesting", dependencies: ["Library"], path: "Tests/LibraryTesting"),
         // Throwaway servers for tests: PostgreSQL (initdb in a temporary folder) and SeaweedFS, loopback only.
         .target(name: "ServiceTesting", path: "Tests/ServiceTesting"),
         // Test clips written with the ffmpeg command, one recipe for every test target.
@@ -272,7 +274,8 @@ let package = Package(
         .testTarget(name: "APNsTests", dependencies: ["APNs", "APNsTesting", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "DeviceLinkTests", dependencies: ["DeviceLink", "MediaTesting"], exclude: ["DeviceLinkSpecVectors.json"]),
         .testTarget(name: "VisualAnalysisTests", dependencies: ["VisualAnalysis", "MediaCore", "MediaTesting"]),
-        .testTarget(name: "LibraryTests", dependencies: ["Library", "MediaCore", "HLS", "PostgreSQLStores", "ServiceTesting", "MediaTesting"]),
+        .testTarget(
+            name: "LibraryTests", dependencies: ["Library", "LibraryTesting", "MediaCore", "HLS", "PostgreSQLStores", "ServiceTesting", "MediaTesting"]),
         // One contract suite per node store (accounts, activities, pairings), run against both implementations.
         .testTarget(
             name: "NodeStoreTests",

@@ -440,6 +440,22 @@ public final class PostgreSQLLibraryStore: LibraryStore {
         }
     }
 
+    public func viewingProgress(viewer: String, assetIDs: [String]) async throws -> [String: ViewingProgress] {
+        guard !assetIDs.isEmpty else { return [:] }
+        let rows = try await read(
+            "read the viewing progress of \(viewer)",
+            """
+            SELECT v.asset_id, v.position, v.duration, v.finished, v.updated_at
+            FROM viewing_progress v JOIN asset a ON a.id = v.asset_id
+            WHERE v.viewer = \(viewer) AND a.deleted_at IS NULL AND v.asset_id = ANY(\(assetIDs))
+            """
+        ) { row in
+            let (id, position, duration, finished, updated) = try row.decode((String, Double, Double?, Bool, Date).self)
+            return ViewingProgress(viewer: viewer, assetID: id, position: position, duration: duration, finished: finished, updatedAt: updated)
+        }
+        return Dictionary(rows.map { ($0.assetID, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
     // MARK: Jobs
 
     public func jobs(assetID: String?) async throws -> [IngestJob] {

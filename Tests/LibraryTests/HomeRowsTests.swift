@@ -116,8 +116,18 @@ struct HomeRowsTests {
         try await store.recordViewing(ViewingProgress(viewer: "account:2", assetID: film.id, position: 600, duration: 600, finished: true))
         #expect(try await store.viewingHistory(viewer: "account:2", limit: 10).map(\.finished) == [true])
         #expect(try await store.viewingHistory(viewer: "account:1", limit: 10).map(\.finished) == [false])
+        // A page of cards asks for its own assets only, one viewer at a time.
+        let other = Asset(title: "Other", duration: 60, status: .ready)
+        _ = try await store.insert(other, job: false)
+        try await store.recordViewing(ViewingProgress(viewer: "account:1", assetID: other.id, position: 30, duration: 60))
+        let page = try await store.viewingProgress(viewer: "account:1", assetIDs: [film.id, "unknown"])
+        #expect(page.keys.sorted() == [film.id])
+        #expect(page[film.id]?.position == 240)
+        #expect(try await store.viewingProgress(viewer: "account:2", assetIDs: [film.id, other.id]).mapValues(\.finished) == [film.id: true])
+        #expect(try await store.viewingProgress(viewer: "account:1", assetIDs: []).isEmpty)
         _ = try await store.trash(id: film.id)
-        #expect(try await store.viewingHistory(viewer: "account:1", limit: 10).isEmpty)
+        #expect(try await store.viewingProgress(viewer: "account:1", assetIDs: [film.id, other.id]).keys.sorted() == [other.id])
+        #expect(try await store.viewingHistory(viewer: "account:1", limit: 10).map(\.assetID) == [other.id])
         await #expect(throws: LibraryError.assetNotFound("nope")) {
             try await store.recordViewing(ViewingProgress(viewer: "account:1", assetID: "nope", position: 1, duration: nil))
         }

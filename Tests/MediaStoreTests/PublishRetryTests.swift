@@ -1,6 +1,7 @@
 import Foundation
 import HLS
 import LibraryObjectStorage
+import LibraryTesting
 import MediaTesting
 import Synchronization
 import Testing
@@ -14,13 +15,14 @@ import Testing
 struct PublishRetryTests {
     /// A bucket store whose first `publish` fails as an outage, noting the staged playlist's
     /// identity (inode and time) each time it is asked to publish.
-    final class FirstPublishFails: MediaStore, @unchecked Sendable {
-        let inner: S3MediaStore
+    final class FirstPublishFails: ForwardingMediaStore, Sendable {
+        let bucket: S3MediaStore
+        var inner: any MediaStore { bucket }
         let staged = Mutex<[String]>([])
-        init(_ inner: S3MediaStore) { self.inner = inner }
+        init(_ bucket: S3MediaStore) { self.bucket = bucket }
 
         func publish(assetID: String) async throws {
-            let master = inner.stagingFolder(for: assetID).appendingPathComponent(BundleLayout.multivariantPlaylist)
+            let master = bucket.stagingFolder(for: assetID).appendingPathComponent(BundleLayout.multivariantPlaylist)
             let attributes = try FileManager.default.attributesOfItem(atPath: master.path)
             let identity = "\(attributes[.systemFileNumber] ?? 0)-\((attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0)"
             let first = staged.withLock { list in
@@ -30,35 +32,6 @@ struct PublishRetryTests {
             if first { throw ServiceUnavailable(.mediaStorage, detail: "the bucket did not answer (test)") }
             try await inner.publish(assetID: assetID)
         }
-
-        var description: String { inner.description }
-        var isLocal: Bool { inner.isLocal }
-        func stagingFolder(for assetID: String) -> URL { inner.stagingFolder(for: assetID) }
-        func discardStaging() async { await inner.discardStaging() }
-        func files(of assetID: String) async throws -> [String] { try await inner.files(of: assetID) }
-        func contains(_ path: String, of assetID: String) async -> Bool { await inner.contains(path, of: assetID) }
-        func write(_ data: Data, to path: String, of assetID: String) async throws { try await inner.write(data, to: path, of: assetID) }
-        func remove(_ path: String, of assetID: String) async throws { try await inner.remove(path, of: assetID) }
-        func removeMedia(of assetID: String) async throws { try await inner.removeMedia(of: assetID) }
-        func playlistFolder(for assetID: String) async throws -> URL { try await inner.playlistFolder(for: assetID) }
-        func localFile(_ path: String, of assetID: String) -> URL? { inner.localFile(path, of: assetID) }
-        func info(_ path: String, of assetID: String) async throws -> MediaFileInfo? { try await inner.info(path, of: assetID) }
-        func read(_ path: String, of assetID: String, range: ClosedRange<Int>?) async throws -> MediaFileContents? {
-            try await inner.read(path, of: assetID, range: range)
-        }
-        func stream(_ path: String, of assetID: String, range: ClosedRange<Int>?, ifMatch: String?) async throws -> MediaFileStream? {
-            try await inner.stream(path, of: assetID, range: range, ifMatch: ifMatch)
-        }
-        func memoryCopy(_ path: String, of assetID: String) async -> MediaMemoryCopy? { await inner.memoryCopy(path, of: assetID) }
-        var directOrigin: String? { inner.directOrigin }
-        func directURL(for path: String, of assetID: String) -> URL? { inner.directURL(for: path, of: assetID) }
-        func keepSource(_ file: URL, named name: String, id: String) async throws -> String {
-            try await inner.keepSource(file, named: name, id: id)
-        }
-        func fetchSource(_ sourcePath: String, into scratch: URL) async throws -> URL? { try await inner.fetchSource(sourcePath, into: scratch) }
-        func ownsSource(_ sourcePath: String) -> Bool { inner.ownsSource(sourcePath) }
-        func removeSource(_ sourcePath: String) async throws { try await inner.removeSource(sourcePath) }
-        func checkReachable() async throws { try await inner.checkReachable() }
     }
 
     @Test func theNextAttemptPublishesWhatTheFirstPackaged() async throws {

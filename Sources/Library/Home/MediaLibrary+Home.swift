@@ -21,4 +21,9 @@ extension MediaLibrary {
     public func viewingHistory(viewer: String, limit: Int = 500) async throws -> [ViewingProgress] {
         try await store.viewingHistory(viewer: viewer, limit: limit)
     }
+
+    /// One viewer's progress in each of `assetIDs` that has some (see `LibraryStore`).
+    public func viewingProgress(viewer: String, assetIDs: [String]) async throws -> [String: ViewingProgress] {
+        try await store.viewingProgress(viewer: viewer, assetIDs: assetIDs)
+    }
 }

@@ -297,7 +297,7 @@ extension SessionRoutes {
         case "local"?:
             return try await library.position(for: assetID)?.resumeTime
         case let account?:
-            guard let progress = try await library.viewingHistory(viewer: account, limit: 10_000).first(where: { $0.assetID == assetID }),
+            guard let progress = try await library.viewingProgress(viewer: account, assetIDs: [assetID])[assetID],
                 !progress.finished
             else { return nil }
             return PlaybackPosition(assetID: assetID, position: progress.position, duration: progress.duration).resumeTime

@@ -1,5 +1,6 @@
 import Foundation
 import HLS
+import LibraryTesting
 import MediaTesting
 import Synchronization
 import Testing
@@ -13,42 +14,17 @@ import Testing
 struct SubtitleAddedWhilePackagingTests {
     /// A folder store whose `publish` waits until the test opens the gate (a bucket upload
     /// that takes a while), telling the test when it has started.
-    final class GatedStore: MediaStore, Sendable {
-        let folder: FolderMediaStore
+    final class GatedStore: ForwardingMediaStore, Sendable {
+        let inner: any MediaStore
         let started = Mutex(false)
         let open = Mutex(false)
-        init(_ folder: FolderMediaStore) { self.folder = folder }
+        init(_ folder: FolderMediaStore) { self.inner = folder }
 
-        var description: String { "gated \(folder)" }
-        var isLocal: Bool { folder.isLocal }
-        func stagingFolder(for assetID: String) -> URL { folder.stagingFolder(for: assetID) }
-        func discardStaging() async { await folder.discardStaging() }
         func publish(assetID: String) async throws {
             started.withLock { $0 = true }
             while !open.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(10)) }
-            try await folder.publish(assetID: assetID)
+            try await inner.publish(assetID: assetID)
         }
-        func files(of assetID: String) async throws -> [String] { try await folder.files(of: assetID) }
-        func contains(_ path: String, of assetID: String) async -> Bool { await folder.contains(path, of: assetID) }
-        func write(_ data: Data, to path: String, of assetID: String) async throws { try await folder.write(data, to: path, of: assetID) }
-        func remove(_ path: String, of assetID: String) async throws { try await folder.remove(path, of: assetID) }
-        func removeMedia(of assetID: String) async throws { try await folder.removeMedia(of: assetID) }
-        func playlistFolder(for assetID: String) async throws -> URL { try await folder.playlistFolder(for: assetID) }
-        func localFile(_ path: String, of assetID: String) -> URL? { folder.localFile(path, of: assetID) }
-        func info(_ path: String, of assetID: String) async throws -> MediaFileInfo? { try await folder.info(path, of: assetID) }
-        func read(_ path: String, of assetID: String, range: ClosedRange<Int>?) async throws -> MediaFileContents? {
-            try await folder.read(path, of: assetID, range: range)
-        }
-        func stream(_ path: String, of assetID: String, range: ClosedRange<Int>?, ifMatch: String?) async throws -> MediaFileStream? {
-            try await folder.stream(path, of: assetID, range: range, ifMatch: ifMatch)
-        }
-        func memoryCopy(_ path: String, of assetID: String) async -> MediaMemoryCopy? { await folder.memoryCopy(path, of: assetID) }
-        var directOrigin: String? { folder.directOrigin }
-        func directURL(for path: String, of assetID: String) -> URL? { folder.directURL(for: path, of: assetID) }
-        func keepSource(_ file: URL, named name: String, id: String) async throws -> String { try await folder.keepSource(file, named: name, id: id) }
-        func fetchSource(_ sourcePath: String, into scratch: URL) async throws -> URL? { try await folder.fetchSource(sourcePath, into: scratch) }
-        func ownsSource(_ sourcePath: String) -> Bool { folder.ownsSource(sourcePath) }
-        func removeSource(_ sourcePath: String) async throws { try await folder.removeSource(sourcePath) }
     }
 
     /// Packages any file into a bundle with one variant (a playlist added renditions can join).

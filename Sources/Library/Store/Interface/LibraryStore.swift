@@ -56,6 +56,9 @@ public protocol LibraryStore: Sendable {
     func recordViewing(_ progress: ViewingProgress) async throws
     /// One viewer's progress in assets not in the trash, most recently updated first, at most `limit` rows.
     func viewingHistory(viewer: String, limit: Int) async throws -> [ViewingProgress]
+    /// One viewer's progress in each of `assetIDs` that has some and is not in the trash, in
+    /// one query (a page of cards, or a session starting with `?resume=1`).
+    func viewingProgress(viewer: String, assetIDs: [String]) async throws -> [String: ViewingProgress]
 
     // MARK: Jobs
 

@@ -197,6 +197,20 @@ public final class SQLiteLibraryStore: LibraryStore {
         }
     }
 
+    public func viewingProgress(viewer: String, assetIDs: [String]) async throws -> [String: ViewingProgress] {
+        guard !assetIDs.isEmpty else { return [:] }
+        return try await database.read { db in
+            let marks = Array(repeating: "?", count: assetIDs.count).joined(separator: ",")
+            let rows = try ViewingProgress.fetchAll(
+                db,
+                sql: """
+                    SELECT viewingProgress.* FROM viewingProgress JOIN asset ON asset.id = viewingProgress.assetID
+                    WHERE viewingProgress.viewer = ? AND asset.deletedAt IS NULL AND viewingProgress.assetID IN (\(marks))
+                    """, arguments: StatementArguments([viewer] + assetIDs))
+            return Dictionary(rows.map { ($0.assetID, $0) }, uniquingKeysWith: { first, _ in first })
+        }
+    }
+
     // MARK: Jobs
 
     public func jobs(assetID: String? = nil) async throws -> [IngestJob] {
