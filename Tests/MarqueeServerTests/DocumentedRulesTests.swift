@@ -74,6 +74,52 @@ struct DocumentedRulesTests {
         #expect(StrictDate.parse("0001-01-01T00:00:00Z") == Date(timeIntervalSince1970: -62_135_596_800))
     }
 
+    @Test("Metadata dates: the document's patterns are the server's, and it reads exactly what they match")
+    func metadataDates() throws {
+        let document = try Self.document()
+        let components = try #require(document["components"] as? [String: Any])
+        let schemas = try #require(components["schemas"] as? [String: Any])
+        let override = try #require(schemas["MetadataOverride"] as? [String: Any])
+        let properties = try #require(override["properties"] as? [String: [String: Any]])
+        #expect(properties["releaseDate"]?["pattern"] as? String == MetadataDates.releasePattern)
+        #expect(properties["liveStartDate"]?["pattern"] as? String == MetadataDates.livePattern)
+        #expect(properties["liveEndDate"]?["pattern"] as? String == MetadataDates.livePattern)
+
+        // A year, a date and a date-time are release dates; nothing is trimmed or rolled over.
+        for good in ["", "2024", "0000", "2024-02-29", "2024-05-01T20:00:00Z", "2024-05-01t20:00:00.5+09:00"] {
+            #expect(try MetadataDates.releaseDate(good) == (good.isEmpty ? nil : good), "\(good)")
+        }
+        for bad in [" 2024", "2024 ", "24", "+202", "2023-02-29", "2024-13-01", "2024-05-01T20:00:00", "2024-05-01 20:00:00Z", "２０２４"] {
+            #expect(throws: APIError.self, "\(bad)") { try MetadataDates.releaseDate(bad) }
+        }
+        // A live date is a date (midnight UTC) or a date-time, never a bare year.
+        #expect(try MetadataDates.liveDate("2024-05-01", field: "liveStartDate") == Date(timeIntervalSince1970: 1_714_521_600))
+        #expect(try MetadataDates.liveDate("2024-05-01T01:00:00+01:00", field: "liveStartDate") == Date(timeIntervalSince1970: 1_714_521_600))
+        #expect(try MetadataDates.liveDate("", field: "liveStartDate") == nil)
+        for bad in ["2024", "2024-05-01T25:00:00Z", "2024-04-31", "2024-05-01T20:00:00"] {
+            #expect(throws: APIError.self, "\(bad)") { try MetadataDates.liveDate(bad, field: "liveEndDate") }
+        }
+    }
+
+    @Test("Every path parameter states the rule the canonical path applies to every segment")
+    func pathParameters() throws {
+        let document = try Self.document()
+        let paths = try #require(document["paths"] as? [String: [String: Any]])
+        var count = 0
+        for (path, item) in paths {
+            let shared = item["parameters"] as? [[String: Any]] ?? []
+            for (method, operation) in item where method != "parameters" {
+                let own = (operation as? [String: Any])?["parameters"] as? [[String: Any]] ?? []
+                for parameter in shared + own where parameter["in"] as? String == "path" {
+                    count += 1
+                    let schema = parameter["schema"] as? [String: Any]
+                    #expect(schema?["pattern"] as? String == CanonicalPath.parameterPattern, "\(method) \(path) \(parameter["name"] ?? "")")
+                }
+            }
+        }
+        #expect(count > 50)
+    }
+
     @Test("Account names and passwords: the document's rule is the server's")
     func accountRules() throws {
         let document = try Self.document()

@@ -155,7 +155,7 @@ struct MetadataOverrideRequest: Decodable {
     var season: Int?
     var episode: Int?
     var episodeTitle: String?
-    /// "2024-05-01" or an ISO 8601 date-time.
+    /// A year, a date or a date-time (`MetadataDates`).
     var releaseDate: String?
     var liveStartDate: String?
     var liveEndDate: String?
@@ -172,19 +172,9 @@ struct MetadataOverrideRequest: Decodable {
             guard (0...9999).contains(value) else { throw APIError(.badRequest, "\"\(field)\" must be a number from 0 to 9999") }
             return value
         }
-        func date(_ value: String?, _ field: String) throws -> Date? {
-            guard let value = try text(value, field) else { return nil }
-            guard let parsed = LiveDates.parse(value) else {
-                throw APIError(.badRequest, "\"\(field)\" is not a date (use 2024-05-01 or 2024-05-01T20:00:00Z): \(value)")
-            }
-            return parsed
-        }
-        let release = try text(releaseDate, "releaseDate")
-        if let release, LiveDates.parse(release) == nil, !(release.count == 4 && Int(release) != nil) {
-            throw APIError(.badRequest, "\"releaseDate\" is not a date (use 2024-05-01 or a year): \(release)")
-        }
-        let start = try date(liveStartDate, "liveStartDate")
-        let end = try date(liveEndDate, "liveEndDate")
+        let release = try MetadataDates.releaseDate(releaseDate)
+        let start = try MetadataDates.liveDate(liveStartDate, field: "liveStartDate")
+        let end = try MetadataDates.liveDate(liveEndDate, field: "liveEndDate")
         if let start, let end, end < start { throw APIError(.badRequest, "The live end date is before its start date") }
         if let artwork = try text(artworkURL, "artworkURL", limit: 2000) {
             guard artwork.hasPrefix("/") || artwork.hasPrefix("https://") || artwork.hasPrefix("http://") else {
@@ -266,11 +256,7 @@ extension AssetResource {
             let positions = try await library.positions(for: ids)
             return shown.map { AssetResource($0, job: jobs[$0.asset.id], position: positions[$0.asset.id]) }
         case let account?:
-            let wanted = Set(ids)
-            var progress: [String: ViewingProgress] = [:]
-            for entry in try await library.viewingHistory(viewer: account, limit: 10_000) where wanted.contains(entry.assetID) {
-                progress[entry.assetID] = progress[entry.assetID] ?? entry  // most recent first
-            }
+            let progress = try await library.viewingProgress(viewer: account, assetIDs: ids)
             return shown.map { AssetResource($0, job: jobs[$0.asset.id]).withPlayback(progress[$0.asset.id]) }
         case nil:
             return shown.map { AssetResource($0, job: jobs[$0.asset.id]) }

@@ -192,16 +192,9 @@ struct UpNextResponse: ResponseEncodable {
 
 struct PositionRequest: Decodable {
     var position: Double
-    /// Absent: the asset's own duration. `null` is refused like any other non-number.
+    /// Absent or `null` (the player does not know it yet): the asset's own duration, as
+    /// openapi.json says.
     var duration: Double?
-
-    enum CodingKeys: String, CodingKey { case position, duration }
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        position = try container.decode(Double.self, forKey: .position)
-        duration = container.contains(.duration) ? try container.decode(Double.self, forKey: .duration) : nil
-    }
 }
 
 /// Where a viewer stopped; `position` is 0 and `resumeTime` null when nothing is stored.

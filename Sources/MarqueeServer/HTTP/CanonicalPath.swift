@@ -13,6 +13,10 @@
 /// A path that cannot be read — a `%` not followed by two hex digits, a NUL or other control
 /// byte once decoded, or a target that does not start with `/` — is refused with a reason.
 public struct CanonicalPath: Sendable, Hashable, CustomStringConvertible {
+    /// The JSON Schema `pattern` every path parameter states in `openapi.json`: a segment with
+    /// a control byte once decoded is refused (`Failure.controlByte`) before any route sees it.
+    public static let parameterPattern = #"^[^\u0000-\u001f\u007f]*$"#
+
     /// The canonical text: `/` followed by the segments joined with `/`, no trailing slash.
     public let text: String
     /// The decoded segments (bytes as sent, after percent-decoding).

@@ -10,13 +10,21 @@ import Foundation
 /// `pattern` of every `date-time` field (`OpenAPIDocumentTests` checks that), so what the
 /// document calls a date-time is exactly what the server reads.
 enum StrictDate {
+    /// A full date, 0001-01-01 to 9999-12-31, every day in its month (February 29 only in
+    /// leap years); a fragment of `pattern`, unanchored.
+    static let fullDate =
+        #"(?:(?:000[1-9]|00[1-9][0-9]|0[1-9][0-9]{2}|[1-9][0-9]{3})-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))|(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[48]|[2468][048]|[13579][26])00)-02-29)"#
+
+    /// `T`, a time of day and its offset from UTC, as a date-time has after its date; a
+    /// fragment of `pattern`, unanchored.
+    static let timeOfDay = #"[Tt](?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\.[0-9]{1,9})?(?:[Zz]|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])"#
+
     /// The JSON Schema `pattern` of a date-time (written so that ECMA-262, ICU and Python
     /// regular expressions read it the same way).
-    static let pattern =
-        #"^(?:(?:000[1-9]|00[1-9][0-9]|0[1-9][0-9]{2}|[1-9][0-9]{3})-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))|(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[48]|[2468][048]|[13579][26])00)-02-29)[Tt](?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\.[0-9]{1,9})?(?:[Zz]|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])$"#
+    static let pattern = "^" + fullDate + timeOfDay + "$"
 
     /// `pattern`, compiled once (NSRegularExpression is immutable and safe to share).
-    nonisolated(unsafe) private static let expression = try! NSRegularExpression(pattern: pattern)
+    private static let expression = try! NSRegularExpression(pattern: pattern)
 
     /// Whether `text` is a date-time as `pattern` says: the whole text matches.
     static func matches(_ text: String) -> Bool {
@@ -55,6 +63,15 @@ enum StrictDate {
         }
         let total = Self.daysFromEpoch(year: year, month: month, day: day) * 86_400 + seconds - offset
         return Date(timeIntervalSince1970: Double(total) + fraction)
+    }
+
+    /// Midnight UTC of a date `text` starts with (`yyyy-mm-dd`, already matched by `fullDate`).
+    static func midnight(of text: String) -> Date {
+        let bytes = Array(text.utf8.prefix(10))
+        func number(_ range: Range<Int>) -> Int {
+            bytes[range].reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
+        }
+        return Date(timeIntervalSince1970: Double(daysFromEpoch(year: number(0..<4), month: number(5..<7), day: number(8..<10)) * 86_400))
     }
 
     /// Days from 1970-01-01 to the given proleptic Gregorian date (Howard Hinnant's days_from_civil).

@@ -57,7 +57,8 @@ export class MetadataEditor {
       title: fields.title.value, subtitle: fields.subtitle.value, description: fields.description.value,
       artworkURL: fields.artworkURL.value, seriesTitle: fields.seriesTitle.value,
       season: number(fields.season), episode: number(fields.episode), episodeTitle: fields.episodeTitle.value,
-      releaseDate: fields.releaseDate.value,
+      // The server reads exactly what openapi.json says (no trimming); spaces typed around it are not part of it.
+      releaseDate: fields.releaseDate.value.trim(),
       liveStartDate: isoFromLocal(fields.liveStartDate.value), liveEndDate: isoFromLocal(fields.liveEndDate.value),
     };
     // The poster frame is the default artwork, not an override to keep.
