@@ -254,7 +254,8 @@ public final class AccountService: Sendable {
     /// A new API token for an account; the secret is shown once.
     public func createToken(accountID: Int64, label: String, now: Date = Date()) async throws -> (Credential, CredentialSecret) {
         let trimmed = label.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty, trimmed.count <= 100 else { throw AccountError.invalidLabel("use 1 to 100 characters") }
+        // Counted in Unicode scalars, as openapi.json's maxLength counts.
+        guard !trimmed.isEmpty, trimmed.unicodeScalars.count <= 100 else { throw AccountError.invalidLabel("use 1 to 100 characters") }
         let secret = CredentialSecret.generate(prefix: "mqt_")
         let credential = Credential(
             id: CredentialSecret.newID(), accountID: accountID, kind: .token, secretDigest: secret.digest,

@@ -101,6 +101,23 @@ struct DocumentedRulesTests {
         }
     }
 
+    @Test("Lengths are counted as JSON Schema's maxLength counts them: Unicode scalars, not letters with their marks")
+    func lengthsCountScalars() throws {
+        let document = try Self.document()
+        let components = try #require(document["components"] as? [String: Any])
+        let schemas = try #require(components["schemas"] as? [String: Any])
+        let group = try #require((schemas["GroupName"] as? [String: Any])?["properties"] as? [String: [String: Any]])
+        #expect(group["name"]?["maxLength"] as? Int == TogetherRoutes.NameRequest.maximumLength)
+        // "é" written as e + a combining accent is one letter and two scalars: 101 of them are
+        // 202 scalars, past a limit of 200 though only 101 letters (schemathesis sent such a name).
+        let marked = { (letters: Int) in String(repeating: "e\u{301}", count: letters) }
+        #expect(throws: APIError.self) { try TogetherRoutes.NameRequest(name: marked(101)).checked() }
+        #expect(try TogetherRoutes.NameRequest(name: marked(100)).checked() == marked(100))
+        #expect(try TogetherRoutes.NameRequest(name: nil).checked() == "")
+        #expect(throws: LibraryError.self) { try LibrarySearch.normalized(marked(101)) }
+        #expect(try LibrarySearch.normalized(marked(100)) == marked(100))
+    }
+
     @Test("Every path parameter states the rule the canonical path applies to every segment")
     func pathParameters() throws {
         let document = try Self.document()

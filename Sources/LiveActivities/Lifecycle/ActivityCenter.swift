@@ -280,7 +280,7 @@ public actor ActivityCenter {
         environment: PushEnvironment
     ) async throws -> PushToStartToken {
         let type = attributesType.trimmingCharacters(in: .whitespaces)
-        guard !type.isEmpty, type.count <= 100 else { throw ActivityError.invalid("attributesType must be 1 to 100 characters") }
+        guard !type.isEmpty, type.unicodeScalars.count <= 100 else { throw ActivityError.invalid("attributesType must be 1 to 100 characters") }
         let record = PushToStartToken(
             token: try Self.checkedToken(token), deviceID: try Self.checkedDevice(deviceID),
             attributesType: type, environment: environment, createdAt: now())
@@ -299,7 +299,7 @@ public actor ActivityCenter {
 
     static func checkedDevice(_ device: String) throws(ActivityError) -> String {
         let trimmed = device.trimmingCharacters(in: .whitespaces)
-        guard !trimmed.isEmpty, trimmed.count <= 200 else { throw .invalid("deviceID must be 1 to 200 characters") }
+        guard !trimmed.isEmpty, trimmed.unicodeScalars.count <= 200 else { throw .invalid("deviceID must be 1 to 200 characters") }
         return trimmed
     }
 

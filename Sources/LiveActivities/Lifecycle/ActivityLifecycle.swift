@@ -37,7 +37,8 @@ public enum ActivityLifecycle {
         now: Date
     ) throws(ActivityError) -> Activity {
         let name = type.trimmingCharacters(in: .whitespaces)
-        guard !name.isEmpty, name.count <= 100 else { throw .invalid("An activity needs a type name of 1 to 100 characters") }
+        // Counted in Unicode scalars, as openapi.json's maxLength counts.
+        guard !name.isEmpty, name.unicodeScalars.count <= 100 else { throw .invalid("An activity needs a type name of 1 to 100 characters") }
         guard attributes.isObject else { throw .invalid("The attributes must be a JSON object") }
         guard content.relevanceScore.isFinite else { throw .invalid("The relevance score must be a finite number") }
         try validate(state: content.state)

@@ -95,8 +95,9 @@ struct FrameTextRoutes: Sendable {
         }
         // NUL cannot reach the search index (it answered 500); openapi.json's pattern leaves it out.
         guard !query.unicodeScalars.contains("\0") else { throw APIError(.badRequest, "The search has a NUL character in it") }
-        guard query.count <= LibrarySearch.maximumQueryLength else {
-            throw APIError(.badRequest, "The search is \(query.count) characters long; at most \(LibrarySearch.maximumQueryLength) are accepted")
+        guard query.unicodeScalars.count <= LibrarySearch.maximumQueryLength else {
+            throw APIError(
+                .badRequest, "The search is \(query.unicodeScalars.count) characters long; at most \(LibrarySearch.maximumQueryLength) are accepted")
         }
         let library = service.library
         let assets = try await library.assets(matching: query)

@@ -48,7 +48,7 @@ extension NearbyDevices {
         /// Why this target cannot be tried, or nil.
         func problem(services: ApplicationServices) -> String? {
             let host = host.trimmingCharacters(in: .whitespaces)
-            if host.isEmpty || host.count > 253 || host.contains(where: { " /?#@".contains($0) }) {
+            if host.isEmpty || host.unicodeScalars.count > 253 || host.contains(where: { " /?#@".contains($0) }) {
                 return "host must be a host name or an IP address, e.g. 192.168.1.20"
             }
             if !(1...65535).contains(port) { return "port must be between 1 and 65535" }

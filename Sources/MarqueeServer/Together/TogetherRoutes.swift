@@ -22,7 +22,20 @@ struct TogetherRoutes: Sendable {
     var nearby: NearbyDevices? = nil
 
     struct NameRequest: Decodable {
+        /// The most a name may be, in Unicode scalars (openapi.json's `GroupName` maxLength);
+        /// at most 40 characters of it are shown.
+        static let maximumLength = 200
+
         var name: String?
+
+        /// The name given, or "" for none; a 400 when longer than the document allows.
+        func checked() throws -> String {
+            guard let name else { return "" }
+            guard name.unicodeScalars.count <= Self.maximumLength else {
+                throw APIError(.badRequest, "A name is at most \(Self.maximumLength) characters; this one has \(name.unicodeScalars.count)")
+            }
+            return name
+        }
     }
 
     /// An invitation as JSON: the link to share and when it stops working.
@@ -74,7 +87,7 @@ struct TogetherRoutes: Sendable {
     @Sendable func start(_ request: Request, context: MarqueeRequestContext) async throws -> Response {
         let id = try context.parameters.require("id")
         let body = try await request.decode(as: NameRequest.self, context: context)
-        let (participantID, invitation) = try await sessions.startGroup(sessionID: id, name: body.name ?? "")
+        let (participantID, invitation) = try await sessions.startGroup(sessionID: id, name: body.checked())
         guard let state = await sessions.snapshot(id: id) else { throw GroupJoinError.noSession }
         let answer = StartResponse(participantID: participantID, invitation: InvitationResource(invitation), state: state)
         return try answer.response(from: request, context: context).with(status: .created)
@@ -130,7 +143,7 @@ struct TogetherRoutes: Sendable {
         let token = try context.parameters.require("token")
         let body = try await request.decode(as: NameRequest.self, context: context)
         let (sessionID, participantID) = try await sessions.joinGroup(
-            token: token, name: body.name ?? "", guestSecret: context.principal == nil ? context.guest?.secret : nil)
+            token: token, name: body.checked(), guestSecret: context.principal == nil ? context.guest?.secret : nil)
         guard let state = await sessions.snapshot(id: sessionID) else { throw GroupJoinError.noSession }
         return JoinResponse(sessionID: sessionID, participantID: participantID, state: state)
     }

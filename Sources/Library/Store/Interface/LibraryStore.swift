@@ -157,14 +157,17 @@ extension Duration {
 
 /// The rules for a library search, shared by every store.
 public enum LibrarySearch {
-    /// The longest search accepted, in characters.
+    /// The longest search accepted, in Unicode scalars (what JSON Schema's `maxLength` counts,
+    /// so a query openapi.json allows is one the server reads; a letter with combining marks is
+    /// several).
     public static let maximumQueryLength = 200
 
     /// The search text to match, or `nil` for "everything" (no query, or only spaces);
     /// throws for a query longer than `maximumQueryLength`.
     public static func normalized(_ query: String?) throws -> String? {
-        if let query, query.count > maximumQueryLength {
-            throw LibraryError.invalidRequest("The search is \(query.count) characters long; at most \(maximumQueryLength) are accepted")
+        if let query, query.unicodeScalars.count > maximumQueryLength {
+            throw LibraryError.invalidRequest(
+                "The search is \(query.unicodeScalars.count) characters long; at most \(maximumQueryLength) are accepted")
         }
         guard let query, !query.trimmingCharacters(in: .whitespaces).isEmpty else { return nil }
         return query
