@@ -59,9 +59,9 @@ struct InterstitialAuthoringTests {
 
             let refusals: [(String, HTTPResponse.Status, String)] = [
                 (#"{"time": 18, "content": {"assetID": "\#(ad)"}, "resumptionOffset": 5}"#, .conflict, "overlaps the break at 20 s"),
-                (#"{"time": 75, "content": {"assetID": "\#(ad)"}}"#, .badRequest, "past the end of the asset (60 s)"),
-                (#"{"time": 58, "content": {"assetID": "\#(ad)"}, "resumptionOffset": 5}"#, .badRequest, "past its end"),
-                (#"{"time": 30, "content": {"assetID": "no-such-ad"}}"#, .badRequest, "No asset with id no-such-ad"),
+                (#"{"time": 75, "content": {"assetID": "\#(ad)"}}"#, .conflict, "past the end of the asset (60 s)"),
+                (#"{"time": 58, "content": {"assetID": "\#(ad)"}, "resumptionOffset": 5}"#, .conflict, "past its end"),
+                (#"{"time": 30, "content": {"assetID": "no-such-ad"}}"#, .conflict, "No asset with id no-such-ad"),
                 (#"{"time": 30, "content": {"assetID": "\#(feature)"}}"#, .badRequest, "cannot play itself"),
                 (
                     #"{"time": 30, "content": {"assetID": "\#(ad)"}, "playoutLimit": 1, "skipControl": {"offset": 2}}"#, .badRequest,

@@ -8,12 +8,15 @@ public enum InterstitialValidationError: Error, Sendable, Equatable, CustomStrin
     case unknownAsset(String)
     /// The break overlaps another one.
     case overlapping(String)
+    /// The break does not fit this asset as it is now: past its end, before it has a length,
+    /// or one more than an asset may have (the asset's state, not the request's shape).
+    case doesNotFit(String)
     /// No event with this ID on the asset.
     case notFound(String)
 
     public var description: String {
         switch self {
-        case .invalid(let message), .overlapping(let message): message
+        case .invalid(let message), .overlapping(let message), .doesNotFit(let message): message
         case .unknownAsset(let id): "No asset with id \(id) to play in the break"
         case .notFound(let id): "No interstitial event with id \(id) on this asset"
         }
@@ -43,7 +46,7 @@ public enum InterstitialValidation {
                 throw invalid("\"\(name)\" must be a \(positive ? "positive" : "non-negative") number of seconds, not \(value)")
             }
         }
-        if others.count >= maximumEvents { throw invalid("An asset can have at most \(maximumEvents) interstitial events") }
+        if others.count >= maximumEvents { throw .doesNotFit("An asset can have at most \(maximumEvents) interstitial events") }
 
         // What plays.
         let kinds = [event.content.assetID, event.content.uri, event.content.assetList].compactMap { $0 }
@@ -71,15 +74,16 @@ public enum InterstitialValidation {
             throw invalid("Give a \"duration\" (or a \"playoutLimit\") for content that is not a library asset")
         }
         guard let length = primary.duration, length > 0 else {
-            throw invalid("The asset \(primary.id) has no duration yet (it is still being ingested); add breaks once it is ready")
+            throw .doesNotFit("The asset \(primary.id) has no duration yet (it is still being ingested); add breaks once it is ready")
         }
         if event.cue != .none { event.time = 0 }
         if event.cue == .none {
             guard event.time < length else {
-                throw invalid("A break at \(seconds(event.time)) is past the end of the asset (\(seconds(length)))")
+                throw .doesNotFit("A break at \(seconds(event.time)) is past the end of the asset (\(seconds(length)))")
             }
             if event.time + event.primarySpan > length + 0.001 {
-                throw invalid("The break at \(seconds(event.time)) covers \(seconds(event.primarySpan)) of the asset, past its end (\(seconds(length)))")
+                throw .doesNotFit(
+                    "The break at \(seconds(event.time)) covers \(seconds(event.primarySpan)) of the asset, past its end (\(seconds(length)))")
             }
         }
 
