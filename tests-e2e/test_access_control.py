@@ -384,6 +384,54 @@ def test_first_run_setup_in_a_browser(tmp_path, browser):
         process.wait(timeout=10)
 
 
+def test_each_signed_in_person_sees_and_resumes_their_own_progress(locked, owner, viewer, browser):
+    """Per-viewer progress as people see it: two accounts watch one film to different points; each
+    one's library card shows their own share watched, and opening the card resumes where they
+    stopped, never where the other did."""
+    film = os.path.join(locked.data, "Long Walk.mp4")
+    subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=24:duration=30",
+                    "-f", "lavfi", "-i", "sine=frequency=330:duration=30", "-c:v", "libx264", "-preset", "ultrafast",
+                    "-pix_fmt", "yuv420p", "-g", "48", "-c:a", "aac", "-shortest", film], check=True)
+    status, _, body = owner.call("POST", "/api/assets", {"paths": [film]})
+    assert status in (200, 201, 202), body
+    deadline = time.time() + 120
+    asset = None
+    while time.time() < deadline and not (asset and asset["status"] == "ready"):
+        time.sleep(0.5)
+        asset = next((a for a in owner.call("GET", "/api/assets")[2]["assets"] if a["title"] == "Long Walk"), None)
+    assert asset and asset["status"] == "ready", asset
+    for person, position in ((owner, 9), (viewer, 21)):
+        status, _, body = person.call("PUT", f"/api/assets/{asset['id']}/position", {"position": position, "duration": 30})
+        assert status == 200, body
+
+    def signed_in_browser(client):
+        driver = browser()
+        driver.get(f"{locked.url}/signin")
+        session = next(c.value for c in client.jar if c.name == "marquee_session")
+        driver.add_cookie({"name": "marquee_session", "value": session, "path": "/"})
+        return driver
+
+    for person, watched, resumed in ((viewer, 70, 21), (owner, 30, 9)):
+        driver = signed_in_browser(person)
+        driver.get(f"{locked.url}/")
+        # Continue watching: the film, with this person's share watched.
+        card = WebDriverWait(driver, 20).until(lambda d: next(iter(d.find_elements(
+            By.CSS_SELECTOR, f"section.home-row li.home-card[data-asset-id='{asset['id']}']")), None))
+        bar = card.find_element(By.CSS_SELECTOR, ".home-progress")
+        assert bar.get_attribute("aria-valuenow") == str(watched), (person.jar, bar.get_attribute("aria-valuenow"))
+        # The library's own card says the same.
+        shown = driver.execute_script("return fetch('/api/assets').then((r) => r.json())")
+        film = next(a for a in shown["assets"] if a["id"] == asset["id"])
+        assert round(film["playback"]["fraction"] * 100) == watched and film["playback"]["resumeTime"] == resumed, film["playback"]
+        link = card.find_element(By.CSS_SELECTOR, "a.home-link")
+        assert "resume=1" in link.get_attribute("href"), link.get_attribute("href")
+        link.click()
+        WebDriverWait(driver, 30).until(lambda d: d.execute_script("return window.marquee?.session?.assetID") == asset["id"])
+        WebDriverWait(driver, 20).until(lambda d: d.execute_script("return document.getElementById('video').readyState") >= 2)
+        started = driver.execute_script("return window.marquee.session.currentTime")
+        assert abs(started - resumed) < 1.5, (person, started, resumed)
+
+
 def test_loopback_stays_open_for_the_local_user(server):
     status, listing = server.api("GET", "/api/assets")
     assert status == 200 and listing["assets"]

@@ -54,7 +54,7 @@ struct ShelfRoutes: Sendable {
         return PositionResource(try await library.position(for: asset.id), asset: asset)
     }
 
-    /// `PUT /api/assets/{id}/position`: seconds from 0, at most a second past the end.
+    /// `PUT /api/assets/{id}/position`: seconds from 0; a position past the end is the end.
     @Sendable func setPosition(_ request: Request, context: MarqueeRequestContext) async throws -> PositionResource {
         let asset = try await asset(context)
         let body = try await request.decode(as: PositionRequest.self, context: context)
@@ -64,12 +64,12 @@ struct ShelfRoutes: Sendable {
             throw APIError(.badRequest, "\"duration\" must be seconds, more than 0")
         }
         let duration = body.duration ?? asset.duration
-        if let duration, body.position > duration + 1 {
-            throw APIError(.badRequest, "\"position\" \(body.position) is past the end (\(duration) s)")
-        }
-        let position = PlaybackPosition(assetID: asset.id, position: body.position, duration: duration)
+        // Past the end is the end (a player's last report can overshoot; numbers the document
+        // cannot relate to each other are not refused).
+        let at = duration.map { min(body.position, $0) } ?? body.position
+        let position = PlaybackPosition(assetID: asset.id, position: at, duration: duration)
         if let viewer = context.viewerKey {
-            try await library.recordViewing(ViewingProgress(viewer: viewer, assetID: asset.id, position: body.position, duration: duration))
+            try await library.recordViewing(ViewingProgress(viewer: viewer, assetID: asset.id, position: at, duration: duration))
         }
         try await library.setPosition(position, for: asset.id)
         return PositionResource(position, asset: asset)
