@@ -12,7 +12,7 @@ public import Foundation
 /// with it (`HTTPAddressTests` checks this over generated addresses).
 public enum HTTPAddress {
     /// `http://` or `https://` (any case), a host (a name of RFC 3986 unreserved and sub-delim
-    /// characters, or an IPv6 literal in brackets), an optional port, then anything printable
+    /// characters, or an IPv6 address in brackets, `ipv6`), an optional port, then anything printable
     /// in ASCII without spaces.
     public static let pattern = "^" + address + "$"
     /// A path on this server (`/media/ID/master.m3u8`): a slash, then printable ASCII without spaces.
@@ -22,7 +22,25 @@ public enum HTTPAddress {
 
     /// `pattern` without its anchors, to build other rules from (a field that takes an
     /// address or something else).
-    public static let address = #"[Hh][Tt][Tt][Pp][Ss]?://([A-Za-z0-9._~!$&'()*+,;=-]+|\[[0-9A-Fa-f:.]+\])(:[0-9]{1,5})?([/?#][!-~]*)?"#
+    public static let address =
+        #"[Hh][Tt][Tt][Pp][Ss]?://([A-Za-z0-9._~!$&'()*+,;=-]+|\["# + ipv6 + #"\])(:[0-9]{1,5})?([/?#][!-~]*)?"#
+
+    /// An IPv6 address as RFC 3986 writes it between a URL's brackets (`IPv6address`, section
+    /// 3.2.2: eight groups, `::` for a run of zeros, an IPv4 address in the last 32 bits), so
+    /// `[b0:]` is not one. A looser rule let such a host be stored and shown back, and clients
+    /// that check a bracketed host (Python's `urlsplit`) failed on the answer.
+    static let ipv6: String = {
+        let h16 = "[0-9A-Fa-f]{1,4}"
+        let octet = "(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])"
+        let ls32 = "(?:\(h16):\(h16)|\(octet)\\.\(octet)\\.\(octet)\\.\(octet))"
+        let forms = [
+            "(?:\(h16):){6}\(ls32)", "::(?:\(h16):){5}\(ls32)", "(?:\(h16))?::(?:\(h16):){4}\(ls32)",
+            "(?:(?:\(h16):){0,1}\(h16))?::(?:\(h16):){3}\(ls32)", "(?:(?:\(h16):){0,2}\(h16))?::(?:\(h16):){2}\(ls32)",
+            "(?:(?:\(h16):){0,3}\(h16))?::\(h16):\(ls32)", "(?:(?:\(h16):){0,4}\(h16))?::\(ls32)",
+            "(?:(?:\(h16):){0,5}\(h16))?::\(h16)", "(?:(?:\(h16):){0,6}\(h16))?::",
+        ]
+        return "(?:" + forms.joined(separator: "|") + ")"
+    }()
     /// `pathPattern` without its anchors.
     public static let path = #"/[!-~]*"#
     /// The longest address taken, in characters.
