@@ -206,8 +206,14 @@ struct UploadRouteTests {
                 #expect(shown.playback?.resumeTime == 1200)
                 #expect(shown.playback?.fraction.map { abs($0 - 1.0 / 3) < 1e-9 } == true)
             }
+            // Past the end is the end (watched), not a refusal: nothing left to resume.
             try await client.execute(uri: "/api/assets/\(asset.id)/position", method: .put, body: .json(#"{"position": 99999}"#)) { response throws in
-                #expect(response.status == .badRequest)
+                #expect(response.status == .ok)
+            }
+            try await client.execute(uri: "/api/assets/\(asset.id)", method: .get) { response throws in
+                let shown = try response.json(AssetResource.self)
+                #expect(shown.playback?.fraction == 1)
+                #expect(shown.playback?.resumeTime == nil)
             }
             // Artwork: an image becomes the override; anything else is refused.
             try await client.execute(uri: "/api/assets/\(asset.id)/artwork", method: .put, body: ByteBuffer(string: "not an image")) { response throws in
