@@ -86,7 +86,9 @@ public struct MarqueeServer: Sendable {
     /// `CanonicalRouter` (`application`), which puts each path in its one spelling first.
     public func router() -> Router<MarqueeRequestContext> {
         // Route names match in any letter case, as `AccessRules` and `RateLimits` read them.
-        let router = Router(context: MarqueeRequestContext.self, options: .caseInsensitive)
+        // Every GET route answers HEAD with the same status and headers and no body (RFC 9110
+        // §9.3.2), as the `Allow` header of a 405 says it does.
+        let router = Router(context: MarqueeRequestContext.self, options: [.caseInsensitive, .autoGenerateHeadEndpoints])
         let routeMethods = RouteMethods()
         router.middlewares.add(JSONErrorMiddleware(routes: routeMethods))
         router.middlewares.add(ClientAddressMiddleware(proxies: trustedProxies))

@@ -32,6 +32,28 @@ struct RequestConformanceTests {
         }
     }
 
+    @Test("Every path that answers GET answers HEAD with the same status and headers and no body")
+    func headAnswersLikeGet() async throws {
+        let fixture = try await ServerFixture.shared.value
+        let paths = [
+            "/", "/watch/\(fixture.clipID)", "/ui/js/player/main.js", "/ui/css/player.css", "/favicon.ico",
+            "/api/openapi.json", "/api/health", "/api/assets", "/api/assets/\(fixture.clipID)",
+            "/api/assets/\(fixture.clipID)/manifest.json", "/media/\(fixture.clipID)/master.m3u8",
+        ]
+        try await fixture.application().test(.router) { client in
+            for path in paths {
+                let get = try await client.execute(uri: path, method: .get) { $0 }
+                try await client.execute(uri: path, method: .head) { response in
+                    #expect(response.status == get.status, "\(path)")
+                    #expect(response.status == .ok, "\(path)")
+                    #expect(response.headers[.contentType] == get.headers[.contentType], "\(path)")
+                    #expect(response.headers[.cacheControl] == get.headers[.cacheControl], "\(path)")
+                    #expect(response.body.readableBytes == 0, "\(path)")
+                }
+            }
+        }
+    }
+
     @Test("A role that is not one is refused; a null duration is the asset's own, as the document says")
     func invalidValuesAreRefused() async throws {
         let fixture = try await ServerFixture.shared.value
