@@ -246,7 +246,8 @@ def test_a_series_groups_into_one_card_and_up_next_plays_the_second_episode(serv
 
         WebDriverWait(driver, 15).until(lambda d: d.execute_script("return window.marquee?.session?.metadata?.subtitle === 'S1 · E1'"))
         assert driver.find_element(By.ID, "title").text == SHOW
-        assert driver.execute_script("return navigator.mediaSession.metadata?.artist") == "S1 · E1"
+        # The browser's now-playing controls name the episode once its picture shows.
+        WebDriverWait(driver, 15).until(lambda d: d.execute_script("return navigator.mediaSession.metadata?.artist") == "S1 · E1")
         # Play to the end: Up Next offers the second episode.
         WebDriverWait(driver, 20).until(lambda d: d.find_elements(By.ID, "up-next"), "no Up Next card at the end")
         up_next = driver.find_element(By.ID, "up-next")

@@ -244,12 +244,15 @@ test("the manifest's subtitles become disabled text tracks, one shown at a time"
   assert.deepEqual(video.children.map((t) => t.track.mode), ['disabled', 'disabled']);
 });
 
-test("a component's stylesheet is linked once", () => {
+test("a component's stylesheet is linked once, from the css folder beside the module's", () => {
   const doc = fakeDocument();
   doc.getElementById = (id) => doc.head.children.find((c) => c.id === id) ?? null;
   ensureStylesheet('up-next', doc);
   ensureStylesheet('up-next', doc);
-  assert.deepEqual(doc.head.children.map((l) => [l.id, l.rel, l.href]), [['up-next-styles', 'stylesheet', '/ui/css/up-next.css']]);
+  // The css folder is found from the module's own address, so a page that loaded its modules
+  // under /ui/v/{version}/ gets the stylesheet of the same version.
+  const expected = new URL('../Sources/MarqueeServer/Public/css/up-next.css', import.meta.url).href;
+  assert.deepEqual(doc.head.children.map((l) => [l.id, l.rel, l.href]), [['up-next-styles', 'stylesheet', expected]]);
 });
 
 test("Up Next draws the session's offer, sends the viewer's choice, and follows a chosen item once", async () => {
@@ -290,4 +293,53 @@ test('a TV screen asked to watch together opens the invitation and joins under i
   assert.equal(playerURL({ assetID: 'a', time: 3, rate: 1, together: 'abcdefghijklmnop_-x', name: 'Living room' }), '/together/abcdefghijklmnop_-x?name=Living%20room');
   assert.equal(playerURL({ assetID: 'a', time: 12.34, rate: 1.5, together: '../../api/users' }), '/watch/a?t=12.3&rate=1.5', 'not a token: the item, as before');
   assert.equal(playerURL({ assetID: 'a', time: 0, rate: 1 }), '/watch/a');
+});
+
+test('the media session is told a position only when it cannot work it out itself', async (t) => {
+  const told = [];
+  const session = { playbackState: 'none', metadata: null, setActionHandler() {}, setPositionState: (p) => told.push(p) };
+  Object.defineProperty(globalThis, 'navigator', { value: { mediaSession: session }, configurable: true });
+  globalThis.MediaMetadata = class { constructor(fields) { Object.assign(this, fields); } };
+  globalThis.location = { href: 'http://127.0.0.1/watch/a' };
+  const { installMediaSession } = await import('../Sources/MarqueeServer/Public/js/player/media-session.js');
+  let now = 1000;
+  t.mock.method(performance, 'now', () => now);
+  const media = installMediaSession({ title: 'A', subtitle: 'B' }, {});
+  media.update({ playing: true, duration: 60, time: 0, rate: 1 });
+  assert.equal(session.playbackState, 'playing');
+  assert.equal(told.length, 1);
+  // Time updates that follow playback at its rate tell it nothing…
+  for (let i = 1; i <= 8; i++) { now += 250; media.update({ playing: true, duration: 60, time: i * 0.25, rate: 1 }); }
+  assert.equal(told.length, 1);
+  // …a seek, a new rate, a pause and a new length each do.
+  now += 250; media.update({ playing: true, duration: 60, time: 30, rate: 1 });
+  now += 250; media.update({ playing: true, duration: 60, time: 30.25, rate: 2 });
+  now += 250; media.update({ playing: false, duration: 60, time: 30.75, rate: 2 });
+  assert.equal(session.playbackState, 'paused');
+  now += 5000; media.update({ playing: false, duration: 60, time: 30.75, rate: 2 });
+  now += 250; media.update({ playing: false, duration: 90, time: 30.75, rate: 2 });
+  assert.deepEqual(told.map((p) => [p.position, p.playbackRate, p.duration]), [[0, 1, 60], [30, 1, 60], [30.25, 2, 60], [30.75, 2, 60], [30.75, 2, 90]]);
+});
+
+test('the boot module and the player ask for one session between them, and the player reads its answers', async () => {
+  const { earlySession } = await import('../Sources/MarqueeServer/Public/js/player/session-start.js');
+  const asked = [];
+  const saved = globalThis.fetch;
+  Object.defineProperty(globalThis, 'navigator', { value: { languages: ['en'], language: 'en' }, configurable: true });
+  globalThis.fetch = async (url, init) => {
+    asked.push(`${init?.method ?? 'GET'} ${url}`);
+    return new Response(JSON.stringify(url === '/api/sessions' ? { id: 's1', language: 'en' } : { duration: 3, video: [], audio: [] }), { status: url === '/api/sessions' ? 201 : 200 });
+  };
+  try {
+    const params = new URLSearchParams('t=4');
+    const first = earlySession('a 1', params); // boot.js
+    const second = earlySession('a 1', params); // main.js, a moment later
+    assert.equal(first, second);
+    const { created, readManifest } = await openSession('a 1', params, { asked: second, onLanguage() {}, languages: ['en'] });
+    assert.equal(created.id, 's1');
+    assert.equal((await readManifest()).duration, 3);
+    assert.deepEqual(asked, ['POST /api/sessions', 'GET /api/assets/a%201/manifest.json']);
+  } finally {
+    globalThis.fetch = saved;
+  }
 });

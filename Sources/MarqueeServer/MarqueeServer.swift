@@ -14,6 +14,8 @@ public struct MarqueeServer: Sendable {
     public let sessions: PlaybackSessions
     /// Where the web player's files are; the bundled copy unless `MARQUEE_WEB_ROOT` says otherwise.
     public let webRoot: URL
+    /// The web app's pages, naming their files under the web root's version.
+    let webPages: WebPages
     /// Downloads run inside the server (`/downloads`); nil leaves those routes out.
     public let downloads: DownloadService?
     /// Which hosts and origins requests may come from (DNS rebinding and cross-site requests).
@@ -53,7 +55,9 @@ public struct MarqueeServer: Sendable {
     ) {
         self.library = library
         self.sessions = sessions
-        self.webRoot = webRoot ?? Self.bundledWebRoot()
+        let webRoot = webRoot ?? Self.bundledWebRoot()
+        self.webRoot = webRoot
+        self.webPages = WebPages(root: webRoot, version: WebRootVersion(root: webRoot))
         self.downloads = downloads
         var originPolicy = originPolicy
         if originPolicy.mediaOrigin == nil { originPolicy.mediaOrigin = library.media.directOrigin }
@@ -114,15 +118,15 @@ public struct MarqueeServer: Sendable {
         LibraryEvents(library: library).register(on: router)
         if let access {
             AuthRoutes(
-                access: access, webRoot: webRoot, responder: MediaFileResponder(),
+                access: access, pages: webPages,
                 signInBuckets: RateLimitBuckets(limits: signInLimits)
             ).register(on: router)
         }
-        FileRoutes(library: library, webRoot: webRoot, responder: mediaFiles).register(on: router)
-        if let activities { ActivityRoutes(host: activities, webRoot: webRoot, responder: MediaFileResponder()).register(on: router) }
+        FileRoutes(library: library, webRoot: webRoot, responder: mediaFiles, pages: webPages).register(on: router)
+        if let activities { ActivityRoutes(host: activities, pages: webPages).register(on: router) }
         if let liveText { FrameTextRoutes(service: liveText, sessions: sessions).register(on: router) }
-        if let downloads { DownloadRoutes(service: downloads, webRoot: webRoot, responder: MediaFileResponder()).register(on: router) }
-        if let nearby { NearbyRoutes(devices: nearby, webRoot: webRoot, responder: MediaFileResponder()).register(on: router) }
+        if let downloads { DownloadRoutes(service: downloads, pages: webPages, responder: MediaFileResponder()).register(on: router) }
+        if let nearby { NearbyRoutes(devices: nearby, pages: webPages).register(on: router) }
         routeMethods.record(router.routes)
         return router
     }
@@ -135,7 +139,7 @@ public struct MarqueeServer: Sendable {
     ) -> some ApplicationProtocol {
         // Every path in its one spelling before the router, and everything after it, looks;
         // in front of both, the request id, the metrics and the access log.
-        let router = CanonicalRouter(router: router())
+        let router = CanonicalRouter(router: VersionedWebRouter(router: router(), version: webPages.version))
         let observed = ObservedRouter(router: router, metrics: metrics, accessLog: accessLog)
         let connections = ConnectionCount(maximum: limits.maximumConnections, maximumPerAddress: limits.maximumPerAddress)
         let idle = TimeAmount(limits.idleTimeout)

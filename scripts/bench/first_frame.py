@@ -1,5 +1,7 @@
 """Time to first frame of the Marquee player in headless Chromium on loopback: from navigation
-start to the first video frame presented (requestVideoFrameCallback), median of RUNS loads."""
+start to the first video frame presented (requestVideoFrameCallback), median of RUNS loads after
+one that fills the browser's cache (the page's modules are then cached for good under the web
+root's version, as for a person who has opened the player before)."""
 import os
 import statistics
 
@@ -45,4 +47,8 @@ finally:
     driver.quit()
 median = statistics.median(times)
 print("time to first frame (ms): " + ", ".join(f"{t:.0f}" for t in times))
-print(f"time to first frame median: {median:.0f} ms (target < 500 ms) " + ("OK" if median < 500 else "ABOVE TARGET"))
+load = open("/proc/loadavg").read().split()[0]
+# Issue 30's goal is under 100 ms on a quiet machine; under load (a load average near the
+# number of cores) the same page takes longer, so the load is printed beside the number.
+print(f"time to first frame median: {median:.0f} ms (goal < 100 ms on a quiet machine; load average {load} "
+      f"on {os.cpu_count()} CPUs) " + ("OK" if median < 100 else "ABOVE GOAL"))

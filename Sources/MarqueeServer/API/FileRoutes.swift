@@ -10,6 +10,8 @@ struct FileRoutes: Sendable {
     let library: MediaLibrary
     let webRoot: URL
     let responder: MediaFileResponder
+    /// The web app's pages.
+    let pages: WebPages
 
     func register(on router: Router<MarqueeRequestContext>) {
         router.get("media/{asset}/**") { request, context in try await media(request, context) }
@@ -84,6 +86,6 @@ struct FileRoutes: Sendable {
     }
 
     func page(_ name: String, request: Request, context: MarqueeRequestContext) async throws -> Response {
-        try await responder.page(name, in: webRoot, request: request, context: context)
+        try await pages.page(name, request: request, context: context)
     }
 }

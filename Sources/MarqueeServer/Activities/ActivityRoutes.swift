@@ -16,8 +16,8 @@ extension BroadcastChannel: ResponseEncodable {}
 /// channels; premieres; and `GET /api/activities/events`, every change as Server-Sent Events.
 struct ActivityRoutes: Sendable {
     let host: LiveActivityHost
-    let webRoot: URL
-    let responder: MediaFileResponder
+    /// The web app's pages.
+    let pages: WebPages
     var heartbeat: Duration = .seconds(5)
 
     struct PushStatus: Codable, Sendable {
@@ -128,7 +128,7 @@ struct ActivityRoutes: Sendable {
     }
 
     @Sendable func page(_ request: Request, context: MarqueeRequestContext) async throws -> Response {
-        try await responder.page("activities.html", in: webRoot, request: request, context: context)
+        try await pages.page("activities.html", request: request, context: context)
     }
 
     /// `GET /api/activities?type=`: every activity (of one type) and whether pushes are on.

@@ -10,7 +10,8 @@ import ServiceLifecycle
 /// has not arrived yet instead of failing).
 struct DownloadRoutes: Sendable {
     let service: DownloadService
-    let webRoot: URL
+    /// The web app's pages.
+    let pages: WebPages
     let responder: MediaFileResponder
     /// How long a request for a file not downloaded yet waits for it.
     var fileWait: Duration = .seconds(120)
@@ -46,7 +47,7 @@ struct DownloadRoutes: Sendable {
     }
 
     @Sendable func page(_ request: Request, context: MarqueeRequestContext) async throws -> Response {
-        try await responder.page("downloads.html", in: webRoot, request: request, context: context)
+        try await pages.page("downloads.html", request: request, context: context)
     }
 
     /// `POST /api/downloads/inspect`: every variant and rendition of a stream.

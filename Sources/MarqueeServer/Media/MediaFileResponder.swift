@@ -291,12 +291,3 @@ final class ServedFileCache: Sendable {
 private func systemStat(_ path: String, _ status: inout FileStatus) -> Int32 {
     stat(path, &status)
 }
-
-extension MediaFileResponder {
-    /// One of the web app's HTML pages from `webRoot` (revalidated on every load).
-    func page(_ name: String, in webRoot: URL, request: Request, context: MarqueeRequestContext) async throws -> Response {
-        try await respond(key: "ui/" + name, request: request, context: context, kind: WebResourceKind.forExtension("html")) {
-            webRoot.appendingPathComponent(name)
-        }
-    }
-}

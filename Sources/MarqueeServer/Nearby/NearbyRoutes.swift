@@ -10,8 +10,8 @@ import NIOCore
 /// (the device link, the screen) are in `NearbyRoutes+Sockets.swift`.
 struct NearbyRoutes: Sendable {
     let devices: NearbyDevices
-    let webRoot: URL
-    let responder: MediaFileResponder
+    /// The web app's pages.
+    let pages: WebPages
 
     func register(on router: Router<MarqueeRequestContext>) {
         router.get("devices", use: devicesPage)
@@ -33,11 +33,11 @@ struct NearbyRoutes: Sendable {
     }
 
     @Sendable func devicesPage(_ request: Request, context: MarqueeRequestContext) async throws -> Response {
-        try await responder.page("devices.html", in: webRoot, request: request, context: context)
+        try await pages.page("devices.html", request: request, context: context)
     }
 
     @Sendable func remotePage(_ request: Request, context: MarqueeRequestContext) async throws -> Response {
-        try await responder.page("remote.html", in: webRoot, request: request, context: context)
+        try await pages.page("remote.html", request: request, context: context)
     }
 
     /// `GET /api/devices`: identity, services, pairings waiting and started, paired devices, games.

@@ -7,8 +7,8 @@ import Hummingbird
 /// `/api/auth/*`, `/api/users`, `/api/tokens`, and the `/signin` and `/account` pages.
 struct AuthRoutes: Sendable {
     let access: ServerAccess
-    let webRoot: URL
-    let responder: MediaFileResponder
+    /// The web app's pages.
+    let pages: WebPages
     /// Per-address limit on sign-in and setup attempts (each costs a memory-hard hash).
     let signInBuckets: RateLimitBuckets
 
@@ -186,6 +186,6 @@ struct AuthRoutes: Sendable {
     }
 
     func page(_ name: String, request: Request, context: MarqueeRequestContext) async throws -> Response {
-        try await responder.page(name, in: webRoot, request: request, context: context)
+        try await pages.page(name, request: request, context: context)
     }
 }

@@ -19,20 +19,29 @@ export function showDates(panel, metadata) {
   line.hidden = !line.textContent;
 }
 
+const formatters = new Map();
+
+/** One formatter per language and style, made once (making one costs far more than using it). */
+function formatter(options) {
+  const key = `${language()} ${JSON.stringify(options)}`;
+  if (!formatters.has(key)) formatters.set(key, new Intl.DateTimeFormat(language(), options));
+  return formatters.get(key);
+}
+
 export function datesText({ liveStartDate, liveEndDate, releaseDate }) {
-  const when = new Intl.DateTimeFormat(language(), { dateStyle: 'medium', timeStyle: 'short' });
+  const when = formatter({ dateStyle: 'medium', timeStyle: 'short' });
   const start = parse(liveStartDate);
   const end = parse(liveEndDate);
   if (start && end) {
     const sameDay = start.toDateString() === end.toDateString();
-    const endText = sameDay ? new Intl.DateTimeFormat(language(), { timeStyle: 'short' }).format(end) : when.format(end);
+    const endText = sameDay ? formatter({ timeStyle: 'short' }).format(end) : when.format(end);
     return t('live', { start: when.format(start), end: endText });
   }
   if (start) return t('liveFrom', { start: when.format(start) });
   if (releaseDate) {
     if (/^\d{4}$/.test(releaseDate)) return t('released', { d: releaseDate });
     const date = parse(releaseDate.length === 10 ? `${releaseDate}T12:00:00` : releaseDate);
-    return date ? t('released', { d: new Intl.DateTimeFormat(language(), { dateStyle: 'long' }).format(date) }) : '';
+    return date ? t('released', { d: formatter({ dateStyle: 'long' }).format(date) }) : '';
   }
   return '';
 }

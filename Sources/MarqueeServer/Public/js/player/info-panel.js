@@ -28,12 +28,16 @@ export class InfoPanel {
     this.panel.querySelector('#info-title').textContent = title ?? '';
     this.panel.querySelector('#info-subtitle').textContent = subtitle ?? '';
     this.panel.querySelector('#info-description').textContent = description ?? '';
-    showDates(this.panel, arguments[0]);
+    // Dates are formatted when the panel is open (the first Intl formatter of a page costs
+    // milliseconds that would otherwise come before the first frame).
+    this.metadata = arguments[0];
+    if (this.isOpen) showDates(this.panel, this.metadata);
   }
 
   toggle() { this.isOpen ? this.close() : this.open(); }
 
   open() {
+    showDates(this.panel, this.metadata);
     this.panel.hidden = false;
     this.update();
     setTimeout(() => document.addEventListener('pointerdown', this.closeOnTap, true));

@@ -39,7 +39,7 @@ import { PlayerMenus } from './player-menus.js';
 import { StatsPanel } from './stats-panel.js';
 import { variantName } from './quality-menu.js';
 import { playerActions } from './player-actions.js';
-import { openSession } from './session-start.js';
+import { earlySession, openSession, pageAssetID } from './session-start.js';
 import { GroupSync } from './group-sync.js';
 import { TogetherPanel } from './together.js';
 
@@ -47,7 +47,7 @@ const $ = (id) => document.getElementById(id);
 const player = $('player');
 const video = $('video');
 const params = new URLSearchParams(location.search);
-const assetID = decodeURIComponent(location.pathname.split('/').filter(Boolean).pop() ?? '');
+const assetID = pageAssetID();
 
 const hub = new PlayerHub(video);
 const toast = new Toast($('toast'));
@@ -140,7 +140,9 @@ chrome.wireButtons(actions);
 
 async function start() {
   $('loading').hidden = false;
-  const { created, readManifest } = await openSession(assetID, params, { onLanguage: () => { chrome.applyStrings(); editor.applyStrings(); } });
+  const { created, readManifest } = await openSession(assetID, params, {
+    asked: earlySession(assetID, params), onLanguage: () => { chrome.applyStrings(); editor.applyStrings(); },
+  });
   hub.applyState(created);
   for (const warning of created.warnings ?? []) {
     console.warn(warning);
@@ -153,6 +155,18 @@ async function start() {
   chrome.renderGravity();
   timeline.setDuration(manifest.duration);
   display.show(0);
+  // Media loading starts first: the MediaSource opens and the first segments are fetched while
+  // the rest of the page is set up (nothing below waits, so every listener is in place before
+  // the element or the loader reports anything).
+  let engineStarted = Promise.resolve();
+  if (MSELoader.supported(manifest)) {
+    hub.engine = new MSELoader(video, manifest);
+    engineStarted = hub.engine.start();
+  } else if (video.canPlayType('application/vnd.apple.mpegurl')) {
+    video.src = manifest.hlsURL;
+  } else {
+    throw new Error('This browser supports neither Media Source Extensions for these codecs nor HLS.');
+  }
 
   const socket = hub.socket = new RendererSocket(created.id, { participant: created.participantID ?? null });
   together = new TogetherPanel({ button: $('together-button'), panel: $('together-panel'), banner: $('together-banner') }, {
@@ -189,17 +203,14 @@ async function start() {
   // The Now playing island (issue 15): this session is this browser's; another tab may take it over.
   linkNowPlaying({ sessionID: created.id, video, release: () => { socket.close(); video.pause(); toast.show(t('islandContinued'), 6000); } });
 
-  if (MSELoader.supported(manifest)) {
-    hub.engine = new MSELoader(video, manifest);
-    hub.engine.addEventListener('error', (event) => socket.report(REPORT.failed, { message: String(event.detail?.message ?? event.detail) }));
-    await hub.engine.start();
-  } else if (video.canPlayType('application/vnd.apple.mpegurl')) {
-    video.src = manifest.hlsURL;
-  } else {
-    throw new Error('This browser supports neither Media Source Extensions for these codecs nor HLS.');
-  }
+  hub.engine?.addEventListener('error', (event) => socket.report(REPORT.failed, { message: String(event.detail?.message ?? event.detail) }));
+  await engineStarted;
   subtitles.add(manifest.subtitles);
-  hub.mediaSession = installMediaSession(created.metadata, actions);
+  // The browser's now-playing controls once there is a picture: telling it costs the page's
+  // thread milliseconds that would otherwise come before the first frame.
+  const showInNowPlaying = () => { hub.mediaSession = installMediaSession(created.metadata, actions); };
+  if (video.readyState >= HTMLMediaElement.HAVE_CURRENT_DATA) showInNowPlaying();
+  else video.addEventListener('loadeddata', showInNowPlaying, { once: true });
   await connected;
 }
 

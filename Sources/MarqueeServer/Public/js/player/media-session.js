@@ -22,14 +22,25 @@ export function installMediaSession(metadata, actions) {
   for (const [action, handler] of Object.entries(handlers)) {
     try { session.setActionHandler(action, handler); } catch { /* unsupported action */ }
   }
+  // What the browser was last told, so that each time update (four a second) tells it only what
+  // it cannot work out itself: a change of state, rate or length, or a position more than half
+  // a second from where the last one, played on at its rate, would be now.
+  let told = null;
   return {
     update(state) {
-      session.playbackState = state.playing ? 'playing' : 'paused';
-      if (state.duration > 0 && session.setPositionState) {
-        try {
-          session.setPositionState({ duration: state.duration, position: Math.min(state.time, state.duration), playbackRate: state.rate || 1 });
-        } catch { /* ignore inconsistent positions during seeks */ }
+      const playbackState = state.playing ? 'playing' : 'paused';
+      if (session.playbackState !== playbackState) session.playbackState = playbackState;
+      if (!(state.duration > 0) || !session.setPositionState) return;
+      const position = { duration: state.duration, position: Math.min(state.time, state.duration), playbackRate: state.rate || 1 };
+      const now = performance.now();
+      if (told && told.playing === state.playing && told.duration === position.duration && told.playbackRate === position.playbackRate) {
+        const expected = told.position + (state.playing ? ((now - told.at) / 1000) * told.playbackRate : 0);
+        if (Math.abs(expected - position.position) < 0.5) return;
       }
+      try {
+        session.setPositionState(position);
+        told = { ...position, playing: state.playing, at: now };
+      } catch { /* ignore inconsistent positions during seeks */ }
     },
   };
 }

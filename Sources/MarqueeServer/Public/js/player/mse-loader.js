@@ -18,6 +18,7 @@ export class MSELoader extends EventTarget {
     this.audioIndex = Math.max(0, manifest.audio.findIndex((a) => a.isDefault));
     this.tracks = {};
     this.stopped = false;
+    this.prefetched = new Map(); // address → the promise of its bytes (`prefetch`)
   }
 
   static supported(manifest) {
@@ -34,6 +35,11 @@ export class MSELoader extends EventTarget {
     const mediaSource = new MediaSource();
     this.mediaSource = mediaSource;
     this.video.src = URL.createObjectURL(mediaSource);
+    // The first initialization sections and segments are asked for now, while the MediaSource
+    // opens and the page sets itself up; `fill` takes them from here.
+    const holding = (source) => source.segments.find((s) => startTime < s.start + s.duration)?.url;
+    const sources = [this.variants[this.variantIndex], this.manifest.audio[this.audioIndex]].filter(Boolean);
+    for (const source of sources) for (const url of [source.initialization, holding(source)]) if (url) this.prefetch(url);
     await new Promise((resolve) => mediaSource.addEventListener('sourceopen', resolve, { once: true }));
     mediaSource.duration = this.manifest.duration;
     this.tracks.video = this.makeTrack(this.variants[this.variantIndex].mimeType, () => this.variants[this.variantIndex]);
@@ -50,6 +56,7 @@ export class MSELoader extends EventTarget {
   stop() {
     this.stopped = true;
     clearInterval(this.interval);
+    this.prefetched.clear();
     for (const track of Object.values(this.tracks)) track.abort?.abort();
   }
 
@@ -161,15 +168,19 @@ export class MSELoader extends EventTarget {
     const abort = new AbortController();
     track.abort = abort;
     try {
+      // The segment is fetched while the initialization section (when one is needed) is
+      // fetched and appended, so the first frame waits for one round trip, not two.
+      const segment = source.segments[index];
+      const started = performance.now();
+      const fetched = this.fetchBytes(segment.url, abort.signal).then((bytes) => ({ bytes, milliseconds: performance.now() - started }));
+      fetched.catch(() => {}); // a failure is met below, where it is awaited
       if (track.initURL !== source.initialization) {
         const init = await this.fetchBytes(source.initialization, abort.signal);
         await this.update(track.buffer, (b) => b.appendBuffer(init));
         track.initURL = source.initialization;
       }
-      const segment = source.segments[index];
-      const started = performance.now();
-      const bytes = await this.fetchBytes(segment.url, abort.signal);
-      if (kind === 'video') this.measure(bytes.byteLength, performance.now() - started);
+      const { bytes, milliseconds } = await fetched;
+      if (kind === 'video') this.measure(bytes.byteLength, milliseconds);
       await this.update(track.buffer, (b) => b.appendBuffer(bytes));
       track.lastIndex = index;
       track.lastSource = source;
@@ -230,7 +241,19 @@ export class MSELoader extends EventTarget {
     return index < 0 ? segments.length : index;
   }
 
+  /** Starts fetching `url` for a later `fetchBytes` of the same address. */
+  prefetch(url) {
+    const bytes = this.fetchBytes(url);
+    bytes.catch(() => {}); // a failure is met where it is taken
+    this.prefetched.set(url, bytes);
+  }
+
   async fetchBytes(url, signal) {
+    const early = this.prefetched.get(url);
+    if (early) {
+      this.prefetched.delete(url);
+      return early;
+    }
     const response = await fetch(url, { signal });
     if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
     return response.arrayBuffer();

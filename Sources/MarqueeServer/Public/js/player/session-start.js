@@ -23,18 +23,50 @@ export function sessionRequest(assetID, params, languages) {
 }
 
 /**
- * Creates the session and fetches the manifest. Sets the page's language (the session's, or
- * the address's when the session could not be made) and calls `onLanguage` before anything
- * else is shown; throws with the server's message on failure.
- * @returns {Promise<{created: object, readManifest: () => Promise<object>}>} the manifest is read when asked for
+ * Asks for the session (or, with an invitation link, `?together=`, to join its group's) and
+ * for the asset's manifest, both at once; the answers are read by `openSession`.
+ * @returns {{opening: Promise<Response>, manifest: Promise<Response>}}
  */
-export async function openSession(assetID, params, { languages = navigator.languages, fallbackLanguage = navigator.language, onLanguage, fetch = globalThis.fetch, name = '' } = {}) {
-  // An invitation link (`?together=`) joins its group's session instead of making one.
+export function askForSession(assetID, params, { languages = navigator.languages, fetch = globalThis.fetch, name = '' } = {}) {
   const together = params.get('together');
   const opening = together
     ? fetch(`/api/together/${encodeURIComponent(together)}/join`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: params.get('name') ?? name }) })
     : fetch('/api/sessions', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(sessionRequest(assetID, params, languages)) });
-  const [response, manifestResponse] = await Promise.all([opening, fetch(`/api/assets/${encodeURIComponent(assetID)}/manifest.json`)]);
+  const manifest = fetch(`/api/assets/${encodeURIComponent(assetID)}/manifest.json`);
+  // Read by `openSession`; a failure is met there.
+  opening.catch(() => {});
+  manifest.catch(() => {});
+  return { opening, manifest };
+}
+
+let early = null;
+
+/** The asset a player page's address names (`/watch/{id}`). */
+export function pageAssetID(pathname = location.pathname) {
+  return decodeURIComponent(pathname.split('/').filter(Boolean).pop() ?? '');
+}
+
+/**
+ * The page's one `askForSession`, made by whichever comes first: the small boot module
+ * (`boot.js`, which runs as soon as its three files are there) or the player itself. The
+ * session is then being made while the player's seventy-odd modules load.
+ */
+export function earlySession(assetID, params) {
+  early ??= askForSession(assetID, params);
+  return early;
+}
+
+/**
+ * Creates the session and fetches the manifest (or reads the answers to `asked`, an earlier
+ * `askForSession`). Sets the page's language (the session's, or the address's when the
+ * session could not be made) and calls `onLanguage` before anything else is shown; throws
+ * with the server's message on failure.
+ * @returns {Promise<{created: object, readManifest: () => Promise<object>}>} the manifest is read when asked for
+ */
+export async function openSession(assetID, params, { asked, languages = navigator.languages, fallbackLanguage = navigator.language, onLanguage, fetch = globalThis.fetch, name = '' } = {}) {
+  const together = params.get('together');
+  const { opening, manifest } = asked ?? askForSession(assetID, params, { languages, fetch, name });
+  const [response, manifestResponse] = await Promise.all([opening, manifest]);
   const answer = await response.json();
   const created = together && response.ok ? { ...answer.state, participantID: answer.participantID } : answer;
   if (!response.ok) {
