@@ -64,29 +64,45 @@ public struct LogLineHandler: LogHandler {
             line += label
             line += ": "
             line += message
-            for key in metadata.keys.sorted() {
+            // Sorted as pairs (sorting the keys and looking each up again hashed every key twice).
+            for (key, value) in metadata.sorted(by: { $0.key < $1.key }) {
                 line += " "
                 line += key
                 line += "="
-                line += Self.text(metadata[key]!)
+                line += Self.text(value)
             }
             line += "\n"
             return line
         case .json:
             var line = "{\"time\":\(JSONText.quoted(time)),\"level\":\(JSONText.quoted(level.rawValue)),"
             line += "\"label\":\(JSONText.quoted(label)),\"message\":\(JSONText.quoted(message))"
-            for key in metadata.keys.sorted() where !["time", "level", "label", "message"].contains(key) {
-                line += ",\(JSONText.quoted(key)):\(JSONText.value(metadata[key]!))"
+            for (key, value) in metadata.sorted(by: { $0.key < $1.key }) where !["time", "level", "label", "message"].contains(key) {
+                line += ",\(JSONText.quoted(key)):\(JSONText.value(value))"
             }
             return line + "}\n"
         }
     }
 
-    /// A metadata value in a text line: as it is when it has no space or quote, else quoted.
+    /// A metadata value in a text line: as it is when it has no space, tab, quote, `=` or line
+    /// break, else quoted (so a line splits into its fields at spaces).
     static func text(_ value: Logger.Metadata.Value) -> String {
         let plain = value.description
-        guard plain.isEmpty || plain.contains(where: { $0 == " " || $0 == "\"" || $0 == "=" || $0.isNewline }) else { return plain }
+        guard plain.isEmpty || needsQuotes(plain) else { return plain }
         return JSONText.quoted(plain)
+    }
+
+    /// Whether `plain` has a space, tab, quote, `=` or line break. Read byte by byte (an access log
+    /// line's paths and ids are ASCII); only text with other bytes is read as characters.
+    static func needsQuotes(_ plain: String) -> Bool {
+        var ascii = true
+        for byte in plain.utf8 {
+            switch byte {
+            case 0x09...0x0D, 0x20, 0x22, 0x3D: return true
+            case 0x80...: ascii = false
+            default: continue
+            }
+        }
+        return !ascii && plain.contains(where: { $0 == " " || $0 == "\t" || $0 == "\"" || $0 == "=" || $0.isNewline })
     }
 }
 

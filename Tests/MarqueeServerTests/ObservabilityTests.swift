@@ -197,6 +197,14 @@ struct ObservabilityTests {
             level: .info, message: "GET / 200", metadata: ["path": "/a b", "status": "200"], time: "2026-12-03T00:00:00.007Z")
         #expect(text == "2026-12-03T00:00:00.007Z info marquee.test: GET / 200 path=\"/a b\" status=200\n")
     }
+
+    @Test("A text line's value is quoted when it has a space, tab, quote, = or line break, in any script")
+    func textValuesAreQuotedWhenTheyMustBe() {
+        let plain = ["/media/a/segment-00001.m4s", "200", "新宿駅", "é", "-"]
+        let quoted = ["", "a b", "a\"b", "a=b", "a\nb", "a\rb", "新宿 駅", "a\u{2028}b", "a\u{85}b", "\t"]
+        for value in plain { #expect(LogLineHandler.text(.string(value)) == value, "\(value)") }
+        for value in quoted { #expect(LogLineHandler.text(.string(value)) == JSONText.quoted(value), "\(value.debugDescription)") }
+    }
 }
 
 /// Log lines written from many tasks at once reach the file descriptor whole, each task's in
@@ -243,6 +251,27 @@ struct LogOutputTests {
 }
 
 extension LogOutputTests {
+    @Test("A line gathered for a write reaches the descriptor by itself, without a flush")
+    func gatheredLinesAreWrittenWithoutAFlush() async throws {
+        var ends: [Int32] = [0, 0]
+        #expect(pipe(&ends) == 0)
+        let (readEnd, writeEnd) = (ends[0], ends[1])
+        defer { close(readEnd); close(writeEnd) }
+        #expect(fcntl(readEnd, F_SETFL, fcntl(readEnd, F_GETFL) | O_NONBLOCK) == 0)
+        let output = LogOutput(fileDescriptor: writeEnd, gathering: .milliseconds(20))
+        output.write("first\n")
+        output.write("second\n")
+        var chunk = [UInt8](repeating: 0, count: 256)
+        var text = ""
+        let deadline = ContinuousClock.now + .seconds(5)
+        while text != "first\nsecond\n", ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(5))
+            let count = read(readEnd, &chunk, chunk.count)
+            if count > 0 { text += String(decoding: chunk[0..<count], as: UTF8.self) }
+        }
+        #expect(text == "first\nsecond\n")
+    }
+
     @Test("Timestamps: UTC to the millisecond, the same as formatting each one afresh")
     func timestamps() throws {
         let shape = try Regex(#"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$"#)

@@ -11,6 +11,9 @@
 #  3. Renderer flood: one client sends 10,000 frames/s on a renderer WebSocket while another
 #     times GET /api/assets (ws_flood.py; target p99 < 50 ms).
 # FIRST_FRAME=0 / FLOOD=0 leave parts 2 / 3 out.
+# ACCESS_LOG=1 (the default) has both servers write an access log line per request (Marquee's
+# own, as `marquee serve` does by default; nginx's combined format to a buffered file), so the
+# CPU per request compares like with like; ACCESS_LOG=0 has neither write one.
 # Every load is bounded (DURATION seconds per wrk run, RUNS page loads) and stops by itself.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -55,7 +58,9 @@ if [[ "${ACCESS:-signed-in}" != open && -z "${BENCH_AUTH_HEADER:-}" ]]; then
   access_args=(--require-sign-in)
   echo "server bench: access control on (--require-sign-in, API token on every request)"
 fi
-"${server_cmd[@]}" "$bin" serve --data "$work/data" --host 127.0.0.1 --port "$marquee_port" "${access_args[@]}" > "$work/marquee.log" 2>&1 &
+log_args=()
+[[ "${ACCESS_LOG:-1}" == 0 ]] && log_args=(--no-access-log)
+"${server_cmd[@]}" "$bin" serve --data "$work/data" --host 127.0.0.1 --port "$marquee_port" "${access_args[@]}" "${log_args[@]}" > "$work/marquee.log" 2>&1 &
 marquee_pid=$!
 pids+=($marquee_pid)
 base="http://127.0.0.1:$marquee_port"
@@ -95,7 +100,7 @@ events { worker_connections 1024; }
 http {
   include /etc/nginx/mime.types;
   types { video/iso.segment m4s; }
-  access_log off;
+  $( [[ "${ACCESS_LOG:-1}" == 0 ]] && echo "access_log off;" || echo "access_log $work/nginx/access.log combined buffer=64k flush=1s;" )
   sendfile on;
   tcp_nopush on;
   keepalive_requests 100000;
@@ -140,6 +145,7 @@ rate() { # url name pids...
   python3 -c "import os; t=os.sysconf('SC_CLK_TCK'); r=$rps; print(f'{r:.0f} {($after-$before)/t*1000/(r*$duration/1000):.1f}')"
 }
 pinning="${pin_client:+wrk on CPU $pin_client, }${pin_server:+servers on CPU $pin_server}"
+echo "access logs: $( [[ "${ACCESS_LOG:-1}" == 0 ]] && echo "off on both servers" || echo "on for both servers (one line per request)" )"
 echo "segments: $segments fMP4 files, mean $((bytes / 1024)) KiB; $rounds rounds of wrk -t$threads -c$connections -d${duration}s per server on loopback, alternating which goes first${pinning:+ ($pinning)}"
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs"
 rate "$base" warmup "$marquee_pid" > /dev/null  # fills Marquee's caches, as nginx has the page cache
