@@ -256,7 +256,10 @@ extension LogOutputTests {
         var ends: [Int32] = [0, 0]
         #expect(pipe(&ends) == 0)
         let (readEnd, writeEnd) = (ends[0], ends[1])
-        defer { close(readEnd); close(writeEnd) }
+        defer {
+            close(readEnd)
+            close(writeEnd)
+        }
         #expect(fcntl(readEnd, F_SETFL, fcntl(readEnd, F_GETFL) | O_NONBLOCK) == 0)
         let output = LogOutput(fileDescriptor: writeEnd, gathering: .milliseconds(20))
         output.write("first\n")
