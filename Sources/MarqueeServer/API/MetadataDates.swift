@@ -18,7 +18,7 @@ enum MetadataDates {
     /// The release date to store (as given), nil to clear, or a 400 naming the field.
     static func releaseDate(_ text: String?) throws -> String? {
         guard let text, !text.isEmpty else { return nil }
-        guard matches(release, text) else {
+        guard StrictDate.wholeMatch(release, text) else {
             throw APIError(.badRequest, "\"releaseDate\" is not a date (use 2024-05-01, a year such as 2024, or 2024-05-01T20:00:00Z): \(text.prefix(64))")
         }
         return text
@@ -27,14 +27,10 @@ enum MetadataDates {
     /// The instant a live date names, nil to clear, or a 400 naming `field`.
     static func liveDate(_ text: String?, field: String) throws -> Date? {
         guard let text, !text.isEmpty else { return nil }
-        guard matches(live, text) else {
+        guard StrictDate.wholeMatch(live, text) else {
             throw APIError(.badRequest, "\"\(field)\" is not a date (use 2024-05-01 or 2024-05-01T20:00:00Z): \(text.prefix(64))")
         }
         return StrictDate.parse(text) ?? StrictDate.midnight(of: text)
     }
 
-    private static func matches(_ expression: NSRegularExpression, _ text: String) -> Bool {
-        let whole = NSRange(text.startIndex..., in: text)
-        return expression.firstMatch(in: text, options: [.anchored], range: whole)?.range == whole
-    }
 }

@@ -28,9 +28,13 @@ enum StrictDate {
 
     /// Whether `text` is a date-time as `pattern` says: the whole text matches.
     static func matches(_ text: String) -> Bool {
+        wholeMatch(expression, text)
+    }
+
+    /// Whether `expression` matches the whole of `text` (not only a prefix of it).
+    static func wholeMatch(_ expression: NSRegularExpression, _ text: String) -> Bool {
         let whole = NSRange(text.startIndex..., in: text)
-        guard let match = expression.firstMatch(in: text, options: [.anchored], range: whole) else { return false }
-        return match.range == whole
+        return expression.firstMatch(in: text, options: [.anchored], range: whole)?.range == whole
     }
 
     /// The date `text` names, or nil when it is not a date-time as `pattern` says.
@@ -38,12 +42,7 @@ enum StrictDate {
         guard matches(text) else { return nil }
         // Every field is in range (the pattern says so): count days from 1970-01-01 directly.
         let bytes = Array(text.utf8)
-        func number(_ range: Range<Int>) -> Int {
-            bytes[range].reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
-        }
-        let year = number(0..<4)
-        let month = number(5..<7)
-        let day = number(8..<10)
+        func number(_ range: Range<Int>) -> Int { digits(bytes, range) }
         let seconds = number(11..<13) * 3600 + number(14..<16) * 60 + number(17..<19)
         var index = 19
         var fraction = 0.0
@@ -61,17 +60,23 @@ enum StrictDate {
             offset = (number(index + 1..<index + 3) * 60 + number(index + 4..<index + 6)) * 60
             if bytes[index] == UInt8(ascii: "-") { offset = -offset }
         }
-        let total = Self.daysFromEpoch(year: year, month: month, day: day) * 86_400 + seconds - offset
+        let total = epochDay(bytes) * 86_400 + seconds - offset
         return Date(timeIntervalSince1970: Double(total) + fraction)
     }
 
     /// Midnight UTC of a date `text` starts with (`yyyy-mm-dd`, already matched by `fullDate`).
     static func midnight(of text: String) -> Date {
-        let bytes = Array(text.utf8.prefix(10))
-        func number(_ range: Range<Int>) -> Int {
-            bytes[range].reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
-        }
-        return Date(timeIntervalSince1970: Double(daysFromEpoch(year: number(0..<4), month: number(5..<7), day: number(8..<10)) * 86_400))
+        Date(timeIntervalSince1970: Double(epochDay(Array(text.utf8.prefix(10))) * 86_400))
+    }
+
+    /// The value of the decimal digits at `range` of `bytes` (already matched as digits).
+    private static func digits(_ bytes: [UInt8], _ range: Range<Int>) -> Int {
+        bytes[range].reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
+    }
+
+    /// Days from 1970-01-01 to the `yyyy-mm-dd` that `bytes` start with (already matched).
+    private static func epochDay(_ bytes: [UInt8]) -> Int {
+        daysFromEpoch(year: digits(bytes, 0..<4), month: digits(bytes, 5..<7), day: digits(bytes, 8..<10))
     }
 
     /// Days from 1970-01-01 to the given proleptic Gregorian date (Howard Hinnant's days_from_civil).

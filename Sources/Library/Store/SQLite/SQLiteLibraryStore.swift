@@ -200,13 +200,14 @@ public final class SQLiteLibraryStore: LibraryStore {
     public func viewingProgress(viewer: String, assetIDs: [String]) async throws -> [String: ViewingProgress] {
         guard !assetIDs.isEmpty else { return [:] }
         return try await database.read { db in
-            let marks = Array(repeating: "?", count: assetIDs.count).joined(separator: ",")
+            // GRDB's SQL interpolation writes one argument per ID (`IN (?,?,…)`).
             let rows = try ViewingProgress.fetchAll(
                 db,
-                sql: """
+                SQLRequest<ViewingProgress>(
+                    """
                     SELECT viewingProgress.* FROM viewingProgress JOIN asset ON asset.id = viewingProgress.assetID
-                    WHERE viewingProgress.viewer = ? AND asset.deletedAt IS NULL AND viewingProgress.assetID IN (\(marks))
-                    """, arguments: StatementArguments([viewer] + assetIDs))
+                    WHERE viewingProgress.viewer = \(viewer) AND asset.deletedAt IS NULL AND viewingProgress.assetID IN \(assetIDs)
+                    """))
             return Dictionary(rows.map { ($0.assetID, $0) }, uniquingKeysWith: { first, _ in first })
         }
     }
@@ -224,12 +225,12 @@ public final class SQLiteLibraryStore: LibraryStore {
     public func latestJobs(for assetIDs: [String]) async throws -> [String: IngestJob] {
         guard !assetIDs.isEmpty else { return [:] }
         return try await database.read { db in
-            let marks = Array(repeating: "?", count: assetIDs.count).joined(separator: ",")
             let rows = try IngestJob.fetchAll(
                 db,
-                sql: """
-                    SELECT * FROM ingestJob WHERE id IN (SELECT max(id) FROM ingestJob WHERE assetID IN (\(marks)) GROUP BY assetID)
-                    """, arguments: StatementArguments(assetIDs))
+                SQLRequest<IngestJob>(
+                    """
+                    SELECT * FROM ingestJob WHERE id IN (SELECT max(id) FROM ingestJob WHERE assetID IN \(assetIDs) GROUP BY assetID)
+                    """))
             return Dictionary(rows.map { ($0.assetID, $0) }, uniquingKeysWith: { first, _ in first })
         }
     }
