@@ -207,10 +207,24 @@ def test_edit_details_shows_in_the_card_and_the_info_panel(server, driver, clips
         driver.execute_script("""
             const f = document.getElementById('edit-form').elements;
             f.liveStartDate.value = '2026-11-20T19:00:00'; f.liveEndDate.value = '2026-11-20T21:30:00';""")
+        # A release date the server cannot read is refused with its sentence, and the form stays open…
+        release = form.find_element(By.NAME, "releaseDate")
+        release.clear()
+        release.send_keys("May 2024")
+        driver.find_element(By.ID, "edit-save").click()
+        error = driver.find_element(By.ID, "edit-error")
+        WebDriverWait(driver, 5).until(lambda d: "releaseDate" in error.text)
+        assert "2024-05-01" in error.text, error.text
+        assert driver.find_element(By.ID, "edit-form").is_displayed()
+        # …and spaces typed around a year are not part of it (the server reads exactly what the
+        # document says; the page trims what a person types).
+        release.clear()
+        release.send_keys(" 2024 ")
         driver.find_element(By.ID, "edit-save").click()
         WebDriverWait(driver, 5).until(lambda d: card_title(d, asset["id"]) == "Evening Concert")
         _, shown = server.api("GET", f"/api/assets/{asset['id']}")
         assert shown["description"] == "Recorded live in the garden." and shown["liveStartDate"] and shown["liveEndDate"]
+        assert shown["releaseDate"] == "2024", shown["releaseDate"]
 
         card_click(driver, asset["id"], "a")
         WebDriverWait(driver, 15).until(lambda d: d.execute_script("return window.marquee?.session?.metadata?.title === 'Evening Concert'"))
