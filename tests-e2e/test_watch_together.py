@@ -172,7 +172,7 @@ def test_three_browsers_watch_one_session_in_sync(server, browser, long_clip):
         # Drift while playing: sampled only while the group plays (a group paused at the end of
         # the clip has no drift to measure). Longer runs (make bench: 5 minutes) seek once a
         # minute, back towards the start when the clip's end is near, so they keep playing.
-        drifts, seeks = [], 0
+        drifts, settled, seeks, last_seek = [], [], 0, 0.0
         session_id = desktop.execute_script("return window.marquee.session.id")
         duration = float(long_clip.get("duration") or 120)
         deadline = time.time() + float(os.environ.get("WATCH_TOGETHER_SECONDS", "25"))
@@ -181,19 +181,32 @@ def test_three_browsers_watch_one_session_in_sync(server, browser, long_clip):
             spread, samples = group.spread()
             if all(x and x["groupRate"] > 0 and not x["waiting"] and not x["paused"] for x in samples.values()):
                 drifts.append(spread)
+                if time.time() - last_seek > 3:
+                    settled.append(spread)
             target = (samples.get("desktop") or {}).get("target", 0)
             if time.time() >= next_seek or target > duration - 15:
                 to = 10 if target > duration - 40 else target + 20
                 status, answer = server.api("POST", f"/api/sessions/{session_id}/intents", {"intent": "seek", "time": to})
                 assert 200 <= status < 300, answer
                 seeks += 1
+                last_seek = time.time()
                 next_seek = time.time() + 60
             time.sleep(0.25)
         assert len(drifts) >= 20, f"the group played for too few samples: {len(drifts)}"
         p50, p95 = statistics.median(drifts), percentile(drifts, 95)
         report.append(f"drift between 3 participants while playing: p50 {p50 * 1000:.0f} ms, p95 {p95 * 1000:.0f} ms, "
                       f"max {max(drifts) * 1000:.0f} ms over {len(drifts)} samples, {seeks} seeks")
+        if seeks:
+            report.append(f"drift leaving out the 3 s after each seek: p50 {statistics.median(settled) * 1000:.0f} ms, "
+                          f"p95 {percentile(settled, 95) * 1000:.0f} ms over {len(settled)} samples")
         assert p95 < 0.25, report  # loose: the goal (40 ms) is measured and printed, a loaded CI machine is not the goal's machine
+        if seeks:
+            # A long run ends wherever its last seek left it: the checks below start, as a short
+            # run's do, early in the clip (the stall below seeks far ahead and needs room to).
+            status, answer = server.api("POST", f"/api/sessions/{session_id}/intents", {"intent": "seek", "time": 10})
+            assert 200 <= status < 300, answer
+            group.wait(lambda s: all(x["target"] < 30 and abs(x["error"]) < 0.1 and not x["paused"] for x in s.values()),
+                       "the group did not come back to the start of the clip", timeout=30)
 
         # A seek and a speed change from the phone (who did not start the group) apply to all.
         before = group.samples(["desktop"])["desktop"]["target"]
@@ -216,6 +229,8 @@ def test_three_browsers_watch_one_session_in_sync(server, browser, long_clip):
 
         # The phone's network crawls and the desktop seeks far ahead: the group waits for Bea.
         phone.execute_cdp_cmd("Network.enable", {})
+        # Not from the browser's cache: after a long run (make bench) it holds every segment.
+        phone.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": True})
         phone.execute_cdp_cmd("Network.emulateNetworkConditions", {"offline": False, "latency": 3000, "downloadThroughput": 30000, "uploadThroughput": 30000})
         desktop.execute_script("document.getElementById('play-pause').click()")
         group.wait(lambda s: s["desktop"]["groupRate"] > 0, "play did not resume", names=["desktop"])
@@ -233,6 +248,7 @@ def test_three_browsers_watch_one_session_in_sync(server, browser, long_clip):
         group.wait(lambda s: all(x["groupRate"] == 0 and "Bea" in x["waiting"] for x in s.values()), "the others did not hold for Bea",
                    timeout=5, names=["desktop", "firefox"])
         phone.execute_cdp_cmd("Network.emulateNetworkConditions", {"offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+        phone.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": False})
         group.wait(lambda s: all(not x["waiting"] and x["groupRate"] > 0 for x in s.values()), "the group did not go on once the phone recovered", timeout=30)
         report.append(f"suspended for Bea while her network crawled: {waiting['desktop']['waiting']}, then resumed")
 
