@@ -122,10 +122,11 @@ struct MediaRouteTests {
             try await client.execute(uri: "/", method: .get) { response throws in
                 #expect(response.status == .ok)
                 #expect(response.headers[.contentType] == "text/html; charset=utf-8")
-                #expect(response.text.contains("/ui/js/library.js"))
+                // Named under the web root's version (WebPages).
+                #expect(response.text.contains(/"\/ui\/v\/[0-9a-f]{12}\/js\/library\.js"/))
             }
             try await client.execute(uri: "/watch/\(fixture.clipID)", method: .get) { response throws in
-                #expect(response.text.contains("/ui/js/player/main.js"))
+                #expect(response.text.contains(/"\/ui\/v\/[0-9a-f]{12}\/js\/player\/main\.js"/))
             }
             try await client.execute(uri: "/ui/js/player/main.js", method: .get) { response throws in
                 #expect(response.headers[.contentType] == "text/javascript; charset=utf-8")
