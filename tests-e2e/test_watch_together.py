@@ -36,19 +36,28 @@ SAMPLE = """(() => { const v = document.getElementById('video'), g = window.marq
           offsetKnown: g.clock.known, rtt: g.clock.roundTrip, seeks: g.stats.seeks, readyState: v.readyState}; })()"""
 
 
+def clip_seconds():
+    """120 s; a long drift run (make bench) gets twice its length and a minute more, so that it
+    plays forward the whole time and the stall check's seek still lands where nobody played
+    (a browser's MSE buffer keeps whatever it played)."""
+    run = float(os.environ.get("WATCH_TOGETHER_SECONDS", "25"))
+    return 120 if run <= 60 else int(run * 2 + 60)
+
+
 @pytest.fixture(scope="module")
 def long_clip(server):
-    """A 120 s 640×360 clip at 25 fps with the frame number burned in, and sound."""
+    """A 640×360 clip at 25 fps (120 s; longer for long runs) with the frame number burned in, and sound."""
     folder = Path(server.data) / "together"
     folder.mkdir(exist_ok=True)
     path = folder / "Together Clip.mp4"
-    subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", f"testsrc2=size=640x360:rate={FPS}:duration=120",
-                    "-f", "lavfi", "-i", "sine=frequency=440:duration=120", "-c:v", "libx264", "-preset", "veryfast",
+    seconds = clip_seconds()
+    subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", f"testsrc2=size=640x360:rate={FPS}:duration={seconds}",
+                    "-f", "lavfi", "-i", f"sine=frequency=440:duration={seconds}", "-c:v", "libx264", "-preset", "veryfast",
                     "-g", str(FPS * 2), "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest", str(path)], check=True)
     status, added = server.api("POST", "/api/assets", {"paths": [str(path)]})
     assert status == 202, added
     asset = added["assets"][0]
-    deadline = time.time() + 180
+    deadline = time.time() + 180 + seconds
     while time.time() < deadline:
         _, asset = server.api("GET", f"/api/assets/{asset['id']}")
         if asset["status"] == "ready":
@@ -170,8 +179,8 @@ def test_three_browsers_watch_one_session_in_sync(server, browser, long_clip):
         assert any("Bea" in n for n in names) and any("Cy" in n for n in names), names
 
         # Drift while playing: sampled only while the group plays (a group paused at the end of
-        # the clip has no drift to measure). Longer runs (make bench: 5 minutes) seek once a
-        # minute, back towards the start when the clip's end is near, so they keep playing.
+        # the clip has no drift to measure). Longer runs (make bench: 5 minutes, on a clip twice
+        # as long) seek 20 s ahead once a minute (back towards the start if the end is near).
         drifts, settled, seeks, last_seek = [], [], 0, 0.0
         session_id = desktop.execute_script("return window.marquee.session.id")
         duration = float(long_clip.get("duration") or 120)
