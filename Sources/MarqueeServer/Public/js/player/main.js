@@ -51,18 +51,6 @@ const assetID = pageAssetID();
 
 const hub = new PlayerHub(video);
 
-// The remote's parts ("Play on…", and a TV screen's listener) once the first frame is shown:
-// they and the device link's cryptography they import are not needed for it. A video that
-// never loads still gets them.
-let remoteParts = null;
-const loadRemoteParts = () => {
-  remoteParts ??= Promise.all([import('../remote/screen-listener.js'), import('../remote/play-on.js')])
-    .catch((error) => console.warn('the remote parts did not load:', error));
-};
-// After the frame is presented, not on loadeddata: evaluating them then held up its presentation.
-if (video.requestVideoFrameCallback) video.requestVideoFrameCallback(() => setTimeout(loadRemoteParts, 0));
-else video.addEventListener('loadeddata', () => setTimeout(loadRemoteParts, 0), { once: true });
-setTimeout(loadRemoteParts, 3000);
 const toast = new Toast($('toast'));
 const info = new InfoPanel($('info-panel'), $('info-button'), { open: () => t('moreInfo'), close: () => t('closeInfo') });
 const volume = new VolumeControl($('mute-button'), $('volume-slider'), [video, $('interstitial-video'), $('interstitial-video-next')],

@@ -5,15 +5,17 @@
 // When this server has paired with other Marquee TVs (chosen on /devices), the button opens a
 // menu: this TV's screen, or one of them; the server then hands the item over to that TV
 // (POST /api/devices/play-on), which plays its own copy at the same time and speed.
-import { addStrings, t } from '../i18n.js';
+import { addStrings, pageLanguage, setLanguage, t } from '../i18n.js';
 import { remoteStrings } from './remote-strings.js';
 import { LinkClient, linkURL } from '../devicelink/link-client.js';
 import { MessageType } from '../devicelink/frame.js';
 import { loadIdentity, trustsTV, trustedTVs } from '../devicelink/identity-store.js';
 
-// The player's session sets the page's language (the address's ?lang=, else the browser's);
-// this part only adds its strings (it set the browser's language, over the session's).
+// Its button is drawn before the session answers, in the page's language as the session will
+// choose it: the address's ?lang=, else the browser's (it used the browser's alone, so ?lang=ja
+// in an English browser drew English and set the page back to English).
 addStrings(remoteStrings);
+setLanguage(pageLanguage());
 
 const ORIGIN_KEY = 'marquee.remote.tv';
 const assetID = decodeURIComponent(location.pathname.split('/').filter(Boolean).pop() ?? '');
