@@ -89,8 +89,8 @@ def test_play_on_hands_the_item_from_one_server_to_another_tv_at_its_time_and_sp
         assert tv_b.api("POST", f"/api/sessions/{session_id}/intents", {"intent": "select-speed", "rate": 1.5})[0] == 200
         page.wait_for(lambda: page.js("return window.marquee.session.selectedSpeed.rate") == 1.5, "B's speed did not change")
 
-        # Play on… → A: the menu lists A next to B's own screen ("Play on…" joins the controls
-        # once the first frame is there).
+        # Play on… → A: the menu lists A next to B's own screen ("Play on…" is added to the
+        # controls by its own module: wait for it).
         WebDriverWait(laptop, 10).until(lambda d: d.find_elements(By.ID, "play-on-button"))[0].click()
         choice = WebDriverWait(laptop, 10).until(
             lambda d: d.find_element(By.CSS_SELECTOR, f"#play-on-menu [data-device-id='{target['deviceID']}']"))

@@ -229,7 +229,7 @@ def test_play_on_tv_hands_the_item_over_at_its_time_and_speed_and_this_browser_b
         status, _ = server.api("POST", f"/api/sessions/{session_id}/intents", {"intent": "select-speed", "rate": 1.5})
         assert status == 200
         page.wait_for(lambda: page.js("return window.marquee.session.selectedSpeed.rate") == 1.5, "the laptop's speed did not change")
-        # "Play on…" joins the controls once the first frame is there.
+        # "Play on…" is added to the controls by its own module: wait for it.
         WebDriverWait(laptop, 10).until(lambda d: d.find_elements(By.ID, "play-on-button"))[0].click()
 
         # The TV opens the player at that moment and plays, at that speed; the laptop is now its remote.
@@ -299,7 +299,7 @@ def test_play_on_tv_on_first_use_pairs_then_plays_on_a_tv_left_on_the_library_pa
         WebDriverWait(tv, 15).until(lambda d: d.execute_script("return document.documentElement.dataset.screen") == "listening")
         page = PlayerPage(laptop, server, TOUR, "?t=12&autoplay=0")
         page.wait_for(lambda: abs(page.current_time - 12) < 0.6, "the laptop did not open at 12 s")
-        # "Play on…" joins the controls once the first frame is there.
+        # "Play on…" is added to the controls by its own module: wait for it.
         WebDriverWait(laptop, 10).until(lambda d: d.find_elements(By.ID, "play-on-button"))[0].click()
         # Not paired yet: the laptop goes to pair first; both approve the same code.
         wait = WebDriverWait(laptop, 20, poll_frequency=0.1)
